@@ -1,0 +1,36 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "events/clock.hpp"
+#include "events/plan.hpp"
+#include "store/access_view.hpp"
+
+// Commands and replies of the actors that are not a single aggregate's own
+// (those live in events/). Plain structs: no CAF, so http/ can build them.
+namespace vouch::actors {
+
+// Opens the account if new (or moves it to `plan`) and issues a key on it.
+struct IssueKey {
+  std::string account;
+  events::Plan plan = events::Plan::kFree;
+  std::vector<std::string> scopes;
+  std::string name;
+  std::optional<std::string> secret;  // given only for the bootstrap key; otherwise generated
+  events::Millis at = 0;
+};
+
+struct IssuedKey {
+  store::KeyRecord record;
+  events::Plan plan = events::Plan::kFree;
+  std::string secret;  // shown once, never stored
+};
+
+struct RevokeKey {
+  std::string key_id;
+  events::Millis at = 0;
+};
+
+}  // namespace vouch::actors

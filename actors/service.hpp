@@ -1,0 +1,48 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+
+#include "actors/messages.hpp"
+#include "events/project.hpp"
+#include "events/result.hpp"
+#include "store/event_log.hpp"
+
+namespace vouch::actors {
+
+// The write side of Vouch as the HTTP layer sees it: commands in, results out,
+// with the CAF actor system hidden behind this facade (no CAF in this header,
+// so the HTTP translation units do not compile it).
+//
+// Each call returns at once; `done` runs later on an actor thread and must
+// hand its result over to the caller's own executor (it must not block).
+class Service {
+ public:
+  template <class T>
+  using Callback = std::function<void(events::Result<T>)>;
+
+  struct Options {
+    std::size_t threads = 2;
+    std::chrono::milliseconds idle_after{60'000};      // project actors stop when idle this long
+    std::chrono::milliseconds request_timeout{30'000};  // an answer takes at most this long
+  };
+
+  // REQUIRES: `log` outlives the service.
+  Service(store::EventLog& log, Options options);
+  ~Service();  // stops every actor and waits for them
+  Service(const Service&) = delete;
+  Service& operator=(const Service&) = delete;
+
+  void create_project(events::CreateProject command, Callback<events::Project> done);
+  void update_project(events::UpdateProject command, Callback<events::Project> done);
+  void delete_project(events::DeleteProject command, Callback<events::Project> done);
+  void issue_key(IssueKey command, Callback<IssuedKey> done);
+  void revoke_key(RevokeKey command, Callback<bool> done);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace vouch::actors

@@ -1,0 +1,79 @@
+#include "events/access.hpp"
+
+#include "events/overloaded.hpp"
+#include "events/scopes.hpp"
+
+namespace vouch::events {
+
+bool is_valid_account_name(std::string_view name) {
+  if (name.empty() || name.size() > 64) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (!alnum && (i == 0 || (c != '_' && c != '-'))) return false;
+  }
+  return true;
+}
+
+Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAccount& command) {
+  if (!is_valid_account_name(command.account)) {
+    return Error::invalid("the account name is not valid",
+                          {{"account", "must be 1-64 characters of a-z, 0-9, '_' and '-', "
+                                       "starting with a letter or digit"}});
+  }
+  if (!state.open) {
+    return std::vector<AccountEvent>{AccountOpened{command.account, command.plan, command.at}};
+  }
+  if (state.plan != command.plan) {
+    return std::vector<AccountEvent>{AccountPlanChanged{command.account, command.plan, command.at}};
+  }
+  return std::vector<AccountEvent>{};
+}
+
+AccountState evolve(AccountState state, const AccountEvent& event) {
+  std::visit(Overloaded{
+                 [&](const AccountOpened& opened) {
+                   state.open = true;
+                   state.plan = opened.plan;
+                 },
+                 [&](const AccountPlanChanged& changed) { state.plan = changed.plan; },
+             },
+             event);
+  return state;
+}
+
+Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApiKey& command) {
+  if (state.issued) return Error::conflict("key " + command.key_id + " already exists");
+  std::vector<FieldError> errors;
+  if (!is_valid_account_name(command.account)) {
+    errors.push_back({"account", "must be 1-64 characters of a-z, 0-9, '_' and '-'"});
+  }
+  if (command.scopes.empty()) errors.push_back({"scopes", "must name at least one scope"});
+  for (std::size_t i = 0; i < command.scopes.size(); ++i) {
+    if (!is_known_scope(command.scopes[i])) {
+      errors.push_back({"scopes[" + std::to_string(i) + "]",
+                        "unknown scope \"" + command.scopes[i] + "\""});
+    }
+  }
+  if (command.name.size() > 200) errors.push_back({"name", "must be at most 200 characters"});
+  if (!errors.empty()) return Error::invalid("the key is not valid", std::move(errors));
+  return std::vector<ApiKeyEvent>{ApiKeyIssued{command.key_id, command.account, command.name,
+                                               command.scopes, command.hash, command.at}};
+}
+
+Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const RevokeApiKey& command) {
+  if (!state.issued) return Error::not_found("no key " + command.key_id);
+  if (state.revoked) return std::vector<ApiKeyEvent>{};
+  return std::vector<ApiKeyEvent>{ApiKeyRevoked{command.key_id, command.at}};
+}
+
+ApiKeyState evolve(ApiKeyState state, const ApiKeyEvent& event) {
+  std::visit(Overloaded{
+                 [&](const ApiKeyIssued& issued) { state.issued = issued; },
+                 [&](const ApiKeyRevoked&) { state.revoked = true; },
+             },
+             event);
+  return state;
+}
+
+}  // namespace vouch::events

@@ -1,0 +1,93 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "events/clock.hpp"
+#include "events/plan.hpp"
+#include "events/result.hpp"
+
+// Accounts and their API keys: two small aggregates with internal events
+// (never shown to webhooks). Streams: "account-<name>" and "apikey-<id>".
+namespace vouch::events {
+
+// Account names: 1–64 characters of [a-z0-9_-], starting with a letter or digit.
+bool is_valid_account_name(std::string_view name);
+
+// --- Account --------------------------------------------------------------
+
+struct OpenAccount {  // opens the account, or moves an open one to `plan`
+  std::string account;
+  Plan plan = Plan::kFree;
+  Millis at = 0;
+};
+
+struct AccountOpened {
+  std::string account;
+  Plan plan = Plan::kFree;
+  Millis at = 0;
+};
+
+struct AccountPlanChanged {
+  std::string account;
+  Plan plan = Plan::kFree;
+  Millis at = 0;
+};
+
+using AccountEvent = std::variant<AccountOpened, AccountPlanChanged>;
+
+struct AccountState {
+  bool open = false;
+  Plan plan = Plan::kFree;
+};
+
+Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAccount& command);
+AccountState evolve(AccountState state, const AccountEvent& event);
+
+// --- API key --------------------------------------------------------------
+
+struct IssueApiKey {
+  std::string key_id;
+  std::string account;
+  std::string name;
+  std::vector<std::string> scopes;
+  std::string hash;  // SHA-256 hex of the secret; the secret itself is never stored
+  Millis at = 0;
+};
+
+struct RevokeApiKey {
+  std::string key_id;
+  Millis at = 0;
+};
+
+struct ApiKeyIssued {
+  std::string key_id;
+  std::string account;
+  std::string name;
+  std::vector<std::string> scopes;
+  std::string hash;
+  Millis at = 0;
+};
+
+struct ApiKeyRevoked {
+  std::string key_id;
+  Millis at = 0;
+};
+
+using ApiKeyEvent = std::variant<ApiKeyIssued, ApiKeyRevoked>;
+
+struct ApiKeyState {
+  std::optional<ApiKeyIssued> issued;
+  bool revoked = false;
+};
+
+// kInvalid for an empty or unknown scope or a bad account name; kConflict
+// when the key id is taken.
+Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApiKey& command);
+// kNotFound for an unknown key; revoking twice produces no second event.
+Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const RevokeApiKey& command);
+ApiKeyState evolve(ApiKeyState state, const ApiKeyEvent& event);
+
+}  // namespace vouch::events

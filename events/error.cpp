@@ -1,0 +1,21 @@
+#include "events/error.hpp"
+
+namespace vouch::events {
+
+std::string_view to_string(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalid:
+      return "invalid";
+    case ErrorCode::kNotFound:
+      return "not_found";
+    case ErrorCode::kConflict:
+      return "conflict";
+    case ErrorCode::kUnavailable:
+      return "unavailable";
+    case ErrorCode::kInternal:
+      return "internal";
+  }
+  return "internal";
+}
+
+}  // namespace vouch::events

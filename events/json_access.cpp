@@ -1,0 +1,58 @@
+#include "events/json_access.hpp"
+
+#include <boost/json/parse.hpp>
+
+namespace vouch::events::json_access {
+namespace {
+
+const boost::json::value& at(const boost::json::object& object, std::string_view key) {
+  const auto* found = object.if_contains(key);
+  if (!found) throw CorruptRecord{"missing field \"" + std::string(key) + "\""};
+  return *found;
+}
+
+}  // namespace
+
+const boost::json::object& as_object(const boost::json::value& value, std::string_view what) {
+  if (!value.is_object()) throw CorruptRecord{std::string(what) + " is not an object"};
+  return value.get_object();
+}
+
+std::string string_at(const boost::json::object& object, std::string_view key) {
+  const auto& value = at(object, key);
+  if (!value.is_string()) throw CorruptRecord{"field \"" + std::string(key) + "\" is not a string"};
+  return std::string(value.get_string());
+}
+
+double number_at(const boost::json::object& object, std::string_view key) {
+  const auto& value = at(object, key);
+  if (!value.is_number()) throw CorruptRecord{"field \"" + std::string(key) + "\" is not a number"};
+  return value.to_number<double>();
+}
+
+std::int64_t int_at(const boost::json::object& object, std::string_view key) {
+  const auto& value = at(object, key);
+  if (value.is_int64()) return value.get_int64();
+  if (value.is_uint64()) return static_cast<std::int64_t>(value.get_uint64());
+  throw CorruptRecord{"field \"" + std::string(key) + "\" is not an integer"};
+}
+
+std::optional<std::string> optional_string_at(const boost::json::object& object,
+                                              std::string_view key) {
+  if (!object.contains(key)) return std::nullopt;
+  return string_at(object, key);
+}
+
+std::optional<double> optional_number_at(const boost::json::object& object, std::string_view key) {
+  if (!object.contains(key)) return std::nullopt;
+  return number_at(object, key);
+}
+
+boost::json::object parse_object(std::string_view text, std::string_view what) {
+  boost::system::error_code ec;
+  auto value = boost::json::parse(text, ec);
+  if (ec) throw CorruptRecord{std::string(what) + " is not JSON: " + ec.message()};
+  return as_object(value, what);
+}
+
+}  // namespace vouch::events::json_access

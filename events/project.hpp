@@ -1,0 +1,99 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "events/clock.hpp"
+#include "events/result.hpp"
+
+// The project aggregate: its commands, events, state and the pure rules that
+// connect them (decide/evolve). Stream: "project-<id>".
+namespace vouch::events {
+
+inline constexpr std::string_view kDefaultFramework = "jest";
+inline constexpr double kDefaultThreshold = 80.0;
+inline constexpr std::size_t kMaxProjectNameLength = 200;
+inline constexpr std::size_t kMaxRepositoryLength = 2048;
+
+// The frameworks generation and runs support; anything else is refused.
+const std::vector<std::string>& supported_frameworks();
+
+struct Project {
+  std::string id;
+  std::string account;
+  std::string name;
+  std::string repository;
+  std::string framework{kDefaultFramework};
+  double threshold = kDefaultThreshold;
+  Millis created = 0;
+  Millis updated = 0;
+};
+
+// --- Commands -------------------------------------------------------------
+
+struct CreateProject {
+  std::string id;
+  std::string account;
+  std::string name;
+  std::string repository;
+  std::optional<std::string> framework;  // defaults to kDefaultFramework
+  std::optional<double> threshold;       // defaults to kDefaultThreshold
+  Millis at = 0;
+};
+
+// A partial update: only the fields present change.
+struct UpdateProject {
+  std::string id;
+  std::string account;
+  std::optional<std::string> name;
+  std::optional<std::string> framework;
+  std::optional<double> threshold;
+  Millis at = 0;
+};
+
+struct DeleteProject {
+  std::string id;
+  std::string account;
+  Millis at = 0;
+};
+
+// --- Events ---------------------------------------------------------------
+
+struct ProjectCreated {
+  Project project;
+};
+
+struct ProjectUpdated {
+  std::string id;
+  std::optional<std::string> name;
+  std::optional<std::string> framework;
+  std::optional<double> threshold;
+  Millis at = 0;
+};
+
+struct ProjectDeleted {
+  std::string id;
+  Millis at = 0;
+};
+
+using ProjectEvent = std::variant<ProjectCreated, ProjectUpdated, ProjectDeleted>;
+
+// --- State and rules ------------------------------------------------------
+
+struct ProjectState {
+  std::optional<Project> project;  // empty until created
+  bool deleted = false;
+};
+
+// Each returns the events the command produces (possibly none), or why it is
+// refused: kInvalid with field errors, kNotFound for a missing, deleted or
+// foreign project, kConflict for a create over an existing id.
+Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const CreateProject& command);
+Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const UpdateProject& command);
+Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const DeleteProject& command);
+
+ProjectState evolve(ProjectState state, const ProjectEvent& event);
+
+}  // namespace vouch::events

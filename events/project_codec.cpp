@@ -1,0 +1,95 @@
+#include "events/project_codec.hpp"
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include "events/json_access.hpp"
+#include "events/overloaded.hpp"
+
+namespace vouch::events {
+namespace {
+
+namespace ja = json_access;
+
+boost::json::object project_to_json(const Project& project) {
+  return {{"id", project.id},
+          {"account", project.account},
+          {"name", project.name},
+          {"repository", project.repository},
+          {"framework", project.framework},
+          {"threshold", project.threshold},
+          {"created", project.created},
+          {"updated", project.updated}};
+}
+
+Project project_from_json(const boost::json::object& object) {
+  return Project{ja::string_at(object, "id"),
+                 ja::string_at(object, "account"),
+                 ja::string_at(object, "name"),
+                 ja::string_at(object, "repository"),
+                 ja::string_at(object, "framework"),
+                 ja::number_at(object, "threshold"),
+                 ja::int_at(object, "created"),
+                 ja::int_at(object, "updated")};
+}
+
+}  // namespace
+
+EncodedEvent encode(const ProjectEvent& event) {
+  return std::visit(
+      Overloaded{
+          [](const ProjectCreated& created) {
+            return EncodedEvent{std::string(kProjectCreatedV1),
+                                boost::json::serialize(project_to_json(created.project))};
+          },
+          [](const ProjectUpdated& updated) {
+            boost::json::object data{{"id", updated.id}, {"at", updated.at}};
+            if (updated.name) data["name"] = *updated.name;
+            if (updated.framework) data["framework"] = *updated.framework;
+            if (updated.threshold) data["threshold"] = *updated.threshold;
+            return EncodedEvent{std::string(kProjectUpdatedV1), boost::json::serialize(data)};
+          },
+          [](const ProjectDeleted& deleted) {
+            boost::json::object data{{"id", deleted.id}, {"at", deleted.at}};
+            return EncodedEvent{std::string(kProjectDeletedV1), boost::json::serialize(data)};
+          },
+      },
+      event);
+}
+
+bool is_project_event(std::string_view type) {
+  return type == kProjectCreatedV1 || type == kProjectUpdatedV1 || type == kProjectDeletedV1;
+}
+
+Result<ProjectEvent> decode_project_event(std::string_view type, std::string_view data) {
+  try {
+    const auto object = ja::parse_object(data, type);
+    if (type == kProjectCreatedV1) return ProjectEvent{ProjectCreated{project_from_json(object)}};
+    if (type == kProjectUpdatedV1) {
+      return ProjectEvent{ProjectUpdated{
+          ja::string_at(object, "id"), ja::optional_string_at(object, "name"),
+          ja::optional_string_at(object, "framework"), ja::optional_number_at(object, "threshold"),
+          ja::int_at(object, "at")}};
+    }
+    if (type == kProjectDeletedV1) {
+      return ProjectEvent{ProjectDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
+    }
+    return Error::internal("not a project event: " + std::string(type));
+  } catch (const ja::CorruptRecord& corrupt) {
+    return Error::internal("corrupt " + std::string(type) + " event: " + corrupt.what);
+  }
+}
+
+std::string encode_project(const Project& project) {
+  return boost::json::serialize(project_to_json(project));
+}
+
+Result<Project> decode_project(std::string_view text) {
+  try {
+    return project_from_json(ja::parse_object(text, "project record"));
+  } catch (const ja::CorruptRecord& corrupt) {
+    return Error::internal("corrupt project record: " + corrupt.what);
+  }
+}
+
+}  // namespace vouch::events

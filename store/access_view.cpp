@@ -1,0 +1,134 @@
+#include "store/access_view.hpp"
+
+#include <rocksdb/db.h>
+
+#include <boost/json/array.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "events/access_codec.hpp"
+#include "events/json_access.hpp"
+#include "events/overloaded.hpp"
+
+namespace vouch::store {
+namespace {
+
+namespace ja = events::json_access;
+
+std::string hash_key(std::string_view hash) { return "access/hash/" + std::string(hash); }
+std::string key_key(std::string_view key_id) { return "access/key/" + std::string(key_id); }
+std::string account_key(std::string_view account) {
+  return "access/account/" + std::string(account);
+}
+
+std::string encode_key_record(const KeyRecord& record, const std::string& hash) {
+  boost::json::object object{{"keyId", record.key_id},
+                             {"account", record.account},
+                             {"name", record.name},
+                             {"scopes", boost::json::array(record.scopes.begin(), record.scopes.end())},
+                             {"hash", hash},
+                             {"created", record.created},
+                             {"revoked", record.revoked}};
+  return boost::json::serialize(object);
+}
+
+struct StoredKey {
+  KeyRecord record;
+  std::string hash;
+};
+
+events::Result<StoredKey> decode_key_record(std::string_view text) {
+  try {
+    const auto object = ja::parse_object(text, "key record");
+    StoredKey stored;
+    stored.record.key_id = ja::string_at(object, "keyId");
+    stored.record.account = ja::string_at(object, "account");
+    stored.record.name = ja::string_at(object, "name");
+    stored.record.created = ja::int_at(object, "created");
+    const auto* revoked = object.if_contains("revoked");
+    stored.record.revoked = revoked && revoked->is_bool() && revoked->get_bool();
+    const auto* scopes = object.if_contains("scopes");
+    if (!scopes || !scopes->is_array()) throw ja::CorruptRecord{"scopes is not an array"};
+    for (const auto& scope : scopes->get_array()) {
+      if (!scope.is_string()) throw ja::CorruptRecord{"a scope is not a string"};
+      stored.record.scopes.emplace_back(scope.get_string());
+    }
+    stored.hash = ja::string_at(object, "hash");
+    return stored;
+  } catch (const ja::CorruptRecord& corrupt) {
+    return events::Error::internal("corrupt key record: " + corrupt.what);
+  }
+}
+
+}  // namespace
+
+events::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  const auto& type = record.event.type;
+  if (events::is_account_event(type)) {
+    auto decoded = events::decode_account_event(type, record.event.data);
+    if (!decoded) return std::move(decoded).error();
+    std::visit(events::Overloaded{
+                   [&](const events::AccountOpened& opened) {
+                     writer.put(account_key(opened.account), events::to_string(opened.plan));
+                   },
+                   [&](const events::AccountPlanChanged& changed) {
+                     writer.put(account_key(changed.account), events::to_string(changed.plan));
+                   },
+               },
+               *decoded);
+    return events::ok_status();
+  }
+  if (!events::is_api_key_event(type)) return events::ok_status();
+
+  auto decoded = events::decode_api_key_event(type, record.event.data);
+  if (!decoded) return std::move(decoded).error();
+  if (const auto* issued = std::get_if<events::ApiKeyIssued>(&*decoded)) {
+    KeyRecord key{issued->key_id, issued->account, issued->name, issued->scopes, issued->at, false};
+    writer.put(key_key(issued->key_id), encode_key_record(key, issued->hash));
+    writer.put(hash_key(issued->hash), issued->key_id);
+    return events::ok_status();
+  }
+  const auto& revoked = std::get<events::ApiKeyRevoked>(*decoded);
+  auto text = writer.get(key_key(revoked.key_id));
+  if (!text) return events::ok_status();
+  auto stored = decode_key_record(*text);
+  if (!stored) return std::move(stored).error();
+  stored->record.revoked = true;
+  writer.put(key_key(revoked.key_id), encode_key_record(stored->record, stored->hash));
+  writer.erase(hash_key(stored->hash));
+  return events::ok_status();
+}
+
+events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
+  std::string key_id;
+  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(), hash_key(hash), &key_id);
+  if (status.IsNotFound()) return std::optional<KeyGrant>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto key = find_key(key_id);
+  if (!key) return std::move(key).error();
+  if (!*key || (*key)->revoked) return std::optional<KeyGrant>{};
+  auto plan = plan_of((*key)->account);
+  if (!plan) return std::move(plan).error();
+  return std::optional<KeyGrant>{KeyGrant{(*key)->key_id, (*key)->account,
+                                          plan->value_or(events::Plan::kFree), (*key)->scopes}};
+}
+
+events::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
+  std::string text;
+  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(), key_key(key_id), &text);
+  if (status.IsNotFound()) return std::optional<KeyRecord>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto stored = decode_key_record(text);
+  if (!stored) return std::move(stored).error();
+  return std::optional<KeyRecord>{std::move(stored->record)};
+}
+
+events::Result<std::optional<events::Plan>> AccessView::plan_of(const std::string& account) const {
+  std::string text;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), account_key(account), &text);
+  if (status.IsNotFound()) return std::optional<events::Plan>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  return events::parse_plan(text);
+}
+
+}  // namespace vouch::store

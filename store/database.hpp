@@ -1,0 +1,49 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "events/result.hpp"
+
+namespace rocksdb {
+class DB;
+class ColumnFamilyHandle;
+}  // namespace rocksdb
+
+namespace vouch::store {
+
+// The RocksDB instance behind a data folder and its column families:
+//   events  — position (big-endian u64) → recorded event
+//   streams — stream heads and the per-stream index
+//   views   — read models and their checkpoints
+//   meta    — the log's own bookkeeping (last position)
+// Thread-safe, like rocksdb::DB itself. Outlives everything that uses it.
+class Database {
+ public:
+  // Creates the folder and column families when missing. kInternal with
+  // RocksDB's reason when the folder cannot be opened (e.g. locked by another
+  // process).
+  [[nodiscard]] static events::Result<std::unique_ptr<Database>> open(
+      const std::filesystem::path& folder);
+
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  rocksdb::DB& db() const { return *db_; }
+  rocksdb::ColumnFamilyHandle* events() const { return handles_[1]; }
+  rocksdb::ColumnFamilyHandle* streams() const { return handles_[2]; }
+  rocksdb::ColumnFamilyHandle* views() const { return handles_[3]; }
+  rocksdb::ColumnFamilyHandle* meta() const { return handles_[0]; }
+  const std::filesystem::path& folder() const { return folder_; }
+
+ private:
+  Database() = default;
+
+  std::filesystem::path folder_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned; released in the destructor
+};
+
+}  // namespace vouch::store

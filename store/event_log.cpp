@@ -1,0 +1,198 @@
+#include "store/event_log.hpp"
+
+#include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
+
+#include <future>
+
+#include "store/key_coding.hpp"
+#include "store/record_codec.hpp"
+
+namespace vouch::store {
+namespace {
+
+// Bounds the head cache; heads evicted are read back from RocksDB.
+constexpr std::size_t kMaxCachedHeads = 100'000;
+
+}  // namespace
+
+EventLog::EventLog(Database& database, Options options)
+    : database_(database), options_(options) {
+  std::string value;
+  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.meta(), keys::last_position(),
+                                   &value);
+  if (status.ok()) {
+    if (auto last = keys::decode_u64(value)) {
+      last_position_.store(*last);
+      next_position_ = *last + 1;
+    }
+  }
+  writer_ = std::thread([this] { run_writer(); });
+}
+
+EventLog::~EventLog() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  writer_.join();
+}
+
+void EventLog::add_listener(CommitListener* listener) { listeners_.push_back(listener); }
+
+void EventLog::append_async(AppendRequest request, AppendCallback done) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!stopping_ && queue_.size() < options_.max_pending) {
+      queue_.push_back({std::move(request), std::move(done)});
+      wake_.notify_one();
+      return;
+    }
+  }
+  done(events::Error::unavailable("the event log is busy or closing; retry later"));
+}
+
+events::Result<AppendResult> EventLog::append(AppendRequest request) {
+  std::promise<events::Result<AppendResult>> promise;
+  auto future = promise.get_future();
+  append_async(std::move(request),
+               [&promise](events::Result<AppendResult> result) { promise.set_value(std::move(result)); });
+  return future.get();
+}
+
+void EventLog::run_writer() {
+  std::vector<Pending> group;
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and everything queued is committed
+      while (!queue_.empty() && group.size() < options_.max_group) {
+        group.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    commit_group(group);
+    group.clear();
+  }
+}
+
+std::uint64_t EventLog::head_of(const std::string& stream) {
+  if (auto it = heads_.find(stream); it != heads_.end()) return it->second;
+  std::string value;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.streams(), keys::stream_head(stream), &value);
+  std::uint64_t head = 0;
+  if (status.ok()) head = keys::decode_u64(value).value_or(0);
+  if (heads_.size() >= kMaxCachedHeads) heads_.clear();
+  heads_.emplace(stream, head);
+  return head;
+}
+
+void EventLog::commit_group(std::vector<Pending>& group) {
+  std::vector<events::Result<AppendResult>> outcomes;
+  outcomes.reserve(group.size());
+  std::unordered_map<std::string, std::uint64_t> group_heads;  // heads as this group leaves them
+  std::vector<events::RecordedEvent> committed;
+  rocksdb::WriteBatch batch;
+  std::uint64_t position = next_position_;
+
+  for (auto& pending : group) {
+    const auto& request = pending.request;
+    auto found = group_heads.find(request.stream);
+    const std::uint64_t head = found != group_heads.end() ? found->second : head_of(request.stream);
+    if (request.expected_version != kAnyVersion && request.expected_version != head) {
+      ++conflicts_;
+      outcomes.emplace_back(events::Error::conflict(
+          "stream " + request.stream + " is at version " + std::to_string(head) + ", not " +
+          std::to_string(request.expected_version)));
+      continue;
+    }
+    AppendResult result;
+    std::uint64_t version = head;
+    for (const auto& event : request.events) {
+      events::RecordedEvent record{position, request.stream, ++version, event};
+      batch.Put(database_.events(), keys::event(position), encode_record(record));
+      batch.Put(database_.streams(), keys::stream_index(request.stream, version),
+                keys::encode_u64(position));
+      result.recorded.push_back(record);
+      committed.push_back(std::move(record));
+      ++position;
+    }
+    if (version != head) {
+      batch.Put(database_.streams(), keys::stream_head(request.stream), keys::encode_u64(version));
+    }
+    result.stream_version = version;
+    group_heads[request.stream] = version;
+    outcomes.emplace_back(std::move(result));
+  }
+
+  if (!committed.empty()) {
+    batch.Put(database_.meta(), keys::last_position(), keys::encode_u64(position - 1));
+    rocksdb::WriteOptions write_options;
+    write_options.sync = options_.sync;
+    auto status = database_.db().Write(write_options, &batch);
+    ++syncs_;
+    if (!status.ok()) {
+      // Nothing of the batch is stored: the heads and positions stay as they were.
+      for (auto& outcome : outcomes) {
+        if (outcome.ok()) outcome = events::Error::internal("write failed: " + status.ToString());
+      }
+      committed.clear();
+    } else {
+      next_position_ = position;
+      for (auto& [stream, head] : group_heads) heads_[stream] = head;
+      last_position_.store(position - 1, std::memory_order_release);
+      events_ += committed.size();
+      for (auto* listener : listeners_) listener->on_committed(committed);
+    }
+  }
+
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    if (outcomes[i].ok()) ++appends_;
+    group[i].done(std::move(outcomes[i]));
+  }
+}
+
+events::Result<std::vector<events::RecordedEvent>> EventLog::read_stream(
+    const std::string& stream, std::uint64_t from_version) const {
+  std::vector<events::RecordedEvent> out;
+  const std::string prefix = keys::stream_index_prefix(stream);
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(rocksdb::ReadOptions(), database_.streams()));
+  for (it->Seek(keys::stream_index(stream, from_version)); it->Valid() && it->key().starts_with(prefix);
+       it->Next()) {
+    auto position = keys::decode_u64(it->value().ToStringView());
+    if (!position) return events::Error::internal("corrupt stream index of " + stream);
+    std::string bytes;
+    auto status = database_.db().Get(rocksdb::ReadOptions(), database_.events(),
+                                     keys::event(*position), &bytes);
+    if (!status.ok()) return events::Error::internal("missing event " + std::to_string(*position));
+    auto record = decode_record(bytes);
+    if (!record) return std::move(record).error();
+    out.push_back(std::move(record).value());
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  return out;
+}
+
+events::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint64_t from_position,
+                                                                      std::size_t max) const {
+  std::vector<events::RecordedEvent> out;
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(rocksdb::ReadOptions(), database_.events()));
+  for (it->Seek(keys::event(from_position)); it->Valid() && out.size() < max; it->Next()) {
+    auto record = decode_record(it->value().ToStringView());
+    if (!record) return std::move(record).error();
+    out.push_back(std::move(record).value());
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  return out;
+}
+
+EventLogStats EventLog::stats() const {
+  return {appends_.load(), syncs_.load(), events_.load(), conflicts_.load()};
+}
+
+}  // namespace vouch::store

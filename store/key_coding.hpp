@@ -1,0 +1,30 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+// Every RocksDB key is built here. Numbers are big-endian so that byte order
+// is numeric order, and iteration follows positions and versions.
+namespace vouch::store::keys {
+
+void append_u64(std::string& out, std::uint64_t value);
+std::string encode_u64(std::uint64_t value);
+// nullopt unless `bytes` is exactly 8 bytes.
+std::optional<std::uint64_t> decode_u64(std::string_view bytes);
+
+// events CF: the event at a global position.
+std::string event(std::uint64_t position);
+// streams CF: the head version of a stream.
+std::string stream_head(std::string_view stream);
+// streams CF: the global position of one version of a stream; all versions
+// of a stream share stream_index_prefix(stream).
+std::string stream_index(std::string_view stream, std::uint64_t version);
+std::string stream_index_prefix(std::string_view stream);
+// meta CF: the highest position committed.
+std::string last_position();
+// views CF: the checkpoint of one projection.
+std::string checkpoint(std::string_view projection);
+
+}  // namespace vouch::store::keys

@@ -1,0 +1,47 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "events/event_record.hpp"
+#include "events/result.hpp"
+
+namespace rocksdb {
+class WriteBatchWithIndex;
+}  // namespace rocksdb
+
+namespace vouch::store {
+
+class Database;
+
+// What a projection writes through while folding events: one batch over the
+// views column family whose reads see the batch's own earlier writes. The
+// projector commits it together with the checkpoints.
+class ViewWriter {
+ public:
+  ViewWriter(Database& database, rocksdb::WriteBatchWithIndex& batch)
+      : database_(database), batch_(batch) {}
+
+  std::optional<std::string> get(std::string_view key) const;
+  void put(std::string_view key, std::string_view value);
+  void erase(std::string_view key);
+
+ private:
+  Database& database_;
+  rocksdb::WriteBatchWithIndex& batch_;
+};
+
+// A read model: a fold over the log. apply() ignores event types it does not
+// know, so adding a projection never requires touching old events.
+class Projection {
+ public:
+  virtual ~Projection() = default;
+  // Stable name; keys its checkpoint.
+  virtual std::string_view name() const = 0;
+  // kInternal when the event's data is corrupt.
+  [[nodiscard]] virtual events::Status apply(const events::RecordedEvent& event,
+                                             ViewWriter& writer) = 0;
+};
+
+}  // namespace vouch::store

@@ -1,0 +1,65 @@
+#include "store/projector.hpp"
+
+#include <rocksdb/db.h>
+#include <rocksdb/utilities/write_batch_with_index.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "store/key_coding.hpp"
+
+namespace vouch::store {
+
+Projector::Projector(Database& database, std::vector<Projection*> projections)
+    : database_(database), projections_(std::move(projections)) {
+  for (auto* projection : projections_) {
+    std::string value;
+    auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                     keys::checkpoint(projection->name()), &value);
+    checkpoints_.push_back(status.ok() ? keys::decode_u64(value).value_or(0) : 0);
+  }
+  if (!checkpoints_.empty()) {
+    checkpoint_ = *std::min_element(checkpoints_.begin(), checkpoints_.end());
+  }
+}
+
+events::Status Projector::catch_up(const EventLog& log) {
+  constexpr std::size_t kPage = 1024;
+  for (;;) {
+    auto page = log.read_all(checkpoint_.load() + 1, kPage);
+    if (!page) return std::move(page).error();
+    if (page->empty()) return events::ok_status();
+    if (auto status = apply(*page); !status) return status;
+  }
+}
+
+void Projector::on_committed(const std::vector<events::RecordedEvent>& committed) {
+  if (auto status = apply(committed); !status) {
+    healthy_ = false;
+    std::cerr << "level=error component=projector msg=\"read models fell behind the log\" detail=\""
+              << status.error().message << "\"\n";
+  }
+}
+
+events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch) {
+  if (batch.empty()) return events::ok_status();
+  rocksdb::WriteBatchWithIndex write_batch(rocksdb::BytewiseComparator(), 0, true);
+  ViewWriter writer(database_, write_batch);
+  std::vector<std::uint64_t> advanced = checkpoints_;
+  for (std::size_t i = 0; i < projections_.size(); ++i) {
+    for (const auto& event : batch) {
+      if (event.position <= advanced[i]) continue;  // already folded before a restart
+      if (auto status = projections_[i]->apply(event, writer); !status) return status;
+      advanced[i] = event.position;
+    }
+    writer.put(keys::checkpoint(projections_[i]->name()), keys::encode_u64(advanced[i]));
+  }
+  // Not synced: the log is, and catch_up() redoes whatever a crash loses here.
+  auto status = database_.db().Write(rocksdb::WriteOptions(), write_batch.GetWriteBatch());
+  if (!status.ok()) return events::Error::internal("read-model write failed: " + status.ToString());
+  checkpoints_ = std::move(advanced);
+  checkpoint_ = *std::min_element(checkpoints_.begin(), checkpoints_.end());
+  return events::ok_status();
+}
+
+}  // namespace vouch::store

@@ -1,0 +1,126 @@
+#include "store/projects_view.hpp"
+
+#include <rocksdb/db.h>
+#include <rocksdb/snapshot.h>
+
+#include "events/overloaded.hpp"
+#include "events/project_codec.hpp"
+#include "store/key_coding.hpp"
+
+namespace vouch::store {
+namespace {
+
+std::string record_key(std::string_view id) { return "projects/id/" + std::string(id); }
+std::string position_key(std::string_view id) { return "projects/pos/" + std::string(id); }
+std::string account_prefix(std::string_view account) {
+  std::string key = "projects/acct/";
+  key.append(account);
+  key.push_back('\0');
+  return key;
+}
+std::string account_key(std::string_view account, std::uint64_t position) {
+  std::string key = account_prefix(account);
+  keys::append_u64(key, position);
+  return key;
+}
+
+}  // namespace
+
+events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (!events::is_project_event(record.event.type)) return events::ok_status();
+  auto decoded = events::decode_project_event(record.event.type, record.event.data);
+  if (!decoded) return std::move(decoded).error();
+
+  const auto load = [&](const std::string& id) -> std::optional<events::Project> {
+    auto text = writer.get(record_key(id));
+    if (!text) return std::nullopt;
+    auto project = events::decode_project(*text);
+    if (!project) return std::nullopt;
+    return std::move(project).value();
+  };
+
+  std::visit(events::Overloaded{
+                 [&](const events::ProjectCreated& created) {
+                   const auto& project = created.project;
+                   writer.put(record_key(project.id), events::encode_project(project));
+                   writer.put(position_key(project.id), keys::encode_u64(record.position));
+                   writer.put(account_key(project.account, record.position), project.id);
+                 },
+                 [&](const events::ProjectUpdated& updated) {
+                   auto state = events::evolve(events::ProjectState{load(updated.id), false},
+                                               events::ProjectEvent{updated});
+                   if (state.project) {
+                     writer.put(record_key(updated.id), events::encode_project(*state.project));
+                   }
+                 },
+                 [&](const events::ProjectDeleted& deleted) {
+                   auto project = load(deleted.id);
+                   auto position = writer.get(position_key(deleted.id));
+                   if (project && position) {
+                     writer.erase(account_key(project->account,
+                                              keys::decode_u64(*position).value_or(0)));
+                   }
+                   writer.erase(record_key(deleted.id));
+                   writer.erase(position_key(deleted.id));
+                 },
+             },
+             *decoded);
+  return events::ok_status();
+}
+
+events::Result<std::optional<events::Project>> ProjectsView::find(const std::string& account,
+                                                                 const std::string& id) const {
+  std::string text;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
+  if (status.IsNotFound()) return std::optional<events::Project>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto project = events::decode_project(text);
+  if (!project) return std::move(project).error();
+  if (project->account != account) return std::optional<events::Project>{};
+  return std::optional<events::Project>{std::move(project).value()};
+}
+
+events::Result<Page<events::Project>> ProjectsView::list(
+    const std::string& account, const std::optional<std::string>& starting_after,
+    std::size_t limit) const {
+  const std::string prefix = account_prefix(account);
+  std::string start = prefix;
+  if (starting_after) {
+    auto cursor = find(account, *starting_after);
+    if (!cursor) return std::move(cursor).error();
+    std::string position;
+    if (!*cursor || !database_.db()
+                         .Get(rocksdb::ReadOptions(), database_.views(),
+                              position_key(*starting_after), &position)
+                         .ok()) {
+      return events::Error::invalid("startingAfter names no project of this account",
+                                    {{"startingAfter", "no project " + *starting_after}});
+    }
+    start = account_key(account, keys::decode_u64(position).value_or(0) + 1);
+  }
+
+  Page<events::Project> page;
+  // One snapshot for the index walk and the record reads, so a page is consistent.
+  rocksdb::ManagedSnapshot snapshot(&database_.db());
+  rocksdb::ReadOptions read_options;
+  read_options.snapshot = snapshot.snapshot();
+  std::unique_ptr<rocksdb::Iterator> it(database_.db().NewIterator(read_options, database_.views()));
+  for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    if (page.items.size() == limit) {
+      page.has_more = true;
+      break;
+    }
+    std::string text;
+    if (!database_.db().Get(read_options, database_.views(), record_key(it->value().ToStringView()),
+                            &text).ok()) {
+      continue;
+    }
+    auto project = events::decode_project(text);
+    if (!project) return std::move(project).error();
+    page.items.push_back(std::move(project).value());
+  }
+  return page;
+}
+
+}  // namespace vouch::store

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "events/project.hpp"
+#include "events/result.hpp"
+#include "store/database.hpp"
+#include "store/projection.hpp"
+
+namespace vouch::store {
+
+template <class T>
+struct Page {
+  std::vector<T> items;
+  bool has_more = false;
+};
+
+// Read model of projects: one record per live project and, per account, an
+// index in creation order for paging. Queries are thread-safe and read the
+// committed state; they never touch the write path.
+class ProjectsView : public Projection {
+ public:
+  explicit ProjectsView(Database& database) : database_(database) {}
+
+  std::string_view name() const override { return "projects"; }
+  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+
+  // nullopt when missing, deleted or owned by another account.
+  [[nodiscard]] events::Result<std::optional<events::Project>> find(
+      const std::string& account, const std::string& id) const;
+
+  // Oldest first, after the project `starting_after` when given. kInvalid
+  // when `starting_after` names no project of the account.
+  [[nodiscard]] events::Result<Page<events::Project>> list(
+      const std::string& account, const std::optional<std::string>& starting_after,
+      std::size_t limit) const;
+
+ private:
+  Database& database_;
+};
+
+}  // namespace vouch::store

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "events/result.hpp"
+#include "store/access_view.hpp"
+#include "store/database.hpp"
+#include "store/event_log.hpp"
+#include "store/projector.hpp"
+#include "store/projects_view.hpp"
+
+namespace vouch::store {
+
+// Every read model of the service, and the projector that keeps them current.
+class ReadModels {
+ public:
+  // REQUIRES: `database` outlives this object.
+  explicit ReadModels(Database& database);
+
+  ProjectsView& projects() { return projects_; }
+  const ProjectsView& projects() const { return projects_; }
+  const AccessView& access() const { return access_; }
+  Projector& projector() { return projector_; }
+
+ private:
+  ProjectsView projects_;
+  AccessView access_;
+  Projector projector_;
+};
+
+// Rebuilds every read model from the whole of `log` into a fresh database in
+// `scratch` (created, and removed afterwards) and compares it with the read
+// models stored in `database`. Returns one line per difference; empty when
+// the stored read models equal the rebuild.
+[[nodiscard]] events::Result<std::vector<std::string>> verify_read_models(
+    Database& database, const EventLog& log, const std::filesystem::path& scratch);
+
+}  // namespace vouch::store

@@ -1,0 +1,49 @@
+#include "store/record_codec.hpp"
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include "events/json_access.hpp"
+
+namespace vouch::store {
+
+namespace ja = events::json_access;
+
+std::string encode_record(const events::RecordedEvent& record) {
+  boost::json::object envelope{{"position", record.position},
+                               {"stream", record.stream},
+                               {"version", record.version},
+                               {"id", record.event.id},
+                               {"type", record.event.type},
+                               {"account", record.event.account},
+                               {"created", record.event.created}};
+  // The data is already JSON; splice it in rather than parse and re-encode it.
+  std::string out = boost::json::serialize(envelope);
+  out.pop_back();
+  out += ",\"data\":";
+  out += record.event.data;
+  out += '}';
+  return out;
+}
+
+events::Result<events::RecordedEvent> decode_record(std::string_view bytes) {
+  try {
+    const auto object = ja::parse_object(bytes, "event record");
+    const auto* data = object.if_contains("data");
+    if (!data || !data->is_object()) throw ja::CorruptRecord{"missing data object"};
+    events::RecordedEvent record;
+    record.position = static_cast<std::uint64_t>(ja::int_at(object, "position"));
+    record.stream = ja::string_at(object, "stream");
+    record.version = static_cast<std::uint64_t>(ja::int_at(object, "version"));
+    record.event.id = ja::string_at(object, "id");
+    record.event.type = ja::string_at(object, "type");
+    record.event.account = ja::string_at(object, "account");
+    record.event.created = ja::int_at(object, "created");
+    record.event.data = boost::json::serialize(*data);
+    return record;
+  } catch (const ja::CorruptRecord& corrupt) {
+    return events::Error::internal("corrupt event record: " + corrupt.what);
+  }
+}
+
+}  // namespace vouch::store

@@ -1,0 +1,17 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "events/event_record.hpp"
+#include "events/result.hpp"
+
+namespace vouch::store {
+
+// The stored bytes of a recorded event: one JSON object per event, the same
+// line `vouchd replay` prints, so the log stays readable by any tool.
+std::string encode_record(const events::RecordedEvent& record);
+// kInternal when the bytes are not a record this program wrote.
+events::Result<events::RecordedEvent> decode_record(std::string_view bytes);
+
+}  // namespace vouch::store

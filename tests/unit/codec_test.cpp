@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include "events/access_codec.hpp"
+#include "events/clock.hpp"
+#include "events/project_codec.hpp"
+#include "store/key_coding.hpp"
+#include "store/record_codec.hpp"
+
+namespace vouch {
+namespace {
+
+TEST(ProjectCodec, EveryEventRoundTrips) {
+  const std::vector<events::ProjectEvent> all{
+      events::ProjectCreated{events::Project{"prj_1", "acme", "shop \"quoted\" ✓", "", "jest",
+                                             72.5, 1, 2}},
+      events::ProjectUpdated{"prj_1", std::string("n"), std::nullopt, 10.0, 3},
+      events::ProjectUpdated{"prj_1", std::nullopt, std::string("jest"), std::nullopt, 4},
+      events::ProjectDeleted{"prj_1", 5}};
+  for (const auto& event : all) {
+    auto encoded = events::encode(event);
+    ASSERT_TRUE(events::is_project_event(encoded.type));
+    auto decoded = events::decode_project_event(encoded.type, encoded.data);
+    ASSERT_TRUE(decoded.ok()) << encoded.data;
+    EXPECT_EQ(events::encode(*decoded).data, encoded.data);
+  }
+}
+
+TEST(ProjectCodec, CorruptDataIsAnInternalErrorNotACrash) {
+  for (const char* data : {"", "[]", "{\"id\":1}", "{\"project\":"}) {
+    auto decoded = events::decode_project_event(events::kProjectCreatedV1, data);
+    ASSERT_FALSE(decoded.ok()) << data;
+    EXPECT_EQ(decoded.error().code, events::ErrorCode::kInternal);
+  }
+}
+
+TEST(AccessCodec, KeyAndAccountEventsRoundTrip) {
+  events::ApiKeyEvent issued = events::ApiKeyIssued{"key_1", "acme", "ci", {"admin", "tests:read"},
+                                                    "abc", 9};
+  auto encoded = events::encode(issued);
+  auto decoded = events::decode_api_key_event(encoded.type, encoded.data);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(std::get<events::ApiKeyIssued>(*decoded).scopes.size(), 2u);
+  events::AccountEvent opened = events::AccountOpened{"acme", events::Plan::kPro, 1};
+  auto account = events::decode_account_event(events::encode(opened).type, events::encode(opened).data);
+  ASSERT_TRUE(account.ok());
+  EXPECT_EQ(std::get<events::AccountOpened>(*account).plan, events::Plan::kPro);
+}
+
+TEST(RecordCodec, RecordRoundTripsWithDataSplicedIn) {
+  events::RecordedEvent record{42, "project-prj_1", 3,
+                               events::NewEvent{"evt_1", "ProjectDeleted.v1", "acme", 7,
+                                                R"({"id":"prj_1","at":7})"}};
+  const auto bytes = store::encode_record(record);
+  auto decoded = store::decode_record(bytes);
+  ASSERT_TRUE(decoded.ok()) << bytes;
+  EXPECT_EQ(decoded->position, 42u);
+  EXPECT_EQ(decoded->version, 3u);
+  EXPECT_EQ(decoded->event.data, record.event.data);
+  EXPECT_EQ(store::encode_record(*decoded), bytes);
+}
+
+TEST(KeyCoding, BigEndianKeysSortNumerically) {
+  EXPECT_LT(store::keys::event(255), store::keys::event(256));
+  EXPECT_LT(store::keys::stream_index("s", 9), store::keys::stream_index("s", 10));
+  EXPECT_EQ(store::keys::decode_u64(store::keys::encode_u64(0x0102030405060708ULL)),
+            0x0102030405060708ULL);
+  EXPECT_FALSE(store::keys::decode_u64("short").has_value());
+  // One stream's index never shares a prefix with a longer stream name's.
+  EXPECT_NE(store::keys::stream_index("project-a", 1).rfind(store::keys::stream_index_prefix("project-ab"), 0), 0u);
+}
+
+TEST(Clock, TimestampsAreIsoUtcWithMilliseconds) {
+  EXPECT_EQ(events::format_timestamp(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(events::format_timestamp(1795341600123), "2026-11-22T10:00:00.123Z");
+  EXPECT_EQ(events::parse_timestamp("2026-11-22T10:00:00.123Z"), 1795341600123);
+  EXPECT_FALSE(events::parse_timestamp("2026-11-22 10:00:00").has_value());
+}
+
+}  // namespace
+}  // namespace vouch

@@ -1,0 +1,124 @@
+#include "store/read_models.hpp"
+
+#include <gtest/gtest.h>
+
+#include <rocksdb/db.h>
+
+#include "events/access_codec.hpp"
+#include "events/ids.hpp"
+#include "events/project_codec.hpp"
+#include "temp_folder.hpp"
+
+namespace vouch::store {
+namespace {
+
+class ReadModelsTest : public ::testing::Test {
+ protected:
+  void SetUp() override { open(); }
+  void open() {
+    log_.reset();
+    models_.reset();
+    database_.reset();
+    database_ = std::move(Database::open(folder_.path() / "data").value());
+    models_ = std::make_unique<ReadModels>(*database_);
+    ASSERT_TRUE(models_->projector().catch_up(EventLog(*database_)).ok());
+    log_ = std::make_unique<EventLog>(*database_);
+    log_->add_listener(&models_->projector());
+  }
+
+  template <class Event>
+  void append(const std::string& stream, const Event& event, const std::string& account = "acme") {
+    auto encoded = events::encode(event);
+    ASSERT_TRUE(log_->append({stream, kAnyVersion,
+                              {{events::new_id("evt_"), encoded.type, account, 1, encoded.data}}})
+                    .ok());
+  }
+
+  void create(const std::string& id, const std::string& account = "acme") {
+    events::ProjectEvent event =
+        events::ProjectCreated{events::Project{id, account, "n-" + id, "", "jest", 80, 1, 1}};
+    append(events::project_stream(id), event, account);
+  }
+
+  testing::TempFolder folder_;
+  std::unique_ptr<Database> database_;
+  std::unique_ptr<ReadModels> models_;
+  std::unique_ptr<EventLog> log_;
+};
+
+TEST_F(ReadModelsTest, ProjectsAreVisibleToTheirAccountOnly) {
+  create("prj_a");
+  auto mine = models_->projects().find("acme", "prj_a");
+  ASSERT_TRUE(mine.ok());
+  ASSERT_TRUE(mine->has_value());
+  EXPECT_EQ((*mine)->name, "n-prj_a");
+  EXPECT_FALSE(models_->projects().find("other", "prj_a")->has_value());
+}
+
+TEST_F(ReadModelsTest, UpdatesAndDeletesFoldIn) {
+  create("prj_a");
+  append(events::project_stream("prj_a"),
+         events::ProjectEvent{events::ProjectUpdated{"prj_a", std::string("renamed"), std::nullopt, 42.0, 9}});
+  auto updated = models_->projects().find("acme", "prj_a");
+  EXPECT_EQ((*updated)->name, "renamed");
+  EXPECT_EQ((*updated)->threshold, 42.0);
+  EXPECT_EQ((*updated)->updated, 9);
+  append(events::project_stream("prj_a"), events::ProjectEvent{events::ProjectDeleted{"prj_a", 10}});
+  EXPECT_FALSE(models_->projects().find("acme", "prj_a")->has_value());
+  EXPECT_TRUE(models_->projects().list("acme", std::nullopt, 10)->items.empty());
+}
+
+TEST_F(ReadModelsTest, ListPagesOldestFirstWithCursor) {
+  for (int i = 0; i < 5; ++i) create("prj_" + std::to_string(i));
+  create("prj_x", "other");
+  auto first = models_->projects().list("acme", std::nullopt, 2);
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(first->items.size(), 2u);
+  EXPECT_TRUE(first->has_more);
+  EXPECT_EQ(first->items[0].id, "prj_0");
+  auto rest = models_->projects().list("acme", first->items[1].id, 10);
+  ASSERT_EQ(rest->items.size(), 3u);
+  EXPECT_FALSE(rest->has_more);
+  EXPECT_EQ(rest->items[2].id, "prj_4");
+  auto foreign_cursor = models_->projects().list("acme", std::string("prj_x"), 10);
+  ASSERT_FALSE(foreign_cursor.ok());
+  EXPECT_EQ(foreign_cursor.error().code, events::ErrorCode::kInvalid);
+}
+
+TEST_F(ReadModelsTest, KeysAreFoundByHashUntilRevoked) {
+  append(events::account_stream("acme"),
+         events::AccountEvent{events::AccountOpened{"acme", events::Plan::kPro, 1}});
+  append(events::apikey_stream("key_1"),
+         events::ApiKeyEvent{events::ApiKeyIssued{"key_1", "acme", "ci", {"projects:read"}, "h1", 1}});
+  auto grant = models_->access().find_by_hash("h1");
+  ASSERT_TRUE(grant.ok());
+  ASSERT_TRUE(grant->has_value());
+  EXPECT_EQ((*grant)->plan, events::Plan::kPro);
+  EXPECT_EQ((*grant)->scopes, std::vector<std::string>{"projects:read"});
+  append(events::apikey_stream("key_1"), events::ApiKeyEvent{events::ApiKeyRevoked{"key_1", 2}});
+  EXPECT_FALSE(models_->access().find_by_hash("h1")->has_value());
+  EXPECT_TRUE((*models_->access().find_key("key_1"))->revoked);
+}
+
+TEST_F(ReadModelsTest, CatchUpAfterReopenAndRebuildAreEqual) {
+  for (int i = 0; i < 20; ++i) create("prj_" + std::to_string(i));
+  append(events::project_stream("prj_3"), events::ProjectEvent{events::ProjectDeleted{"prj_3", 5}});
+  open();
+  EXPECT_EQ(models_->projects().list("acme", std::nullopt, 100)->items.size(), 19u);
+  auto differences = verify_read_models(*database_, *log_, folder_.path() / "scratch");
+  ASSERT_TRUE(differences.ok());
+  EXPECT_TRUE(differences->empty()) << differences->front();
+}
+
+TEST_F(ReadModelsTest, VerifySpotsADamagedReadModel) {
+  create("prj_a");
+  rocksdb::WriteOptions options;
+  ASSERT_TRUE(database_->db().Put(options, database_->views(), "projects/id/prj_a", "{}").ok());
+  auto differences = verify_read_models(*database_, *log_, folder_.path() / "scratch");
+  ASSERT_TRUE(differences.ok());
+  ASSERT_EQ(differences->size(), 1u);
+  EXPECT_NE(differences->front().find("projects/id/prj_a"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vouch::store
