@@ -1,0 +1,202 @@
+#include "app/commands.hpp"
+
+#include <boost/json/serialize.hpp>
+#include <boost/program_options.hpp>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "app/runtime.hpp"
+#include "events/clock.hpp"
+#include "events/scopes.hpp"
+#include "http/api.hpp"
+#include "http/key_handlers.hpp"
+#include "http/server.hpp"
+#include "store/record_codec.hpp"
+
+namespace vouch::app {
+namespace {
+
+namespace po = boost::program_options;
+
+// Parses `args` against `options`; prints the problem and returns false on error.
+bool parse(const std::vector<std::string>& args, const po::options_description& options,
+           po::variables_map& values) {
+  try {
+    po::store(po::command_line_parser(args).options(options).run(), values);
+    po::notify(values);
+    return true;
+  } catch (const po::error& error) {
+    std::cerr << "vouchd: " << error.what() << "\n" << options;
+    return false;
+  }
+}
+
+void log_line(std::string_view level, std::string_view message) {
+  std::cerr << "time=" << events::format_timestamp(events::now_millis()) << " level=" << level
+            << " msg=\"" << message << "\"\n";
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto end = text.find(separator, start);
+    auto part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!part.empty()) out.push_back(std::move(part));
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+// On the first start of an empty data folder, the operator gets an admin key:
+// VOUCH_BOOTSTRAP_KEY when set, or a random one printed once.
+bool bootstrap(Runtime& runtime) {
+  if (runtime.log->last_position() != 0) return true;
+  const char* given = std::getenv("VOUCH_BOOTSTRAP_KEY");
+  actors::IssueKey command;
+  command.account = "admin";
+  command.plan = events::Plan::kEnterprise;
+  command.scopes = events::known_scopes();
+  command.name = "bootstrap";
+  if (given && *given) command.secret = std::string(given);
+  command.at = events::now_millis();
+  auto issued = issue_key_and_wait(*runtime.service, std::move(command));
+  if (!issued) {
+    log_line("error", "cannot create the bootstrap key: " + issued.error().message);
+    return false;
+  }
+  if (given && *given) {
+    log_line("info", "created the admin key from VOUCH_BOOTSTRAP_KEY (account admin)");
+  } else {
+    std::cout << "admin key: " << issued->secret << std::endl;
+    log_line("info", "created an admin key (account admin); it is printed once on stdout");
+  }
+  return true;
+}
+
+}  // namespace
+
+int serve(const std::vector<std::string>& args) {
+  std::string data = "./vouch-data";
+  std::string listen = "127.0.0.1:8080";
+  po::options_description options("vouchd serve");
+  options.add_options()("data", po::value(&data), "data folder (created when missing)")(
+      "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one");
+  po::variables_map values;
+  if (!parse(args, options, values)) return 2;
+  const auto colon = listen.rfind(':');
+  int port = -1;
+  if (colon != std::string::npos) port = std::atoi(listen.c_str() + colon + 1);
+  if (colon == std::string::npos || port < 0 || port > 65535) {
+    std::cerr << "vouchd: --listen must be HOST:PORT\n";
+    return 2;
+  }
+
+  auto runtime = Runtime::open(data);
+  if (!runtime) {
+    log_line("error", runtime.error().message);
+    return 1;
+  }
+  if (!bootstrap(**runtime)) return 1;
+
+  http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->log);
+  http::ServerOptions server_options;
+  server_options.host = listen.substr(0, colon);
+  server_options.port = static_cast<std::uint16_t>(port);
+  http::Server server(server_options, [&api](http::Request request, http::Respond respond) {
+    api.handle(std::move(request), std::move(respond));
+  });
+  if (auto status = server.listen(); !status) {
+    log_line("error", status.error().message);
+    return 1;
+  }
+  const std::string address = server_options.host + ":" + std::to_string(server.port());
+  std::cout << "listening on " << address << std::endl;
+  log_line("info", "serving " + data + " on " + address);
+  server.run();
+  log_line("info", "stopped: drained in-flight requests");
+  return 0;
+}
+
+int create_key(const std::vector<std::string>& args) {
+  std::string data, account, plan = "free", scopes, name;
+  po::options_description options("vouchd keys create");
+  options.add_options()("data", po::value(&data)->required(), "data folder")(
+      "account", po::value(&account)->required(), "account name (created when new)")(
+      "plan", po::value(&plan), "free, pro or enterprise")(
+      "scopes", po::value(&scopes)->required(), "comma-separated scopes")(
+      "name", po::value(&name), "a label for the key");
+  po::variables_map values;
+  if (!parse(args, options, values)) return 2;
+  const auto parsed_plan = events::parse_plan(plan);
+  if (!parsed_plan) {
+    std::cerr << "vouchd: --plan must be free, pro or enterprise\n";
+    return 2;
+  }
+  auto runtime = Runtime::open(data);
+  if (!runtime) {
+    std::cerr << "vouchd: " << runtime.error().message << "\n";
+    return 1;
+  }
+  auto issued = issue_key_and_wait(
+      *(*runtime)->service,
+      actors::IssueKey{account, *parsed_plan, split(scopes, ','), name, std::nullopt,
+                       events::now_millis()});
+  if (!issued) {
+    std::cerr << "vouchd: " << issued.error().message << "\n";
+    for (const auto& field : issued.error().fields) {
+      std::cerr << "  " << field.field << ": " << field.message << "\n";
+    }
+    return 1;
+  }
+  std::cout << boost::json::serialize(http::to_json(*issued)) << std::endl;
+  return 0;
+}
+
+int replay(const std::vector<std::string>& args) {
+  std::string data;
+  std::uint64_t from = 1;
+  po::options_description options("vouchd replay");
+  options.add_options()("data", po::value(&data)->required(), "data folder")(
+      "from", po::value(&from), "first log position to print")(
+      "verify", "rebuild every read model from the log and compare with the stored ones");
+  po::variables_map values;
+  if (!parse(args, options, values)) return 2;
+  if (!std::filesystem::exists(data)) {
+    std::cerr << "vouchd: no data folder " << data << "\n";
+    return 1;
+  }
+  auto database = store::Database::open(data);
+  if (!database) {
+    std::cerr << "vouchd: " << database.error().message << "\n";
+    return 1;
+  }
+  store::EventLog log(**database);
+  for (std::uint64_t position = std::max<std::uint64_t>(from, 1);;) {
+    auto page = log.read_all(position, 1024);
+    if (!page) {
+      std::cerr << "vouchd: " << page.error().message << "\n";
+      return 1;
+    }
+    if (page->empty()) break;
+    for (const auto& record : *page) std::cout << store::encode_record(record) << "\n";
+    position = page->back().position + 1;
+  }
+  std::cout.flush();
+  if (!values.count("verify")) return 0;
+
+  const auto scratch = std::filesystem::path(data) / "verify-scratch";
+  auto differences = store::verify_read_models(**database, log, scratch);
+  if (!differences) {
+    std::cerr << "vouchd: " << differences.error().message << "\n";
+    return 1;
+  }
+  for (const auto& line : *differences) std::cerr << line << "\n";
+  std::cerr << (differences->empty() ? "verify: read models equal a rebuild from the log\n"
+                                     : "verify: read models differ from a rebuild\n");
+  return differences->empty() ? 0 : 1;
+}
+
+}  // namespace vouch::app

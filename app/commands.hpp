@@ -1,0 +1,14 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+// The executable's commands (DESIGN §7). Each takes its own arguments (after
+// the command words) and returns the process exit code.
+namespace vouch::app {
+
+int serve(const std::vector<std::string>& args);
+int create_key(const std::vector<std::string>& args);
+int replay(const std::vector<std::string>& args);
+
+}  // namespace vouch::app

@@ -1,0 +1,31 @@
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "app/commands.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage:\n"
+    "  vouchd [serve] --data DIR --listen HOST:PORT\n"
+    "  vouchd keys create --data DIR --account NAME --plan PLAN --scopes S1,S2 [--name NAME]\n"
+    "  vouchd replay --data DIR [--from POSITION] [--verify]\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (args.empty() || args[0].rfind("--", 0) == 0) return vouch::app::serve(args);
+  if (args[0] == "serve") return vouch::app::serve({args.begin() + 1, args.end()});
+  if (args.size() >= 2 && args[0] == "keys" && args[1] == "create") {
+    return vouch::app::create_key({args.begin() + 2, args.end()});
+  }
+  if (args[0] == "replay") return vouch::app::replay({args.begin() + 1, args.end()});
+  std::cerr << "vouchd: unknown command \"" << args[0] << "\"\n" << kUsage;
+  return 2;
+}

@@ -1,0 +1,41 @@
+#include "app/runtime.hpp"
+
+#include <future>
+
+namespace vouch::app {
+
+events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder) {
+  auto runtime = std::make_unique<Runtime>();
+  auto database = store::Database::open(folder);
+  if (!database) return std::move(database).error();
+  runtime->database = std::move(database).value();
+  runtime->models = std::make_unique<store::ReadModels>(*runtime->database);
+  runtime->log = std::make_unique<store::EventLog>(*runtime->database);
+  // Nothing appends before the service exists, so nothing slips between the
+  // catch-up and the listener.
+  if (auto status = runtime->models->projector().catch_up(*runtime->log); !status) {
+    return std::move(status).error();
+  }
+  runtime->log->add_listener(&runtime->models->projector());
+  runtime->service = std::make_unique<actors::Service>(*runtime->log, actors::Service::Options{});
+  return runtime;
+}
+
+Runtime::~Runtime() {
+  service.reset();
+  log.reset();
+  models.reset();
+  database.reset();
+}
+
+events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
+                                                     actors::IssueKey command) {
+  std::promise<events::Result<actors::IssuedKey>> promise;
+  auto future = promise.get_future();
+  service.issue_key(std::move(command), [&promise](events::Result<actors::IssuedKey> result) {
+    promise.set_value(std::move(result));
+  });
+  return future.get();
+}
+
+}  // namespace vouch::app

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "actors/service.hpp"
+#include "events/result.hpp"
+#include "store/database.hpp"
+#include "store/event_log.hpp"
+#include "store/read_models.hpp"
+
+namespace vouch::app {
+
+// Everything behind a data folder, opened in order: the database, the read
+// models caught up with the log, the log with the projector listening, and
+// the actors. Destroyed in reverse, so queued appends commit before close.
+struct Runtime {
+  std::unique_ptr<store::Database> database;
+  std::unique_ptr<store::ReadModels> models;
+  std::unique_ptr<store::EventLog> log;
+  std::unique_ptr<actors::Service> service;
+
+  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+      const std::filesystem::path& folder);
+  ~Runtime();
+};
+
+// Issues a key through the actors and waits for it (tools and start-up only).
+[[nodiscard]] events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
+                                                                   actors::IssueKey command);
+
+}  // namespace vouch::app

@@ -1,0 +1,149 @@
+#include "http/api.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include "events/clock.hpp"
+#include "events/ids.hpp"
+#include "http/key_handlers.hpp"
+#include "http/project_handlers.hpp"
+#include "http/query.hpp"
+#include "http/reply.hpp"
+
+namespace vouch::http {
+namespace {
+
+bool is_json(std::string_view content_type) {
+  const auto semicolon = content_type.find(';');
+  std::string_view media = content_type.substr(0, semicolon);
+  while (!media.empty() && media.back() == ' ') media.remove_suffix(1);
+  std::string lower(media);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "application/json";
+}
+
+void add_rate_headers(Response& response, const RateDecision& decision) {
+  response.set_header("X-RateLimit-Limit", std::to_string(decision.limit));
+  response.set_header("X-RateLimit-Remaining", std::to_string(decision.remaining));
+  response.set_header("X-RateLimit-Reset", std::to_string(decision.reset));
+  if (!decision.allowed) response.set_header("Retry-After", std::to_string(decision.retry_after));
+}
+
+}  // namespace
+
+Api::Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log)
+    : authenticator_(models.access()), models_(models), log_(log) {
+  router_.add({"GET", "/healthz", "", false,
+               [](const Request&, const Context&, Respond respond) {
+                 respond(json_response(200, boost::json::object{{"status", "ok"}}));
+               }});
+  router_.add({"GET", "/readyz", "", false,
+               [this](const Request&, const Context&, Respond respond) {
+                 const bool ready = models_.projector().healthy();
+                 respond(json_response(ready ? 200 : 503,
+                                       boost::json::object{{"status", ready ? "ready" : "degraded"}}));
+               }});
+  router_.add({"GET", "/metrics", "", false,
+               [this](const Request&, const Context&, Respond respond) {
+                 Response response;
+                 response.content_type = "text/plain; version=0.0.4";
+                 response.body = metrics();
+                 respond(std::move(response));
+               }});
+  add_project_routes(router_, service, models.projects());
+  add_key_routes(router_, service);
+}
+
+void Api::count(unsigned status) {
+  const auto index = std::min<std::size_t>(status / 100, responses_by_class_.size() - 1);
+  responses_by_class_[index].fetch_add(1, std::memory_order_relaxed);
+}
+
+void Api::handle(Request request, Respond respond) {
+  Context context;
+  context.request_id = events::new_id(events::kRequestIdPrefix);
+  // Every answer goes through here: stamp the request id and count it.
+  Respond finish = [this, respond = std::move(respond),
+                    request_id = context.request_id](Response response) {
+    response.set_header("X-Request-Id", request_id);
+    count(response.status);
+    respond(std::move(response));
+  };
+  const auto fail = [&](Problem problem) { finish(to_response(problem, context.request_id)); };
+
+  const auto path = path_of(request.target);
+  if (!path) return fail({400, "invalid_request", "the request target is not a valid URL", {}});
+  const auto match = router_.match(request.method, *path);
+  if (!match) return fail({404, "not_found", "no such resource: " + *path, {}});
+  if (!match->route) {
+    Response response = to_response(
+        {405, "method_not_allowed", request.method + " is not allowed on " + *path, {}},
+        context.request_id);
+    response.set_header("Allow", match->allowed);
+    return finish(std::move(response));
+  }
+  const Route& route = *match->route;
+  context.params = match->params;
+  if (route.scope.empty()) return route.handler(request, context, std::move(finish));
+
+  auto grant = authenticator_.authenticate(request.authorization);
+  if (!grant) {
+    if (grant.error().code != events::ErrorCode::kNotFound) {
+      return finish(error_response(grant.error(), context.request_id));
+    }
+    Response response =
+        to_response({401, "unauthenticated", grant.error().message, {}}, context.request_id);
+    response.set_header("WWW-Authenticate", "Bearer");
+    return finish(std::move(response));
+  }
+  context.caller = std::move(grant).value();
+
+  const auto decision = limiter_.check(context.caller.account, context.caller.plan,
+                                       events::now_millis() / 1000);
+  Respond limited = [finish = std::move(finish), decision](Response response) {
+    add_rate_headers(response, decision);
+    finish(std::move(response));
+  };
+  if (!decision.allowed) {
+    return limited(to_response({429, "rate_limited",
+                                "the plan's request limit is reached; retry after " +
+                                    std::to_string(decision.retry_after) + " s",
+                                {}},
+                               context.request_id));
+  }
+  if (!has_scope(context.caller, route.scope)) {
+    return limited(to_response(
+        {403, "forbidden", "the API key lacks the scope \"" + route.scope + "\"", {}},
+        context.request_id));
+  }
+  if (route.has_body && !is_json(request.content_type)) {
+    return limited(to_response(
+        {415, "unsupported_media_type", "send the body as Content-Type: application/json", {}},
+        context.request_id));
+  }
+  route.handler(request, context, std::move(limited));
+}
+
+std::string Api::metrics() const {
+  const auto stats = log_.stats();
+  std::string out;
+  out += "# TYPE vouch_http_responses_total counter\n";
+  for (std::size_t i = 1; i < responses_by_class_.size(); ++i) {
+    out += "vouch_http_responses_total{class=\"" + std::to_string(i) + "xx\"} " +
+           std::to_string(responses_by_class_[i].load()) + "\n";
+  }
+  out += "# TYPE vouch_log_appends_total counter\nvouch_log_appends_total " +
+         std::to_string(stats.appends) + "\n";
+  out += "# TYPE vouch_log_syncs_total counter\nvouch_log_syncs_total " +
+         std::to_string(stats.syncs) + "\n";
+  out += "# TYPE vouch_log_events_total counter\nvouch_log_events_total " +
+         std::to_string(stats.events) + "\n";
+  out += "# TYPE vouch_log_conflicts_total counter\nvouch_log_conflicts_total " +
+         std::to_string(stats.conflicts) + "\n";
+  out += "# TYPE vouch_log_position gauge\nvouch_log_position " +
+         std::to_string(log_.last_position()) + "\n";
+  out += "# TYPE vouch_projection_checkpoint gauge\nvouch_projection_checkpoint " +
+         std::to_string(models_.projector().checkpoint()) + "\n";
+  return out;
+}
+
+}  // namespace vouch::http

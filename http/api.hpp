@@ -1,0 +1,42 @@
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <string>
+
+#include "actors/service.hpp"
+#include "http/auth.hpp"
+#include "http/message.hpp"
+#include "http/rate_limiter.hpp"
+#include "http/router.hpp"
+#include "store/event_log.hpp"
+#include "store/read_models.hpp"
+
+namespace vouch::http {
+
+// Turns a request into a response; knows nothing of sockets. Every answer
+// carries X-Request-Id; authenticated ones carry the X-RateLimit-* headers.
+// In order: route (404/405), authenticate (401), rate limit (429), scope
+// (403), content type (415), then the route's handler. Thread-safe.
+class Api {
+ public:
+  // REQUIRES: all three outlive the Api.
+  Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log);
+
+  void handle(Request request, Respond respond);
+
+  // Prometheus text exposition of the service's counters.
+  std::string metrics() const;
+
+ private:
+  void count(unsigned status);
+
+  Router router_;
+  Authenticator authenticator_;
+  RateLimiter limiter_;
+  store::ReadModels& models_;
+  const store::EventLog& log_;
+  std::array<std::atomic<std::uint64_t>, 6> responses_by_class_{};  // index: status / 100
+};
+
+}  // namespace vouch::http

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "events/error.hpp"
+#include "events/result.hpp"
+
+namespace simdjson::dom {
+class parser;
+class element;
+}  // namespace simdjson::dom
+
+namespace vouch::http {
+
+// A request body parsed with simdjson, read field by field. Fields are named
+// by dotted paths ("config.coverage.threshold"). A reader returns nullopt for
+// an absent (or null) field; a present field of the wrong type also returns
+// nullopt and records a field error, so one pass collects every mistake.
+// Unknown fields are ignored.
+class JsonBody {
+ public:
+  // kInvalid when the text is not JSON or not a JSON object.
+  [[nodiscard]] static events::Result<JsonBody> parse(std::string_view text);
+
+  JsonBody(JsonBody&&) noexcept;
+  JsonBody& operator=(JsonBody&&) noexcept;
+  ~JsonBody();
+
+  bool has(std::string_view path);
+  std::optional<std::string> string(std::string_view path);
+  std::optional<double> number(std::string_view path);
+  std::optional<bool> boolean(std::string_view path);
+  std::optional<std::vector<std::string>> strings(std::string_view path);
+  // Records "is required" when the field is absent.
+  void require(std::string_view path);
+  void reject(std::string_view path, std::string message);
+
+  const std::vector<events::FieldError>& errors() const { return errors_; }
+  // kInvalid carrying every recorded field error; REQUIRES: !errors().empty().
+  events::Error error() const;
+
+ private:
+  JsonBody();
+  // The element at `path`, or nullptr when absent or null; records an error
+  // when a parent on the path is not an object.
+  const simdjson::dom::element* find(std::string_view path);
+
+  std::unique_ptr<simdjson::dom::parser> parser_;
+  std::unique_ptr<simdjson::dom::element> root_;
+  std::unique_ptr<simdjson::dom::element> scratch_;
+  std::vector<events::FieldError> errors_;
+};
+
+}  // namespace vouch::http

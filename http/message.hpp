@@ -1,0 +1,35 @@
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+// The HTTP exchange as handlers see it: plain structs, no Beast, so that only
+// server.cpp compiles Beast's headers.
+namespace vouch::http {
+
+struct Request {
+  std::string method;  // "GET", "POST", …
+  std::string target;  // path and query as sent
+  std::string authorization;
+  std::string content_type;
+  std::string body;
+};
+
+struct Response {
+  unsigned status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+
+  void set_header(std::string name, std::string value) {
+    headers.emplace_back(std::move(name), std::move(value));
+  }
+};
+
+// Delivers the one response to a request. Callable from any thread; the
+// server moves it onto the connection's strand.
+using Respond = std::function<void(Response)>;
+
+}  // namespace vouch::http

@@ -1,0 +1,66 @@
+#include "http/problem.hpp"
+
+#include <boost/json/array.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace vouch::http {
+namespace {
+
+std::string_view title_of(unsigned status) {
+  switch (status) {
+    case 400: return "Bad Request";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "Not Found";
+    case 405: return "Method Not Allowed";
+    case 409: return "Conflict";
+    case 413: return "Content Too Large";
+    case 415: return "Unsupported Media Type";
+    case 429: return "Too Many Requests";
+    case 431: return "Request Header Fields Too Large";
+    case 503: return "Service Unavailable";
+    default: return "Internal Server Error";
+  }
+}
+
+}  // namespace
+
+Response to_response(const Problem& problem, std::string_view request_id) {
+  boost::json::object body{{"type", "https://vouch.dev/problems/" + problem.code},
+                           {"title", title_of(problem.status)},
+                           {"status", problem.status},
+                           {"detail", problem.detail},
+                           {"code", problem.code},
+                           {"requestId", request_id}};
+  if (!problem.errors.empty()) {
+    boost::json::array errors;
+    for (const auto& error : problem.errors) {
+      errors.push_back(boost::json::object{{"field", error.field}, {"message", error.message}});
+    }
+    body["errors"] = std::move(errors);
+  }
+  Response response;
+  response.status = problem.status;
+  response.content_type = "application/problem+json";
+  response.body = boost::json::serialize(body);
+  return response;
+}
+
+Problem problem_of(const events::Error& error) {
+  switch (error.code) {
+    case events::ErrorCode::kInvalid:
+      return {400, "invalid_request", error.message, error.fields};
+    case events::ErrorCode::kNotFound:
+      return {404, "not_found", error.message, {}};
+    case events::ErrorCode::kConflict:
+      return {409, "conflict", error.message, {}};
+    case events::ErrorCode::kUnavailable:
+      return {503, "unavailable", error.message, {}};
+    case events::ErrorCode::kInternal:
+      break;
+  }
+  // Internal details stay in the server's log, not in the answer.
+  return {500, "internal_error", "the service failed; nothing was changed", {}};
+}
+
+}  // namespace vouch::http

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "events/error.hpp"
+#include "http/message.hpp"
+
+namespace vouch::http {
+
+// Error answers as RFC 9457 problem details (application/problem+json):
+// type, title, status, detail, plus `code` (a stable machine word),
+// `errors` [{field, message}] for validation, and `requestId`.
+struct Problem {
+  unsigned status = 500;
+  std::string code;    // e.g. "invalid_request", "not_found", "rate_limited"
+  std::string detail;  // a sentence for the human reading it
+  std::vector<events::FieldError> errors;
+};
+
+Response to_response(const Problem& problem, std::string_view request_id);
+
+// The status and code of a domain error.
+Problem problem_of(const events::Error& error);
+
+}  // namespace vouch::http

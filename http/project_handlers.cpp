@@ -1,0 +1,130 @@
+#include "http/project_handlers.hpp"
+
+#include <boost/json/array.hpp>
+
+#include "events/clock.hpp"
+#include "events/ids.hpp"
+#include "events/scopes.hpp"
+#include "http/json_body.hpp"
+#include "http/project_json.hpp"
+#include "http/query.hpp"
+#include "http/reply.hpp"
+
+namespace vouch::http {
+namespace {
+
+// Answers a command's result: `status` with the project, or its problem.
+actors::Service::Callback<events::Project> answer_with_project(Respond respond,
+                                                              std::string request_id,
+                                                              unsigned status) {
+  return [respond = std::move(respond), request_id = std::move(request_id),
+          status](events::Result<events::Project> result) {
+    if (!result) return respond(error_response(result.error(), request_id));
+    Response response = json_response(status, to_json(*result));
+    if (status == 201) response.set_header("Location", "/v1/projects/" + result->id);
+    if (status == 204) response = empty_response(204);
+    respond(std::move(response));
+  };
+}
+
+events::Error no_such_project(const std::string& id) {
+  return events::Error::not_found("no project " + id);
+}
+
+void create(actors::Service& service, const Request& request, const Context& context,
+            Respond respond) {
+  auto body = JsonBody::parse(request.body);
+  if (!body) return respond(error_response(body.error(), context.request_id));
+  body->require("name");
+  events::CreateProject command;
+  command.id = events::new_id(events::kProjectIdPrefix);
+  command.account = context.caller.account;
+  command.name = body->string("name").value_or("");
+  command.repository = body->string("repository").value_or("");
+  command.framework = body->string("config.framework");
+  command.threshold = body->number("config.coverage.threshold");
+  command.at = events::now_millis();
+  if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
+  service.create_project(std::move(command),
+                         answer_with_project(std::move(respond), context.request_id, 201));
+}
+
+void update(actors::Service& service, const Request& request, const Context& context,
+            Respond respond) {
+  const auto& id = context.params.at("id");
+  if (!events::looks_like_id(id, events::kProjectIdPrefix)) {
+    return respond(error_response(no_such_project(id), context.request_id));
+  }
+  auto body = JsonBody::parse(request.body);
+  if (!body) return respond(error_response(body.error(), context.request_id));
+  events::UpdateProject command;
+  command.id = id;
+  command.account = context.caller.account;
+  command.name = body->string("name");
+  command.framework = body->string("config.framework");
+  command.threshold = body->number("config.coverage.threshold");
+  command.at = events::now_millis();
+  if (body->has("repository")) body->reject("repository", "is set at creation and cannot change");
+  if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
+  service.update_project(std::move(command),
+                         answer_with_project(std::move(respond), context.request_id, 200));
+}
+
+void remove(actors::Service& service, const Context& context, Respond respond) {
+  const auto& id = context.params.at("id");
+  if (!events::looks_like_id(id, events::kProjectIdPrefix)) {
+    return respond(error_response(no_such_project(id), context.request_id));
+  }
+  service.delete_project(events::DeleteProject{id, context.caller.account, events::now_millis()},
+                         answer_with_project(std::move(respond), context.request_id, 204));
+}
+
+void read(const store::ProjectsView& projects, const Context& context, Respond respond) {
+  const auto& id = context.params.at("id");
+  auto project = projects.find(context.caller.account, id);
+  if (!project) return respond(error_response(project.error(), context.request_id));
+  if (!*project) return respond(error_response(no_such_project(id), context.request_id));
+  respond(json_response(200, to_json(**project)));
+}
+
+void list(const store::ProjectsView& projects, const Request& request, const Context& context,
+          Respond respond) {
+  auto query = parse_page_query(request.target);
+  if (!query) return respond(error_response(query.error(), context.request_id));
+  auto page = projects.list(context.caller.account, query->starting_after, query->limit);
+  if (!page) return respond(error_response(page.error(), context.request_id));
+  boost::json::array items;
+  for (const auto& project : page->items) items.push_back(to_json(project));
+  respond(json_response(200, boost::json::object{{"projects", std::move(items)},
+                                                  {"hasMore", page->has_more}}));
+}
+
+}  // namespace
+
+void add_project_routes(Router& router, actors::Service& service,
+                        const store::ProjectsView& projects) {
+  const std::string read_scope(events::kScopeProjectsRead);
+  const std::string write_scope(events::kScopeProjectsWrite);
+  router.add({"POST", "/v1/projects", write_scope, true,
+              [&service](const Request& request, const Context& context, Respond respond) {
+                create(service, request, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/projects", read_scope, false,
+              [&projects](const Request& request, const Context& context, Respond respond) {
+                list(projects, request, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/projects/{id}", read_scope, false,
+              [&projects](const Request&, const Context& context, Respond respond) {
+                read(projects, context, std::move(respond));
+              }});
+  router.add({"PUT", "/v1/projects/{id}", write_scope, true,
+              [&service](const Request& request, const Context& context, Respond respond) {
+                update(service, request, context, std::move(respond));
+              }});
+  router.add({"DELETE", "/v1/projects/{id}", write_scope, false,
+              [&service](const Request&, const Context& context, Respond respond) {
+                remove(service, context, std::move(respond));
+              }});
+}
+
+}  // namespace vouch::http

@@ -1,0 +1,13 @@
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include "events/project.hpp"
+
+namespace vouch::http {
+
+// The API's project record (DESIGN §3):
+// {id, name, repository, config: {framework, coverage: {threshold}}, created, updated}.
+boost::json::object to_json(const events::Project& project);
+
+}  // namespace vouch::http

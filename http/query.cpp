@@ -1,0 +1,42 @@
+#include "http/query.hpp"
+
+#include <boost/url/parse.hpp>
+
+#include <charconv>
+
+namespace vouch::http {
+
+std::optional<std::string> path_of(std::string_view target) {
+  auto url = boost::urls::parse_origin_form(target);
+  if (!url) return std::nullopt;
+  return std::string(url->encoded_path());
+}
+
+events::Result<PageQuery> parse_page_query(std::string_view target) {
+  auto url = boost::urls::parse_origin_form(target);
+  if (!url) return events::Error::invalid("the request target is not a valid URL");
+  PageQuery query;
+  std::vector<events::FieldError> errors;
+  for (const auto& param : url->params()) {
+    if (param.key == "limit") {
+      long value = 0;
+      const auto& text = param.value;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > 100) {
+        errors.push_back({"limit", "must be an integer from 1 to 100"});
+      } else {
+        query.limit = static_cast<std::size_t>(value);
+      }
+    } else if (param.key == "startingAfter") {
+      if (param.value.empty()) {
+        errors.push_back({"startingAfter", "must be an id"});
+      } else {
+        query.starting_after = param.value;
+      }
+    }
+  }
+  if (!errors.empty()) return events::Error::invalid("invalid query parameters", std::move(errors));
+  return query;
+}
+
+}  // namespace vouch::http

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "events/result.hpp"
+
+namespace vouch::http {
+
+// Paging parameters of collections: `limit` (1–100, default 20) and
+// `startingAfter` (an id). kInvalid with field errors for bad values.
+struct PageQuery {
+  std::size_t limit = 20;
+  std::optional<std::string> starting_after;
+};
+
+[[nodiscard]] events::Result<PageQuery> parse_page_query(std::string_view target);
+
+// The path of a request target, without the query; nullopt when the target is
+// not a valid origin-form URL.
+std::optional<std::string> path_of(std::string_view target);
+
+}  // namespace vouch::http

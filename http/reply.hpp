@@ -1,0 +1,40 @@
+#pragma once
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include "events/result.hpp"
+#include "http/message.hpp"
+#include "http/problem.hpp"
+
+namespace vouch::http {
+
+// A percentage or other number as JSON: integral values print as integers
+// ("80", not Boost.JSON's shortest double form "8E1").
+inline boost::json::value json_number(double value) {
+  if (value == static_cast<double>(static_cast<std::int64_t>(value)) && value > -1e15 &&
+      value < 1e15) {
+    return static_cast<std::int64_t>(value);
+  }
+  return value;
+}
+
+inline Response json_response(unsigned status, const boost::json::value& body) {
+  Response response;
+  response.status = status;
+  response.body = boost::json::serialize(body);
+  return response;
+}
+
+inline Response empty_response(unsigned status) {
+  Response response;
+  response.status = status;
+  response.content_type.clear();
+  return response;
+}
+
+inline Response error_response(const events::Error& error, std::string_view request_id) {
+  return to_response(problem_of(error), request_id);
+}
+
+}  // namespace vouch::http

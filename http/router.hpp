@@ -1,0 +1,50 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "http/message.hpp"
+#include "store/access_view.hpp"
+
+namespace vouch::http {
+
+// What a handler gets besides the request: who calls, the path's parameters,
+// and the request's id for logs and problems.
+struct Context {
+  store::KeyGrant caller;
+  std::unordered_map<std::string, std::string> params;  // "{id}" segments by name
+  std::string request_id;
+};
+
+using Handler = std::function<void(const Request&, const Context&, Respond)>;
+
+struct Route {
+  std::string method;
+  std::string pattern;  // e.g. "/v1/projects/{id}"
+  std::string scope;    // required scope; empty for public routes
+  bool has_body = false;  // requires Content-Type: application/json
+  Handler handler;
+};
+
+// Maps method and path to a route. Segments in braces match any one segment.
+class Router {
+ public:
+  void add(Route route);
+
+  struct Match {
+    const Route* route = nullptr;  // null: no route for this method
+    std::unordered_map<std::string, std::string> params;
+    std::string allowed;  // methods of the path when the method does not match ("GET, POST")
+  };
+  // nullopt when no route has this path at all (404).
+  std::optional<Match> match(std::string_view method, std::string_view path) const;
+
+ private:
+  std::vector<Route> routes_;
+};
+
+}  // namespace vouch::http
