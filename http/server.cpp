@@ -10,6 +10,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <array>
 #include <atomic>
 #include <iostream>
 #include <thread>
@@ -123,15 +124,28 @@ class Session : public std::enable_shared_from_this<Session> {
     do_read();
   }
 
+  // Lingering close: stop sending, then read and discard what the client
+  // still sends (for a while), so that a client still writing an oversized
+  // body reads our answer instead of a connection reset.
   void close() {
     beast::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+    stream_.expires_after(std::chrono::seconds(5));
+    do_discard();
+  }
+
+  void do_discard() {
+    stream_.async_read_some(asio::buffer(discard_),
+                            [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                              if (!ec) self->do_discard();
+                            });
   }
 
   beast::tcp_stream stream_;
   std::shared_ptr<ServerState> state_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
+  std::array<char, 16 * 1024> discard_{};
   bool keep_alive_ = true;
   unsigned version_ = 11;
 };

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs everything Vouch needs on Debian bookworm (apt packages and the
+# runner's npm packages) and builds it into ./build. Safe to run again: it
+# installs only what is missing and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build pkg-config git curl
+  libcaf-dev libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
+  libboost-program-options1.81-dev libsimdjson-dev librocksdb-dev libssl-dev
+  libgtest-dev bubblewrap util-linux
+)
+
+missing=()
+for package in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 18 ]; then
+  missing+=(nodejs npm)
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+
+# The runner's packages, exactly as pinned in its lockfile.
+if [ ! -d runner/node_modules ] || [ runner/package-lock.json -nt runner/node_modules/.package-lock.json ]; then
+  echo "setup: installing the runner's npm packages" >&2
+  (cd runner && npm ci --no-audit --no-fund --loglevel=error >&2)
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j "$(nproc)"

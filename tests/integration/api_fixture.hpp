@@ -1,0 +1,58 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <memory>
+
+#include "../unit/temp_folder.hpp"
+#include "http_client.hpp"
+#include "vouchd_process.hpp"
+
+namespace vouch::testing {
+
+// A fresh vouchd per test, with helpers that speak its API.
+class ApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override { server_ = std::make_unique<VouchdProcess>(folder_.path() / "data"); }
+
+  HttpResponse call(std::string method, std::string target, std::string key,
+                    std::string body = "") {
+    HttpRequest request;
+    request.method = std::move(method);
+    request.target = std::move(target);
+    request.key = std::move(key);
+    request.body = std::move(body);
+    return send(server_->port(), request);
+  }
+
+  static boost::json::object json(const HttpResponse& response) {
+    boost::system::error_code ec;
+    auto value = boost::json::parse(response.body, ec);
+    EXPECT_FALSE(ec) << response.body;
+    return value.is_object() ? value.get_object() : boost::json::object{};
+  }
+
+  // Issues a key through the admin API and returns the secret.
+  std::string issue_key(const std::string& account, const std::string& plan,
+                        const std::string& scopes_json) {
+    auto response = call("POST", "/v1/keys", VouchdProcess::kAdminKey,
+                         R"({"account":")" + account + R"(","plan":")" + plan +
+                             R"(","scopes":)" + scopes_json + "}");
+    EXPECT_EQ(response.status, 201u) << response.body;
+    return std::string(json(response)["key"].as_string());
+  }
+
+  std::string create_project(const std::string& key, const std::string& name = "shop") {
+    auto response = call("POST", "/v1/projects", key, R"({"name":")" + name + R"("})");
+    EXPECT_EQ(response.status, 201u) << response.body;
+    return std::string(json(response)["id"].as_string());
+  }
+
+  TempFolder folder_;
+  std::unique_ptr<VouchdProcess> server_;
+};
+
+}  // namespace vouch::testing

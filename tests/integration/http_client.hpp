@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace vouch::testing {
+
+struct HttpResponse {
+  unsigned status = 0;  // 0 when no answer came (connection refused or reset)
+  std::map<std::string, std::string> headers;  // names in lower case
+  std::string body;
+
+  std::string header(const std::string& name) const {
+    auto it = headers.find(name);
+    return it == headers.end() ? "" : it->second;
+  }
+};
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string target = "/";
+  std::string key;  // sent as "Authorization: Bearer <key>" when not empty
+  std::string body;
+  std::string content_type = "application/json";  // sent when a body is
+  std::map<std::string, std::string> headers;
+};
+
+// A blocking HTTP/1.1 client for tests: one connection per request.
+HttpResponse send(std::uint16_t port, const HttpRequest& request);
+
+}  // namespace vouch::testing

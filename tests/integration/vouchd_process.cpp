@@ -1,0 +1,97 @@
+#include "vouchd_process.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace vouch::testing {
+namespace {
+
+std::vector<char*> argv_of(std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  return argv;
+}
+
+}  // namespace
+
+VouchdProcess::VouchdProcess(std::filesystem::path data) {
+  int out[2];
+  if (pipe(out) != 0) {
+    ADD_FAILURE() << "pipe failed";
+    return;
+  }
+  std::vector<std::string> args{VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"};
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    close(out[0]);
+    close(out[1]);
+    setenv("VOUCH_BOOTSTRAP_KEY", kAdminKey, 1);
+    auto argv = argv_of(args);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  close(out[1]);
+  FILE* stream = fdopen(out[0], "r");
+  char line[256];
+  while (fgets(line, sizeof line, stream)) {
+    const std::string text(line);
+    const auto at = text.find("listening on 127.0.0.1:");
+    if (at != std::string::npos) {
+      port_ = static_cast<std::uint16_t>(std::stoi(text.substr(at + 23)));
+      break;
+    }
+  }
+  // Keep draining stdout in the background so the child never blocks on it.
+  std::thread([stream] {
+    char rest[256];
+    while (fgets(rest, sizeof rest, stream)) {
+    }
+    fclose(stream);
+  }).detach();
+  if (port_ == 0) ADD_FAILURE() << "vouchd did not print its port";
+}
+
+VouchdProcess::~VouchdProcess() {
+  if (pid_ > 0) kill();
+}
+
+int VouchdProcess::terminate() {
+  if (pid_ <= 0) return -1;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+void VouchdProcess::kill() {
+  if (pid_ <= 0) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  waitpid(pid_, &status, 0);
+  pid_ = -1;
+}
+
+CommandResult run_vouchd(const std::vector<std::string>& args) {
+  std::string command = VOUCHD_PATH;
+  for (const auto& arg : args) command += " '" + arg + "'";
+  CommandResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  std::size_t read = 0;
+  while ((read = fread(buffer, 1, sizeof buffer, pipe)) > 0) result.out.append(buffer, read);
+  const int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace vouch::testing

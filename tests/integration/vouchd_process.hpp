@@ -1,0 +1,40 @@
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace vouch::testing {
+
+// The real vouchd, started as a child process on 127.0.0.1:0 with a data
+// folder, VOUCH_BOOTSTRAP_KEY set, and its printed port read back.
+class VouchdProcess {
+ public:
+  static constexpr const char* kAdminKey = "vk_integration_admin_key";
+
+  // Starts vouchd and waits for "listening on"; fails the test otherwise.
+  explicit VouchdProcess(std::filesystem::path data);
+  ~VouchdProcess();  // SIGKILLs the process if it still runs
+
+  std::uint16_t port() const { return port_; }
+  // SIGTERM and wait; returns the exit status (or -1).
+  int terminate();
+  // SIGKILL and wait: a crash.
+  void kill();
+
+ private:
+  pid_t pid_ = -1;
+  std::uint16_t port_ = 0;
+};
+
+// Runs `vouchd ARGS...` to completion; returns its exit status and stdout.
+struct CommandResult {
+  int status = -1;
+  std::string out;
+};
+CommandResult run_vouchd(const std::vector<std::string>& args);
+
+}  // namespace vouch::testing
