@@ -1,0 +1,92 @@
+'use strict';
+
+// run.js: a warm, single-use Jest runner. See "## run" in runner/README.md.
+//
+// It loads and primes Jest, says {"ready":true}, takes ONE job on stdin,
+// runs it in the current folder, prints ONE result line and exits.
+
+const { reserveStdout, readLine } = require('./protocol');
+const { RunError } = require('./run-error');
+const { parseJob } = require('./job');
+const { writeFiles } = require('./workspace');
+const { primeJest } = require('./prime');
+const { runJest } = require('./run-jest');
+const { verdict } = require('./verdict');
+const { useNodePath } = require('./node-resolution');
+
+async function main() {
+  const send = reserveStdout();
+  const finish = finisher(send);
+  // Jest's own command line sets this; configs and tested code may read it.
+  process.env.NODE_ENV ??= 'test';
+
+  try {
+    await primeJest();
+  } catch (error) {
+    finish(new RunError('runner_start_failed', describe(error)));
+    return;
+  }
+  let fileSizeExceeded = false;
+  process.on('SIGXFSZ', () => { fileSizeExceeded = true; });
+  send({ ready: true });
+
+  const line = await readLine(process.stdin);
+  const started = Date.now();
+  try {
+    const job = parseJob(line);
+    useNodePath(job.nodePath);
+    setTimeout(() => {
+      finish(new RunError('wall_time_limit', `wall time limit exceeded: the run took longer than ${job.wallMs} ms`));
+    }, job.wallMs);
+    writeJobFiles(process.cwd(), job.files);
+    const aggregated = await runJest(process.cwd(), job);
+    const results = verdict(aggregated, process.cwd(), { fileSizeExceeded });
+    finish({ ok: true, results, durationMs: Date.now() - started });
+  } catch (error) {
+    finish(error instanceof RunError ? error : new RunError('run_failed', describe(error)));
+  }
+}
+
+// Returns finish(resultOrError): sends the one result line and exits,
+// 0 for {"ok":true}, 1 for {"ok":false}. Whatever ends the process early
+// (the tested code calling process.exit, an error thrown outside any test)
+// still produces a result line.
+function finisher(send) {
+  let finished = false;
+  const finish = (outcome) => {
+    if (finished) return;
+    finished = true;
+    const error = outcome instanceof RunError ? outcome : null;
+    send(error ? errorMessage(error) : outcome);
+    process.exit(error ? 1 : 0);
+  };
+  process.on('exit', (code) => {
+    finish(new RunError('unexpected_exit', `the run ended early with exit code ${code}`));
+  });
+  process.on('uncaughtException', (error) => {
+    finish(new RunError('uncaught_error', `an error was thrown outside any test: ${describe(error)}`));
+  });
+  return finish;
+}
+
+function errorMessage(error) {
+  return {
+    ok: false,
+    error: { code: error.code, detail: error.message },
+    ...(error.results && { results: error.results }),
+  };
+}
+
+function writeJobFiles(root, files) {
+  try {
+    writeFiles(root, files);
+  } catch (error) {
+    throw new RunError('invalid_job', `could not write the job files: ${error.message}`);
+  }
+}
+
+function describe(error) {
+  return error instanceof Error ? error.stack || error.message : String(error);
+}
+
+module.exports = { main };

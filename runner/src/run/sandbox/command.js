@@ -1,0 +1,105 @@
+'use strict';
+
+// Builds the command line that runs COMMAND in the sandbox:
+//
+//   prlimit LIMITS -- [bwrap NAMESPACES MOUNTS -- | unshare -n --] [setpriv UID --] COMMAND
+//
+// prlimit sets the resource limits, which every process below inherits.
+// bwrap (or `unshare -n`) isolates. setpriv, used when the launcher is root,
+// drops to an unprivileged uid of the sandbox's own: root is exempt from the
+// process limit (RLIMIT_NPROC counts per uid), and that uid owns nothing
+// outside the work folder.
+
+const path = require('node:path');
+
+const MB = 1024 * 1024;
+
+function buildSandboxCommand({ isolation, workdir, command, limits, hide, readOnly, uid, isRoot }) {
+  const dropPrivileges = isRoot ? setprivArgs(uid) : [];
+  const isolated = {
+    bubblewrap: () => ['bwrap', ...bwrapArgs({ workdir, hide, readOnly, limits, isRoot }), '--'],
+    unshare: () => ['unshare', '--net', '--'],
+    none: () => [],
+  }[isolation]();
+  return {
+    file: 'prlimit',
+    args: [...prlimitArgs(limits, isRoot), '--', ...isolated, ...dropPrivileges, ...command],
+    env: sandboxEnv(workdir, limits),
+  };
+}
+
+// CPU: SIGXCPU at the soft limit, SIGKILL a second later if it is caught.
+// Memory: RLIMIT_DATA caps each process's private writable memory (heap,
+// buffers, V8's pages) while leaving V8's large virtual reservations alone,
+// which RLIMIT_AS would break. It is twice the JavaScript heap (see
+// sandboxEnv), so an endless JavaScript allocation meets V8's clean "heap out
+// of memory" first and an endless Buffer allocation fails with a RangeError.
+// The process limit is only set for a uid of the sandbox's own (isRoot):
+// otherwise it would count the server's processes too.
+function prlimitArgs(limits, isRoot) {
+  const both = (value) => `${value}:${value}`;
+  return [
+    `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds + 1}`,
+    `--data=${both(2 * limits.memoryMb * MB)}`,
+    `--fsize=${both(limits.maxFileMb * MB)}`,
+    `--core=${both(0)}`,
+    ...(isRoot ? [`--nproc=${both(limits.maxProcs)}`] : []),
+  ];
+}
+
+function setprivArgs(uid) {
+  return ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--no-new-privs', '--'];
+}
+
+// The whole file system read-only; the work folder the only writable place
+// besides a small private /tmp; hidden paths covered by empty read-only
+// folders. As root, bwrap mounts with full rights (it can reach a work folder
+// inside the server's private data folder) and keeps only the capabilities
+// setpriv needs to drop to the sandbox uid. Otherwise it runs in a user
+// namespace, and the sandbox may not create further ones.
+function bwrapArgs({ workdir, hide, readOnly, limits, isRoot }) {
+  const tmpfsRoots = ['/tmp', ...hide];
+  const binds = [['--bind', workdir], ...readOnly.map((folder) => ['--ro-bind', folder])];
+  return [
+    '--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session',
+    ...(isRoot
+      ? ['--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID']
+      : ['--unshare-user', '--disable-userns']),
+    '--ro-bind', '/', '/',
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--perms', '1777', '--size', String(limits.maxFileMb * MB), '--tmpfs', '/tmp',
+    ...hide.flatMap((folder) => ['--tmpfs', folder]),
+    ...binds.flatMap(([, target]) => mountPointParents(target, tmpfsRoots)),
+    ...binds.flatMap(([flag, folder]) => [flag, folder, folder]),
+    ...hide.flatMap((folder) => ['--remount-ro', folder]),
+    '--chdir', workdir,
+  ];
+}
+
+// bwrap creates a mount point's missing parents inside a tmpfs with mode
+// 0700, which the sandbox uid could not pass through; create them 0755.
+function mountPointParents(target, tmpfsRoots) {
+  const root = tmpfsRoots
+    .filter((candidate) => target.startsWith(`${candidate}/`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (!root) return [];
+  const parents = [];
+  for (let folder = path.dirname(target); folder !== root; folder = path.dirname(folder)) {
+    parents.unshift(['--perms', '0755', '--dir', folder]);
+  }
+  return parents.flat();
+}
+
+// A clean environment: nothing of the server's (keys, paths) leaks in.
+function sandboxEnv(workdir, limits) {
+  return {
+    PATH: process.env.PATH,
+    HOME: workdir,
+    TMPDIR: '/tmp',
+    LANG: 'C.UTF-8',
+    NODE_OPTIONS: `--max-old-space-size=${limits.memoryMb}`,
+  };
+}
+
+module.exports = { buildSandboxCommand };

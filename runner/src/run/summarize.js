@@ -1,0 +1,62 @@
+'use strict';
+
+// Turns Jest's aggregated results into the result shape of run.js.
+
+const path = require('node:path');
+const { stripVTControlCharacters } = require('node:util');
+
+const COVERAGE_KEYS = ['statements', 'branches', 'functions', 'lines'];
+const MAX_MESSAGE_LINES = 20;
+const MAX_MESSAGE_CHARS = 2000;
+
+// Jest's statuses "pending", "skipped", "todo" and "disabled" all mean the
+// test did not run.
+const STATUS = { passed: 'passed', failed: 'failed' };
+
+function summarize(aggregated, root) {
+  return {
+    total: aggregated.numTotalTests,
+    passed: aggregated.numPassedTests,
+    failed: aggregated.numFailedTests,
+    coverage: coverageTotals(aggregated.coverageMap),
+    tests: aggregated.testResults.flatMap((suite) => suite.testResults.map((test) => ({
+      name: [...test.ancestorTitles, test.title].join(' › '),
+      file: relativePath(root, suite.testFilePath),
+      status: STATUS[test.status] ?? 'skipped',
+      ...(test.status === 'failed' && { message: firstLines(test.failureMessages.join('\n')) }),
+    }))),
+  };
+}
+
+// Suites that could not run at all: a syntax error, a throwing import, a
+// missing module. The error's own message (with a code frame) says more than
+// Jest's formatted failure, which buries it under generic advice.
+function suiteLoadErrors(aggregated, root) {
+  return aggregated.testResults
+    .filter((suite) => suite.testExecError)
+    .map((suite) => `${relativePath(root, suite.testFilePath)}: ${firstLines(suite.testExecError.message)}`);
+}
+
+// Istanbul's percentages. Where there is nothing to cover (no statements,
+// or no source file loaded at all) istanbul says "Unknown"; that counts as 100.
+function coverageTotals(coverageMap) {
+  const summary = coverageMap ? coverageMap.getCoverageSummary() : null;
+  return Object.fromEntries(COVERAGE_KEYS.map((key) => {
+    const totals = summary?.[key];
+    return [key, totals && totals.total > 0 ? totals.pct : 100];
+  }));
+}
+
+// The failure's message without its stack trace, trimmed to a readable size.
+function firstLines(message) {
+  const lines = stripVTControlCharacters(message).split('\n');
+  const stackStart = lines.findIndex((line) => /^\s+at /.test(line));
+  const kept = lines.slice(0, stackStart === -1 ? lines.length : stackStart).slice(0, MAX_MESSAGE_LINES);
+  return kept.join('\n').trim().slice(0, MAX_MESSAGE_CHARS);
+}
+
+function relativePath(root, file) {
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
+module.exports = { summarize, suiteLoadErrors };
