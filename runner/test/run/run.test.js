@@ -219,3 +219,16 @@ test('ES modules run through a babel.config.js naming the runner\'s Babel plugin
   assert.equal(result.results.passed, 1, JSON.stringify(result));
   assert.equal(result.results.coverage.branches, 50);
 });
+
+test('testTimeoutMs bounds each test', async () => {
+  const hangs = { path: 'hangs.test.js', content: "test('never settles', () => new Promise(() => {}));" };
+  const { result } = await runJob({ files: [hangs], testTimeoutMs: 300 });
+  assert.equal(result.results.failed, 1);
+  assert.match(result.results.tests[0].message, /Exceeded timeout of 300 ms/);
+});
+
+test('wallMs bounds the whole run', async () => {
+  const hangs = { path: 'hangs.test.js', content: "test('never settles', () => new Promise(() => {}));" };
+  const { result } = await runJob({ files: [hangs], testTimeoutMs: 60000, wallMs: 500 });
+  assert.deepEqual(result.error, { code: 'wall_time_limit', detail: 'wall time limit exceeded: the run took longer than 500 ms' });
+});

@@ -1,0 +1,148 @@
+'use strict';
+
+// Hostile tested code, run the way the server runs it: run.js inside
+// sandbox.js. Each run must end in an error or in failed tests, with the
+// result or the sandbox's report saying what stopped it.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { WarmRunner } = require('../../src/run/client');
+
+const SANDBOX = path.join(__dirname, '..', '..', 'bin', 'sandbox.js');
+const isRoot = process.getuid() === 0;
+const probe = JSON.parse(spawnSync(process.execPath, [SANDBOX, '--probe'], { encoding: 'utf8' }).stdout);
+const needsBubblewrap = probe.isolation !== 'bubblewrap' && 'needs bubblewrap';
+
+// Small limits, so that each case ends quickly. Starting and priming Jest
+// takes about one CPU second, which the CPU limit includes.
+const LIMITS = ['--cpu-seconds', '3', '--memory-mb', '256', '--max-procs', '48', '--max-file-mb', '1', '--wall-ms', '20000'];
+
+// The server's folders: its data (with a secret), and the run's work folder
+// among the other runs'. Outside /tmp, because the sandbox gets a /tmp of
+// its own; readable by anyone, so only --hide keeps the sandbox out.
+let server;
+test.before(() => {
+  const base = fs.mkdtempSync('/var/tmp/vouch-hostile-test-');
+  fs.chmodSync(base, 0o755);
+  fs.mkdirSync(path.join(base, 'data'));
+  fs.writeFileSync(path.join(base, 'data', 'secret'), 'server secret');
+  fs.mkdirSync(path.join(base, 'runs'));
+  server = { base, secret: path.join(base, 'data', 'secret'), runs: 0 };
+});
+test.after(() => fs.rmSync(server.base, { recursive: true, force: true }));
+
+async function runHostile(testSource, extraOptions = []) {
+  server.runs += 1;
+  const workdir = path.join(server.base, 'runs', `run${server.runs}`);
+  fs.mkdirSync(workdir);
+  const runner = await WarmRunner.start({
+    workdir,
+    sandboxOptions: [...LIMITS, '--hide', server.base, ...extraOptions],
+  });
+  return runner.run({ files: [{ path: 'hostile.test.js', content: testSource }] });
+}
+
+function onlyTest(outcome) {
+  assert.equal(outcome.result?.ok, true, `a result with test results: ${JSON.stringify(outcome.result)}\n${outcome.stderr}`);
+  assert.equal(outcome.result.results.failed, 1);
+  return outcome.result.results.tests[0];
+}
+
+test('opening a network connection fails', { skip: needsBubblewrap }, async () => {
+  const listener = net.createServer((socket) => socket.end()).listen(0, '127.0.0.1');
+  await new Promise((resolve) => listener.on('listening', resolve));
+  try {
+    const outcome = await runHostile(`
+      const net = require('net');
+      test('phones home', () => new Promise((resolve, reject) => {
+        net.connect(${listener.address().port}, '127.0.0.1', resolve).on('error', reject);
+      }));`);
+    assert.match(onlyTest(outcome).message, /ECONNREFUSED/);
+  } finally {
+    listener.close();
+  }
+});
+
+test('forking without end is stopped by the process limit', { skip: !isRoot && 'the process limit needs root' }, async () => {
+  const outcome = await runHostile(`
+    const { spawn } = require('child_process');
+    test('forks', async () => {
+      for (;;) {
+        await new Promise((resolve, reject) => spawn('sleep', ['60']).on('spawn', resolve).on('error', reject));
+      }
+    });`);
+  assert.equal(outcome.result.error.code, 'process_limit');
+  assert.match(outcome.result.error.detail, /spawn sleep EAGAIN/);
+  assert.equal(outcome.result.results.failed, 1);
+});
+
+test('looping forever is killed at the CPU limit', async () => {
+  const outcome = await runHostile("test('spins', () => { for (;;) {} });");
+  assert.equal(outcome.result, null);
+  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'cpu_time_limit', detail: 'cpu time limit exceeded (3 s)' });
+  assert.equal(outcome.exit.code, 201);
+});
+
+test('blocking forever is killed at the wall-time limit', async () => {
+  const outcome = await runHostile(
+    "test('waits', () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); });",
+    ['--wall-ms', '1500'],
+  );
+  assert.equal(outcome.result, null);
+  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'wall_time_limit', detail: 'wall time limit exceeded (1500 ms)' });
+  assert.equal(outcome.exit.code, 202);
+});
+
+test('allocating without end is stopped by the memory limit', async () => {
+  const outcome = await runHostile(`
+    test('hoards', () => {
+      const hoard = [];
+      for (;;) hoard.push(new Array(1e6).fill(Math.random()));
+    });`);
+  assert.equal(outcome.result, null);
+  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'memory_limit', detail: 'memory limit exceeded (256 MB of JavaScript heap)' });
+  assert.equal(outcome.exit.code, 203);
+});
+
+test('allocating buffers without end is stopped by the memory limit', async () => {
+  const outcome = await runHostile(`
+    test('hoards buffers', () => {
+      const hoard = [];
+      for (;;) hoard.push(Buffer.alloc(32 << 20, 1));
+    });`);
+  assert.equal(outcome.result.error.code, 'memory_limit');
+  assert.match(outcome.result.error.detail, /Array buffer allocation failed/);
+});
+
+test('writing a large file is stopped by the file size limit', async () => {
+  const outcome = await runHostile(`
+    const fs = require('fs');
+    test('fills the disk', () => { fs.writeFileSync('big.bin', Buffer.alloc(4 << 20)); });`);
+  assert.equal(outcome.result.error.code, 'file_size_limit');
+  assert.match(outcome.result.error.detail, /EFBIG/);
+});
+
+test('a hidden folder of the server reads as empty', { skip: needsBubblewrap }, async () => {
+  const outcome = await runHostile(`
+    const fs = require('fs');
+    test('steals', () => { expect(fs.readFileSync(${JSON.stringify(server.secret)}, 'utf8')).toBe('server secret'); });`);
+  assert.match(onlyTest(outcome).message, /ENOENT: no such file or directory/);
+});
+
+test('writing outside the work folder fails', { skip: needsBubblewrap }, async () => {
+  const outcome = await runHostile(`
+    const fs = require('fs');
+    test('plants', () => { fs.writeFileSync(${JSON.stringify(path.join(__dirname, 'planted.js'))}, 'x'); });`);
+  assert.match(onlyTest(outcome).message, /EROFS: read-only file system/);
+  assert.ok(!fs.existsSync(path.join(__dirname, 'planted.js')));
+});
+
+test('signalling its parent leaves the launcher and the server running', async () => {
+  const outcome = await runHostile("test('kills its parent', () => { process.kill(process.ppid, 'SIGKILL'); });");
+  assert.match(onlyTest(outcome).message, /kill EPERM/);
+  assert.deepEqual(outcome.sandbox, { status: 'exited', code: 0 });
+});
