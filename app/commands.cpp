@@ -83,7 +83,8 @@ int serve(const std::vector<std::string>& args) {
   std::string listen = "127.0.0.1:8080";
   po::options_description options("vouchd serve");
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
-      "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one");
+      "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one")(
+      "no-rate-limits", "serve without the plans' rate limits (benchmarks, trusted deployments)");
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
   const auto colon = listen.rfind(':');
@@ -101,7 +102,10 @@ int serve(const std::vector<std::string>& args) {
   }
   if (!bootstrap(**runtime)) return 1;
 
-  http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->log);
+  http::Api::Options api_options;
+  api_options.rate_limits = values.count("no-rate-limits") == 0;
+  if (!api_options.rate_limits) log_line("warn", "rate limits are off (--no-rate-limits)");
+  http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->log, api_options);
   http::ServerOptions server_options;
   server_options.host = listen.substr(0, colon);
   server_options.port = static_cast<std::uint16_t>(port);

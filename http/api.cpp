@@ -30,8 +30,10 @@ void add_rate_headers(Response& response, const RateDecision& decision) {
 
 }  // namespace
 
-Api::Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log)
-    : authenticator_(models.access()), models_(models), log_(log) {
+Api::Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log,
+         Options options)
+    : options_(options),
+      authenticator_(models.access()), models_(models), log_(log) {
   router_.add({"GET", "/healthz", "", false,
                [](const Request&, const Context&, Respond respond) {
                  respond(json_response(200, boost::json::object{{"status", "ok"}}));
@@ -97,12 +99,16 @@ void Api::handle(Request request, Respond respond) {
   }
   context.caller = std::move(grant).value();
 
-  const auto decision = limiter_.check(context.caller.account, context.caller.plan,
-                                       events::now_millis() / 1000);
-  Respond limited = [finish = std::move(finish), decision](Response response) {
-    add_rate_headers(response, decision);
-    finish(std::move(response));
-  };
+  RateDecision decision;
+  Respond limited = std::move(finish);
+  if (options_.rate_limits) {
+    decision = limiter_.check(context.caller.account, context.caller.plan,
+                              events::now_millis() / 1000);
+    limited = [finish = std::move(limited), decision](Response response) {
+      add_rate_headers(response, decision);
+      finish(std::move(response));
+    };
+  }
   if (!decision.allowed) {
     return limited(to_response({429, "rate_limited",
                                 "the plan's request limit is reached; retry after " +

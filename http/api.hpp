@@ -20,8 +20,15 @@ namespace vouch::http {
 // (403), content type (415), then the route's handler. Thread-safe.
 class Api {
  public:
+  struct Options {
+    // Off only for benchmarks and trusted single-tenant deployments; the
+    // X-RateLimit-* headers are then not sent.
+    bool rate_limits = true;
+  };
+
   // REQUIRES: all three outlive the Api.
-  Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log);
+  Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log,
+      Options options);
 
   void handle(Request request, Respond respond);
 
@@ -31,6 +38,7 @@ class Api {
  private:
   void count(unsigned status);
 
+  Options options_;
   Router router_;
   Authenticator authenticator_;
   RateLimiter limiter_;
