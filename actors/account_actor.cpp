@@ -54,12 +54,9 @@ caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,
   if (!opened) return to_caf_error(std::move(opened).error());
 
   const std::string secret = command.secret.value_or(events::new_api_key());
-  const events::IssueApiKey issue{events::new_id(events::kKeyIdPrefix),
-                                  command.account,
-                                  command.name,
-                                  command.scopes,
-                                  events::sha256_hex(secret),
-                                  command.at};
+  const events::IssueApiKey issue{
+      events::new_id(events::kKeyIdPrefix), command.account, command.name, command.scopes,
+      events::sha256_hex(secret),           command.at};
   // Validate the key before the account changes, so a bad request changes nothing.
   auto issued = events::decide(events::ApiKeyState{}, issue);
   if (!issued) return to_caf_error(std::move(issued).error());
@@ -72,19 +69,18 @@ caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,
                                  issue.account, issue.at))
         .await(
             [promise, issue, secret, plan](const store::AppendResult&) mutable {
-              promise.deliver(IssuedKey{
-                  store::KeyRecord{issue.key_id, issue.account, issue.name, issue.scopes, issue.at,
-                                   false},
-                  plan, secret});
+              promise.deliver(IssuedKey{store::KeyRecord{issue.key_id, issue.account, issue.name,
+                                                         issue.scopes, issue.at, false},
+                                        plan, secret});
             },
             [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });
   };
   if (opened->empty()) {
     record_key();
   } else {
-    self->request(store, caf::infinite, append_atom_v,
-                  append_request(account_stream, account->second, *opened, command.account,
-                                 command.at))
+    self->request(
+            store, caf::infinite, append_atom_v,
+            append_request(account_stream, account->second, *opened, command.account, command.at))
         .await([record_key](const store::AppendResult&) mutable { record_key(); },
                [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });
   }
@@ -100,9 +96,9 @@ caf::result<bool> revoke_key(Self self, const store::EventLog& log, const event_
   if (!revoked) return to_caf_error(std::move(revoked).error());
   if (revoked->empty()) return true;
   auto promise = self->make_response_promise<bool>();
-  self->request(store, caf::infinite, append_atom_v,
-                append_request(stream, key->second, *revoked, key->first.issued->account,
-                               command.at))
+  self->request(
+          store, caf::infinite, append_atom_v,
+          append_request(stream, key->second, *revoked, key->first.issued->account, command.at))
       .await([promise](const store::AppendResult&) mutable { promise.deliver(true); },
              [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });
   return promise;

@@ -31,24 +31,22 @@ event_store_actor::behavior_type event_store(
         self->state.waiting.emplace(ticket, promise);
         // The callback runs on the log's writer thread: it may only enqueue a
         // message (thread-safe), never touch this actor's state.
-        log->append_async(std::move(request),
-                          [handle = event_store_actor{self}, ticket](
-                              events::Result<store::AppendResult> result) {
-                            if (result.ok()) {
-                              caf::anon_send(handle, appended_atom_v, ticket,
-                                             std::move(result).value());
-                            } else {
-                              caf::anon_send(handle, appended_atom_v, ticket,
-                                             std::move(result).error());
-                            }
-                          });
+        log->append_async(std::move(request), [handle = event_store_actor{self},
+                                               ticket](events::Result<store::AppendResult> result) {
+          if (result.ok()) {
+            caf::anon_send(handle, appended_atom_v, ticket, std::move(result).value());
+          } else {
+            caf::anon_send(handle, appended_atom_v, ticket, std::move(result).error());
+          }
+        });
         return promise;
       },
       [self](appended_atom, std::uint64_t ticket, store::AppendResult& result) {
         settle(self, ticket, [&](auto& promise) { promise.deliver(std::move(result)); });
       },
       [self](appended_atom, std::uint64_t ticket, events::Error& error) {
-        settle(self, ticket, [&](auto& promise) { promise.deliver(to_caf_error(std::move(error))); });
+        settle(self, ticket,
+               [&](auto& promise) { promise.deliver(to_caf_error(std::move(error))); });
       },
   };
 }

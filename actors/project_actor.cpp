@@ -57,8 +57,8 @@ caf::result<events::Project> handle(Self self, const Command& command) {
   // await: no other command of this project runs until the append is durable.
   self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
       .await(
-          [self, promise, events = std::move(decided).value()](
-              const store::AppendResult& result) mutable {
+          [self, promise,
+           events = std::move(decided).value()](const store::AppendResult& result) mutable {
             for (const auto& event : events) {
               self->state.project = events::evolve(std::move(self->state.project), event);
             }

@@ -18,8 +18,8 @@ project_actor actor_for(Self self, const std::string& id, const store::EventLog*
                         const event_store_actor& store, std::chrono::milliseconds idle_after) {
   auto& projects = self->state.projects;
   if (auto it = projects.find(id); it != projects.end()) return it->second;
-  auto actor = spawn_project_actor(self->system(),
-                                   ProjectActorConfig{id, log, store, self, idle_after});
+  auto actor =
+      spawn_project_actor(self->system(), ProjectActorConfig{id, log, store, self, idle_after});
   // Linked, so that stopping the registry stops every project actor with it.
   self->link_to(actor);
   projects.emplace(id, actor);

@@ -24,7 +24,7 @@ class Service {
 
   struct Options {
     std::size_t threads = 2;
-    std::chrono::milliseconds idle_after{60'000};      // project actors stop when idle this long
+    std::chrono::milliseconds idle_after{60'000};       // project actors stop when idle this long
     std::chrono::milliseconds request_timeout{30'000};  // an answer takes at most this long
   };
 

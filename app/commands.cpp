@@ -2,7 +2,6 @@
 
 #include <boost/json/serialize.hpp>
 #include <boost/program_options.hpp>
-
 #include <cstdlib>
 #include <iostream>
 
@@ -130,8 +129,8 @@ int create_key(const std::vector<std::string>& args) {
   options.add_options()("data", po::value(&data)->required(), "data folder")(
       "account", po::value(&account)->required(), "account name (created when new)")(
       "plan", po::value(&plan), "free, pro or enterprise")(
-      "scopes", po::value(&scopes)->required(), "comma-separated scopes")(
-      "name", po::value(&name), "a label for the key");
+      "scopes", po::value(&scopes)->required(), "comma-separated scopes")("name", po::value(&name),
+                                                                          "a label for the key");
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
   const auto parsed_plan = events::parse_plan(plan);
@@ -144,10 +143,9 @@ int create_key(const std::vector<std::string>& args) {
     std::cerr << "vouchd: " << runtime.error().message << "\n";
     return 1;
   }
-  auto issued = issue_key_and_wait(
-      *(*runtime)->service,
-      actors::IssueKey{account, *parsed_plan, split(scopes, ','), name, std::nullopt,
-                       events::now_millis()});
+  auto issued = issue_key_and_wait(*(*runtime)->service,
+                                   actors::IssueKey{account, *parsed_plan, split(scopes, ','), name,
+                                                    std::nullopt, events::now_millis()});
   if (!issued) {
     std::cerr << "vouchd: " << issued.error().message << "\n";
     for (const auto& field : issued.error().fields) {

@@ -18,8 +18,9 @@ bool is_valid_account_name(std::string_view name) {
 Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAccount& command) {
   if (!is_valid_account_name(command.account)) {
     return Error::invalid("the account name is not valid",
-                          {{"account", "must be 1-64 characters of a-z, 0-9, '_' and '-', "
-                                       "starting with a letter or digit"}});
+                          {{"account",
+                            "must be 1-64 characters of a-z, 0-9, '_' and '-', "
+                            "starting with a letter or digit"}});
   }
   if (!state.open) {
     return std::vector<AccountEvent>{AccountOpened{command.account, command.plan, command.at}};
@@ -51,8 +52,8 @@ Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApi
   if (command.scopes.empty()) errors.push_back({"scopes", "must name at least one scope"});
   for (std::size_t i = 0; i < command.scopes.size(); ++i) {
     if (!is_known_scope(command.scopes[i])) {
-      errors.push_back({"scopes[" + std::to_string(i) + "]",
-                        "unknown scope \"" + command.scopes[i] + "\""});
+      errors.push_back(
+          {"scopes[" + std::to_string(i) + "]", "unknown scope \"" + command.scopes[i] + "\""});
     }
   }
   if (command.name.size() > 200) errors.push_back({"name", "must be at most 200 characters"});

@@ -39,8 +39,9 @@ EncodedEvent encode(const AccountEvent& event) {
             return EncodedEvent{std::string(kAccountOpenedV1), boost::json::serialize(data)};
           },
           [](const AccountPlanChanged& changed) {
-            boost::json::object data{
-                {"account", changed.account}, {"plan", to_string(changed.plan)}, {"at", changed.at}};
+            boost::json::object data{{"account", changed.account},
+                                     {"plan", to_string(changed.plan)},
+                                     {"at", changed.at}};
             return EncodedEvent{std::string(kAccountPlanChangedV1), boost::json::serialize(data)};
           },
       },
@@ -52,9 +53,9 @@ EncodedEvent encode(const ApiKeyEvent& event) {
       Overloaded{
           [](const ApiKeyIssued& issued) {
             boost::json::array scopes(issued.scopes.begin(), issued.scopes.end());
-            boost::json::object data{{"keyId", issued.key_id},   {"account", issued.account},
-                                     {"name", issued.name},      {"scopes", std::move(scopes)},
-                                     {"hash", issued.hash},      {"at", issued.at}};
+            boost::json::object data{{"keyId", issued.key_id}, {"account", issued.account},
+                                     {"name", issued.name},    {"scopes", std::move(scopes)},
+                                     {"hash", issued.hash},    {"at", issued.at}};
             return EncodedEvent{std::string(kApiKeyIssuedV1), boost::json::serialize(data)};
           },
           [](const ApiKeyRevoked& revoked) {
@@ -77,8 +78,8 @@ Result<AccountEvent> decode_account_event(std::string_view type, std::string_vie
   try {
     const auto object = ja::parse_object(data, type);
     if (type == kAccountOpenedV1) {
-      return AccountEvent{
-          AccountOpened{ja::string_at(object, "account"), plan_at(object), ja::int_at(object, "at")}};
+      return AccountEvent{AccountOpened{ja::string_at(object, "account"), plan_at(object),
+                                        ja::int_at(object, "at")}};
     }
     if (type == kAccountPlanChangedV1) {
       return AccountEvent{AccountPlanChanged{ja::string_at(object, "account"), plan_at(object),
@@ -94,10 +95,10 @@ Result<ApiKeyEvent> decode_api_key_event(std::string_view type, std::string_view
   try {
     const auto object = ja::parse_object(data, type);
     if (type == kApiKeyIssuedV1) {
-      return ApiKeyEvent{ApiKeyIssued{
-          ja::string_at(object, "keyId"), ja::string_at(object, "account"),
-          ja::string_at(object, "name"), strings_at(object, "scopes"),
-          ja::string_at(object, "hash"), ja::int_at(object, "at")}};
+      return ApiKeyEvent{ApiKeyIssued{ja::string_at(object, "keyId"),
+                                      ja::string_at(object, "account"),
+                                      ja::string_at(object, "name"), strings_at(object, "scopes"),
+                                      ja::string_at(object, "hash"), ja::int_at(object, "at")}};
     }
     if (type == kApiKeyRevokedV1) {
       return ApiKeyEvent{ApiKeyRevoked{ja::string_at(object, "keyId"), ja::int_at(object, "at")}};

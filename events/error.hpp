@@ -32,12 +32,18 @@ struct Error {
   static Error invalid(std::string message, std::vector<FieldError> fields = {}) {
     return {ErrorCode::kInvalid, std::move(message), std::move(fields)};
   }
-  static Error not_found(std::string message) { return {ErrorCode::kNotFound, std::move(message), {}}; }
-  static Error conflict(std::string message) { return {ErrorCode::kConflict, std::move(message), {}}; }
+  static Error not_found(std::string message) {
+    return {ErrorCode::kNotFound, std::move(message), {}};
+  }
+  static Error conflict(std::string message) {
+    return {ErrorCode::kConflict, std::move(message), {}};
+  }
   static Error unavailable(std::string message) {
     return {ErrorCode::kUnavailable, std::move(message), {}};
   }
-  static Error internal(std::string message) { return {ErrorCode::kInternal, std::move(message), {}}; }
+  static Error internal(std::string message) {
+    return {ErrorCode::kInternal, std::move(message), {}};
+  }
 };
 
 }  // namespace vouch::events

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+
 #include "events/overloaded.hpp"
 
 namespace vouch::events {
@@ -20,8 +21,8 @@ void check_framework(const std::string& framework, std::vector<FieldError>& erro
   if (std::find(supported.begin(), supported.end(), framework) == supported.end()) {
     std::string list;
     for (const auto& name : supported) list += (list.empty() ? "" : ", ") + name;
-    errors.push_back({"config.framework", "unsupported framework \"" + framework +
-                                              "\"; supported: " + list});
+    errors.push_back(
+        {"config.framework", "unsupported framework \"" + framework + "\"; supported: " + list});
   }
 }
 

@@ -23,14 +23,10 @@ boost::json::object project_to_json(const Project& project) {
 }
 
 Project project_from_json(const boost::json::object& object) {
-  return Project{ja::string_at(object, "id"),
-                 ja::string_at(object, "account"),
-                 ja::string_at(object, "name"),
-                 ja::string_at(object, "repository"),
-                 ja::string_at(object, "framework"),
-                 ja::number_at(object, "threshold"),
-                 ja::int_at(object, "created"),
-                 ja::int_at(object, "updated")};
+  return Project{ja::string_at(object, "id"),        ja::string_at(object, "account"),
+                 ja::string_at(object, "name"),      ja::string_at(object, "repository"),
+                 ja::string_at(object, "framework"), ja::number_at(object, "threshold"),
+                 ja::int_at(object, "created"),      ja::int_at(object, "updated")};
 }
 
 }  // namespace
@@ -66,10 +62,10 @@ Result<ProjectEvent> decode_project_event(std::string_view type, std::string_vie
     const auto object = ja::parse_object(data, type);
     if (type == kProjectCreatedV1) return ProjectEvent{ProjectCreated{project_from_json(object)}};
     if (type == kProjectUpdatedV1) {
-      return ProjectEvent{ProjectUpdated{
-          ja::string_at(object, "id"), ja::optional_string_at(object, "name"),
-          ja::optional_string_at(object, "framework"), ja::optional_number_at(object, "threshold"),
-          ja::int_at(object, "at")}};
+      return ProjectEvent{
+          ProjectUpdated{ja::string_at(object, "id"), ja::optional_string_at(object, "name"),
+                         ja::optional_string_at(object, "framework"),
+                         ja::optional_number_at(object, "threshold"), ja::int_at(object, "at")}};
     }
     if (type == kProjectDeletedV1) {
       return ProjectEvent{ProjectDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};

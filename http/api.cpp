@@ -32,25 +32,23 @@ void add_rate_headers(Response& response, const RateDecision& decision) {
 
 Api::Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log,
          Options options)
-    : options_(options),
-      authenticator_(models.access()), models_(models), log_(log) {
-  router_.add({"GET", "/healthz", "", false,
-               [](const Request&, const Context&, Respond respond) {
+    : options_(options), authenticator_(models.access()), models_(models), log_(log) {
+  router_.add({"GET", "/healthz", "", false, [](const Request&, const Context&, Respond respond) {
                  respond(json_response(200, boost::json::object{{"status", "ok"}}));
                }});
-  router_.add({"GET", "/readyz", "", false,
-               [this](const Request&, const Context&, Respond respond) {
-                 const bool ready = models_.projector().healthy();
-                 respond(json_response(ready ? 200 : 503,
-                                       boost::json::object{{"status", ready ? "ready" : "degraded"}}));
-               }});
-  router_.add({"GET", "/metrics", "", false,
-               [this](const Request&, const Context&, Respond respond) {
-                 Response response;
-                 response.content_type = "text/plain; version=0.0.4";
-                 response.body = metrics();
-                 respond(std::move(response));
-               }});
+  router_.add(
+      {"GET", "/readyz", "", false, [this](const Request&, const Context&, Respond respond) {
+         const bool ready = models_.projector().healthy();
+         respond(json_response(ready ? 200 : 503,
+                               boost::json::object{{"status", ready ? "ready" : "degraded"}}));
+       }});
+  router_.add(
+      {"GET", "/metrics", "", false, [this](const Request&, const Context&, Respond respond) {
+         Response response;
+         response.content_type = "text/plain; version=0.0.4";
+         response.body = metrics();
+         respond(std::move(response));
+       }});
   add_project_routes(router_, service, models.projects());
   add_key_routes(router_, service);
 }
@@ -77,9 +75,9 @@ void Api::handle(Request request, Respond respond) {
   const auto match = router_.match(request.method, *path);
   if (!match) return fail({404, "not_found", "no such resource: " + *path, {}});
   if (!match->route) {
-    Response response = to_response(
-        {405, "method_not_allowed", request.method + " is not allowed on " + *path, {}},
-        context.request_id);
+    Response response =
+        to_response({405, "method_not_allowed", request.method + " is not allowed on " + *path, {}},
+                    context.request_id);
     response.set_header("Allow", match->allowed);
     return finish(std::move(response));
   }
@@ -102,24 +100,25 @@ void Api::handle(Request request, Respond respond) {
   RateDecision decision;
   Respond limited = std::move(finish);
   if (options_.rate_limits) {
-    decision = limiter_.check(context.caller.account, context.caller.plan,
-                              events::now_millis() / 1000);
+    decision =
+        limiter_.check(context.caller.account, context.caller.plan, events::now_millis() / 1000);
     limited = [finish = std::move(limited), decision](Response response) {
       add_rate_headers(response, decision);
       finish(std::move(response));
     };
   }
   if (!decision.allowed) {
-    return limited(to_response({429, "rate_limited",
+    return limited(to_response({429,
+                                "rate_limited",
                                 "the plan's request limit is reached; retry after " +
                                     std::to_string(decision.retry_after) + " s",
                                 {}},
                                context.request_id));
   }
   if (!has_scope(context.caller, route.scope)) {
-    return limited(to_response(
-        {403, "forbidden", "the API key lacks the scope \"" + route.scope + "\"", {}},
-        context.request_id));
+    return limited(
+        to_response({403, "forbidden", "the API key lacks the scope \"" + route.scope + "\"", {}},
+                    context.request_id));
   }
   if (route.has_body && !is_json(request.content_type)) {
     return limited(to_response(

@@ -9,7 +9,8 @@ namespace vouch::http {
 
 events::Result<store::KeyGrant> Authenticator::authenticate(std::string_view authorization) const {
   if (authorization.empty()) {
-    return events::Error::not_found("the Authorization header is missing; send \"Bearer <API key>\"");
+    return events::Error::not_found(
+        "the Authorization header is missing; send \"Bearer <API key>\"");
   }
   constexpr std::string_view kScheme = "Bearer ";
   if (authorization.size() <= kScheme.size() ||

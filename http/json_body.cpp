@@ -33,7 +33,8 @@ const simdjson::dom::element* JsonBody::find(std::string_view path) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t dot = path.find('.', start);
-    const std::string_view key = path.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    const std::string_view key =
+        path.substr(start, dot == std::string_view::npos ? dot : dot - start);
     if (!current.is_object()) {
       const std::string parent(path.substr(0, start - 1));
       const bool already = std::any_of(errors_.begin(), errors_.end(),
@@ -79,7 +80,8 @@ std::optional<double> JsonBody::number(std::string_view path) {
     std::int64_t as_int = 0;
     std::uint64_t as_uint = 0;
     if (element->get_int64().get(as_int) == simdjson::SUCCESS) return static_cast<double>(as_int);
-    if (element->get_uint64().get(as_uint) == simdjson::SUCCESS) return static_cast<double>(as_uint);
+    if (element->get_uint64().get(as_uint) == simdjson::SUCCESS)
+      return static_cast<double>(as_uint);
     errors_.push_back({std::string(path), "must be a number"});
     return std::nullopt;
   }
@@ -111,7 +113,8 @@ std::optional<std::vector<std::string>> JsonBody::strings(std::string_view path)
   for (auto item : array) {
     std::string_view value;
     if (item.get_string().get(value) != simdjson::SUCCESS) {
-      errors_.push_back({std::string(path) + "[" + std::to_string(index) + "]", "must be a string"});
+      errors_.push_back(
+          {std::string(path) + "[" + std::to_string(index) + "]", "must be a string"});
       all_strings = false;
     } else {
       out.emplace_back(value);
@@ -124,7 +127,8 @@ std::optional<std::vector<std::string>> JsonBody::strings(std::string_view path)
 
 void JsonBody::require(std::string_view path) {
   const std::size_t before = errors_.size();
-  if (!find(path) && errors_.size() == before) errors_.push_back({std::string(path), "is required"});
+  if (!find(path) && errors_.size() == before)
+    errors_.push_back({std::string(path), "is required"});
 }
 
 void JsonBody::reject(std::string_view path, std::string message) {

@@ -30,13 +30,13 @@ void issue(actors::Service& service, const Request& request, const Context& cont
   }
   command.at = events::now_millis();
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
-  service.issue_key(std::move(command), [respond = std::move(respond),
-                                         request_id = context.request_id](auto result) {
-    if (!result) return respond(error_response(result.error(), request_id));
-    Response response = json_response(201, to_json(*result));
-    response.set_header("Location", "/v1/keys/" + result->record.key_id);
-    respond(std::move(response));
-  });
+  service.issue_key(std::move(command),
+                    [respond = std::move(respond), request_id = context.request_id](auto result) {
+                      if (!result) return respond(error_response(result.error(), request_id));
+                      Response response = json_response(201, to_json(*result));
+                      response.set_header("Location", "/v1/keys/" + result->record.key_id);
+                      respond(std::move(response));
+                    });
 }
 
 void revoke(actors::Service& service, const Context& context, Respond respond) {

@@ -15,8 +15,8 @@ namespace {
 
 // Answers a command's result: `status` with the project, or its problem.
 actors::Service::Callback<events::Project> answer_with_project(Respond respond,
-                                                              std::string request_id,
-                                                              unsigned status) {
+                                                               std::string request_id,
+                                                               unsigned status) {
   return [respond = std::move(respond), request_id = std::move(request_id),
           status](events::Result<events::Project> result) {
     if (!result) return respond(error_response(result.error(), request_id));
@@ -95,8 +95,8 @@ void list(const store::ProjectsView& projects, const Request& request, const Con
   if (!page) return respond(error_response(page.error(), context.request_id));
   boost::json::array items;
   for (const auto& project : page->items) items.push_back(to_json(project));
-  respond(json_response(200, boost::json::object{{"projects", std::move(items)},
-                                                  {"hasMore", page->has_more}}));
+  respond(json_response(
+      200, boost::json::object{{"projects", std::move(items)}, {"hasMore", page->has_more}}));
 }
 
 }  // namespace

@@ -10,7 +10,8 @@ boost::json::object to_json(const events::Project& project) {
           {"name", project.name},
           {"repository", project.repository},
           {"config",
-           {{"framework", project.framework}, {"coverage", {{"threshold", json_number(project.threshold)}}}}},
+           {{"framework", project.framework},
+            {"coverage", {{"threshold", json_number(project.threshold)}}}}},
           {"created", events::format_timestamp(project.created)},
           {"updated", events::format_timestamp(project.updated)}};
 }

@@ -1,7 +1,6 @@
 #include "http/query.hpp"
 
 #include <boost/url/parse.hpp>
-
 #include <charconv>
 
 namespace vouch::http {

@@ -12,10 +12,10 @@ namespace vouch::http {
 
 struct RateDecision {
   bool allowed = true;
-  std::uint32_t limit = 0;      // requests per minute of the plan
-  std::uint32_t remaining = 0;  // the lower of what is left this minute and today
-  std::int64_t reset = 0;       // unix seconds when `remaining` is replenished
-  std::int64_t retry_after = 0; // seconds; set when !allowed
+  std::uint32_t limit = 0;       // requests per minute of the plan
+  std::uint32_t remaining = 0;   // the lower of what is left this minute and today
+  std::int64_t reset = 0;        // unix seconds when `remaining` is replenished
+  std::int64_t retry_after = 0;  // seconds; set when !allowed
 };
 
 // Fixed windows per account: one per UTC minute and one per UTC day, as the

@@ -24,8 +24,8 @@ using Handler = std::function<void(const Request&, const Context&, Respond)>;
 
 struct Route {
   std::string method;
-  std::string pattern;  // e.g. "/v1/projects/{id}"
-  std::string scope;    // required scope; empty for public routes
+  std::string pattern;    // e.g. "/v1/projects/{id}"
+  std::string scope;      // required scope; empty for public routes
   bool has_body = false;  // requires Content-Type: application/json
   Handler handler;
 };

@@ -1,5 +1,7 @@
 #include "http/server.hpp"
 
+#include <array>
+#include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -9,9 +11,6 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-
-#include <array>
-#include <atomic>
 #include <iostream>
 #include <thread>
 #include <vector>
@@ -65,14 +64,17 @@ class Session : public std::enable_shared_from_this<Session> {
       return close();
     }
     if (ec == bhttp::error::body_limit) {
-      return reply_problem({413, "payload_too_large",
-                            "the body exceeds " + std::to_string(state_->options.body_limit) +
-                                " bytes", {}});
+      return reply_problem(
+          {413,
+           "payload_too_large",
+           "the body exceeds " + std::to_string(state_->options.body_limit) + " bytes",
+           {}});
     }
     if (ec == bhttp::error::header_limit) {
       return reply_problem({431, "headers_too_large", "the request headers are too large", {}});
     }
-    if (ec) return reply_problem({400, "invalid_request", "malformed HTTP request: " + ec.message(), {}});
+    if (ec)
+      return reply_problem({400, "invalid_request", "malformed HTTP request: " + ec.message(), {}});
 
     auto message = parser_->release();
     keep_alive_ = message.keep_alive();
@@ -88,11 +90,10 @@ class Session : public std::enable_shared_from_this<Session> {
     stream_.expires_never();  // the handler's own timeouts apply while it works
     // The handler may answer from any thread; the write goes back to our strand.
     state_->handler(std::move(request), [self = shared_from_this()](Response response) {
-      asio::post(self->stream_.get_executor(),
-                 [self, response = std::move(response)]() mutable {
-                   --self->state_->in_flight;
-                   self->do_write(std::move(response));
-                 });
+      asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+        --self->state_->in_flight;
+        self->do_write(std::move(response));
+      });
     });
   }
 
@@ -189,6 +190,9 @@ struct Server::Impl {
   asio::io_context io;
   tcp::acceptor acceptor;
   asio::steady_timer drain_timer{io};
+  // Registered at construction, before the port is announced, so a SIGTERM
+  // that comes early is queued for run() rather than killing the process.
+  asio::signal_set signals{io, SIGINT, SIGTERM};
   std::shared_ptr<ServerState> state;
 };
 
@@ -218,8 +222,7 @@ events::Status Server::listen() {
 std::uint16_t Server::port() const { return impl_->acceptor.local_endpoint().port(); }
 
 void Server::run() {
-  asio::signal_set signals(impl_->io, SIGINT, SIGTERM);
-  signals.async_wait([this](beast::error_code ec, int) {
+  impl_->signals.async_wait([this](beast::error_code ec, int) {
     if (ec) return;
     impl_->state->draining = true;
     beast::error_code ignored;

@@ -21,13 +21,14 @@ std::string account_key(std::string_view account) {
 }
 
 std::string encode_key_record(const KeyRecord& record, const std::string& hash) {
-  boost::json::object object{{"keyId", record.key_id},
-                             {"account", record.account},
-                             {"name", record.name},
-                             {"scopes", boost::json::array(record.scopes.begin(), record.scopes.end())},
-                             {"hash", hash},
-                             {"created", record.created},
-                             {"revoked", record.revoked}};
+  boost::json::object object{
+      {"keyId", record.key_id},
+      {"account", record.account},
+      {"name", record.name},
+      {"scopes", boost::json::array(record.scopes.begin(), record.scopes.end())},
+      {"hash", hash},
+      {"created", record.created},
+      {"revoked", record.revoked}};
   return boost::json::serialize(object);
 }
 
@@ -100,7 +101,8 @@ events::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter
 
 events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
   std::string key_id;
-  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(), hash_key(hash), &key_id);
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), hash_key(hash), &key_id);
   if (status.IsNotFound()) return std::optional<KeyGrant>{};
   if (!status.ok()) return events::Error::internal(status.ToString());
   auto key = find_key(key_id);
@@ -114,7 +116,8 @@ events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::stri
 
 events::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
   std::string text;
-  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(), key_key(key_id), &text);
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), key_key(key_id), &text);
   if (status.IsNotFound()) return std::optional<KeyRecord>{};
   if (!status.ok()) return events::Error::internal(status.ToString());
   auto stored = decode_key_record(text);

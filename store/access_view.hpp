@@ -40,7 +40,8 @@ class AccessView : public Projection {
   // nullopt for an unknown or revoked key.
   [[nodiscard]] events::Result<std::optional<KeyGrant>> find_by_hash(const std::string& hash) const;
   [[nodiscard]] events::Result<std::optional<KeyRecord>> find_key(const std::string& key_id) const;
-  [[nodiscard]] events::Result<std::optional<events::Plan>> plan_of(const std::string& account) const;
+  [[nodiscard]] events::Result<std::optional<events::Plan>> plan_of(
+      const std::string& account) const;
 
  private:
   Database& database_;

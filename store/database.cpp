@@ -31,9 +31,8 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
   std::unique_ptr<Database> database(new Database());
   database->folder_ = folder;
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status status =
-      rocksdb::DB::Open(rocksdb::DBOptions(options), folder.string(), families,
-                        &database->handles_, &raw);
+  rocksdb::Status status = rocksdb::DB::Open(rocksdb::DBOptions(options), folder.string(), families,
+                                             &database->handles_, &raw);
   if (!status.ok()) {
     return events::Error::internal("cannot open the data folder " + folder.string() + ": " +
                                    status.ToString());

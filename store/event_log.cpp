@@ -16,11 +16,10 @@ constexpr std::size_t kMaxCachedHeads = 100'000;
 
 }  // namespace
 
-EventLog::EventLog(Database& database, Options options)
-    : database_(database), options_(options) {
+EventLog::EventLog(Database& database, Options options) : database_(database), options_(options) {
   std::string value;
-  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.meta(), keys::last_position(),
-                                   &value);
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.meta(), keys::last_position(), &value);
   if (status.ok()) {
     if (auto last = keys::decode_u64(value)) {
       last_position_.store(*last);
@@ -56,8 +55,9 @@ void EventLog::append_async(AppendRequest request, AppendCallback done) {
 events::Result<AppendResult> EventLog::append(AppendRequest request) {
   std::promise<events::Result<AppendResult>> promise;
   auto future = promise.get_future();
-  append_async(std::move(request),
-               [&promise](events::Result<AppendResult> result) { promise.set_value(std::move(result)); });
+  append_async(std::move(request), [&promise](events::Result<AppendResult> result) {
+    promise.set_value(std::move(result));
+  });
   return future.get();
 }
 
@@ -81,8 +81,8 @@ void EventLog::run_writer() {
 std::uint64_t EventLog::head_of(const std::string& stream) {
   if (auto it = heads_.find(stream); it != heads_.end()) return it->second;
   std::string value;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.streams(), keys::stream_head(stream), &value);
+  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.streams(),
+                                   keys::stream_head(stream), &value);
   std::uint64_t head = 0;
   if (status.ok()) head = keys::decode_u64(value).value_or(0);
   if (heads_.size() >= kMaxCachedHeads) heads_.clear();
@@ -104,9 +104,9 @@ void EventLog::commit_group(std::vector<Pending>& group) {
     const std::uint64_t head = found != group_heads.end() ? found->second : head_of(request.stream);
     if (request.expected_version != kAnyVersion && request.expected_version != head) {
       ++conflicts_;
-      outcomes.emplace_back(events::Error::conflict(
-          "stream " + request.stream + " is at version " + std::to_string(head) + ", not " +
-          std::to_string(request.expected_version)));
+      outcomes.emplace_back(events::Error::conflict("stream " + request.stream + " is at version " +
+                                                    std::to_string(head) + ", not " +
+                                                    std::to_string(request.expected_version)));
       continue;
     }
     AppendResult result;
@@ -161,8 +161,8 @@ events::Result<std::vector<events::RecordedEvent>> EventLog::read_stream(
   const std::string prefix = keys::stream_index_prefix(stream);
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.streams()));
-  for (it->Seek(keys::stream_index(stream, from_version)); it->Valid() && it->key().starts_with(prefix);
-       it->Next()) {
+  for (it->Seek(keys::stream_index(stream, from_version));
+       it->Valid() && it->key().starts_with(prefix); it->Next()) {
     auto position = keys::decode_u64(it->value().ToStringView());
     if (!position) return events::Error::internal("corrupt stream index of " + stream);
     std::string bytes;

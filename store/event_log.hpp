@@ -64,9 +64,9 @@ struct EventLogStats {
 class EventLog {
  public:
   struct Options {
-    std::size_t max_pending = 4096;   // queued appends beyond this are refused (kUnavailable)
-    std::size_t max_group = 1024;     // appends per WriteBatch
-    bool sync = true;                 // false only for tools that rebuild from another log
+    std::size_t max_pending = 4096;  // queued appends beyond this are refused (kUnavailable)
+    std::size_t max_group = 1024;    // appends per WriteBatch
+    bool sync = true;                // false only for tools that rebuild from another log
   };
 
   // REQUIRES: `database` outlives the log.

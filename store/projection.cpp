@@ -9,9 +9,8 @@ namespace vouch::store {
 
 std::optional<std::string> ViewWriter::get(std::string_view key) const {
   std::string value;
-  auto status = batch_.GetFromBatchAndDB(&database_.db(), rocksdb::ReadOptions(),
-                                         database_.views(), rocksdb::Slice(key.data(), key.size()),
-                                         &value);
+  auto status = batch_.GetFromBatchAndDB(&database_.db(), rocksdb::ReadOptions(), database_.views(),
+                                         rocksdb::Slice(key.data(), key.size()), &value);
   if (!status.ok()) return std::nullopt;
   return value;
 }

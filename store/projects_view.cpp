@@ -39,37 +39,37 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
     return std::move(project).value();
   };
 
-  std::visit(events::Overloaded{
-                 [&](const events::ProjectCreated& created) {
-                   const auto& project = created.project;
-                   writer.put(record_key(project.id), events::encode_project(project));
-                   writer.put(position_key(project.id), keys::encode_u64(record.position));
-                   writer.put(account_key(project.account, record.position), project.id);
-                 },
-                 [&](const events::ProjectUpdated& updated) {
-                   auto state = events::evolve(events::ProjectState{load(updated.id), false},
-                                               events::ProjectEvent{updated});
-                   if (state.project) {
-                     writer.put(record_key(updated.id), events::encode_project(*state.project));
-                   }
-                 },
-                 [&](const events::ProjectDeleted& deleted) {
-                   auto project = load(deleted.id);
-                   auto position = writer.get(position_key(deleted.id));
-                   if (project && position) {
-                     writer.erase(account_key(project->account,
-                                              keys::decode_u64(*position).value_or(0)));
-                   }
-                   writer.erase(record_key(deleted.id));
-                   writer.erase(position_key(deleted.id));
-                 },
-             },
-             *decoded);
+  std::visit(
+      events::Overloaded{
+          [&](const events::ProjectCreated& created) {
+            const auto& project = created.project;
+            writer.put(record_key(project.id), events::encode_project(project));
+            writer.put(position_key(project.id), keys::encode_u64(record.position));
+            writer.put(account_key(project.account, record.position), project.id);
+          },
+          [&](const events::ProjectUpdated& updated) {
+            auto state = events::evolve(events::ProjectState{load(updated.id), false},
+                                        events::ProjectEvent{updated});
+            if (state.project) {
+              writer.put(record_key(updated.id), events::encode_project(*state.project));
+            }
+          },
+          [&](const events::ProjectDeleted& deleted) {
+            auto project = load(deleted.id);
+            auto position = writer.get(position_key(deleted.id));
+            if (project && position) {
+              writer.erase(account_key(project->account, keys::decode_u64(*position).value_or(0)));
+            }
+            writer.erase(record_key(deleted.id));
+            writer.erase(position_key(deleted.id));
+          },
+      },
+      *decoded);
   return events::ok_status();
 }
 
 events::Result<std::optional<events::Project>> ProjectsView::find(const std::string& account,
-                                                                 const std::string& id) const {
+                                                                  const std::string& id) const {
   std::string text;
   auto status =
       database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
@@ -105,15 +105,17 @@ events::Result<Page<events::Project>> ProjectsView::list(
   rocksdb::ManagedSnapshot snapshot(&database_.db());
   rocksdb::ReadOptions read_options;
   read_options.snapshot = snapshot.snapshot();
-  std::unique_ptr<rocksdb::Iterator> it(database_.db().NewIterator(read_options, database_.views()));
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(read_options, database_.views()));
   for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     if (page.items.size() == limit) {
       page.has_more = true;
       break;
     }
     std::string text;
-    if (!database_.db().Get(read_options, database_.views(), record_key(it->value().ToStringView()),
-                            &text).ok()) {
+    if (!database_.db()
+             .Get(read_options, database_.views(), record_key(it->value().ToStringView()), &text)
+             .ok()) {
       continue;
     }
     auto project = events::decode_project(text);

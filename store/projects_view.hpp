@@ -28,8 +28,8 @@ class ProjectsView : public Projection {
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // nullopt when missing, deleted or owned by another account.
-  [[nodiscard]] events::Result<std::optional<events::Project>> find(
-      const std::string& account, const std::string& id) const;
+  [[nodiscard]] events::Result<std::optional<events::Project>> find(const std::string& account,
+                                                                    const std::string& id) const;
 
   // Oldest first, after the project `starting_after` when given. kInvalid
   // when `starting_after` names no project of the account.

@@ -25,8 +25,7 @@ std::string printable(std::string_view bytes) {
 ReadModels::ReadModels(Database& database)
     : projects_(database), access_(database), projector_(database, {&projects_, &access_}) {}
 
-events::Result<std::vector<std::string>> verify_read_models(Database& database,
-                                                            const EventLog& log,
+events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
                                                             const std::filesystem::path& scratch) {
   std::error_code ec;
   std::filesystem::remove_all(scratch, ec);

@@ -10,12 +10,9 @@ namespace vouch::store {
 namespace ja = events::json_access;
 
 std::string encode_record(const events::RecordedEvent& record) {
-  boost::json::object envelope{{"position", record.position},
-                               {"stream", record.stream},
-                               {"version", record.version},
-                               {"id", record.event.id},
-                               {"type", record.event.type},
-                               {"account", record.event.account},
+  boost::json::object envelope{{"position", record.position},    {"stream", record.stream},
+                               {"version", record.version},      {"id", record.event.id},
+                               {"type", record.event.type},      {"account", record.event.account},
                                {"created", record.event.created}};
   // The data is already JSON; splice it in rather than parse and re-encode it.
   std::string out = boost::json::serialize(envelope);

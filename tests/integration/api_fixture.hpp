@@ -4,7 +4,6 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-
 #include <memory>
 
 #include "../unit/temp_folder.hpp"
@@ -39,8 +38,8 @@ class ApiTest : public ::testing::Test {
   std::string issue_key(const std::string& account, const std::string& plan,
                         const std::string& scopes_json) {
     auto response = call("POST", "/v1/keys", VouchdProcess::kAdminKey,
-                         R"({"account":")" + account + R"(","plan":")" + plan +
-                             R"(","scopes":)" + scopes_json + "}");
+                         R"({"account":")" + account + R"(","plan":")" + plan + R"(","scopes":)" +
+                             scopes_json + "}");
     EXPECT_EQ(response.status, 201u) << response.body;
     return std::string(json(response)["key"].as_string());
   }

@@ -26,9 +26,13 @@ TEST(Durability, EveryAcknowledgedCreateSurvivesKillNine) {
     for (int c = 0; c < 8; ++c) {
       clients.emplace_back([&, c] {
         for (int i = 0; i < 2000 && !stop; ++i) {
-          HttpRequest request{"POST", "/v1/projects", kAdmin,
-                              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) + "\"}",
-                              "application/json", {}};
+          HttpRequest request{
+              "POST",
+              "/v1/projects",
+              kAdmin,
+              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) + "\"}",
+              "application/json",
+              {}};
           auto response = send(server.port(), request);
           if (response.status != 201) continue;  // no answer (killed) or refused
           auto body = boost::json::parse(response.body).as_object();
@@ -54,10 +58,13 @@ TEST(Durability, EveryAcknowledgedCreateSurvivesKillNine) {
     std::size_t listed = 0;
     std::string cursor;
     for (;;) {
-      HttpRequest request{"GET",
-                          "/v1/projects?limit=100" +
-                              (cursor.empty() ? std::string() : "&startingAfter=" + cursor),
-                          kAdmin, "", "", {}};
+      HttpRequest request{
+          "GET",
+          "/v1/projects?limit=100" + (cursor.empty() ? std::string() : "&startingAfter=" + cursor),
+          kAdmin,
+          "",
+          "",
+          {}};
       auto page = boost::json::parse(send(restarted.port(), request).body).as_object();
       const auto& items = page["projects"].as_array();
       listed += items.size();
@@ -83,15 +90,16 @@ TEST(Commands, KeysCreateIssuesAWorkingKey) {
     VouchdProcess first(data);  // bootstraps the admin account
     EXPECT_EQ(first.terminate(), 0);
   }
-  auto created = run_vouchd({"keys", "create", "--data", data.string(), "--account", "ci",
-                             "--plan", "pro", "--scopes", "projects:read,projects:write"});
+  auto created = run_vouchd({"keys", "create", "--data", data.string(), "--account", "ci", "--plan",
+                             "pro", "--scopes", "projects:read,projects:write"});
   ASSERT_EQ(created.status, 0) << created.out;
   auto issued = boost::json::parse(created.out).as_object();
   EXPECT_EQ(issued["plan"], "pro");
   const std::string key(issued["key"].as_string());
 
   VouchdProcess server(data);
-  HttpRequest request{"POST", "/v1/projects", key, R"({"name":"from-cli"})", "application/json", {}};
+  HttpRequest request{"POST", "/v1/projects", key, R"({"name":"from-cli"})", "application/json",
+                      {}};
   auto response = send(server.port(), request);
   EXPECT_EQ(response.status, 201u) << response.body;
   EXPECT_EQ(response.header("x-ratelimit-limit"), "300");

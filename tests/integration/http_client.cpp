@@ -1,11 +1,10 @@
 #include "http_client.hpp"
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-
-#include <algorithm>
 
 namespace vouch::testing {
 
@@ -27,7 +26,8 @@ HttpResponse send(std::uint16_t port, const HttpRequest& request) {
   if (!request.key.empty()) message.set(bhttp::field::authorization, "Bearer " + request.key);
   for (const auto& [name, value] : request.headers) message.set(name, value);
   if (!request.body.empty() || request.method == "POST" || request.method == "PUT") {
-    if (!request.content_type.empty()) message.set(bhttp::field::content_type, request.content_type);
+    if (!request.content_type.empty())
+      message.set(bhttp::field::content_type, request.content_type);
     message.body() = request.body;
     message.prepare_payload();
   }

@@ -75,7 +75,8 @@ TEST_F(ApiTest, BadInputIsRefusedAndChangesNothing) {
       {"POST", "/v1/projects", R"({"repository":"x"})", "application/json", 400, "name"},
       {"POST", "/v1/projects", R"({"name":42})", "application/json", 400, "name"},
       {"POST", "/v1/projects", R"({"name":""})", "application/json", 400, "name"},
-      {"POST", "/v1/projects", R"({"name":"a","config":"jest"})", "application/json", 400, "config"},
+      {"POST", "/v1/projects", R"({"name":"a","config":"jest"})", "application/json", 400,
+       "config"},
       {"POST", "/v1/projects", R"({"name":"a","config":{"framework":"mocha"}})", "application/json",
        400, "config.framework"},
       {"POST", "/v1/projects", R"({"name":"a","config":{"coverage":{"threshold":101}}})",
@@ -151,7 +152,8 @@ TEST_F(ApiTest, AuthenticationAndPermissionMatrix) {
   EXPECT_EQ(json(call("GET", "/v1/projects/" + project, acme))["name"], "shop");
 
   // A revoked key is refused from then on.
-  auto issued = call("POST", "/v1/keys", kAdmin, R"({"account":"acme","scopes":["projects:read"]})");
+  auto issued =
+      call("POST", "/v1/keys", kAdmin, R"({"account":"acme","scopes":["projects:read"]})");
   const auto record = json(issued);
   const std::string secret(record.at("key").as_string());
   EXPECT_EQ(call("GET", "/v1/projects", secret).status, 200u);

@@ -44,7 +44,8 @@ TEST(ApiKeyDecide, IssueNeedsKnownScopes) {
 
 TEST(ApiKeyDecide, RevokeIsIdempotentAndNeedsAnIssuedKey) {
   EXPECT_EQ(decide(ApiKeyState{}, RevokeApiKey{"key_1", 1}).error().code, ErrorCode::kNotFound);
-  auto issued = evolve({}, std::get<ApiKeyIssued>(decide(ApiKeyState{}, issue({"admin"}))->front()));
+  auto issued =
+      evolve({}, std::get<ApiKeyIssued>(decide(ApiKeyState{}, issue({"admin"}))->front()));
   auto revoke = decide(issued, RevokeApiKey{"key_1", 2});
   ASSERT_TRUE(revoke.ok());
   ASSERT_EQ(revoke->size(), 1u);

@@ -11,8 +11,8 @@ namespace {
 
 TEST(ProjectCodec, EveryEventRoundTrips) {
   const std::vector<events::ProjectEvent> all{
-      events::ProjectCreated{events::Project{"prj_1", "acme", "shop \"quoted\" ✓", "", "jest",
-                                             72.5, 1, 2}},
+      events::ProjectCreated{
+          events::Project{"prj_1", "acme", "shop \"quoted\" ✓", "", "jest", 72.5, 1, 2}},
       events::ProjectUpdated{"prj_1", std::string("n"), std::nullopt, 10.0, 3},
       events::ProjectUpdated{"prj_1", std::nullopt, std::string("jest"), std::nullopt, 4},
       events::ProjectDeleted{"prj_1", 5}};
@@ -34,22 +34,23 @@ TEST(ProjectCodec, CorruptDataIsAnInternalErrorNotACrash) {
 }
 
 TEST(AccessCodec, KeyAndAccountEventsRoundTrip) {
-  events::ApiKeyEvent issued = events::ApiKeyIssued{"key_1", "acme", "ci", {"admin", "tests:read"},
-                                                    "abc", 9};
+  events::ApiKeyEvent issued =
+      events::ApiKeyIssued{"key_1", "acme", "ci", {"admin", "tests:read"}, "abc", 9};
   auto encoded = events::encode(issued);
   auto decoded = events::decode_api_key_event(encoded.type, encoded.data);
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(std::get<events::ApiKeyIssued>(*decoded).scopes.size(), 2u);
   events::AccountEvent opened = events::AccountOpened{"acme", events::Plan::kPro, 1};
-  auto account = events::decode_account_event(events::encode(opened).type, events::encode(opened).data);
+  auto account =
+      events::decode_account_event(events::encode(opened).type, events::encode(opened).data);
   ASSERT_TRUE(account.ok());
   EXPECT_EQ(std::get<events::AccountOpened>(*account).plan, events::Plan::kPro);
 }
 
 TEST(RecordCodec, RecordRoundTripsWithDataSplicedIn) {
-  events::RecordedEvent record{42, "project-prj_1", 3,
-                               events::NewEvent{"evt_1", "ProjectDeleted.v1", "acme", 7,
-                                                R"({"id":"prj_1","at":7})"}};
+  events::RecordedEvent record{
+      42, "project-prj_1", 3,
+      events::NewEvent{"evt_1", "ProjectDeleted.v1", "acme", 7, R"({"id":"prj_1","at":7})"}};
   const auto bytes = store::encode_record(record);
   auto decoded = store::decode_record(bytes);
   ASSERT_TRUE(decoded.ok()) << bytes;
@@ -66,7 +67,9 @@ TEST(KeyCoding, BigEndianKeysSortNumerically) {
             0x0102030405060708ULL);
   EXPECT_FALSE(store::keys::decode_u64("short").has_value());
   // One stream's index never shares a prefix with a longer stream name's.
-  EXPECT_NE(store::keys::stream_index("project-a", 1).rfind(store::keys::stream_index_prefix("project-ab"), 0), 0u);
+  EXPECT_NE(store::keys::stream_index("project-a", 1)
+                .rfind(store::keys::stream_index_prefix("project-ab"), 0),
+            0u);
 }
 
 TEST(Clock, TimestampsAreIsoUtcWithMilliseconds) {

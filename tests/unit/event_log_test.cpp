@@ -66,7 +66,8 @@ TEST_F(EventLogTest, StreamsDoNotBleedIntoEachOther) {
 }
 
 TEST_F(EventLogTest, ReadAllPagesInLogOrder) {
-  for (int i = 0; i < 10; ++i) ASSERT_TRUE(log_->append(request("s" + std::to_string(i), kNoStream)).ok());
+  for (int i = 0; i < 10; ++i)
+    ASSERT_TRUE(log_->append(request("s" + std::to_string(i), kNoStream)).ok());
   auto page = log_->read_all(4, 3);
   ASSERT_TRUE(page.ok());
   ASSERT_EQ(page->size(), 3u);

@@ -14,8 +14,8 @@ ProjectState given(const std::vector<ProjectEvent>& history) {
 }
 
 ProjectCreated created(std::string account = "acme") {
-  return ProjectCreated{Project{"prj_1", std::move(account), "shop", "git@x:shop.git", "jest", 80,
-                                1000, 1000}};
+  return ProjectCreated{
+      Project{"prj_1", std::move(account), "shop", "git@x:shop.git", "jest", 80, 1000, 1000}};
 }
 
 CreateProject create_command() {
@@ -100,12 +100,12 @@ TEST(ProjectDecide, DeletedProjectCannotBeUpdatedOrDeletedAgain) {
   auto state = given({created(), ProjectDeleted{"prj_1", 3000}});
   UpdateProject update{"prj_1", "acme", std::string("x"), std::nullopt, std::nullopt, 4000};
   EXPECT_EQ(decide(state, update).error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(decide(state, DeleteProject{"prj_1", "acme", 4000}).error().code,
-            ErrorCode::kNotFound);
+  EXPECT_EQ(decide(state, DeleteProject{"prj_1", "acme", 4000}).error().code, ErrorCode::kNotFound);
 }
 
 TEST(ProjectEvolve, UpdateChangesFieldsAndTimestamp) {
-  auto state = given({created(), ProjectUpdated{"prj_1", std::string("new"), std::nullopt, 55.0, 5000}});
+  auto state =
+      given({created(), ProjectUpdated{"prj_1", std::string("new"), std::nullopt, 55.0, 5000}});
   ASSERT_TRUE(state.project.has_value());
   EXPECT_EQ(state.project->name, "new");
   EXPECT_EQ(state.project->threshold, 55.0);

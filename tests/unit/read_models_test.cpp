@@ -1,7 +1,6 @@
 #include "store/read_models.hpp"
 
 #include <gtest/gtest.h>
-
 #include <rocksdb/db.h>
 
 #include "events/access_codec.hpp"
@@ -29,7 +28,8 @@ class ReadModelsTest : public ::testing::Test {
   template <class Event>
   void append(const std::string& stream, const Event& event, const std::string& account = "acme") {
     auto encoded = events::encode(event);
-    ASSERT_TRUE(log_->append({stream, kAnyVersion,
+    ASSERT_TRUE(log_->append({stream,
+                              kAnyVersion,
                               {{events::new_id("evt_"), encoded.type, account, 1, encoded.data}}})
                     .ok());
   }
@@ -58,12 +58,14 @@ TEST_F(ReadModelsTest, ProjectsAreVisibleToTheirAccountOnly) {
 TEST_F(ReadModelsTest, UpdatesAndDeletesFoldIn) {
   create("prj_a");
   append(events::project_stream("prj_a"),
-         events::ProjectEvent{events::ProjectUpdated{"prj_a", std::string("renamed"), std::nullopt, 42.0, 9}});
+         events::ProjectEvent{
+             events::ProjectUpdated{"prj_a", std::string("renamed"), std::nullopt, 42.0, 9}});
   auto updated = models_->projects().find("acme", "prj_a");
   EXPECT_EQ((*updated)->name, "renamed");
   EXPECT_EQ((*updated)->threshold, 42.0);
   EXPECT_EQ((*updated)->updated, 9);
-  append(events::project_stream("prj_a"), events::ProjectEvent{events::ProjectDeleted{"prj_a", 10}});
+  append(events::project_stream("prj_a"),
+         events::ProjectEvent{events::ProjectDeleted{"prj_a", 10}});
   EXPECT_FALSE(models_->projects().find("acme", "prj_a")->has_value());
   EXPECT_TRUE(models_->projects().list("acme", std::nullopt, 10)->items.empty());
 }
@@ -88,8 +90,8 @@ TEST_F(ReadModelsTest, ListPagesOldestFirstWithCursor) {
 TEST_F(ReadModelsTest, KeysAreFoundByHashUntilRevoked) {
   append(events::account_stream("acme"),
          events::AccountEvent{events::AccountOpened{"acme", events::Plan::kPro, 1}});
-  append(events::apikey_stream("key_1"),
-         events::ApiKeyEvent{events::ApiKeyIssued{"key_1", "acme", "ci", {"projects:read"}, "h1", 1}});
+  append(events::apikey_stream("key_1"), events::ApiKeyEvent{events::ApiKeyIssued{
+                                             "key_1", "acme", "ci", {"projects:read"}, "h1", 1}});
   auto grant = models_->access().find_by_hash("h1");
   ASSERT_TRUE(grant.ok());
   ASSERT_TRUE(grant->has_value());
