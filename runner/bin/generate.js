@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+'use strict';
+// Vouch's test generator. Reads ONE JSON job on stdin, writes ONE JSON result on stdout;
+// diagnostics go to stderr.
+//
+// Job:
+//   { "files": [{ "path": "src/math.js", "content": "..." }],
+//     "framework": "jest",        // the only framework; default "jest"
+//     "threshold": 80,            // coverage target in percent, 0-100; default 80
+//     "timeBudgetMs": 20000 }     // whole job, Jest verification included; default 20000
+// Paths are relative, use "/", and may not climb out of the job folder.
+//
+// Result (exit code 0, also when some files have problems):
+//   { "files": [{ "path": "src/__tests__/math.test.js", "content": "..." }, { "path": "jest.config.js", ... }],
+//     "summary": {
+//       "functionsFound": N,   // callable exports: functions, classes and class members
+//       "testsGenerated": N,   // tests in the candidate suite handed to Jest
+//       "testsKept": N,        // tests in the final suite: each passed in at least two Jest runs
+//       "coverage": { "statements": pct, "branches": pct, "functions": pct, "lines": pct },
+//       "perFile": [{ "path": "src/math.js", "exports": ["math.add"], "testsKept": N, "coverage": {...} | null }],
+//       "problems": [{ "path": "src/x.ts", "code": "not_javascript|syntax_error|missing_module|load_error|timeout",
+//                      "message": "...", "line": 3, "column": 7, "module": "lodash" }] } }
+// Coverage is what `jest --coverage` measured on the final suite (0-100, Jest's rounding); perFile
+// coverage is null for a file no test loaded. `line`/`column` (1-based) come with syntax errors,
+// `module` with missing modules. The tests for `a/b.js` are at `a/__tests__/b.test.js`; files is
+// empty when no test could be kept. See README.md, "generate", for how to run the result.
+//
+// A malformed job exits 1 with { "error": "..." } on stdout.
+
+const { parseJob, JobError } = require('../src/generate/job');
+const { generateTests } = require('../src/generate/pipeline');
+
+function readStdin() {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    process.stdin.on('data', (chunk) => chunks.push(chunk));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+function log(message) {
+  process.stderr.write(`generate: ${message}\n`);
+}
+
+async function main() {
+  let job;
+  try {
+    job = parseJob(await readStdin());
+  } catch (error) {
+    if (!(error instanceof JobError)) throw error;
+    process.stdout.write(`${JSON.stringify({ error: error.message })}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const result = await generateTests(job, { log });
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((error) => {
+  log(error.stack || String(error));
+  process.stdout.write(`${JSON.stringify({ error: `generation failed: ${error.message}` })}\n`);
+  process.exitCode = 2;
+});

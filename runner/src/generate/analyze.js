@@ -1,0 +1,22 @@
+'use strict';
+// Static analysis of one JavaScript file: its syntax tree, its exports and the literals worth
+// trying as inputs. Parameter hints are computed lazily from `paramContext` when targets are built.
+
+const { parseSource } = require('./parse');
+const { findExports } = require('./exports');
+const { mineLiterals } = require('./literals');
+
+function analyzeSource(source) {
+  const parsed = parseSource(source);
+  const { exports, declarations } = findExports(parsed);
+  const literals = mineLiterals(parsed.ast);
+  return {
+    esm: parsed.esm,
+    exports,
+    declarations,
+    literals,
+    paramContext: { declarations, constants: literals.constants, comments: parsed.comments, source, cache: new Map() },
+  };
+}
+
+module.exports = { analyzeSource };

@@ -1,0 +1,112 @@
+'use strict';
+// Turns one step and what it did into Jest statements:
+//   returned 60000  -> expect(ms('1m')).toBe(60000);
+//   threw           -> expect(() => ms(undefined)).toThrow('val is not a non-empty string');
+//   resolved        -> await expect(fetchUser(1)).resolves.toEqual({ id: 1 });
+//   rejected        -> await expect(fetchUser(-1)).rejects.toThrow('not found');
+//   yielded         -> expect([...range(3)]).toEqual([0, 1, 2]);
+// A value too large to read in a test is asserted by its size instead.
+
+const { quoteString } = require('./js-source');
+const { valueSource, isPrimitive, Unassertable, BUILTIN_ERRORS } = require('./value-source');
+
+const MAX_LITERAL_LINES = 40;
+const TEST_INDENT = '    ';
+
+// `.toBe(1)`, `.toEqual({...})`, `.toBeNaN()` ... for a described value.
+function matcherFor(desc, indent) {
+  if (desc.t === 'undefined') return '.toBeUndefined()';
+  if (desc.t === 'null') return '.toBeNull()';
+  if (desc.t === 'number' && desc.v === 'NaN') return '.toBeNaN()';
+  if (desc.t === 'string' && desc.long) return `.toHaveLength(${desc.length})`;
+  if (isPrimitive(desc)) return `.toBe(${valueSource(desc)})`;
+  if (desc.t === 'function') return '.toBeInstanceOf(Function)';
+  const literal = valueSource(desc, indent);
+  if (literal.split('\n').length > MAX_LITERAL_LINES) return null;
+  return `.toEqual(${literal})`;
+}
+
+// Assertions for a value held by `subject` (an expression safe to repeat).
+function valueAssertions(subject, desc, classRefs, indent) {
+  const lines = [];
+  const classRef = desc.t === 'object' && desc.ctor && classRefs.get(desc.ctor);
+  if (classRef) lines.push(`expect(${subject}).toBeInstanceOf(${classRef});`);
+  if (classRef && !desc.entries.length) return lines;
+  const matcher = matcherFor(desc, indent);
+  if (matcher) lines.push(`expect(${subject})${matcher};`);
+  else if (desc.t === 'array') lines.push(`expect(${subject}).toHaveLength(${desc.items.length});`);
+  else if (desc.t === 'object') lines.push(`expect(Object.keys(${subject})).toHaveLength(${desc.entries.length});`);
+  else lines.push(`expect(${subject}).toBeDefined();`);
+  return lines;
+}
+
+// The argument of toThrow: the message when known, else the error class when it is built in.
+function thrownMatcher(desc) {
+  if (desc.t !== 'error') return '';
+  if (desc.message) return quoteString(desc.message);
+  return BUILTIN_ERRORS.has(desc.ctor) ? desc.ctor : '';
+}
+
+function iterationSource(expression, outcome) {
+  if (outcome.iterated === 'async') return outcome.done ? `await collect(${expression})` : `await collect(${expression}, ${outcome.value.items.length})`;
+  return outcome.done ? `[...${expression}]` : `take(${expression}, ${outcome.value.items.length})`;
+}
+
+// Returns { lines, async, helpers } for one rendered step and its outcome.
+function stepAssertions(step, outcome, classRefs) {
+  const helpers = new Set();
+  const expression = step.expression;
+  const isAsync = outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async';
+  if (outcome.iterated) helpers.add(outcome.iterated === 'async' ? 'collect' : 'take');
+  const lines = (() => {
+    try {
+      return assertionLines(step, outcome, classRefs, expression);
+    } catch (error) {
+      if (!(error instanceof Unassertable)) throw error;
+      // The value changed between runs in a way no matcher accepts: only check that the call completes.
+      return outcome.kind === 'resolve' ? [`await ${expression};`] : [step.bind ? `const ${step.bind} = ${expression};` : `${expression};`];
+    }
+  })();
+  return { lines, async: isAsync, helpers };
+}
+
+function assertionLines(step, outcome, classRefs, expression) {
+  const indent = TEST_INDENT;
+  switch (outcome.kind) {
+    case 'return': {
+      if (step.statement) return [`${expression};`];
+      if (step.bind) {
+        const lines = [`const ${step.bind} = ${expression};`];
+        const state = outcome.value;
+        if (state.t === 'object' && state.entries.length) lines.push(...valueAssertions(step.bind, { ...state, ctor: null }, classRefs, indent));
+        return lines;
+      }
+      const desc = outcome.value;
+      const needsSubject = (desc.t === 'object' && desc.ctor && classRefs.has(desc.ctor)) || matcherFor(desc, indent) === null;
+      if (!needsSubject) return [`expect(${expression})${matcherFor(desc, indent)};`];
+      return [`const result = ${expression};`, ...valueAssertions('result', desc, classRefs, indent)];
+    }
+    case 'throw': {
+      const body = outcome.iterated ? iterationSource(expression, outcome).replace(/^await /, '') : expression;
+      const thunk = step.statement ? `() => {\n${indent}  ${body};\n${indent}}` : `() => ${body}`;
+      return [`expect(${thunk}).toThrow(${thrownMatcher(outcome.value)});`];
+    }
+    case 'resolve': {
+      if (step.bind) return [`const ${step.bind} = await ${expression};`];
+      const matcher = matcherFor(outcome.value, indent);
+      if (matcher) return [`await expect(${expression}).resolves${matcher};`];
+      return [`const result = await ${expression};`, ...valueAssertions('result', outcome.value, classRefs, indent)];
+    }
+    case 'reject': {
+      const desc = outcome.value;
+      if (desc.t === 'error') return [`await expect(${expression}).rejects.toThrow(${thrownMatcher(desc)});`];
+      return [`await expect(${expression}).rejects${matcherFor(desc, indent) || '.toBeDefined()'};`];
+    }
+    default: break;
+  }
+  // yield: what the iterator produced
+  const matcher = matcherFor(outcome.value, indent);
+  return [`expect(${iterationSource(expression, outcome)})${matcher || `.toHaveLength(${outcome.value.items.length})`};`];
+}
+
+module.exports = { stepAssertions, valueAssertions };

@@ -1,0 +1,24 @@
+'use strict';
+// A stand-in for `jest.fn()` in the child process. Scenarios are written in the same source text
+// the emitted tests use, so `jest.fn(impl)` must behave like Jest's: call through to `impl` and
+// record each call's arguments in `.mock.calls`.
+
+const MOCK = Symbol.for('vouch.mock');
+
+function mockFunction(implementation) {
+  const mock = function (...args) {
+    mock.mock.calls.push(args);
+    return implementation ? implementation.apply(this, args) : undefined;
+  };
+  mock.mock = { calls: [] };
+  mock[MOCK] = true;
+  return mock;
+}
+
+function isMockFunction(value) {
+  return typeof value === 'function' && value[MOCK] === true;
+}
+
+const jestStandIn = Object.freeze({ fn: mockFunction });
+
+module.exports = { jestStandIn, isMockFunction };

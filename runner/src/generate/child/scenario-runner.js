@@ -1,0 +1,128 @@
+'use strict';
+// Runs one scenario: a short async program, written in the same source text as the emitted test,
+// whose every step goes through `__vouch.step`. Each step's outcome is recorded: the value it
+// returns, the error it throws, what its promise settles to, or what its iterator yields. After
+// each step the arguments the scenario declared are described again, to see whether the call
+// changed them and which mock functions it called.
+
+const vm = require('node:vm');
+const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
+const { describeValue } = require('./snapshot');
+const { isMockFunction } = require('./mock-function');
+
+const MAX_ITERATED_ITEMS = 20;
+
+class ScenarioStopped extends Error {}
+
+function isThenable(value) {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
+}
+
+function iteratorKind(value) {
+  const tag = value !== null && typeof value === 'object' ? Object.prototype.toString.call(value) : '';
+  if (tag === '[object Generator]') return 'sync';
+  if (tag === '[object AsyncGenerator]') return 'async';
+  return null;
+}
+
+function settleWithin(promise, timeoutMs) {
+  let timer;
+  const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs); });
+  const settled = Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error, rejected: true }));
+  return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
+}
+
+function mocksIn(value) {
+  const found = [];
+  if (isMockFunction(value)) found.push({ path: [], mock: value });
+  else if (value !== null && typeof value === 'object') {
+    for (const key of Object.keys(value)) if (isMockFunction(value[key])) found.push({ path: [key], mock: value[key] });
+  }
+  return found;
+}
+
+class ScenarioRun {
+  constructor(limits) {
+    this.limits = limits;
+    this.outcomes = [];
+    this.effects = [];
+    this.tracked = [];
+  }
+
+  track(name, value) {
+    this.tracked.push({ name, value, before: describeValue(value) });
+  }
+
+  record(outcome) {
+    this.outcomes.push(outcome);
+    this.effects.push(this.tracked.map(({ name, value, before }) => ({
+      name,
+      before,
+      after: describeValue(value),
+      mocks: mocksIn(value).map(({ path, mock }) => ({ path, calls: describeValue(mock.mock.calls) })),
+    })));
+  }
+
+  fail(outcome) {
+    this.record(outcome);
+    throw new ScenarioStopped();
+  }
+
+  async step(index, thunk) {
+    let value;
+    try {
+      value = runWithTimeLimit(thunk, this.limits.syncMs);
+    } catch (error) {
+      this.fail(error instanceof TimeLimitError ? { kind: 'timeout' } : { kind: 'throw', value: describeValue(error), missingModule: error && error.code === 'MODULE_NOT_FOUND' });
+    }
+    if (isThenable(value)) {
+      const settled = await settleWithin(value, this.limits.asyncMs);
+      if (settled.timedOut) this.fail({ kind: 'timeout' });
+      if (settled.rejected) this.fail({ kind: 'reject', value: describeValue(settled.error) });
+      this.record({ kind: 'resolve', value: describeValue(settled.value) });
+      return settled.value;
+    }
+    const iterating = iteratorKind(value);
+    if (iterating) return this.iterate(value, iterating);
+    this.record({ kind: 'return', value: describeValue(value) });
+    return value;
+  }
+
+  async iterate(iterator, kind) {
+    const items = [];
+    let done = false;
+    try {
+      while (!done && items.length < MAX_ITERATED_ITEMS) {
+        let next = runWithTimeLimit(() => iterator.next(), this.limits.syncMs);
+        if (kind === 'async') {
+          const settled = await settleWithin(next, this.limits.asyncMs);
+          if (settled.timedOut) this.fail({ kind: 'timeout' });
+          if (settled.rejected) throw settled.error;
+          next = settled.value;
+        }
+        done = Boolean(next.done);
+        if (!done) items.push(next.value);
+      }
+    } catch (error) {
+      if (error instanceof ScenarioStopped) throw error;
+      this.fail(error instanceof TimeLimitError ? { kind: 'timeout' } : { kind: 'throw', value: describeValue(error), iterated: kind });
+    }
+    this.record({ kind: 'yield', iterated: kind, value: describeValue(items), done });
+    return undefined;
+  }
+}
+
+// program: source of `(async function (__vouch, ...bindings) { ... })`.
+async function runScenario(program, bindingValues, limits) {
+  const run = new ScenarioRun(limits);
+  const api = { step: (index, thunk) => run.step(index, thunk), track: (name, value) => run.track(name, value) };
+  const fn = vm.runInThisContext(program, { filename: 'vouch-scenario.js' });
+  try {
+    await fn(api, ...bindingValues);
+  } catch (error) {
+    if (!(error instanceof ScenarioStopped)) throw error;
+  }
+  return { outcomes: run.outcomes, effects: run.effects };
+}
+
+module.exports = { runScenario };

@@ -1,0 +1,95 @@
+'use strict';
+// Describes what a loaded module exports, as the parent needs it to choose what to call:
+// functions (plain, async, generator), classes with their prototype members and statics, and
+// objects holding functions. Plain data found along the way is sampled: values returned by one
+// export are good inputs for another.
+
+const MAX_SAMPLES = 60;
+const SKIPPED_STATICS = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
+
+function functionKind(fn) {
+  const tag = Object.prototype.toString.call(fn).slice(8, -1);
+  return { async: tag === 'AsyncFunction' || tag === 'AsyncGeneratorFunction', generator: tag.endsWith('GeneratorFunction') };
+}
+
+function isClass(fn) {
+  if (/^class[\s{]/.test(Function.prototype.toString.call(fn))) return true;
+  const proto = fn.prototype;
+  return Boolean(proto) && Object.getOwnPropertyNames(proto).some((name) => name !== 'constructor');
+}
+
+function accessorMembers(owner, skip) {
+  const members = [];
+  const seen = new Set(skip);
+  for (let object = owner; object && object !== Object.prototype && object !== Function.prototype; object = Object.getPrototypeOf(object)) {
+    for (const name of Object.getOwnPropertyNames(object)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const descriptor = Object.getOwnPropertyDescriptor(object, name);
+      if (descriptor.get || descriptor.set) {
+        if (descriptor.get) members.push({ name, kind: 'getter' });
+        if (descriptor.set) members.push({ name, kind: 'setter' });
+      } else if (typeof descriptor.value === 'function') {
+        members.push({ name, kind: 'method', length: descriptor.value.length, fnName: descriptor.value.name, ...functionKind(descriptor.value) });
+      }
+    }
+  }
+  return members;
+}
+
+class ShapeReader {
+  constructor() {
+    this.samples = [];
+  }
+
+  sample(value) {
+    if (this.samples.length >= MAX_SAMPLES) return;
+    if (typeof value === 'string' && value.length <= 80) this.samples.push(value);
+    else if (typeof value === 'number' && Number.isFinite(value)) this.samples.push(value);
+  }
+
+  read(value, depth = 0) {
+    if (typeof value === 'function') {
+      const base = { length: value.length, fnName: value.name, ...functionKind(value) };
+      if (isClass(value)) {
+        return { kind: 'class', ...base, members: accessorMembers(value.prototype, ['constructor']), statics: this.statics(value, depth) };
+      }
+      return { kind: 'function', ...base, statics: this.statics(value, depth) };
+    }
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
+      const members = {};
+      for (const key of Object.keys(value)) {
+        let member;
+        try { member = value[key]; } catch { continue; }
+        this.sample(key);
+        const shape = this.read(member, depth + 1);
+        if (shape.kind !== 'value') members[key] = shape;
+      }
+      return { kind: 'object', members };
+    }
+    if (Array.isArray(value)) value.slice(0, 20).forEach((item) => this.sample(item));
+    else this.sample(value);
+    return { kind: 'value' };
+  }
+
+  statics(fn, depth) {
+    const statics = {};
+    for (const name of Object.getOwnPropertyNames(fn)) {
+      if (SKIPPED_STATICS.has(name)) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(fn, name);
+      if (descriptor.get) { statics[name] = { kind: 'getter' }; continue; }
+      const shape = this.read(descriptor.value, depth + 1);
+      if (shape.kind !== 'value') statics[name] = shape;
+    }
+    return statics;
+  }
+}
+
+// Returns { shape, samples } for a module's exports.
+function readExportsShape(moduleExports) {
+  const reader = new ShapeReader();
+  const shape = reader.read(moduleExports);
+  return { shape, samples: [...new Set(reader.samples)] };
+}
+
+module.exports = { readExportsShape };

@@ -1,0 +1,68 @@
+'use strict';
+// What the code reveals about one value it receives: the types it checks for, the literals it
+// compares against, the properties it reads, what its elements look like, the regexes it must
+// pass and the lengths it is compared to. A parameter's hint shapes the inputs tried for it.
+
+const MAX_VALUES = 24;
+const MAX_PROPS = 24;
+const TYPEOF_RESULTS = new Set(['string', 'number', 'boolean', 'object', 'function', 'undefined', 'bigint', 'symbol']);
+
+class Hint {
+  constructor() {
+    this.types = new Set();
+    this.values = [];
+    this.props = new Map();
+    this.element = null;
+    this.regexes = [];
+    this.lengths = [];
+  }
+
+  addType(type) {
+    if (TYPEOF_RESULTS.has(type) || type === 'array' || type === 'date' || type === 'regexp' || type === 'buffer') this.types.add(type);
+  }
+
+  addValue(value) {
+    if (this.values.length < MAX_VALUES && !this.values.some((known) => Object.is(known, value))) this.values.push(value);
+  }
+
+  addRegex(regex) {
+    if (!this.regexes.some((known) => known.pattern === regex.pattern && known.flags === regex.flags)) this.regexes.push(regex);
+  }
+
+  addLength(length) {
+    if (Number.isInteger(length) && length >= 0 && length <= 1000 && !this.lengths.includes(length)) this.lengths.push(length);
+  }
+
+  prop(name) {
+    if (!this.props.has(name) && this.props.size < MAX_PROPS) this.props.set(name, new Hint());
+    return this.props.get(name) || new Hint();
+  }
+
+  elementHint() {
+    if (!this.element) this.element = new Hint();
+    return this.element;
+  }
+
+  // Follows a path of property names ('[]' for elements) from this hint, creating as it goes.
+  at(path) {
+    let hint = this;
+    for (const key of path) hint = key === '[]' ? hint.elementHint() : hint.prop(key);
+    return hint;
+  }
+
+  isEmpty() {
+    return !this.types.size && !this.values.length && !this.props.size && !this.element && !this.regexes.length && !this.lengths.length;
+  }
+
+  merge(other, depth = 0) {
+    if (!other || other === this || depth > 4) return;
+    other.types.forEach((type) => this.types.add(type));
+    other.values.forEach((value) => this.addValue(value));
+    other.regexes.forEach((regex) => this.addRegex(regex));
+    other.lengths.forEach((length) => this.addLength(length));
+    for (const [name, hint] of other.props) this.prop(name).merge(hint, depth + 1);
+    if (other.element) this.elementHint().merge(other.element, depth + 1);
+  }
+}
+
+module.exports = { Hint };

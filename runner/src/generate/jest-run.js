@@ -1,0 +1,45 @@
+'use strict';
+// Runs Jest once over a folder of sources and generated tests, as the run side will: jest's own
+// binary, the folder as root, coverage on. Returns each test's status and the coverage summary.
+
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const JEST_BIN = require.resolve('jest/bin/jest');
+const RUNNER_NODE_MODULES = path.resolve(__dirname, '..', '..', 'node_modules');
+
+function testKey(describe, name) {
+  return `${describe}\0${name}`;
+}
+
+// Returns { ok, suites: Map(testPath -> { error, tests: Map(key -> status) }), coverage, error }.
+async function runJest(dir, workDir, { timeoutMs }) {
+  const resultsFile = path.join(workDir, 'results.json');
+  const coverageDir = path.join(workDir, 'coverage');
+  fs.rmSync(resultsFile, { force: true });
+  fs.rmSync(coverageDir, { recursive: true, force: true });
+  const args = [JEST_BIN, '--ci', '--json', `--outputFile=${resultsFile}`, '--coverage', '--coverageReporters=json-summary',
+    `--coverageDirectory=${coverageDir}`, `--cacheDirectory=${path.join(workDir, 'jest-cache')}`, '--runInBand', '--forceExit', '--silent'];
+  const env = { ...process.env, NODE_PATH: RUNNER_NODE_MODULES };
+  const stderr = await new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let output = '';
+    child.stderr.on('data', (chunk) => { if (output.length < 20000) output += chunk; });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', () => { clearTimeout(timer); resolve(output); });
+  });
+  if (!fs.existsSync(resultsFile)) return { ok: false, error: `jest produced no results: ${stderr.slice(-2000)}` };
+  const results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+  const suites = new Map();
+  for (const suite of results.testResults) {
+    const tests = new Map(suite.assertionResults.map((test) => [testKey(test.ancestorTitles.join(' '), test.title), test.status]));
+    const error = suite.status === 'failed' && !suite.assertionResults.length ? suite.message || 'the test file failed to run' : null;
+    suites.set(path.relative(dir, suite.name).split(path.sep).join('/'), { error, tests });
+  }
+  const summaryFile = path.join(coverageDir, 'coverage-summary.json');
+  const coverage = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, 'utf8')) : null;
+  return { ok: true, suites, coverage };
+}
+
+module.exports = { runJest, testKey };

@@ -1,0 +1,344 @@
+'use strict';
+// Reads a function's body to learn what each parameter should look like (see hint.js): which
+// types it is checked against, which literals it is compared with, which properties are read
+// from it, and what the module-level helpers it is passed to expect in turn.
+
+const walk = require('acorn-walk');
+const { Hint } = require('./hint');
+const { foldConstant } = require('./constants');
+const { regexOf } = require('./literals');
+const { isFunctionNode, staticKeyName } = require('./declarations');
+const { paramTypesFromDoc } = require('./jsdoc');
+
+const STRING_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'charAt', 'charCodeAt', 'codePointAt',
+  'startsWith', 'endsWith', 'padStart', 'padEnd', 'substr', 'substring', 'split', 'replace', 'replaceAll', 'match', 'matchAll',
+  'search', 'normalize', 'localeCompare', 'repeat', 'toLocaleLowerCase', 'toLocaleUpperCase']);
+const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'push', 'pop', 'shift', 'unshift', 'join',
+  'some', 'every', 'find', 'findIndex', 'findLast', 'sort', 'reverse', 'splice', 'flat', 'flatMap', 'fill', 'keys', 'entries']);
+const SHARED_METHODS = new Set(['indexOf', 'lastIndexOf', 'includes', 'slice', 'concat', 'at', 'toString', 'valueOf']);
+const OBJECT_METHODS = new Set(['hasOwnProperty', 'propertyIsEnumerable', 'isPrototypeOf', 'toLocaleString']);
+const REGEX_TAKING_METHODS = new Set(['match', 'matchAll', 'replace', 'replaceAll', 'split', 'search']);
+const NUMBER_FUNCTIONS = new Set(['isNaN', 'isFinite', 'parseInt', 'parseFloat']);
+const GLOBAL_CALLS = {
+  'Array.isArray': 'array', 'Number.isInteger': 'number', 'Number.isFinite': 'number', 'Number.isNaN': 'number',
+  'Number.isSafeInteger': 'number', 'Object.keys': 'object', 'Object.values': 'object', 'Object.entries': 'object',
+  'Buffer.isBuffer': 'buffer', 'String': 'string',
+};
+const INSTANCE_TYPES = { Date: 'date', RegExp: 'regexp', Array: 'array', Function: 'function', Object: 'object', Buffer: 'buffer' };
+const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
+const RELATIONAL = new Set(['<', '<=', '>', '>=']);
+const EQUALITY = new Set(['==', '===', '!=', '!==']);
+const PROPAGATION_DEPTH = 3;
+
+// Paths are arrays: [parameterIndex, 'prop', '[]', ...].
+class ParameterScope {
+  constructor(fn) {
+    this.aliases = new Map();
+    this.defaults = [];
+    fn.params.forEach((param, index) => this.bindPattern(param, [index]));
+  }
+
+  bindPattern(pattern, path) {
+    switch (pattern.type) {
+      case 'Identifier': this.aliases.set(pattern.name, path); break;
+      case 'AssignmentPattern': this.defaults.push({ path, node: pattern.right }); this.bindPattern(pattern.left, path); break;
+      case 'RestElement': this.bindPattern(pattern.argument, path); break;
+      case 'ArrayPattern': pattern.elements.forEach((element) => element && this.bindPattern(element, [...path, '[]'])); break;
+      case 'ObjectPattern':
+        for (const property of pattern.properties) {
+          if (property.type === 'RestElement') continue;
+          const key = staticKeyName(property.key, property.computed);
+          if (key !== null) this.bindPattern(property.value, [...path, key]);
+        }
+        break;
+      default: break;
+    }
+  }
+
+  // The parameter path an expression reads, or null.
+  pathOf(node) {
+    if (!node) return null;
+    switch (node.type) {
+      case 'Identifier': return this.aliases.get(node.name) || null;
+      case 'ChainExpression': return this.pathOf(node.expression);
+      case 'LogicalExpression': return node.operator === '&&' ? null : this.pathOf(node.left);
+      case 'MemberExpression': {
+        const base = this.pathOf(node.object);
+        if (!base) return null;
+        const key = staticKeyName(node.property, node.computed);
+        return [...base, key !== null && !/^\d+$/.test(key) ? key : '[]'];
+      }
+      default: return null;
+    }
+  }
+
+  // Local variables that name a parameter's value: `const opts = options || {}`, `const { a } = opts`.
+  collectAliases(body) {
+    walk.full(body, (node) => {
+      if (node.type === 'VariableDeclarator' && node.init) {
+        const path = this.pathOf(node.init);
+        if (path) this.bindPattern(node.id, path);
+      } else if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'Identifier') {
+        const path = this.pathOf(node.right);
+        if (path && !this.aliases.has(node.left.name)) this.aliases.set(node.left.name, path);
+      }
+    });
+  }
+}
+
+class HintCollector {
+  constructor(fn, context, depth) {
+    this.fn = fn;
+    this.context = context;
+    this.depth = depth;
+    this.hints = fn.params.map(() => new Hint());
+    this.scope = new ParameterScope(fn);
+    this.usesArguments = false;
+  }
+
+  hintAt(path) {
+    const [index, ...rest] = path;
+    const length = rest[rest.length - 1] === 'length';
+    const hint = this.hints[index].at(length ? rest.slice(0, -1) : rest);
+    return { hint, length };
+  }
+
+  constant(node) {
+    return foldConstant(node, this.context.constants);
+  }
+
+  regexNamed(node) {
+    const resolved = node.type === 'Identifier' ? this.context.declarations.byName.get(node.name) : node;
+    return resolved ? regexOf(resolved, this.context.constants) : null;
+  }
+
+  run() {
+    const body = this.fn.body;
+    this.scope.collectAliases(body);
+    this.scope.collectAliases(body); // a second pass resolves aliases of aliases
+    for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
+    walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
+    this.applyDoc();
+    return this.fn.params.map((param, index) => ({
+      name: paramName(param, index),
+      hint: this.hints[index],
+      rest: param.type === 'RestElement',
+      hasDefault: param.type === 'AssignmentPattern',
+    }));
+  }
+
+  recordDefault(path, node) {
+    const { hint } = this.hintAt(path);
+    const value = this.constant(node);
+    if (value !== undefined) {
+      hint.addValue(value);
+      hint.addType(typeof value);
+    } else if (node.type === 'ObjectExpression') hint.addType('object');
+    else if (node.type === 'ArrayExpression') hint.addType('array');
+    else if (isFunctionNode(node)) hint.addType('function');
+    else if (node.type === 'Literal' && typeof node.value === 'boolean') { hint.addType('boolean'); hint.addValue(node.value); }
+  }
+
+  visit(node, parent) {
+    switch (node.type) {
+      case 'Identifier': if (node.name === 'arguments') this.usesArguments = true; break;
+      case 'BinaryExpression': this.visitBinary(node); break;
+      case 'UnaryExpression': if (node.operator === '-' || node.operator === '+') this.addType(node.argument, 'number'); break;
+      case 'UpdateExpression': this.addType(node.argument, 'number'); break;
+      case 'SwitchStatement': this.visitSwitch(node); break;
+      case 'CallExpression': case 'NewExpression': this.visitCall(node); break;
+      case 'ForInStatement': this.addType(node.right, 'object'); break;
+      case 'ForOfStatement': this.addType(node.right, 'array'); break;
+      case 'MemberExpression': this.visitMember(node, parent); break;
+      default: break;
+    }
+  }
+
+  addType(node, type) {
+    const path = this.scope.pathOf(node);
+    if (!path) return;
+    const { hint, length } = this.hintAt(path);
+    if (length) hint.addType('string');
+    else hint.addType(type);
+  }
+
+  // A property read makes the property known, except method calls on built-in types.
+  visitMember(node, parent) {
+    const isCallee = parent && parent.type === 'CallExpression' && parent.callee === node;
+    const key = staticKeyName(node.property, node.computed);
+    if (isCallee && (STRING_METHODS.has(key) || ARRAY_METHODS.has(key) || SHARED_METHODS.has(key) || OBJECT_METHODS.has(key))) return;
+    const path = this.scope.pathOf(node);
+    if (path) this.hintAt(path);
+  }
+
+  visitBinary(node) {
+    const { operator, left, right } = node;
+    if (EQUALITY.has(operator)) {
+      for (const [side, other] of [[left, right], [right, left]]) {
+        if (side.type === 'UnaryExpression' && side.operator === 'typeof') {
+          const type = this.constant(other);
+          if (typeof type === 'string') this.addType(side.argument, type);
+        }
+      }
+    }
+    if (EQUALITY.has(operator) || RELATIONAL.has(operator)) {
+      for (const [side, other] of [[left, right], [right, left]]) this.recordComparison(side, other, RELATIONAL.has(operator));
+    }
+    if (ARITHMETIC.has(operator)) {
+      this.addType(left, 'number');
+      this.addType(right, 'number');
+    }
+    if (operator === 'in') {
+      const key = this.constant(left);
+      const path = this.scope.pathOf(right);
+      if (typeof key === 'string' && path) this.hintAt(path).hint.prop(key);
+    }
+    if (operator === 'instanceof' && right.type === 'Identifier' && INSTANCE_TYPES[right.name]) this.addType(left, INSTANCE_TYPES[right.name]);
+  }
+
+  recordComparison(side, other, relational) {
+    const path = this.scope.pathOf(side);
+    const value = this.constant(other);
+    if (!path || value === undefined) return;
+    const { hint, length } = this.hintAt(path);
+    if (length) {
+      if (typeof value === 'number') [value - 1, value, value + 1].forEach((n) => hint.addLength(n));
+      return;
+    }
+    hint.addType(typeof value);
+    hint.addValue(value);
+    if (relational && typeof value === 'number') {
+      hint.addValue(value - 1);
+      hint.addValue(value + 1);
+    }
+  }
+
+  visitSwitch(node) {
+    const discriminant = node.discriminant;
+    const typeOf = discriminant.type === 'UnaryExpression' && discriminant.operator === 'typeof';
+    const path = this.scope.pathOf(typeOf ? discriminant.argument : discriminant);
+    if (!path) return;
+    const { hint } = this.hintAt(path);
+    for (const switchCase of node.cases) {
+      const value = switchCase.test ? this.constant(switchCase.test) : undefined;
+      if (value === undefined) continue;
+      if (typeOf) hint.addType(value);
+      else {
+        hint.addType(typeof value);
+        hint.addValue(value);
+      }
+    }
+  }
+
+  visitCall(node) {
+    const { callee } = node;
+    const args = node.arguments;
+    if (callee.type === 'MemberExpression') this.visitMethodCall(node, callee, args);
+    if (callee.type === 'Identifier') {
+      this.addType(callee, 'function');
+      this.visitFunctionCall(callee.name, args);
+    }
+  }
+
+  visitMethodCall(node, callee, args) {
+    const method = staticKeyName(callee.property, callee.computed);
+    const objectName = callee.object.type === 'Identifier' ? callee.object.name : null;
+    const global = objectName && GLOBAL_CALLS[`${objectName}.${method}`];
+    if (global && args[0]) this.addType(args[0], global);
+    if (objectName === 'Math' && args.length) args.forEach((arg) => this.addType(arg, 'number'));
+    const regex = this.regexNamed(callee.object);
+    if (regex && (method === 'test' || method === 'exec') && args[0]) this.addRegexHint(args[0], regex);
+
+    const path = this.scope.pathOf(callee.object);
+    if (!path || method === null) return;
+    const { hint, length } = this.hintAt(path);
+    if (length) return;
+    if (STRING_METHODS.has(method)) hint.addType('string');
+    else if (ARRAY_METHODS.has(method)) hint.addType('array');
+    else if (SHARED_METHODS.has(method) && (method === 'indexOf' || method === 'includes' || method === 'slice')) {
+      if (!hint.types.has('string') && !hint.types.has('array')) { hint.addType('string'); hint.addType('array'); }
+    } else if (method === 'hasOwnProperty' && args[0]) {
+      const key = this.constant(args[0]);
+      if (typeof key === 'string') hint.prop(key);
+    } else if (!OBJECT_METHODS.has(method) && !SHARED_METHODS.has(method)) {
+      hint.prop(method).addType('function');
+    }
+    if (REGEX_TAKING_METHODS.has(method) && args[0]) {
+      const argRegex = this.regexNamed(args[0]);
+      if (argRegex) hint.addRegex(argRegex);
+    }
+    // `value.startsWith('--')` says strings beginning with '--' matter.
+    if (['startsWith', 'endsWith', 'includes', 'indexOf', 'split'].includes(method) && args[0]) {
+      const literal = this.constant(args[0]);
+      if (typeof literal === 'string') {
+        hint.addValue(literal);
+        hint.addValue(method === 'endsWith' ? `x${literal}` : `${literal}x`);
+      }
+    }
+  }
+
+  visitFunctionCall(name, args) {
+    if (NUMBER_FUNCTIONS.has(name) && args[0]) this.addType(args[0], 'number');
+    if (GLOBAL_CALLS[name] && args[0]) this.addType(args[0], GLOBAL_CALLS[name]);
+    const target = this.context.declarations.byName.get(name);
+    if (!isFunctionNode(target) || target === this.fn || this.depth >= PROPAGATION_DEPTH) return;
+    // What a module-level helper expects of its parameters holds for what is passed to it.
+    const calleeParams = paramHints(target, this.context, this.depth + 1);
+    args.forEach((arg, index) => {
+      const path = this.scope.pathOf(arg);
+      if (path && calleeParams[index]) {
+        const { hint, length } = this.hintAt(path);
+        if (!length) hint.merge(calleeParams[index].hint);
+      }
+    });
+  }
+
+  addRegexHint(node, regex) {
+    const path = this.scope.pathOf(node);
+    if (!path) return;
+    const { hint, length } = this.hintAt(path);
+    if (length) return;
+    hint.addType('string');
+    hint.addRegex(regex);
+  }
+
+  applyDoc() {
+    const { comments, source } = this.context;
+    if (!comments) return;
+    const docTypes = paramTypesFromDoc(this.fn, comments, source);
+    this.fn.params.forEach((param, index) => {
+      const name = paramName(param, index);
+      for (const [docPath, types] of docTypes) {
+        const [root, ...props] = docPath.split('.');
+        if (root !== name) continue;
+        const hint = this.hints[index].at(props);
+        for (const { type, element } of types) {
+          hint.addType(type);
+          if (element) hint.elementHint().addType(element);
+        }
+      }
+    });
+  }
+}
+
+function paramName(param, index) {
+  if (param.type === 'Identifier') return param.name;
+  if (param.type === 'AssignmentPattern' || param.type === 'RestElement') return paramName(param.left || param.argument, index);
+  if (param.type === 'ObjectPattern') return 'options';
+  if (param.type === 'ArrayPattern') return 'items';
+  return `arg${index + 1}`;
+}
+
+// [{ name, hint, rest, hasDefault }] for each parameter of a function node.
+// context: { declarations, constants, comments, source, cache: Map }.
+function paramHints(fn, context, depth = 0) {
+  if (context.cache.has(fn)) return context.cache.get(fn);
+  context.cache.set(fn, fn.params.map((param, index) => ({ name: paramName(param, index), hint: new Hint(), rest: false, hasDefault: false })));
+  const collector = new HintCollector(fn, context, depth);
+  const params = collector.run();
+  params.usesArguments = collector.usesArguments;
+  context.cache.set(fn, params);
+  return params;
+}
+
+module.exports = { paramHints };

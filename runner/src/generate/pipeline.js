@@ -1,0 +1,174 @@
+'use strict';
+// One generation job from submitted files to verified tests:
+//   1. classify and parse every file; report what is not JavaScript or does not parse
+//   2. instrument the JavaScript and load each module in a child process; report load failures
+//   3. list what each module exports and search for inputs that reach new code
+//   4. keep the smallest set of scenarios that holds that coverage and write them as Jest tests
+//   5. run Jest over sources and tests until every kept test passes twice; report its coverage
+
+const { notJavaScriptReason } = require('./source-kind');
+const { SourceSyntaxError } = require('./parse');
+const { analyzeSource } = require('./analyze');
+const { instrumentSource } = require('./instrument');
+const { Executor } = require('./executor');
+const { planBindings } = require('./bindings');
+const { buildTargets } = require('./targets');
+const { InputPool } = require('./input-pool');
+const { ScenarioFactory } = require('./scenario-factory');
+const { Search } = require('./search');
+const { minimizeCorpus } = require('./minimize');
+const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./test-writer');
+const { jestConfigFile } = require('./jest-config');
+const { verifySuites } = require('./verify');
+const { buildSummary } = require('./summary');
+const { problem } = require('./problems');
+const { Workspace } = require('./workspace');
+const { Rng } = require('./rng');
+
+const LIMITS = { syncMs: 250, asyncMs: 500, loadMs: 2000 };
+const CHILD_MEMORY_MB = 512;
+// Share of the budget kept for verification: Jest runs at least twice.
+const VERIFY_SHARE = 0.35;
+const MIN_VERIFY_MS = 3000;
+const MAX_VERIFY_MS = 9000;
+
+// Step 1: which files are JavaScript that parses.
+function analyzeFiles(files, problems) {
+  const analysed = [];
+  for (const file of files) {
+    const reason = notJavaScriptReason(file.path, file.content);
+    if (reason) {
+      problems.push(problem(file.path, 'not_javascript', reason));
+      continue;
+    }
+    try {
+      analysed.push({ path: file.path, content: file.content, analysis: analyzeSource(file.content) });
+    } catch (error) {
+      if (!(error instanceof SourceSyntaxError)) throw error;
+      problems.push(problem(file.path, 'syntax_error', error.message, { line: error.line, column: error.column }));
+    }
+  }
+  return analysed;
+}
+
+// Step 2: instrumented code for the child; JSON files stay loadable by `require`.
+function executionFiles(files, analysed, workspace, problems) {
+  const childFiles = [];
+  const coveragePaths = [];
+  const instrumented = [];
+  for (const file of analysed) {
+    const absolute = workspace.execPath(file.path);
+    try {
+      const { code, fileCoverage } = instrumentSource(absolute, file.content, { esm: file.analysis.esm });
+      childFiles.push({ path: absolute, code });
+      coveragePaths.push(absolute);
+      instrumented.push({ ...file, absolute, fileCoverage });
+    } catch (error) {
+      problems.push(problem(file.path, 'syntax_error', `babel could not compile the file: ${error.message.split('\n')[0]}`));
+    }
+  }
+  for (const file of files.filter((f) => f.path.toLowerCase().endsWith('.json'))) {
+    childFiles.push({ path: workspace.execPath(file.path), json: file.content });
+  }
+  return { childFiles, coveragePaths, instrumented };
+}
+
+function coverageKeyCount(fileCoverage) {
+  return Object.keys(fileCoverage.s).length + Object.keys(fileCoverage.f).length
+    + Object.values(fileCoverage.b).reduce((sum, paths) => sum + paths.length, 0);
+}
+
+function staticExportNames(analysis) {
+  return analysis.exports.map((info) => (info.name === null ? 'module.exports' : info.name));
+}
+
+// Step 2b/3: load each module, plan its bindings and targets.
+async function loadModules(instrumented, executor, problems, rng) {
+  const modules = [];
+  for (const file of instrumented) {
+    const loaded = await executor.load(file.absolute, LIMITS.loadMs + 2000);
+    const module = { path: file.path, file, exportNames: staticExportNames(file.analysis), functionsFound: 0, targets: [] };
+    modules.push(module);
+    if (!loaded.ok) {
+      const error = loaded.error || { code: 'timeout', message: 'loading the module did not finish' };
+      problems.push(problem(file.path, error.code, error.message, { module: error.module }));
+      continue;
+    }
+    const bindings = planBindings(file.path, file.analysis.esm, loaded.shape);
+    const pool = new InputPool(file.analysis.literals, rng);
+    loaded.samples.forEach((sample) => pool.observe(sample));
+    module.entry = file.absolute;
+    module.bindings = bindings.map(({ name, from, key }) => ({ name, from, key }));
+    module.bindingNames = bindings.map((binding) => binding.name);
+    module.pool = pool;
+    module.targets = buildTargets(file, file.analysis, bindings);
+    module.exportNames = module.targets.map((target) => target.label);
+    module.functionsFound = module.targets.reduce((sum, target) => sum + 1 + (target.members ? target.members.length : 0), 0);
+    module.classRefs = new Map(module.targets.filter((target) => target.kind === 'class' && target.className).map((target) => [target.className, target.callee]));
+  }
+  return modules;
+}
+
+// Step 4: test files from the kept scenarios, grouped by the file of their target.
+function prepareSuites(modules, corpus) {
+  const takenPaths = new Set();
+  const suites = [];
+  for (const module of modules) {
+    const entries = corpus.filter((entry) => entry.target.file === module.path);
+    if (!entries.length) continue;
+    const { testPath, request } = testFileFor(module.path, takenPaths);
+    takenPaths.add(testPath);
+    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings };
+    const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
+    suites.push({ testPath, spec, cases });
+  }
+  return suites;
+}
+
+function verifyReserve(budgetMs) {
+  return Math.min(MAX_VERIFY_MS, Math.max(MIN_VERIFY_MS, budgetMs * VERIFY_SHARE));
+}
+
+async function generateTests(job, { log = () => {} } = {}) {
+  const started = Date.now();
+  const deadline = started + job.timeBudgetMs;
+  const problems = [];
+  const rng = new Rng();
+  const analysed = analyzeFiles(job.files, problems);
+  const workspace = new Workspace();
+  let executor = null;
+  try {
+    workspace.writeExecFiles(job.files);
+    const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
+    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS }, { memoryMb: CHILD_MEMORY_MB });
+    const modules = await loadModules(instrumented, executor, problems, rng);
+
+    const loadedModules = modules.filter((module) => module.entry);
+    const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
+    const targets = loadedModules.flatMap((module) => module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })));
+    const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
+    const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, rng, log });
+    const corpus = await search.run(Math.max(started + job.timeBudgetMs * 0.25, deadline - verifyReserve(job.timeBudgetMs)));
+    executor.close();
+
+    const suites = prepareSuites(loadedModules, minimizeCorpus(corpus));
+    const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
+    const config = jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
+    const sources = job.files.map(({ path, content }) => ({ path, content }));
+    const verified = suites.length
+      ? await verifySuites({ dir: workspace.suiteDir, workDir: workspace.workDir, sources, config, suites, deadline, log })
+      : { suites: [], coverage: null };
+
+    const files = verified.suites.length
+      ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), config]
+      : [];
+    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, suiteDir: workspace.suiteDir, problems });
+    log(`done in ${Date.now() - started} ms: ${summary.testsKept}/${testsGenerated} tests kept`);
+    return { files, summary };
+  } finally {
+    if (executor) executor.close();
+    workspace.remove();
+  }
+}
+
+module.exports = { generateTests };

@@ -1,0 +1,172 @@
+'use strict';
+// Makes scenarios for one target. Seeds come first, in a fixed order: one argument varied at a
+// time over its seed inputs while the others keep their first seed (for classes: construct, then
+// call each member). After the seeds, the search asks for random scenarios and for mutants of
+// scenarios that reached new code.
+
+const { Hint } = require('./hint');
+const { mutateCandidate } = require('./mutation');
+
+const EMPTY_HINT = new Hint();
+const FULL_SWEEP_SEEDS = 8;
+const MAX_RANDOM_OPS = 3;
+
+// Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
+// its elements; a function reading `arguments` gets three unknown slots.
+function argumentSlots(params) {
+  const slots = [];
+  for (const param of params) {
+    if (param.rest) {
+      const element = param.hint.element || EMPTY_HINT;
+      for (let i = 0; i < 3; i++) slots.push({ ...param, hint: element, optional: true });
+    } else {
+      slots.push({ ...param, optional: param.hasDefault });
+    }
+  }
+  if (params.usesArguments && !params.length) {
+    for (let i = 0; i < 3; i++) slots.push({ name: `arg${i + 1}`, hint: EMPTY_HINT, rest: false, optional: true });
+  }
+  return slots;
+}
+
+function clone(scenario) {
+  return { targetId: scenario.targetId, steps: scenario.steps.map((step) => ({ ...step, args: step.args ? [...step.args] : undefined })) };
+}
+
+function receiverName(className) {
+  const base = className.replace(/^[^A-Za-z_$]+/, '') || 'instance';
+  return base[0].toLowerCase() + base.slice(1);
+}
+
+class ScenarioFactory {
+  constructor(target, pool, rng) {
+    this.target = target;
+    this.pool = pool;
+    this.rng = rng;
+    this.slots = argumentSlots(target.params);
+    this.seedLists = this.slots.map((slot) => pool.seeds(slot.hint));
+    this.receiver = target.kind === 'class' ? receiverName(target.callee.split('.').pop()) : null;
+    this.members = (target.members || []).map((member) => ({ ...member, slots: argumentSlots(member.params) }));
+  }
+
+  scenario(steps) {
+    return { targetId: this.target.id, steps };
+  }
+
+  // First seeds for every slot up to the last required one.
+  firstArgs(slots, seedLists) {
+    let count = 0;
+    slots.forEach((slot, index) => { if (!slot.optional) count = index + 1; });
+    return seedLists.slice(0, count).map((list) => list[0]);
+  }
+
+  // Seed argument lists for a parameter list: the first seeds, then each slot varied alone.
+  *argumentSweeps(slots, seedLists) {
+    if (!slots.length) {
+      yield [];
+      return;
+    }
+    const base = seedLists.map((list) => list[0]);
+    yield this.firstArgs(slots, seedLists);
+    for (let index = 0; index < slots.length; index++) {
+      for (const candidate of seedLists[index]) {
+        // Varying slot i passes the arguments up to i: `ms(60000)` reads better than
+        // `ms(60000, undefined)` and is what callers write.
+        const args = [...base.slice(0, index), candidate];
+        yield args;
+      }
+    }
+    for (let index = 0; index < slots.length - 1; index++) {
+      for (const candidate of seedLists[index].slice(1, FULL_SWEEP_SEEDS)) {
+        const args = [...base];
+        args[index] = candidate;
+        yield args;
+      }
+    }
+  }
+
+  constructStep(args) {
+    return { op: 'new', callee: this.target.callee, args, params: this.slots, bind: this.receiver };
+  }
+
+  memberStep(member, args) {
+    const base = { receiver: this.receiver, name: member.name };
+    if (member.kind === 'getter') return { op: 'get', ...base };
+    if (member.kind === 'setter') return { op: 'set', ...base, args: [args[0]], params: member.slots };
+    return { op: 'method', ...base, args, params: member.slots };
+  }
+
+  *seeds() {
+    if (this.target.kind === 'function') {
+      for (const args of this.argumentSweeps(this.slots, this.seedLists)) {
+        yield this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]);
+      }
+      return;
+    }
+    for (const args of this.argumentSweeps(this.slots, this.seedLists)) yield this.scenario([this.constructStep(args)]);
+    const construct = this.constructStep(this.firstArgs(this.slots, this.seedLists));
+    for (const member of this.members) {
+      const seedLists = member.slots.map((slot) => this.pool.seeds(slot.hint));
+      const sweeps = member.kind === 'getter' ? [[]] : member.kind === 'setter' ? seedLists[0].map((value) => [value]) : this.argumentSweeps(member.slots, seedLists);
+      for (const args of sweeps) {
+        const steps = [construct, this.memberStep(member, args)];
+        const getter = member.kind === 'setter' && this.members.find((other) => other.kind === 'getter' && other.name === member.name);
+        if (getter) steps.push(this.memberStep(getter, []));
+        yield this.scenario(steps);
+      }
+    }
+  }
+
+  randomArgs(slots) {
+    const required = slots.filter((slot) => !slot.optional).length;
+    const count = required + this.rng.int(slots.length - required + 1);
+    return slots.slice(0, count).map((slot) => this.pool.random(slot.hint));
+  }
+
+  randomMemberStep() {
+    const member = this.rng.pick(this.members);
+    return this.memberStep(member, this.randomArgs(member.slots));
+  }
+
+  random() {
+    if (this.target.kind === 'function') {
+      return this.scenario([{ op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots }]);
+    }
+    const steps = [this.constructStep(this.randomArgs(this.slots))];
+    if (this.members.length) {
+      const count = 1 + this.rng.int(MAX_RANDOM_OPS);
+      for (let i = 0; i < count; i++) steps.push(this.randomMemberStep());
+    }
+    return this.scenario(steps);
+  }
+
+  // A mutant of a scenario: one argument changed, an argument added or dropped, or (for classes)
+  // a member step added or removed.
+  mutate(original) {
+    const scenario = clone(original);
+    const steps = scenario.steps;
+    if (this.target.kind === 'class' && this.members.length && this.rng.chance(0.3)) {
+      if (steps.length > 1 && this.rng.chance(0.4)) steps.splice(1 + this.rng.int(steps.length - 1), 1);
+      else steps.splice(1 + this.rng.int(steps.length), 0, this.randomMemberStep());
+      return scenario;
+    }
+    const withArgs = steps.filter((step) => step.args && step.params && step.params.length);
+    if (!withArgs.length) return this.random();
+    const step = this.rng.pick(withArgs);
+    const slots = step.params;
+    const roll = this.rng.next();
+    if (roll < 0.15 && step.args.length < slots.length && step.op !== 'set') {
+      step.args.push(this.pool.random(slots[step.args.length].hint));
+    } else if (roll < 0.25 && step.args.length > 0 && step.op !== 'set') {
+      step.args.pop();
+    } else if (step.args.length) {
+      const index = this.rng.int(step.args.length);
+      step.args[index] = mutateCandidate(step.args[index], slots[Math.min(index, slots.length - 1)].hint, this.pool, this.rng);
+    } else {
+      step.args.push(this.pool.random(slots[0].hint));
+    }
+    return scenario;
+  }
+}
+
+module.exports = { ScenarioFactory, argumentSlots };

@@ -1,0 +1,85 @@
+'use strict';
+// A scenario is what one generated test does: a few steps, each a call, a construction, a method
+// call, a property read or a property write, with candidate inputs. Rendering turns it into source
+// text once; the child process runs exactly that text and the test writer prints exactly that
+// text, so what was observed is what the test does.
+//
+// Steps:
+//   { op: 'call',   callee: 'bytes.format', args, params }
+//   { op: 'new',    callee: 'Counter', args, params, bind: 'counter' }
+//   { op: 'method', receiver: 'counter', name: 'add', args, params }
+//   { op: 'get',    receiver: 'counter', name: 'total' }
+//   { op: 'set',    receiver: 'counter', name: 'total', args: [value], params }
+
+const { toSource, isDeclaredInput } = require('./candidate');
+const { memberAccess, isUsableBindingName } = require('./js-source');
+
+class NameScope {
+  constructor(taken) {
+    this.used = new Set(taken);
+  }
+
+  claim(preferred) {
+    const base = isUsableBindingName(preferred) ? preferred : 'value';
+    let name = base;
+    for (let i = 2; this.used.has(name); i++) name = `${base}${i}`;
+    this.used.add(name);
+    return name;
+  }
+}
+
+function argumentName(step, index) {
+  const params = step.params || [];
+  const param = params[Math.min(index, params.length - 1)];
+  if (!param) return 'value';
+  return param.rest ? `${param.name}Item` : param.name;
+}
+
+// Returns { declarations: [{ name, candidate, step, arg }], steps: [{ op, expression, bind, statement }] }.
+// `taken` lists names already in use in the test file (the module bindings). Arguments listed in
+// `inline` (as 'step:arg') are written in place even when they would normally be declared.
+function renderScenario(scenario, taken, inline = new Set()) {
+  const names = new NameScope(taken);
+  const declarations = [];
+  const receivers = new Map(); // receiver name in the scenario -> name claimed in the test
+  const steps = scenario.steps.map((step, stepIndex) => {
+    const argSource = (candidate, index) => {
+      if (!isDeclaredInput(candidate) || inline.has(`${stepIndex}:${index}`)) return toSource(candidate);
+      const name = names.claim(argumentName(step, index));
+      declarations.push({ name, candidate, step: stepIndex, arg: index });
+      return name;
+    };
+    const args = (step.args || []).map(argSource).join(', ');
+    const receiver = receivers.get(step.receiver);
+    switch (step.op) {
+      case 'call': return { op: step.op, expression: `${step.callee}(${args})` };
+      case 'new': {
+        const bind = names.claim(step.bind);
+        receivers.set(step.bind, bind);
+        return { op: step.op, expression: `new ${step.callee}(${args})`, bind };
+      }
+      case 'method': return { op: step.op, expression: `${memberAccess(receiver, step.name)}(${args})` };
+      case 'get': return { op: step.op, expression: memberAccess(receiver, step.name) };
+      case 'set': return { op: step.op, expression: `${memberAccess(receiver, step.name)} = ${args}`, statement: true };
+      default: throw new Error(`unknown step ${step.op}`);
+    }
+  });
+  return { declarations, steps };
+}
+
+// The async function the child runs: `(async function (__vouch, ...bindings) { ... })`.
+function programSource(rendered, bindingNames) {
+  const lines = [];
+  rendered.steps.forEach((step, index) => {
+    for (const declaration of rendered.declarations.filter((d) => d.step === index)) {
+      lines.push(`const ${declaration.name} = ${toSource(declaration.candidate)};`);
+      lines.push(`__vouch.track(${JSON.stringify(declaration.name)}, ${declaration.name});`);
+    }
+    const thunk = step.statement ? `() => { ${step.expression}; }` : `() => ${step.expression}`;
+    const call = `await __vouch.step(${index}, ${thunk});`;
+    lines.push(step.bind ? `const ${step.bind} = ${call}` : call);
+  });
+  return `(async function (__vouch, ${bindingNames.join(', ')}) {\n${lines.join('\n')}\n})`;
+}
+
+module.exports = { renderScenario, programSource };

@@ -1,0 +1,141 @@
+'use strict';
+// Feedback-directed search for inputs. Each target's seed scenarios run first; then random
+// scenarios and mutants of kept scenarios. A scenario is kept when it executes coverage keys
+// (statements, branches, functions) that no kept scenario executed before, and when a second run
+// agrees with the first. The search stops at its deadline, when everything is covered, or when
+// nothing new has been found for a while.
+
+const { renderScenario, programSource } = require('./scenario');
+const { mergeRuns } = require('./stability');
+
+const STALL_SCENARIOS = 600;
+const STALL_MS = 2500;
+const MUTATION_SHARE = 0.65;
+const SECOND_RUN_DELAY_MS = 2; // so that clock readings differ between the two runs
+
+function delay(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function scenarioKey(rendered) {
+  return rendered.declarations.map((d) => JSON.stringify(d.candidate)).join('|') + rendered.steps.map((s) => s.expression).join(';');
+}
+
+// A run can become a test only if nothing disturbed it and every step finished.
+function usable(reply) {
+  return reply.ok && !reply.disturbances.length && reply.outcomes.length > 0
+    && reply.outcomes.every((outcome) => outcome.kind !== 'timeout' && !outcome.missingModule);
+}
+
+class Search {
+  // modules: Map of file path -> { entry, bindings, bindingNames, pool }
+  // targets: [{ target, factory }]
+  constructor({ modules, targets, executor, totalKeys, limits, rng, log }) {
+    this.modules = modules;
+    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [] }));
+    this.executor = executor;
+    this.totalKeys = totalKeys;
+    this.limits = limits;
+    this.rng = rng;
+    this.log = log;
+    this.covered = new Set();
+    this.corpus = [];
+    this.tried = new Set();
+    this.executions = 0;
+  }
+
+  async execute(target, scenario) {
+    const module = this.modules.get(target.file);
+    const rendered = renderScenario(scenario, module.bindingNames);
+    const key = scenarioKey(rendered);
+    if (this.tried.has(key)) return null;
+    this.tried.add(key);
+    const program = programSource(rendered, module.bindingNames);
+    const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs) + 1000;
+    this.executions++;
+    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs);
+    return { reply, program, module, timeoutMs };
+  }
+
+  observeResults(pool, outcomes) {
+    for (const outcome of outcomes) {
+      const value = outcome.value;
+      if (value && (outcome.kind === 'return' || outcome.kind === 'resolve') && (value.t === 'string' || (value.t === 'number' && typeof value.v === 'number'))) {
+        pool.observe(value.v);
+      }
+    }
+  }
+
+  // Runs one scenario; returns true when it was kept.
+  async try(slot, scenario) {
+    slot.tries++;
+    const execution = await this.execute(slot.target, scenario);
+    if (!execution || !usable(execution.reply)) return false;
+    const { reply, program, module, timeoutMs } = execution;
+    this.observeResults(module.pool, reply.outcomes);
+    if (!reply.keys.some((key) => !this.covered.has(key))) return false;
+
+    await delay(SECOND_RUN_DELAY_MS);
+    const second = await this.executor.run(module.entry, module.bindings, program, timeoutMs);
+    if (!usable(second)) return false;
+    const merged = mergeRuns(reply, second);
+    if (!merged || !merged.keys.some((key) => !this.covered.has(key))) return false;
+
+    // A step that throws ends the scenario: keep only the steps that ran.
+    const ran = { targetId: scenario.targetId, steps: scenario.steps.slice(0, merged.outcomes.length) };
+    const entry = { target: slot.target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys) };
+    merged.keys.forEach((key) => this.covered.add(key));
+    this.corpus.push(entry);
+    slot.entries.push(entry);
+    slot.gains++;
+    return true;
+  }
+
+  nextScenario(slot) {
+    if (!slot.seedsDone) {
+      const next = slot.seeds.next();
+      if (!next.done) return next.value;
+      slot.seedsDone = true;
+    }
+    if (slot.entries.length && this.rng.chance(MUTATION_SHARE)) {
+      // Recent finds are the most promising parents.
+      const recent = slot.entries.slice(-8);
+      return slot.factory.mutate(this.rng.pick(recent).scenario);
+    }
+    return slot.factory.random();
+  }
+
+  // Seeds go round-robin; afterwards targets that found more get more tries.
+  pickSlot() {
+    const seeding = this.targets.filter((slot) => !slot.seedsDone);
+    if (seeding.length) return seeding[this.executions % seeding.length];
+    const weights = this.targets.map((slot) => 1 + (4 * slot.gains) / (1 + slot.tries / 50));
+    let roll = this.rng.next() * weights.reduce((a, b) => a + b, 0);
+    for (let i = 0; i < this.targets.length; i++) {
+      roll -= weights[i];
+      if (roll <= 0) return this.targets[i];
+    }
+    return this.targets[this.targets.length - 1];
+  }
+
+  async run(deadline) {
+    if (!this.targets.length) return this.corpus;
+    let lastGainAt = Date.now();
+    let sinceGain = 0;
+    while (Date.now() < deadline && this.covered.size < this.totalKeys) {
+      const seeding = this.targets.some((slot) => !slot.seedsDone);
+      if (!seeding && sinceGain > STALL_SCENARIOS && Date.now() - lastGainAt > STALL_MS) break;
+      const slot = this.pickSlot();
+      if (await this.try(slot, this.nextScenario(slot))) {
+        lastGainAt = Date.now();
+        sinceGain = 0;
+      } else {
+        sinceGain++;
+      }
+    }
+    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys`);
+    return this.corpus;
+  }
+}
+
+module.exports = { Search };

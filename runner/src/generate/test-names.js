@@ -1,0 +1,85 @@
+'use strict';
+// Names tests after what they check: `returns "1m" for 60000`, `throws "invalid" for -1`,
+// `add(2) returns 3 after new Counter(1)`.
+
+const { toSource } = require('./candidate');
+
+const MAX_PART = 40;
+const MAX_NAME = 120;
+
+function clip(text, limit = MAX_PART) {
+  const oneLine = text.replace(/\s*\n\s*/g, ' ');
+  return oneLine.length <= limit ? oneLine : `${oneLine.slice(0, limit - 1)}…`;
+}
+
+function describeCandidate(candidate) {
+  if (candidate.kind === 'atom') return candidate.type === 'string' ? JSON.stringify(candidate.value).length <= MAX_PART ? JSON.stringify(candidate.value) : 'a long string' : clip(candidate.source);
+  if (candidate.kind === 'mock') return 'a mock function';
+  const source = toSource(candidate).replace(/\s*\n\s*/g, ' ');
+  if (source.length <= MAX_PART) return source;
+  return candidate.kind === 'array' ? `an array of ${candidate.items.length} items` : 'an object';
+}
+
+function describeArgs(args) {
+  if (!args || !args.length) return 'without arguments';
+  return `for ${args.map(describeCandidate).join(' and ')}`;
+}
+
+function describeValue(desc) {
+  switch (desc.t) {
+    case 'string': return desc.long ? `a string of ${desc.length} characters` : clip(JSON.stringify(desc.v));
+    case 'number': return String(desc.v);
+    case 'bigint': return `${desc.v}n`;
+    case 'boolean': return String(desc.v);
+    case 'undefined': return 'undefined';
+    case 'null': return 'null';
+    case 'array': return desc.items.length ? `an array of ${desc.items.length}` : 'an empty array';
+    case 'object': return desc.ctor ? `a ${desc.ctor}` : desc.entries.length ? `an object with ${clip(desc.entries.map(([key]) => key).join(', '), 30)}` : 'an empty object';
+    case 'function': return 'a function';
+    case 'date': return 'a Date';
+    case 'error': return `a ${desc.ctor || 'error'}`;
+    case 'unstable': return `a ${desc.types[0]}`;
+    default: return `a ${desc.t}`;
+  }
+}
+
+function describeOutcome(outcome) {
+  const value = outcome.value;
+  switch (outcome.kind) {
+    case 'throw': return value.t === 'error' && value.message ? `throws ${clip(JSON.stringify(value.message))}` : 'throws';
+    case 'resolve': return `resolves to ${describeValue(value)}`;
+    case 'reject': return value.t === 'error' && value.message ? `rejects with ${clip(JSON.stringify(value.message))}` : 'rejects';
+    case 'yield': return `yields ${describeValue(value)}`;
+    default: return `returns ${describeValue(value)}`;
+  }
+}
+
+function describeMemberStep(step) {
+  const args = (step.args || []).map(describeCandidate).join(', ');
+  if (step.op === 'get') return step.name;
+  if (step.op === 'set') return `setting ${step.name} to ${args}`;
+  return `${step.name}(${clip(args, 50)})`;
+}
+
+// A test name for a scenario (its steps as data) and the outcomes of its steps.
+function testName(scenario, outcomes) {
+  const steps = scenario.steps;
+  const last = steps[steps.length - 1];
+  const outcome = outcomes[outcomes.length - 1];
+  let name;
+  if (last.op === 'call') {
+    name = `${describeOutcome(outcome)} ${describeArgs(last.args)}`;
+  } else if (last.op === 'new') {
+    const args = last.args.length ? `from ${last.args.map(describeCandidate).join(' and ')}` : 'without arguments';
+    name = outcome.kind === 'throw' ? `${describeOutcome(outcome)} when constructed ${args}` : `constructs ${args}`;
+  } else {
+    const construct = steps[0];
+    const from = construct.args.length ? `(${construct.args.map(describeCandidate).join(', ')})` : '()';
+    const verb = last.op === 'set' && outcome.kind !== 'throw' ? 'works' : describeOutcome(outcome);
+    const more = steps.length > 2 ? ` and ${steps.length - 2} more step${steps.length > 3 ? 's' : ''}` : '';
+    name = `${describeMemberStep(last)} ${verb} after new ${construct.callee}${from}${more}`;
+  }
+  return clip(name, MAX_NAME);
+}
+
+module.exports = { testName };

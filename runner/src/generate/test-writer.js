@@ -1,0 +1,128 @@
+'use strict';
+// Writes Jest test files. Each kept scenario becomes one test inside the `describe` block of the
+// export it exercises; each test states what was observed when the scenario ran. A test file
+// reaches the module by a relative require (or import, for ES modules), so the tests run in any
+// folder that holds the sources and the tests side by side.
+
+const { toSource } = require('./candidate');
+const { renderScenario } = require('./scenario');
+const { stepAssertions } = require('./assertions');
+const { effectAssertions, untouchedDeclarations } = require('./effect-assertions');
+const { testName } = require('./test-names');
+const { quoteString } = require('./js-source');
+
+const INDENT = '    ';
+
+const HELPERS = {
+  take: [
+    '// The first `count` values an iterator yields.',
+    'function take(iterator, count) {',
+    '  const values = [];',
+    '  for (const value of iterator) {',
+    '    if (values.length === count) break;',
+    '    values.push(value);',
+    '  }',
+    '  return values;',
+    '}',
+  ],
+  collect: [
+    '// The values an async iterator yields (all of them, or the first `count`).',
+    'async function collect(iterator, count = Infinity) {',
+    '  const values = [];',
+    '  for await (const value of iterator) {',
+    '    if (values.length === count) break;',
+    '    values.push(value);',
+    '  }',
+    '  return values;',
+    '}',
+  ],
+};
+
+// Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'.
+function testFileFor(sourcePath, takenPaths) {
+  const slash = sourcePath.lastIndexOf('/');
+  const dir = slash >= 0 ? sourcePath.slice(0, slash + 1) : '';
+  const fileName = sourcePath.slice(slash + 1);
+  const dot = fileName.lastIndexOf('.');
+  const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
+  const extension = dot > 0 ? fileName.slice(dot) : '';
+  let testPath = `${dir}__tests__/${stem}.test.js`;
+  if (takenPaths.has(testPath)) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
+  const request = `../${extension === '.js' ? stem : fileName}`;
+  return { testPath, request };
+}
+
+// One test case ready to print: { describe, name, lines, async, helpers }.
+function prepareTestCase(entry, bindingNames, classRefs) {
+  const taken = [...bindingNames, 'result'];
+  const original = renderScenario(entry.scenario, taken);
+  // Inputs the call neither changed nor called back through read better inline.
+  const untouched = untouchedDeclarations(entry.effects);
+  const inline = new Set(original.declarations.filter((_, index) => untouched.has(index)).map((d) => `${d.step}:${d.arg}`));
+  const rendered = renderScenario(entry.scenario, taken, inline);
+  const declaredNames = original.declarations.map((d) => {
+    const kept = rendered.declarations.find((other) => other.step === d.step && other.arg === d.arg);
+    return kept ? kept.name : null;
+  });
+
+  const lines = [];
+  const helpers = new Set();
+  let isAsync = false;
+  rendered.steps.forEach((step, index) => {
+    for (const declaration of rendered.declarations.filter((d) => d.step === index)) {
+      lines.push(`const ${declaration.name} = ${toSource(declaration.candidate, INDENT)};`);
+    }
+    const assertion = stepAssertions(step, entry.outcomes[index], classRefs);
+    lines.push(...assertion.lines);
+    assertion.helpers.forEach((helper) => helpers.add(helper));
+    isAsync = isAsync || assertion.async;
+    lines.push(...effectAssertions(entry.effects, index, declaredNames));
+  });
+  return { describe: entry.target.label, name: testName(entry.scenario, entry.outcomes), lines, async: isAsync, helpers };
+}
+
+// Makes test names unique within their describe block (Jest reports results by name).
+function uniqueNames(cases) {
+  const seen = new Map();
+  for (const testCase of cases) {
+    const key = `${testCase.describe}\0${testCase.name}`;
+    const count = (seen.get(key) || 0) + 1;
+    seen.set(key, count);
+    if (count > 1) testCase.name = `${testCase.name} (${count})`;
+  }
+  return cases;
+}
+
+function importLines(spec, body) {
+  const used = spec.bindings.filter((binding) => new RegExp(`\\b${binding.name.replace(/\$/g, '\\$')}\\b`).test(body));
+  if (!spec.esm) return used.map((binding) => `const ${binding.name} = require(${quoteString(spec.request)});`);
+  const defaultBinding = used.find((binding) => binding.from === 'default');
+  const named = used.filter((binding) => binding.from === 'named').map((binding) => (binding.key === binding.name ? binding.name : `${binding.key} as ${binding.name}`));
+  const parts = [];
+  if (defaultBinding) parts.push(defaultBinding.name);
+  if (named.length) parts.push(`{ ${named.join(', ')} }`);
+  return parts.length ? [`import ${parts.join(', ')} from ${quoteString(spec.request)};`] : [];
+}
+
+// spec: { sourcePath, request, esm, bindings }. Returns the test file's text.
+function writeTestFile(spec, cases) {
+  const blocks = [];
+  const describes = [...new Set(cases.map((testCase) => testCase.describe))];
+  for (const describeName of describes) {
+    const tests = cases.filter((testCase) => testCase.describe === describeName).map((testCase) => {
+      const body = testCase.lines.map((line) => `${INDENT}${line}`).join('\n');
+      return `  test(${quoteString(testCase.name)}, ${testCase.async ? 'async ' : ''}() => {\n${body}\n  });`;
+    });
+    blocks.push(`describe(${quoteString(describeName)}, () => {\n${tests.join('\n\n')}\n});`);
+  }
+  const body = blocks.join('\n\n');
+  const helpers = [...new Set(cases.flatMap((testCase) => [...testCase.helpers]))].sort().map((name) => HELPERS[name].join('\n'));
+  const header = [
+    `// Tests generated by Vouch for ${spec.sourcePath}.`,
+    '// Every expectation below is what the code returned, threw or resolved to when Vouch ran it.',
+    ...importLines(spec, body),
+  ].join('\n');
+  return [header, ...helpers, body].join('\n\n') + '\n';
+}
+
+module.exports = { testFileFor, prepareTestCase, uniqueNames, writeTestFile };

@@ -1,0 +1,78 @@
+'use strict';
+// Writes a described value (see child/snapshot.js) back as the JavaScript expression a test
+// expects it to equal. Values that cannot be written literally become Jest's asymmetric matchers:
+// functions `expect.any(Function)`, values that differed between two runs `expect.any(Number)`
+// and so on. A value that cannot be asserted at all (it was undefined in one run and a number in
+// the other) raises Unassertable so the caller can assert less.
+
+const { quoteString, numberSource, propertyKey } = require('./js-source');
+
+const LINE_WIDTH = 72;
+const BUILTIN_ERRORS = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError']);
+const TYPE_MATCHERS = { string: 'String', number: 'Number', boolean: 'Boolean', bigint: 'BigInt', symbol: 'Symbol', function: 'Function',
+  array: 'Array', object: 'Object', date: 'Date', regexp: 'RegExp', map: 'Map', set: 'Set', error: 'Error', promise: 'Promise', buffer: 'Buffer' };
+
+class Unassertable extends Error {}
+
+function numberLiteral(v) {
+  return typeof v === 'number' ? numberSource(v) : v; // 'NaN', '-0', 'Infinity' arrive as text
+}
+
+function wrap(open, items, close, indent) {
+  const flat = `${open}${items.join(', ')}${close}`;
+  if (flat.length <= LINE_WIDTH && !flat.includes('\n')) return flat;
+  const inner = `${indent}  `;
+  return `${open.trimEnd()}\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}${close.trimStart()}`;
+}
+
+function unstableSource(desc) {
+  const types = [...new Set(desc.types)];
+  if (types.length === 1 && TYPE_MATCHERS[types[0]]) return `expect.any(${TYPE_MATCHERS[types[0]]})`;
+  if (types.length && types.every((type) => type !== 'undefined' && type !== 'null')) return 'expect.anything()';
+  throw new Unassertable();
+}
+
+function errorSource(desc) {
+  if (BUILTIN_ERRORS.has(desc.ctor) && desc.message !== null && !desc.props.length && desc.name === desc.ctor) {
+    return `new ${desc.ctor}(${quoteString(desc.message)})`;
+  }
+  return 'expect.any(Error)';
+}
+
+// Source text for a description, indented for a line that starts at `indent`.
+function valueSource(desc, indent = '') {
+  const inner = `${indent}  `;
+  switch (desc.t) {
+    case 'undefined': return 'undefined';
+    case 'null': return 'null';
+    case 'boolean': return String(desc.v);
+    case 'number': return numberLiteral(desc.v);
+    case 'bigint': return `${desc.v}n`;
+    case 'string': return desc.long ? 'expect.any(String)' : quoteString(desc.v);
+    case 'symbol': return desc.key !== undefined ? `Symbol.for(${quoteString(desc.key)})` : 'expect.any(Symbol)';
+    case 'function': return 'expect.any(Function)';
+    case 'array': return wrap('[', desc.items.map((item) => valueSource(item, inner)), ']', indent);
+    case 'object': {
+      const entries = desc.entries.map(([key, value]) => `${propertyKey(key)}: ${valueSource(value, inner)}`);
+      const literal = entries.length ? wrap('{ ', entries, ' }', indent) : '{}';
+      return desc.symbols ? `expect.objectContaining(${literal})` : literal;
+    }
+    case 'date': return desc.v === null ? 'expect.any(Date)' : `new Date(${quoteString(desc.v)})`;
+    case 'regexp': return `/${desc.source}/${desc.flags}`;
+    case 'map': return `new Map(${wrap('[', desc.entries.map(([k, v]) => `[${valueSource(k, inner)}, ${valueSource(v, inner)}]`), ']', indent)})`;
+    case 'set': return `new Set(${wrap('[', desc.items.map((item) => valueSource(item, inner)), ']', indent)})`;
+    case 'error': return errorSource(desc);
+    case 'buffer': return `Buffer.from([${desc.bytes.join(', ')}])`;
+    case 'typed': return `new ${desc.ctor}([${desc.items.map((item) => valueSource(item)).join(', ')}])`;
+    case 'promise': return 'expect.any(Promise)';
+    case 'unstable': return unstableSource(desc);
+    default: return 'expect.anything()'; // circular, opaque, truncated
+  }
+}
+
+// Whether `toBe` can compare the value (primitives, compared with Object.is).
+function isPrimitive(desc) {
+  return ['undefined', 'null', 'boolean', 'number', 'bigint', 'string'].includes(desc.t) && !desc.long;
+}
+
+module.exports = { valueSource, isPrimitive, Unassertable, BUILTIN_ERRORS };

@@ -1,0 +1,35 @@
+'use strict';
+// The temporary folders of one generation job: `exec` holds the submitted files for the code
+// under test to run beside, `suite` the sources and tests Jest verifies, `work` Jest's output.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+class Workspace {
+  constructor() {
+    this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-'));
+    this.execDir = path.join(this.root, 'exec');
+    this.suiteDir = path.join(this.root, 'suite');
+    this.workDir = path.join(this.root, 'work');
+    for (const dir of [this.execDir, this.suiteDir, this.workDir]) fs.mkdirSync(dir);
+  }
+
+  execPath(relativePath) {
+    return path.join(this.execDir, ...relativePath.split('/'));
+  }
+
+  writeExecFiles(files) {
+    for (const file of files) {
+      const target = this.execPath(file.path);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, file.content);
+    }
+  }
+
+  remove() {
+    fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+module.exports = { Workspace };
