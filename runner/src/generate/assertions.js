@@ -53,14 +53,15 @@ function iterationSource(expression, outcome) {
 }
 
 // Returns { lines, async, helpers } for one rendered step and its outcome.
-function stepAssertions(step, outcome, classRefs) {
+function stepAssertions(step, outcome, classRefs, isLast) {
   const helpers = new Set();
   const expression = step.expression;
   const isAsync = outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async';
-  if (outcome.iterated) helpers.add(outcome.iterated === 'async' ? 'collect' : 'take');
+  if (outcome.iterated === 'async') helpers.add('collect');
+  else if (outcome.iterated && !outcome.done) helpers.add('take');
   const lines = (() => {
     try {
-      return assertionLines(step, outcome, classRefs, expression);
+      return assertionLines(step, outcome, classRefs, expression, isLast);
     } catch (error) {
       if (!(error instanceof Unassertable)) throw error;
       // The value changed between runs in a way no matcher accepts: only check that the call completes.
@@ -70,15 +71,16 @@ function stepAssertions(step, outcome, classRefs) {
   return { lines, async: isAsync, helpers };
 }
 
-function assertionLines(step, outcome, classRefs, expression) {
+function assertionLines(step, outcome, classRefs, expression, isLast) {
   const indent = TEST_INDENT;
   switch (outcome.kind) {
     case 'return': {
       if (step.statement) return [`${expression};`];
       if (step.bind) {
+        // The state of a new instance is worth asserting when constructing it is what the test is about.
         const lines = [`const ${step.bind} = ${expression};`];
         const state = outcome.value;
-        if (state.t === 'object' && state.entries.length) lines.push(...valueAssertions(step.bind, { ...state, ctor: null }, classRefs, indent));
+        if (isLast && state.t === 'object' && state.entries.length) lines.push(...valueAssertions(step.bind, { ...state, ctor: null }, classRefs, indent));
         return lines;
       }
       const desc = outcome.value;

@@ -95,7 +95,7 @@ function commonJsExports(ast, declarations) {
         found.set(null, whole);
         // `module.exports = { a, b }` exports each property as a named member too.
         if (whole.kind === 'object') {
-          for (const member of whole.members) found.set(member.name, { ...describeValue(member.name, member.node, declarations), node: member.node });
+          for (const member of whole.members.filter((m) => m.kind === 'method' || m.kind === 'class')) found.set(member.name, { ...describeValue(member.name, member.node, declarations), node: member.node });
         }
       } else {
         found.set(target.name, describeValue(target.name, value, declarations));

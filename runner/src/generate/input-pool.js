@@ -63,8 +63,10 @@ class InputPool {
     this.seedCache = new Map(); // hint -> seeds by depth
   }
 
-  // Values seen at run time: exported data and what calls returned.
+  // Values seen at run time: exported data and what calls returned. Numbers with long fractions
+  // (-3960000.0000000005) make unreadable tests and are left out.
   observe(value) {
+    if (typeof value === 'number' && !Number.isInteger(value * 1000)) return;
     const candidate = fromValue(value);
     if (!candidate || candidate.type === 'undefined' || this.observed.length >= MAX_OBSERVED) return;
     const key = candidate.source;

@@ -16,13 +16,16 @@ const STRING_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart
 const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'push', 'pop', 'shift', 'unshift', 'join',
   'some', 'every', 'find', 'findIndex', 'findLast', 'sort', 'reverse', 'splice', 'flat', 'flatMap', 'fill', 'keys', 'entries']);
 const SHARED_METHODS = new Set(['indexOf', 'lastIndexOf', 'includes', 'slice', 'concat', 'at', 'toString', 'valueOf']);
+const DATE_METHODS = /^(get|set)(UTC)?(FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds|Time|TimezoneOffset)$|^to(ISO|UTC|Date|Time|Locale(Date|Time)?)String$|^toJSON$/;
 const OBJECT_METHODS = new Set(['hasOwnProperty', 'propertyIsEnumerable', 'isPrototypeOf', 'toLocaleString']);
+const CALLBACK_TAKING_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex',
+  'findLast', 'findLastIndex', 'flatMap', 'sort', 'then', 'catch', 'finally', 'replace', 'replaceAll']);
 const REGEX_TAKING_METHODS = new Set(['match', 'matchAll', 'replace', 'replaceAll', 'split', 'search']);
 const NUMBER_FUNCTIONS = new Set(['isNaN', 'isFinite', 'parseInt', 'parseFloat']);
 const GLOBAL_CALLS = {
   'Array.isArray': 'array', 'Number.isInteger': 'number', 'Number.isFinite': 'number', 'Number.isNaN': 'number',
   'Number.isSafeInteger': 'number', 'Object.keys': 'object', 'Object.values': 'object', 'Object.entries': 'object',
-  'Buffer.isBuffer': 'buffer', 'String': 'string',
+  'Buffer.isBuffer': 'buffer',
 };
 const INSTANCE_TYPES = { Date: 'date', RegExp: 'regexp', Array: 'array', Function: 'function', Object: 'object', Buffer: 'buffer' };
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
@@ -35,6 +38,7 @@ class ParameterScope {
   constructor(fn) {
     this.aliases = new Map();
     this.defaults = [];
+    this.destructured = []; // { path, type }: `{ a }` says the value is an object with `a`
     fn.params.forEach((param, index) => this.bindPattern(param, [index]));
   }
 
@@ -43,12 +47,18 @@ class ParameterScope {
       case 'Identifier': this.aliases.set(pattern.name, path); break;
       case 'AssignmentPattern': this.defaults.push({ path, node: pattern.right }); this.bindPattern(pattern.left, path); break;
       case 'RestElement': this.bindPattern(pattern.argument, path); break;
-      case 'ArrayPattern': pattern.elements.forEach((element) => element && this.bindPattern(element, [...path, '[]'])); break;
+      case 'ArrayPattern':
+        this.destructured.push({ path, type: 'array' });
+        pattern.elements.forEach((element) => element && this.bindPattern(element, [...path, '[]']));
+        break;
       case 'ObjectPattern':
+        this.destructured.push({ path, type: 'object' });
         for (const property of pattern.properties) {
           if (property.type === 'RestElement') continue;
           const key = staticKeyName(property.key, property.computed);
-          if (key !== null) this.bindPattern(property.value, [...path, key]);
+          if (key === null) continue;
+          this.destructured.push({ path: [...path, key], type: null });
+          this.bindPattern(property.value, [...path, key]);
         }
         break;
       default: break;
@@ -116,6 +126,10 @@ class HintCollector {
     const body = this.fn.body;
     this.scope.collectAliases(body);
     this.scope.collectAliases(body); // a second pass resolves aliases of aliases
+    for (const { path, type } of this.scope.destructured) {
+      const { hint } = this.hintAt(path);
+      if (type) hint.addType(type);
+    }
     for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
     walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
     this.applyDoc();
@@ -166,7 +180,7 @@ class HintCollector {
   visitMember(node, parent) {
     const isCallee = parent && parent.type === 'CallExpression' && parent.callee === node;
     const key = staticKeyName(node.property, node.computed);
-    if (isCallee && (STRING_METHODS.has(key) || ARRAY_METHODS.has(key) || SHARED_METHODS.has(key) || OBJECT_METHODS.has(key))) return;
+    if (isCallee && (STRING_METHODS.has(key) || ARRAY_METHODS.has(key) || SHARED_METHODS.has(key) || OBJECT_METHODS.has(key) || DATE_METHODS.test(key))) return;
     const path = this.scope.pathOf(node);
     if (path) this.hintAt(path);
   }
@@ -248,12 +262,18 @@ class HintCollector {
     if (objectName === 'Math' && args.length) args.forEach((arg) => this.addType(arg, 'number'));
     const regex = this.regexNamed(callee.object);
     if (regex && (method === 'test' || method === 'exec') && args[0]) this.addRegexHint(args[0], regex);
+    // `items.map(fn)`: what is handed to a callback-taking method is a function.
+    if (CALLBACK_TAKING_METHODS.has(method)) {
+      const callbackArg = method === 'replace' || method === 'replaceAll' ? args[1] : args[0];
+      if (callbackArg) this.addType(callbackArg, 'function');
+    }
 
     const path = this.scope.pathOf(callee.object);
     if (!path || method === null) return;
     const { hint, length } = this.hintAt(path);
     if (length) return;
-    if (STRING_METHODS.has(method)) hint.addType('string');
+    if (DATE_METHODS.test(method) && !STRING_METHODS.has(method)) hint.addType('date');
+    else if (STRING_METHODS.has(method)) hint.addType('string');
     else if (ARRAY_METHODS.has(method)) hint.addType('array');
     else if (SHARED_METHODS.has(method) && (method === 'indexOf' || method === 'includes' || method === 'slice')) {
       if (!hint.types.has('string') && !hint.types.has('array')) { hint.addType('string'); hint.addType('array'); }

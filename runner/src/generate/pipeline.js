@@ -114,7 +114,9 @@ function prepareSuites(modules, corpus) {
   const takenPaths = new Set();
   const suites = [];
   for (const module of modules) {
-    const entries = corpus.filter((entry) => entry.target.file === module.path);
+    // Tests follow the order of the module's exports, then the order they were found in.
+    const order = (entry) => module.targets.indexOf(entry.target);
+    const entries = corpus.filter((entry) => entry.target.file === module.path).sort((a, b) => order(a) - order(b));
     if (!entries.length) continue;
     const { testPath, request } = testFileFor(module.path, takenPaths);
     takenPaths.add(testPath);

@@ -21,6 +21,12 @@ function scenarioKey(rendered) {
   return rendered.declarations.map((d) => JSON.stringify(d.candidate)).join('|') + rendered.steps.map((s) => s.expression).join(';');
 }
 
+// A scenario that ends in a value, not an error: the usage a reader of the tests wants to see.
+function isHappyPath(outcomes) {
+  const last = outcomes[outcomes.length - 1];
+  return ['return', 'resolve', 'yield'].includes(last.kind) && last.value.t !== 'undefined';
+}
+
 // A run can become a test only if nothing disturbed it and every step finished.
 function usable(reply) {
   return reply.ok && !reply.disturbances.length && reply.outcomes.length > 0
@@ -66,29 +72,36 @@ class Search {
     }
   }
 
-  // Runs one scenario; returns true when it was kept.
+  // Runs one scenario; returns true when it reached new coverage. Besides scenarios that reach
+  // new code, the first one per target that ends in a value is kept too: when minimisation has to
+  // choose between equally useful tests, it prefers one showing normal use over one that throws.
   async try(slot, scenario) {
     slot.tries++;
     const execution = await this.execute(slot.target, scenario);
     if (!execution || !usable(execution.reply)) return false;
     const { reply, program, module, timeoutMs } = execution;
     this.observeResults(module.pool, reply.outcomes);
-    if (!reply.keys.some((key) => !this.covered.has(key))) return false;
+    const representative = !slot.hasHappyPath && isHappyPath(reply.outcomes);
+    if (!representative && !reply.keys.some((key) => !this.covered.has(key))) return false;
 
     await delay(SECOND_RUN_DELAY_MS);
     const second = await this.executor.run(module.entry, module.bindings, program, timeoutMs);
     if (!usable(second)) return false;
     const merged = mergeRuns(reply, second);
-    if (!merged || !merged.keys.some((key) => !this.covered.has(key))) return false;
+    if (!merged) return false;
+    const gained = merged.keys.some((key) => !this.covered.has(key));
+    if (!gained && !representative) return false;
 
     // A step that throws ends the scenario: keep only the steps that ran.
     const ran = { targetId: scenario.targetId, steps: scenario.steps.slice(0, merged.outcomes.length) };
-    const entry = { target: slot.target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys) };
+    const happy = isHappyPath(merged.outcomes);
+    const entry = { target: slot.target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys), happy };
     merged.keys.forEach((key) => this.covered.add(key));
     this.corpus.push(entry);
     slot.entries.push(entry);
-    slot.gains++;
-    return true;
+    slot.hasHappyPath = slot.hasHappyPath || happy;
+    if (gained) slot.gains++;
+    return gained;
   }
 
   nextScenario(slot) {

@@ -3,6 +3,7 @@
 // `add(2) returns 3 after new Counter(1)`.
 
 const { toSource } = require('./candidate');
+const { valueSource } = require('./value-source');
 
 const MAX_PART = 40;
 const MAX_NAME = 120;
@@ -25,7 +26,21 @@ function describeArgs(args) {
   return `for ${args.map(describeCandidate).join(' and ')}`;
 }
 
+// A short literal when one fits (`[0, 1, 2]`), else words (`an array of 12`).
+function shortLiteral(desc) {
+  try {
+    const source = valueSource(desc);
+    return source.length <= 30 && !source.includes('expect.') ? source : null;
+  } catch {
+    return null;
+  }
+}
+
 function describeValue(desc) {
+  if (desc.t === 'array' || desc.t === 'object') {
+    const literal = !desc.ctor && shortLiteral(desc);
+    if (literal) return literal;
+  }
   switch (desc.t) {
     case 'string': return desc.long ? `a string of ${desc.length} characters` : clip(JSON.stringify(desc.v));
     case 'number': return String(desc.v);

@@ -72,7 +72,7 @@ function prepareTestCase(entry, bindingNames, classRefs) {
     for (const declaration of rendered.declarations.filter((d) => d.step === index)) {
       lines.push(`const ${declaration.name} = ${toSource(declaration.candidate, INDENT)};`);
     }
-    const assertion = stepAssertions(step, entry.outcomes[index], classRefs);
+    const assertion = stepAssertions(step, entry.outcomes[index], classRefs, index === rendered.steps.length - 1);
     lines.push(...assertion.lines);
     assertion.helpers.forEach((helper) => helpers.add(helper));
     isAsync = isAsync || assertion.async;

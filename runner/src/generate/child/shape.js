@@ -40,6 +40,9 @@ function accessorMembers(owner, skip) {
 class ShapeReader {
   constructor() {
     this.samples = [];
+    // A function reachable twice (`module.exports.default = camelCase`) is described once; its
+    // aliases are not separate targets.
+    this.seenFunctions = new Set();
   }
 
   sample(value) {
@@ -50,6 +53,8 @@ class ShapeReader {
 
   read(value, depth = 0) {
     if (typeof value === 'function') {
+      if (this.seenFunctions.has(value) || depth > 2) return { kind: 'value' };
+      this.seenFunctions.add(value);
       const base = { length: value.length, fnName: value.name, ...functionKind(value) };
       if (isClass(value)) {
         return { kind: 'class', ...base, members: accessorMembers(value.prototype, ['constructor']), statics: this.statics(value, depth) };
@@ -61,7 +66,8 @@ class ShapeReader {
       for (const key of Object.keys(value)) {
         let member;
         try { member = value[key]; } catch { continue; }
-        this.sample(key);
+        // Keys of exported data (status codes, unit names) are inputs; names of exports are not.
+        if (depth > 0) this.sample(key);
         const shape = this.read(member, depth + 1);
         if (shape.kind !== 'value') members[key] = shape;
       }

@@ -1,0 +1,143 @@
+'use strict';
+// Static analysis: which exports are found, and which inputs are mined from the source.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { analyzeSource } = require('../../src/generate/analyze');
+const { paramHints } = require('../../src/generate/param-hints');
+
+function exportsOf(source) {
+  return analyzeSource(source).exports.map((info) => ({
+    name: info.name,
+    kind: info.kind,
+    async: info.async,
+    generator: info.generator,
+    members: info.members.map((member) => `${member.static ? 'static ' : ''}${member.kind} ${member.name}`),
+  }));
+}
+
+function hintsOf(source, exportName = null) {
+  const analysis = analyzeSource(source);
+  const info = analysis.exports.find((candidate) => candidate.name === exportName);
+  return paramHints(info.node, analysis.paramContext);
+}
+
+test('finds CommonJS exports: module.exports function, exports.x, module.exports.x', () => {
+  const found = exportsOf(`
+    function ms(value) { return value; }
+    module.exports = ms;
+    module.exports.format = function format(n) { return String(n); };
+    exports.parse = (text) => Number(text);
+  `);
+  assert.deepEqual(found.map((e) => [e.name, e.kind]), [[null, 'function'], ['format', 'function'], ['parse', 'function']]);
+});
+
+test('finds the members of an exported object literal', () => {
+  const found = exportsOf(`
+    const helper = () => 1;
+    module.exports = { add(a, b) { return a + b; }, helper, get version() { return 1; }, answer: 42 };
+  `);
+  assert.deepEqual(found[0].members, ['method add', 'method helper', 'getter version']);
+  assert.deepEqual(found.slice(1).map((e) => [e.name, e.kind]), [['add', 'function'], ['helper', 'function']]);
+});
+
+test('finds ES module exports: functions, async and generator functions, default class, consts, specifiers', () => {
+  const found = exportsOf(`
+    export function plain() {}
+    export async function load() {}
+    export function* ids() {}
+    export const twice = (x) => x * 2, limit = 3;
+    function local() {}
+    export { local as renamed };
+    export default class Shape {}
+  `);
+  assert.deepEqual(found.map((e) => [e.name, e.kind, e.async, e.generator]), [
+    ['plain', 'function', false, false],
+    ['load', 'function', true, false],
+    ['ids', 'function', false, true],
+    ['twice', 'function', false, false],
+    ['limit', 'value', false, false],
+    ['renamed', 'function', false, false],
+    ['default', 'class', false, false],
+  ]);
+});
+
+test('finds class members: constructor, methods, getters, setters and statics', () => {
+  const [counter] = exportsOf(`
+    class Counter {
+      constructor(start) { this.count = start; }
+      increment() { return ++this.count; }
+      get value() { return this.count; }
+      set value(v) { this.count = v; }
+      static from(text) { return new Counter(Number(text)); }
+      async *[Symbol.iterator]() {}
+    }
+    module.exports = Counter;
+  `);
+  assert.equal(counter.kind, 'class');
+  assert.deepEqual(counter.members, ['constructor constructor', 'method increment', 'getter value', 'setter value', 'static method from']);
+});
+
+test('treats a constructor function with prototype methods as a class', () => {
+  const [stack] = exportsOf(`
+    function Stack() { this.items = []; }
+    Stack.prototype.push = function (item) { this.items.push(item); };
+    Stack.create = function () { return new Stack(); };
+    module.exports = Stack;
+  `);
+  assert.equal(stack.kind, 'class');
+  assert.deepEqual(stack.members, ['method push', 'static method create']);
+});
+
+test('mines typeof checks, compared literals with their neighbours, and property names', () => {
+  const [value, options] = hintsOf(`
+    module.exports = function (value, options) {
+      if (typeof value === 'string') return value.trim();
+      if (value > 100) return 'big';
+      if (options.mode === 'strict' && options.retries) return 1;
+      return 0;
+    };
+  `);
+  assert.deepEqual([...value.hint.types].sort(), ['number', 'string']);
+  assert.deepEqual(value.hint.values, [100, 99, 101]);
+  assert.deepEqual([...options.hint.props.keys()], ['mode', 'retries']);
+  assert.deepEqual(options.hint.props.get('mode').values, ['strict']);
+});
+
+test('mines default values, destructured properties and JSDoc types', () => {
+  const [list, settings] = hintsOf(`
+    /**
+     * @param {number[]} list
+     * @param {Object} settings
+     */
+    export function total(list, { scale = 2, label } = {}) { return list.length * scale + label; }
+  `, 'total');
+  assert.ok(list.hint.types.has('array'));
+  assert.ok(list.hint.element.types.has('number'));
+  assert.ok(settings.hint.types.has('object'));
+  assert.deepEqual([...settings.hint.props.keys()], ['scale', 'label']);
+  assert.deepEqual(settings.hint.props.get('scale').values, [2]);
+});
+
+test('follows a parameter into the module-level helper it is passed to', () => {
+  const [input] = hintsOf(`
+    function parse(text) { return /^(\\d+)(ms|s)$/.exec(text); }
+    module.exports = function duration(input) { return parse(input); };
+  `);
+  assert.ok(input.hint.types.has('string'));
+  assert.equal(input.hint.regexes[0].pattern, '^(\\d+)(ms|s)$');
+});
+
+test('mines module literals: strings, numbers around comparisons, folded constants, regex samples', () => {
+  const { literals } = analyzeSource(`
+    'use strict';
+    const dep = require('./dep');
+    var s = 1000; var m = s * 60;
+    module.exports = (x) => (x >= m ? 'minutes' : /^(\\d+)(kb|mb)$/i.test(x));
+  `);
+  assert.ok(literals.strings.includes('minutes'));
+  assert.ok(!literals.strings.includes('use strict') && !literals.strings.includes('./dep'));
+  for (const n of [1000, 60000, 59999, 60001]) assert.ok(literals.numbers.includes(n), `has ${n}`);
+  assert.ok(literals.regexStrings.some((text) => /^\d+kb$/i.test(text)));
+  assert.ok(literals.regexStrings.some((text) => /^\d+mb$/i.test(text)));
+});

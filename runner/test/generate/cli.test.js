@@ -1,0 +1,165 @@
+'use strict';
+// End to end: bin/generate.js reads a job, returns tests; the tests are then run by Jest here,
+// independently, and must all pass and reach the coverage the result states.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const RUNNER = path.resolve(__dirname, '..', '..');
+const GENERATE = path.join(RUNNER, 'bin', 'generate.js');
+
+function runGenerate(job) {
+  const output = spawnSync(process.execPath, [GENERATE], { input: typeof job === 'string' ? job : JSON.stringify(job), maxBuffer: 64 << 20 });
+  return { status: output.status, result: JSON.parse(output.stdout.toString()), stderr: output.stderr.toString() };
+}
+
+function runJest(files) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-e2e-'));
+  try {
+    for (const file of files) {
+      fs.mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
+      fs.writeFileSync(path.join(dir, file.path), file.content);
+    }
+    spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--json', '--outputFile=results.json', '--coverage',
+      '--coverageReporters=json-summary', '--coverageDirectory=coverage', '--runInBand', '--forceExit', '--silent'],
+    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(RUNNER, 'node_modules') } });
+    return {
+      results: JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')),
+      coverage: JSON.parse(fs.readFileSync(path.join(dir, 'coverage', 'coverage-summary.json'), 'utf8')).total,
+    };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const SOURCES = [
+  {
+    path: 'src/duration.js',
+    content: `'use strict';
+const UNITS = { ms: 1, s: 1000, m: 60000, h: 3600000 };
+
+function parse(text) {
+  const match = /^(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)$/.exec(text.trim());
+  if (!match) throw new Error('cannot parse ' + JSON.stringify(text));
+  return Number(match[1]) * UNITS[match[2]];
+}
+
+function format(ms, { long = false } = {}) {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) throw new TypeError('ms must be a finite number');
+  const abs = Math.abs(ms);
+  for (const unit of ['h', 'm', 's']) {
+    if (abs >= UNITS[unit]) {
+      const n = Math.round(ms / UNITS[unit]);
+      return long ? n + ' ' + { h: 'hour', m: 'minute', s: 'second' }[unit] + (Math.abs(n) === 1 ? '' : 's') : n + unit;
+    }
+  }
+  return ms + 'ms';
+}
+
+module.exports = { parse, format };
+`,
+  },
+  {
+    path: 'src/inventory.js',
+    content: `class Inventory {
+  constructor(owner) {
+    if (!owner) throw new Error('owner is required');
+    this.owner = owner;
+    this.items = {};
+  }
+  add(name, count = 1) {
+    if (count <= 0) throw new RangeError('count must be positive');
+    this.items[name] = (this.items[name] || 0) + count;
+    return this.items[name];
+  }
+  remove(name) {
+    if (!(name in this.items)) return false;
+    delete this.items[name];
+    return true;
+  }
+  get size() { return Object.keys(this.items).length; }
+  static of(owner, names) { const inventory = new Inventory(owner); names.forEach((name) => inventory.add(name)); return inventory; }
+}
+module.exports = Inventory;
+`,
+  },
+  {
+    path: 'src/users.mjs',
+    content: `const USERS = [{ id: 1, name: 'Ada' }, { id: 2, name: 'Linus' }];
+
+export async function findUser(id) {
+  await new Promise((resolve) => setTimeout(resolve, 1));
+  const user = USERS.find((candidate) => candidate.id === id);
+  if (!user) throw new Error('no user ' + id);
+  return user;
+}
+
+export function* evens(limit) {
+  for (let n = 0; n <= limit; n += 2) yield n;
+}
+
+export default function greet(user, greeting = 'Hello') {
+  return greeting + ', ' + (user && user.name ? user.name : 'stranger') + '!';
+}
+`,
+  },
+];
+
+test('generates tests that pass under Jest and reach the coverage they state', () => {
+  const { status, result } = runGenerate({ files: SOURCES, framework: 'jest', threshold: 80, timeBudgetMs: 15000 });
+  assert.equal(status, 0);
+  const { summary } = result;
+  assert.deepEqual(summary.problems, []);
+  assert.ok(summary.testsKept > 5, `kept ${summary.testsKept} tests`);
+  assert.ok(result.files.some((file) => file.path === 'src/__tests__/duration.test.js'));
+  assert.ok(result.files.some((file) => file.path === 'src/__tests__/inventory.test.js'));
+  assert.ok(result.files.some((file) => file.path === 'src/__tests__/users.test.js'));
+  assert.match(result.files.find((file) => file.path === 'src/__tests__/duration.test.js').content, /require\('\.\.\/duration'\)/);
+
+  const { results, coverage } = runJest([...SOURCES, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.equal(results.numRuntimeErrorTestSuites, 0);
+  assert.equal(results.numPassedTests, summary.testsKept);
+  for (const metric of ['statements', 'branches', 'functions', 'lines']) {
+    assert.ok(Math.abs(coverage[metric].pct - summary.coverage[metric]) <= 0.5, `${metric}: jest ${coverage[metric].pct}, stated ${summary.coverage[metric]}`);
+  }
+  assert.ok(summary.coverage.statements >= 90, `statements ${summary.coverage.statements}`);
+  assert.ok(summary.coverage.branches >= 75, `branches ${summary.coverage.branches}`);
+});
+
+test('reports bad files as problems and still tests the good ones', () => {
+  const files = [
+    { path: 'lib/ok.js', content: 'module.exports = (a, b) => (a > b ? a : b);\n' },
+    { path: 'lib/broken.js', content: 'const a = 1;\nfunction (x {\n' },
+    { path: 'lib/types.ts', content: 'export const a: number = 1;\n' },
+    { path: 'lib/logo.js', content: '\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR' },
+    { path: 'lib/http.js', content: "const axios = require('axios');\nmodule.exports = (url) => axios.get(url);\n" },
+    { path: 'lib/crash.js', content: "throw new Error('boom at load');\n" },
+    { path: 'lib/hang.js', content: 'while (true) {}\n' },
+  ];
+  const { status, result } = runGenerate({ files, timeBudgetMs: 6000 });
+  assert.equal(status, 0);
+  const byPath = Object.fromEntries(result.summary.problems.map((problem) => [problem.path, problem]));
+  assert.deepEqual(byPath['lib/broken.js'], { path: 'lib/broken.js', code: 'syntax_error', message: 'Unexpected token', line: 2, column: 10 });
+  assert.equal(byPath['lib/types.ts'].code, 'not_javascript');
+  assert.equal(byPath['lib/logo.js'].code, 'not_javascript');
+  assert.equal(byPath['lib/http.js'].code, 'missing_module');
+  assert.equal(byPath['lib/http.js'].module, 'axios');
+  assert.match(byPath['lib/http.js'].message, /axios/);
+  assert.equal(byPath['lib/crash.js'].code, 'load_error');
+  assert.match(byPath['lib/crash.js'].message, /boom at load/);
+  assert.equal(byPath['lib/hang.js'].code, 'timeout');
+  assert.equal(result.summary.problems.length, 6);
+  assert.ok(result.summary.testsKept >= 2);
+  assert.deepEqual(result.files.map((file) => file.path).sort(), ['jest.config.js', 'lib/__tests__/ok.test.js']);
+});
+
+test('answers a malformed job with an error and exit code 1', () => {
+  const { status, result } = runGenerate('{"files": "nope"}');
+  assert.equal(status, 1);
+  assert.deepEqual(result, { error: 'files must be a non-empty array' });
+});

@@ -1,0 +1,41 @@
+'use strict';
+// Job validation and file classification.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { parseJob, JobError } = require('../../src/generate/job');
+const { notJavaScriptReason } = require('../../src/generate/source-kind');
+const { parseSource, SourceSyntaxError } = require('../../src/generate/parse');
+
+test('reads a job and fills in defaults', () => {
+  const job = parseJob(JSON.stringify({ files: [{ path: './src//a.js', content: '' }] }));
+  assert.deepEqual(job, { files: [{ path: 'src/a.js', content: '' }], framework: 'jest', threshold: 80, timeBudgetMs: 20000 });
+});
+
+test('rejects malformed jobs with a reason', () => {
+  const bad = ['not json', '[]', '{"files":[]}', '{"files":[{"path":"../x.js","content":""}]}', '{"files":[{"path":"/abs.js","content":""}]}',
+    '{"files":[{"path":"a.js"}]}', '{"files":[{"path":"a.js","content":""}],"framework":"mocha"}',
+    '{"files":[{"path":"a.js","content":""}],"timeBudgetMs":-1}', '{"files":[{"path":"a.js","content":""},{"path":"a.js","content":""}]}'];
+  for (const text of bad) assert.throws(() => parseJob(text), JobError, text);
+});
+
+test('recognises non-JavaScript files by extension and by binary content', () => {
+  assert.equal(notJavaScriptReason('a.js', 'x'), null);
+  assert.equal(notJavaScriptReason('a.mjs', 'x'), null);
+  assert.equal(notJavaScriptReason('a.cjs', 'x'), null);
+  assert.match(notJavaScriptReason('a.ts', 'x'), /\.ts is not a JavaScript file/);
+  assert.match(notJavaScriptReason('Makefile', 'x'), /without extension/);
+  assert.match(notJavaScriptReason('a.js', 'PK\u0003\u0004\u0000\u0000'), /binary/);
+});
+
+test('parses sloppy scripts and ES modules, and locates syntax errors (1-based column)', () => {
+  assert.equal(parseSource('with (a) { b = 010; }').sourceType, 'script');
+  assert.equal(parseSource('export const a = 1;').esm, true);
+  assert.equal(parseSource('module.exports = 1;').esm, false);
+  assert.throws(() => parseSource('const a = 1;\nfunction (x {\n'), (error) => {
+    assert.ok(error instanceof SourceSyntaxError);
+    assert.equal(error.line, 2);
+    assert.equal(error.column, 10);
+    return true;
+  });
+});

@@ -1,0 +1,74 @@
+'use strict';
+// Value serialization: runtime values are described in the child and written back as the
+// JavaScript literals (or Jest matchers) a test compares against.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const vm = require('node:vm');
+const { describeValue } = require('../../src/generate/child/snapshot');
+const { valueSource, Unassertable } = require('../../src/generate/value-source');
+const { mergeDescriptions } = require('../../src/generate/stability');
+const { atom, arrayOf, objectOf, mockOf, toSource } = require('../../src/generate/candidate');
+
+const roundTrip = (value) => vm.runInThisContext(`(${valueSource(describeValue(value))})`);
+
+test('writes primitives exactly, including NaN, -0, Infinity, undefined and BigInt', () => {
+  const cases = [[NaN, 'NaN'], [-0, '-0'], [Infinity, 'Infinity'], [-Infinity, '-Infinity'], [undefined, 'undefined'],
+    [null, 'null'], [12n, '12n'], [1.5, '1.5'], ['it\'s\n"x"', "'it\\'s\\n\"x\"'"], [true, 'true']];
+  for (const [value, source] of cases) assert.equal(valueSource(describeValue(value)), source);
+});
+
+test('round-trips nested data, dates, regexes, maps, sets and buffers', () => {
+  const value = { list: [1, 'two', [3]], when: new Date('2020-01-02T03:04:05.000Z'), pattern: /a\/b/gi,
+    map: new Map([['k', { v: 1 }]]), set: new Set([1, 2]), bytes: Buffer.from('hi'), 'odd-key': null };
+  const copy = roundTrip(value);
+  assert.equal(copy.when.toISOString(), value.when.toISOString());
+  assert.equal(String(copy.pattern), String(value.pattern));
+  assert.deepEqual([...copy.map], [...value.map]);
+  assert.deepEqual([...copy.set], [...value.set]);
+  assert.deepEqual([...copy.bytes], [...value.bytes]);
+  assert.deepEqual(copy.list, value.list);
+  assert.equal(copy['odd-key'], null);
+});
+
+test('writes class instances as their own data and names the class', () => {
+  class Point { constructor() { this.x = 1; this.y = 2; } get length() { return 3; } }
+  const desc = describeValue(new Point());
+  assert.equal(desc.ctor, 'Point');
+  assert.equal(valueSource(desc), '{ x: 1, y: 2 }');
+});
+
+test('uses matchers for what has no literal: functions, symbols, cycles, invalid dates', () => {
+  const cyclic = { name: 'loop' };
+  cyclic.self = cyclic;
+  assert.equal(valueSource(describeValue({ fn() {}, s: Symbol('s') })), '{ fn: expect.any(Function), s: expect.any(Symbol) }');
+  assert.equal(valueSource(describeValue(cyclic)), "{ name: 'loop', self: expect.anything() }");
+  assert.equal(valueSource(describeValue(new Date(NaN))), 'expect.any(Date)');
+  assert.equal(valueSource(describeValue(Symbol.for('app'))), "Symbol.for('app')");
+});
+
+test('asserts only the type of values that differ between two runs', () => {
+  const merged = mergeDescriptions(describeValue({ id: 'a', at: 1 }), describeValue({ id: 'a', at: 2 }));
+  assert.equal(valueSource(merged), "{ id: 'a', at: expect.any(Number) }");
+  const undecidable = mergeDescriptions(describeValue(undefined), describeValue(3));
+  assert.throws(() => valueSource(undecidable), Unassertable);
+});
+
+test('wraps long literals over several lines', () => {
+  const long = describeValue({ first: 'a'.repeat(30), second: 'b'.repeat(30), third: [1, 2, 3] });
+  assert.equal(valueSource(long, '    '), [
+    '{',
+    `      first: '${'a'.repeat(30)}',`,
+    `      second: '${'b'.repeat(30)}',`,
+    '      third: [1, 2, 3],',
+    '    }',
+  ].join('\n'));
+});
+
+test('spells candidate inputs as source, mocks as jest.fn', () => {
+  const options = objectOf([['long', atom.boolean(true)], ['if-none-match', atom.string('*')]]);
+  assert.equal(toSource(options), "{ long: true, 'if-none-match': '*' }");
+  assert.equal(toSource(arrayOf([atom.number(-0), atom.number(NaN), atom.bigint('5')])), '[-0, NaN, 5n]');
+  assert.equal(toSource(mockOf({ returns: atom.string('x') })), "jest.fn(() => 'x')");
+  assert.equal(toSource(mockOf({ returns: objectOf([['a', atom.number(1)]]) })), 'jest.fn(() => ({ a: 1 }))');
+});
