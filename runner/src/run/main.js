@@ -13,6 +13,7 @@ const { primeJest } = require('./prime');
 const { runJest } = require('./run-jest');
 const { verdict } = require('./verdict');
 const { useNodePath } = require('./node-resolution');
+const { enableCompileCache } = require('./compile-cache');
 
 async function main() {
   const send = reserveStdout();
@@ -20,10 +21,11 @@ async function main() {
   // Jest's own command line sets this; configs and tested code may read it.
   process.env.NODE_ENV ??= 'test';
 
+  enableCompileCache();
   try {
     await primeJest();
   } catch (error) {
-    finish(new RunError('runner_start_failed', describe(error)));
+    finish(new RunError('runner_start_failed', errorText(error)));
     return;
   }
   let fileSizeExceeded = false;
@@ -43,14 +45,14 @@ async function main() {
     const results = verdict(aggregated, process.cwd(), { fileSizeExceeded });
     finish({ ok: true, results, durationMs: Date.now() - started });
   } catch (error) {
-    finish(error instanceof RunError ? error : new RunError('run_failed', describe(error)));
+    finish(error instanceof RunError ? error : new RunError('run_failed', errorText(error)));
   }
 }
 
 // Returns finish(resultOrError): sends the one result line and exits,
-// 0 for {"ok":true}, 1 for {"ok":false}. Whatever ends the process early
-// (the tested code calling process.exit, an error thrown outside any test)
-// still produces a result line.
+// 0 for {"ok":true}, 1 for {"ok":false}. Whatever else ends the process
+// (the tested code calling process.exit, an error thrown outside any test,
+// which node prints on stderr) still produces a result line.
 function finisher(send) {
   let finished = false;
   const finish = (outcome) => {
@@ -62,9 +64,6 @@ function finisher(send) {
   };
   process.on('exit', (code) => {
     finish(new RunError('unexpected_exit', `the run ended early with exit code ${code}`));
-  });
-  process.on('uncaughtException', (error) => {
-    finish(new RunError('uncaught_error', `an error was thrown outside any test: ${describe(error)}`));
   });
   return finish;
 }
@@ -85,7 +84,7 @@ function writeJobFiles(root, files) {
   }
 }
 
-function describe(error) {
+function errorText(error) {
   return error instanceof Error ? error.stack || error.message : String(error);
 }
 
