@@ -17,6 +17,7 @@ const { InputPool } = require('./input-pool');
 const { ScenarioFactory } = require('./scenario-factory');
 const { Search } = require('./search');
 const { minimizeCorpus } = require('./minimize');
+const { Shrinker } = require('./shrink');
 const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./test-writer');
 const { jestConfigFile } = require('./jest-config');
 const { verifySuites } = require('./verify');
@@ -29,6 +30,8 @@ const LIMITS = { syncMs: 250, asyncMs: 500, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 // Share of the budget kept for verification: Jest runs at least twice.
 const VERIFY_SHARE = 0.35;
+// Share of the budget kept for making the chosen tests simpler to read.
+const SHRINK_SHARE = 0.1;
 const MIN_VERIFY_MS = 3000;
 const MAX_VERIFY_MS = 9000;
 
@@ -150,10 +153,12 @@ async function generateTests(job, { log = () => {} } = {}) {
     const targets = loadedModules.flatMap((module) => module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })));
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
     const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, rng, log });
-    const corpus = await search.run(Math.max(started + job.timeBudgetMs * 0.25, deadline - verifyReserve(job.timeBudgetMs)));
+    const searchEnd = Math.max(started + job.timeBudgetMs * 0.25, deadline - verifyReserve(job.timeBudgetMs));
+    const corpus = await search.run(searchEnd - job.timeBudgetMs * SHRINK_SHARE);
+    const chosen = await new Shrinker(search, modulesByPath).shrinkAll(minimizeCorpus(corpus), searchEnd);
     executor.close();
 
-    const suites = prepareSuites(loadedModules, minimizeCorpus(corpus));
+    const suites = prepareSuites(loadedModules, chosen);
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
     const config = jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));

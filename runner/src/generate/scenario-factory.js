@@ -10,6 +10,9 @@ const { mutateCandidate } = require('./mutation');
 const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
 const MAX_RANDOM_OPS = 3;
+const MAX_PAIR_SEEDS = 24;
+// Chance that a member call reuses an argument of an earlier step: `add('a')` then `remove('a')`.
+const REUSE_CHANCE = 0.4;
 
 // Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
 // its elements; a function reading `arguments` gets three unknown slots.
@@ -105,6 +108,7 @@ class ScenarioFactory {
     }
     for (const args of this.argumentSweeps(this.slots, this.seedLists)) yield this.scenario([this.constructStep(args)]);
     const construct = this.constructStep(this.firstArgs(this.slots, this.seedLists));
+    yield* this.pairSeeds(construct);
     for (const member of this.members) {
       const seedLists = member.slots.map((slot) => this.pool.seeds(slot.hint));
       const sweeps = member.kind === 'getter' ? [[]] : member.kind === 'setter' ? seedLists[0].map((value) => [value]) : this.argumentSweeps(member.slots, seedLists);
@@ -117,15 +121,31 @@ class ScenarioFactory {
     }
   }
 
-  randomArgs(slots) {
-    const required = slots.filter((slot) => !slot.optional).length;
-    const count = required + this.rng.int(slots.length - required + 1);
-    return slots.slice(0, count).map((slot) => this.pool.random(slot.hint));
+  // Two methods called with the same first argument: state written by one, read by the other.
+  *pairSeeds(construct) {
+    const methods = this.members.filter((member) => member.kind === 'method' && member.slots.length);
+    let count = 0;
+    for (const first of methods) {
+      const args = this.firstArgs(first.slots, first.slots.map((slot) => this.pool.seeds(slot.hint)));
+      if (!args.length) continue;
+      for (const second of methods) {
+        if (second === first || count++ >= MAX_PAIR_SEEDS) continue;
+        yield this.scenario([construct, this.memberStep(first, args), this.memberStep(second, [args[0]])]);
+      }
+    }
   }
 
-  randomMemberStep() {
+  // Random arguments; `earlier` holds arguments of previous steps that may be passed again.
+  randomArgs(slots, earlier = []) {
+    const required = slots.filter((slot) => !slot.optional).length;
+    const count = required + this.rng.int(slots.length - required + 1);
+    return slots.slice(0, count).map((slot) => (earlier.length && this.rng.chance(REUSE_CHANCE) ? this.rng.pick(earlier) : this.pool.random(slot.hint)));
+  }
+
+  randomMemberStep(previousSteps = []) {
     const member = this.rng.pick(this.members);
-    return this.memberStep(member, this.randomArgs(member.slots));
+    const earlier = previousSteps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
+    return this.memberStep(member, this.randomArgs(member.slots, earlier));
   }
 
   random() {
@@ -135,7 +155,7 @@ class ScenarioFactory {
     const steps = [this.constructStep(this.randomArgs(this.slots))];
     if (this.members.length) {
       const count = 1 + this.rng.int(MAX_RANDOM_OPS);
-      for (let i = 0; i < count; i++) steps.push(this.randomMemberStep());
+      for (let i = 0; i < count; i++) steps.push(this.randomMemberStep(steps));
     }
     return this.scenario(steps);
   }
@@ -147,7 +167,10 @@ class ScenarioFactory {
     const steps = scenario.steps;
     if (this.target.kind === 'class' && this.members.length && this.rng.chance(0.3)) {
       if (steps.length > 1 && this.rng.chance(0.4)) steps.splice(1 + this.rng.int(steps.length - 1), 1);
-      else steps.splice(1 + this.rng.int(steps.length), 0, this.randomMemberStep());
+      else {
+        const at = 1 + this.rng.int(steps.length);
+        steps.splice(at, 0, this.randomMemberStep(steps.slice(0, at)));
+      }
       return scenario;
     }
     const withArgs = steps.filter((step) => step.args && step.params && step.params.length);

@@ -50,17 +50,29 @@ class Search {
     this.executions = 0;
   }
 
-  async execute(target, scenario) {
+  // Runs a scenario once in a freshly loaded module. Returns { reply, usable }.
+  async runOnce(target, scenario) {
     const module = this.modules.get(target.file);
-    const rendered = renderScenario(scenario, module.bindingNames);
-    const key = scenarioKey(rendered);
-    if (this.tried.has(key)) return null;
-    this.tried.add(key);
-    const program = programSource(rendered, module.bindingNames);
+    const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
     const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs) + 1000;
     this.executions++;
     const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs);
-    return { reply, program, module, timeoutMs };
+    return { reply: { ...reply, usable: usable(reply) } };
+  }
+
+  // Runs a scenario a second time (a first run may be given) and returns the corpus entry both
+  // runs agree on, or null. Steps after one that throws are dropped: they never ran.
+  async confirm(target, scenario, first = null) {
+    const firstReply = first || (await this.runOnce(target, scenario)).reply;
+    if (!firstReply.usable) return null;
+    await delay(SECOND_RUN_DELAY_MS);
+    const { reply: second } = await this.runOnce(target, scenario);
+    if (!second.usable) return null;
+    const merged = mergeRuns(firstReply, second);
+    if (!merged) return null;
+    const ran = { targetId: scenario.targetId, steps: scenario.steps.slice(0, merged.outcomes.length) };
+    const module = this.modules.get(target.file);
+    return { target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys), happy: isHappyPath(merged.outcomes) };
   }
 
   observeResults(pool, outcomes) {
@@ -77,29 +89,24 @@ class Search {
   // choose between equally useful tests, it prefers one showing normal use over one that throws.
   async try(slot, scenario) {
     slot.tries++;
-    const execution = await this.execute(slot.target, scenario);
-    if (!execution || !usable(execution.reply)) return false;
-    const { reply, program, module, timeoutMs } = execution;
+    const module = this.modules.get(slot.target.file);
+    const key = scenarioKey(renderScenario(scenario, module.bindingNames));
+    if (this.tried.has(key)) return false;
+    this.tried.add(key);
+    const { reply } = await this.runOnce(slot.target, scenario);
+    if (!reply.usable) return false;
     this.observeResults(module.pool, reply.outcomes);
     const representative = !slot.hasHappyPath && isHappyPath(reply.outcomes);
-    if (!representative && !reply.keys.some((key) => !this.covered.has(key))) return false;
+    if (!representative && !reply.keys.some((k) => !this.covered.has(k))) return false;
 
-    await delay(SECOND_RUN_DELAY_MS);
-    const second = await this.executor.run(module.entry, module.bindings, program, timeoutMs);
-    if (!usable(second)) return false;
-    const merged = mergeRuns(reply, second);
-    if (!merged) return false;
-    const gained = merged.keys.some((key) => !this.covered.has(key));
+    const entry = await this.confirm(slot.target, scenario, reply);
+    if (!entry) return false;
+    const gained = [...entry.keys].some((k) => !this.covered.has(k));
     if (!gained && !representative) return false;
-
-    // A step that throws ends the scenario: keep only the steps that ran.
-    const ran = { targetId: scenario.targetId, steps: scenario.steps.slice(0, merged.outcomes.length) };
-    const happy = isHappyPath(merged.outcomes);
-    const entry = { target: slot.target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys), happy };
-    merged.keys.forEach((key) => this.covered.add(key));
+    entry.keys.forEach((k) => this.covered.add(k));
     this.corpus.push(entry);
     slot.entries.push(entry);
-    slot.hasHappyPath = slot.hasHappyPath || happy;
+    slot.hasHappyPath = slot.hasHappyPath || entry.happy;
     if (gained) slot.gains++;
     return gained;
   }

@@ -26,6 +26,10 @@ function describeArgs(args) {
   return `for ${args.map(describeCandidate).join(' and ')}`;
 }
 
+function withArticle(noun) {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 // A short literal when one fits (`[0, 1, 2]`), else words (`an array of 12`).
 function shortLiteral(desc) {
   try {
@@ -49,10 +53,10 @@ function describeValue(desc) {
     case 'undefined': return 'undefined';
     case 'null': return 'null';
     case 'array': return desc.items.length ? `an array of ${desc.items.length}` : 'an empty array';
-    case 'object': return desc.ctor ? `a ${desc.ctor}` : desc.entries.length ? `an object with ${clip(desc.entries.map(([key]) => key).join(', '), 30)}` : 'an empty object';
+    case 'object': return desc.ctor ? withArticle(desc.ctor) : desc.entries.length ? `an object with ${clip(desc.entries.map(([key]) => key).join(', '), 30)}` : 'an empty object';
     case 'function': return 'a function';
     case 'date': return 'a Date';
-    case 'error': return `a ${desc.ctor || 'error'}`;
+    case 'error': return withArticle(desc.ctor || 'error');
     case 'unstable': return `a ${desc.types[0]}`;
     default: return `a ${desc.t}`;
   }
