@@ -2,7 +2,8 @@
 # Measures test generation on small, popular CommonJS packages from the npm registry.
 # For each package: submit its main module (and the files it requires relatively) to
 # runner/bin/generate.js, write the returned tests beside the sources, run Jest with coverage
-# the way the run side does, and print coverage, kept and failing tests, and generation time.
+# the way the run side does (coverage over every submitted source file), and print coverage,
+# kept and failing tests, and generation time.
 #
 # Usage: bench/generate_bench.sh [package ...]     (default: the list below)
 # Env:   BUDGET_MS   time budget per package job (default 20000)
@@ -80,7 +81,9 @@ for (const spec of process.argv.slice(2)) {
   const resultsFile = path.join(work, 'runs', `${name}.results.json`);
   const coverageDir = path.join(work, 'runs', `${name}.coverage`);
   spawnSync(process.execPath, [require.resolve('jest/bin/jest', { paths: [runner] }), '--ci', '--json', `--outputFile=${resultsFile}`,
-    '--coverage', '--coverageReporters=json-summary', `--coverageDirectory=${coverageDir}`, '--runInBand', '--forceExit', '--silent'],
+    '--coverage', '--coverageReporters=json-summary', `--coverageDirectory=${coverageDir}`, '--runInBand', '--forceExit', '--silent',
+    // As the run side does: coverage over every source file, tested or not.
+    '--collectCoverageFrom=**/*.{js,mjs,cjs}', '--collectCoverageFrom=!**/jest.config.js'],
     { cwd: dir, env: { ...process.env, NODE_PATH: path.join(runner, 'node_modules') }, stdio: 'ignore' });
   const jest = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : { numPassedTests: 0, numFailedTests: NaN };
   const summary = fs.existsSync(path.join(coverageDir, 'coverage-summary.json'))

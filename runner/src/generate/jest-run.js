@@ -1,6 +1,8 @@
 'use strict';
-// Runs Jest once over a folder of sources and generated tests, as the run side will: jest's own
-// binary, the folder as root, coverage on. Returns each test's status and the coverage summary.
+// Runs Jest once over a folder of sources and generated tests, as the run side (bin/run.js) does:
+// the folder as root, coverage on, and coverage counted over every submitted source file, tested
+// or not (the same collectCoverageFrom as src/run/jest-argv.js). Returns each test's status and
+// the coverage summary.
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -8,6 +10,7 @@ const path = require('node:path');
 
 const JEST_BIN = require.resolve('jest/bin/jest');
 const RUNNER_NODE_MODULES = path.resolve(__dirname, '..', '..', 'node_modules');
+const COVERAGE_FROM = ['**/*.{js,jsx,mjs,cjs}', '!**/node_modules/**', '!**/{jest,babel}.config.{js,cjs,mjs}', '!**/.babelrc.{js,cjs,mjs}'];
 
 function testKey(describe, name) {
   return `${describe}\0${name}`;
@@ -20,7 +23,8 @@ async function runJest(dir, workDir, { timeoutMs }) {
   fs.rmSync(resultsFile, { force: true });
   fs.rmSync(coverageDir, { recursive: true, force: true });
   const args = [JEST_BIN, '--ci', '--json', `--outputFile=${resultsFile}`, '--coverage', '--coverageReporters=json-summary',
-    `--coverageDirectory=${coverageDir}`, `--cacheDirectory=${path.join(workDir, 'jest-cache')}`, '--runInBand', '--forceExit', '--silent'];
+    `--coverageDirectory=${coverageDir}`, `--cacheDirectory=${path.join(workDir, 'jest-cache')}`, '--runInBand', '--forceExit', '--silent',
+    ...COVERAGE_FROM.map((glob) => `--collectCoverageFrom=${glob}`)];
   const env = { ...process.env, NODE_PATH: RUNNER_NODE_MODULES };
   const stderr = await new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -19,7 +19,7 @@ const { Search } = require('./search');
 const { minimizeCorpus } = require('./minimize');
 const { Shrinker } = require('./shrink');
 const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./test-writer');
-const { jestConfigFile } = require('./jest-config');
+const { jestConfigFile, CONFIG_PATH } = require('./jest-config');
 const { verifySuites } = require('./verify');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
@@ -160,14 +160,15 @@ async function generateTests(job, { log = () => {} } = {}) {
 
     const suites = prepareSuites(loadedModules, chosen);
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
-    const config = jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
+    // A job that brings its own Jest configuration keeps it.
+    const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
       ? await verifySuites({ dir: workspace.suiteDir, workDir: workspace.workDir, sources, config, suites, deadline, log })
       : { suites: [], coverage: null };
 
     const files = verified.suites.length
-      ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), config]
+      ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), ...(config ? [config] : [])]
       : [];
     const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, suiteDir: workspace.suiteDir, problems });
     log(`done in ${Date.now() - started} ms: ${summary.testsKept}/${testsGenerated} tests kept`);

@@ -19,9 +19,10 @@ function writeFile(root, relativePath, content) {
   fs.writeFileSync(file, content);
 }
 
-// suites: [{ testPath, spec, cases }]. Returns { suites, coverage, rounds } with passing cases only.
+// suites: [{ testPath, spec, cases }]; config: the jest.config.js to add, or null when the sources
+// bring their own. Returns { suites, coverage, rounds } with passing cases only.
 async function verifySuites({ dir, workDir, sources, config, suites, deadline, log }) {
-  for (const source of [...sources, config]) writeFile(dir, source.path, source.content);
+  for (const source of config ? [...sources, config] : sources) writeFile(dir, source.path, source.content);
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
   for (let round = 1; round <= MAX_ROUNDS && live.length; round++) {

@@ -24,8 +24,10 @@ function runJest(files) {
       fs.mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
       fs.writeFileSync(path.join(dir, file.path), file.content);
     }
+    // As the run side does: coverage over every source file, tested or not.
     spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--json', '--outputFile=results.json', '--coverage',
-      '--coverageReporters=json-summary', '--coverageDirectory=coverage', '--runInBand', '--forceExit', '--silent'],
+      '--coverageReporters=json-summary', '--coverageDirectory=coverage', '--runInBand', '--forceExit', '--silent',
+      '--collectCoverageFrom=**/*.{js,mjs,cjs}', '--collectCoverageFrom=!**/jest.config.js'],
     { cwd: dir, env: { ...process.env, NODE_PATH: path.join(RUNNER, 'node_modules') } });
     return {
       results: JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')),
