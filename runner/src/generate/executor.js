@@ -61,8 +61,9 @@ class Executor {
     return this.request({ type: 'load', entry }, timeoutMs);
   }
 
-  run(entry, bindings, program, timeoutMs) {
-    return this.request({ type: 'run', entry, bindings, program }, timeoutMs);
+  // clockShiftMs moves the clock the scenario sees (see child/clock.js).
+  run(entry, bindings, program, timeoutMs, clockShiftMs = 0) {
+    return this.request({ type: 'run', entry, bindings, program, clockShiftMs }, timeoutMs);
   }
 
   kill() {

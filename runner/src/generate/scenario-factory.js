@@ -2,7 +2,8 @@
 // Makes scenarios for one target. Seeds come first, in a fixed order: one argument varied at a
 // time over its seed inputs while the others keep their first seed (for classes: construct, then
 // call each member). After the seeds, the search asks for random scenarios and for mutants of
-// scenarios that reached new code.
+// scenarios that reached new code, and for extensions of scenarios whose result can itself be
+// called: a returned function is invoked, the methods of a returned object are called.
 
 const { Hint } = require('./hint');
 const { mutateCandidate } = require('./mutation');
@@ -11,6 +12,9 @@ const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
 const MAX_RANDOM_OPS = 3;
 const MAX_PAIR_SEEDS = 24;
+const MAX_STEPS = 5;
+const MAX_EXTENSIONS = 8;
+const UNKNOWN_SLOTS = [0, 1].map((i) => ({ name: i ? 'second' : 'value', hint: EMPTY_HINT, rest: false, optional: true }));
 // Chance that a member call reuses an argument of an earlier step: `add('a')` then `remove('a')`.
 const REUSE_CHANCE = 0.4;
 
@@ -34,6 +38,14 @@ function argumentSlots(params) {
 
 function clone(scenario) {
   return { targetId: scenario.targetId, steps: scenario.steps.map((step) => ({ ...step, args: step.args ? [...step.args] : undefined })) };
+}
+
+// `const store = makeStore()`: a name for a returned value from the function that returned it.
+function resultName(step, isFunction) {
+  if (isFunction) return 'fn';
+  const source = step.op === 'call' ? step.callee.split('.').pop() : step.op === 'method' ? step.name : '';
+  const stripped = source.replace(/^(create|make|build|new|get|init|to)(?=[A-Z])/, '');
+  return stripped ? stripped[0].toLowerCase() + stripped.slice(1) : 'value';
 }
 
 function receiverName(className) {
@@ -160,11 +172,40 @@ class ScenarioFactory {
     return this.scenario(steps);
   }
 
-  // A mutant of a scenario: one argument changed, an argument added or dropped, or (for classes)
-  // a member step added or removed.
+  // Follow-up scenarios for a scenario whose last step returned a function (call it) or an
+  // object with methods (call each method). `outcome` is that step's recorded outcome.
+  extend(scenario, outcome) {
+    const value = outcome && (outcome.kind === 'return' || outcome.kind === 'resolve') ? outcome.value : null;
+    if (!value || scenario.steps.length >= MAX_STEPS) return [];
+    const steps = scenario.steps.map((step) => ({ ...step }));
+    const last = steps[steps.length - 1];
+    if (last.op === 'set' || last.op === 'get' && value.t !== 'function' && value.t !== 'object') return [];
+    last.bind = last.bind || resultName(last, value.t === 'function');
+    const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
+    const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1)))];
+    if (value.t === 'function') {
+      return argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS }));
+    }
+    if (value.t !== 'object') return [];
+    const methods = value.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+    return methods.flatMap((name) => argumentLists.slice(0, 2).map((args) => follow({ op: 'method', name, args, params: UNKNOWN_SLOTS })))
+      .slice(0, MAX_EXTENSIONS);
+  }
+
+  // A scenario that repeats its last call: caches and counters behave differently the second time.
+  repeated(scenario) {
+    const last = scenario.steps[scenario.steps.length - 1];
+    if (last.op !== 'call' || scenario.steps.length >= MAX_STEPS) return this.mutate(scenario);
+    const args = this.rng.chance(0.5) ? last.args : this.randomArgs(this.slots, last.args.filter((arg) => arg.kind === 'atom'));
+    return this.scenario([...scenario.steps, { ...last, args }]);
+  }
+
+  // A mutant of a scenario: one argument changed, an argument added or dropped, the last call
+  // repeated, or (for classes) a member step added or removed.
   mutate(original) {
     const scenario = clone(original);
     const steps = scenario.steps;
+    if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1)) return this.repeated(scenario);
     if (this.target.kind === 'class' && this.members.length && this.rng.chance(0.3)) {
       if (steps.length > 1 && this.rng.chance(0.4)) steps.splice(1 + this.rng.int(steps.length - 1), 1);
       else {

@@ -10,6 +10,8 @@
 //   { op: 'method', receiver: 'counter', name: 'add', args, params }
 //   { op: 'get',    receiver: 'counter', name: 'total' }
 //   { op: 'set',    receiver: 'counter', name: 'total', args: [value], params }
+//   { op: 'invoke', receiver: 'fn', args, params }       calls a function an earlier step returned
+// Any step may `bind` its result to a name that later steps use as their receiver.
 
 const { toSource, isDeclaredInput } = require('./candidate');
 const { memberAccess, isUsableBindingName } = require('./js-source');
@@ -35,6 +37,18 @@ function argumentName(step, index) {
   return param.rest ? `${param.name}Item` : param.name;
 }
 
+function stepExpression(step, receiver, args) {
+  switch (step.op) {
+    case 'call': return `${step.callee}(${args})`;
+    case 'new': return `new ${step.callee}(${args})`;
+    case 'method': return `${memberAccess(receiver, step.name)}(${args})`;
+    case 'get': return memberAccess(receiver, step.name);
+    case 'set': return `${memberAccess(receiver, step.name)} = ${args}`;
+    case 'invoke': return `${receiver}(${args})`;
+    default: throw new Error(`unknown step ${step.op}`);
+  }
+}
+
 // Returns { declarations: [{ name, candidate, step, arg }], steps: [{ op, expression, bind, statement }] }.
 // `taken` lists names already in use in the test file (the module bindings). Arguments listed in
 // `inline` (as 'step:arg') are written in place even when they would normally be declared.
@@ -51,18 +65,13 @@ function renderScenario(scenario, taken, inline = new Set()) {
     };
     const args = (step.args || []).map(argSource).join(', ');
     const receiver = receivers.get(step.receiver);
-    switch (step.op) {
-      case 'call': return { op: step.op, expression: `${step.callee}(${args})` };
-      case 'new': {
-        const bind = names.claim(step.bind);
-        receivers.set(step.bind, bind);
-        return { op: step.op, expression: `new ${step.callee}(${args})`, bind };
-      }
-      case 'method': return { op: step.op, expression: `${memberAccess(receiver, step.name)}(${args})` };
-      case 'get': return { op: step.op, expression: memberAccess(receiver, step.name) };
-      case 'set': return { op: step.op, expression: `${memberAccess(receiver, step.name)} = ${args}`, statement: true };
-      default: throw new Error(`unknown step ${step.op}`);
+    const rendered = { op: step.op, expression: stepExpression(step, receiver, args) };
+    if (step.op === 'set') rendered.statement = true;
+    if (step.bind) {
+      rendered.bind = names.claim(step.bind);
+      receivers.set(step.bind, rendered.bind);
     }
+    return rendered;
   });
   return { declarations, steps };
 }

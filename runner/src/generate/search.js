@@ -11,11 +11,10 @@ const { mergeRuns } = require('./stability');
 const STALL_SCENARIOS = 600;
 const STALL_MS = 2500;
 const MUTATION_SHARE = 0.65;
-const SECOND_RUN_DELAY_MS = 2; // so that clock readings differ between the two runs
-
-function delay(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+const MAX_PENDING = 40;
+// The second run sees a clock 400 days, 3 h 7 min 11.5 s later, so every value derived from the
+// current time (down to the millisecond, up to the year) differs from the first run's.
+const SECOND_RUN_CLOCK_SHIFT_MS = ((((400 * 24 + 3) * 60 + 7) * 60) + 11.5) * 1000;
 
 function scenarioKey(rendered) {
   return rendered.declarations.map((d) => JSON.stringify(d.candidate)).join('|') + rendered.steps.map((s) => s.expression).join(';');
@@ -38,7 +37,7 @@ class Search {
   // targets: [{ target, factory }]
   constructor({ modules, targets, executor, totalKeys, limits, rng, log }) {
     this.modules = modules;
-    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [] }));
+    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [] }));
     this.executor = executor;
     this.totalKeys = totalKeys;
     this.limits = limits;
@@ -50,13 +49,13 @@ class Search {
     this.executions = 0;
   }
 
-  // Runs a scenario once in a freshly loaded module. Returns { reply, usable }.
-  async runOnce(target, scenario) {
+  // Runs a scenario once in a freshly loaded module. Returns { reply } with reply.usable set.
+  async runOnce(target, scenario, clockShiftMs = 0) {
     const module = this.modules.get(target.file);
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
     const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs) + 1000;
     this.executions++;
-    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs);
+    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, clockShiftMs);
     return { reply: { ...reply, usable: usable(reply) } };
   }
 
@@ -65,8 +64,7 @@ class Search {
   async confirm(target, scenario, first = null) {
     const firstReply = first || (await this.runOnce(target, scenario)).reply;
     if (!firstReply.usable) return null;
-    await delay(SECOND_RUN_DELAY_MS);
-    const { reply: second } = await this.runOnce(target, scenario);
+    const { reply: second } = await this.runOnce(target, scenario, SECOND_RUN_CLOCK_SHIFT_MS);
     if (!second.usable) return null;
     const merged = mergeRuns(firstReply, second);
     if (!merged) return null;
@@ -106,12 +104,15 @@ class Search {
     entry.keys.forEach((k) => this.covered.add(k));
     this.corpus.push(entry);
     slot.entries.push(entry);
+    if (slot.pending.length < MAX_PENDING) slot.pending.push(...slot.factory.extend(entry.scenario, entry.outcomes[entry.outcomes.length - 1]));
     slot.hasHappyPath = slot.hasHappyPath || entry.happy;
     if (gained) slot.gains++;
     return gained;
   }
 
   nextScenario(slot) {
+    // Extensions of kept scenarios (calling what they returned) interleave with the seeds.
+    if (slot.pending.length && (slot.seedsDone || this.rng.chance(0.5))) return slot.pending.shift();
     if (!slot.seedsDone) {
       const next = slot.seeds.next();
       if (!next.done) return next.value;

@@ -77,7 +77,12 @@ function describeMemberStep(step) {
   const args = (step.args || []).map(describeCandidate).join(', ');
   if (step.op === 'get') return step.name;
   if (step.op === 'set') return `setting ${step.name} to ${args}`;
+  if (step.op === 'invoke') return `calling the returned function with (${clip(args, 50)})`;
   return `${step.name}(${clip(args, 50)})`;
+}
+
+function plural(count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 // A test name for a scenario (its steps as data) and the outcomes of its steps.
@@ -85,18 +90,19 @@ function testName(scenario, outcomes) {
   const steps = scenario.steps;
   const last = steps[steps.length - 1];
   const outcome = outcomes[outcomes.length - 1];
+  const first = steps[0];
   let name;
   if (last.op === 'call') {
-    name = `${describeOutcome(outcome)} ${describeArgs(last.args)}`;
+    const earlier = steps.length > 1 ? ` after ${plural(steps.length - 1, 'earlier call')}` : '';
+    name = `${describeOutcome(outcome)} ${describeArgs(last.args)}${earlier}`;
   } else if (last.op === 'new') {
     const args = last.args.length ? `from ${last.args.map(describeCandidate).join(' and ')}` : 'without arguments';
     name = outcome.kind === 'throw' ? `${describeOutcome(outcome)} when constructed ${args}` : `constructs ${args}`;
   } else {
-    const construct = steps[0];
-    const from = construct.args.length ? `(${construct.args.map(describeCandidate).join(', ')})` : '()';
+    const from = `${first.op === 'new' ? 'new ' : ''}${first.callee}(${first.args.map(describeCandidate).join(', ')})`;
     const verb = last.op === 'set' && outcome.kind !== 'throw' ? 'works' : describeOutcome(outcome);
-    const more = steps.length > 2 ? ` and ${steps.length - 2} more step${steps.length > 3 ? 's' : ''}` : '';
-    name = `${describeMemberStep(last)} ${verb} after new ${construct.callee}${from}${more}`;
+    const more = steps.length > 2 ? ` and ${plural(steps.length - 2, 'more step')}` : '';
+    name = `${describeMemberStep(last)} ${verb} after ${from}${more}`;
   }
   return clip(name, MAX_NAME);
 }

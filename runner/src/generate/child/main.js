@@ -10,6 +10,7 @@ const { runScenario } = require('./scenario-runner');
 const { readExportsShape } = require('./shape');
 const { CoverageProbe } = require('./coverage-probe');
 const { jestStandIn } = require('./mock-function');
+const { withClockShift } = require('./clock');
 
 let loader = null;
 let probe = null;
@@ -62,19 +63,21 @@ const handlers = {
     }
   },
 
-  async run(message) {
-    disturbances = [];
-    probe.reset();
-    let result;
-    try {
-      const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
-      result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
-    } catch (error) {
-      return { ok: false, error: String(error && error.stack || error), keys: probe.hits() };
-    }
-    // Let timers the scenario started fire now, so their errors count against this scenario.
-    await new Promise((resolve) => setImmediate(resolve));
-    return { ok: true, ...result, keys: probe.hits(), disturbances };
+  run(message) {
+    return withClockShift(message.clockShiftMs, async () => {
+      disturbances = [];
+      probe.reset();
+      let result;
+      try {
+        const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
+        result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
+      } catch (error) {
+        return { ok: false, error: String(error && error.stack || error), keys: probe.hits() };
+      }
+      // Let timers the scenario started fire now, so their errors count against this scenario.
+      await new Promise((resolve) => setImmediate(resolve));
+      return { ok: true, ...result, keys: probe.hits(), disturbances };
+    });
   },
 };
 

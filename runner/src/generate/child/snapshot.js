@@ -75,7 +75,7 @@ class Describer {
     if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
       return value.length <= 256 ? { t: 'typed', ctor: tag, items: [...value].map((item) => this.describe(item, depth + 1)) } : { t: 'opaque', ctor: tag };
     }
-    if (value instanceof Date) return { t: 'date', v: Number.isNaN(value.getTime()) ? null : value.toISOString() };
+    if (tag === 'Date') return { t: 'date', v: Number.isNaN(value.getTime()) ? null : value.toISOString() };
     if (value instanceof RegExp) return { t: 'regexp', source: value.source, flags: value.flags };
     if (value instanceof Error) return this.describeError(value, depth);
     if (value instanceof Map) {

@@ -1,0 +1,34 @@
+'use strict';
+// Moves the clock the code under test sees. The second run of every scenario sees a clock more
+// than a year later, so anything derived from the current time (timestamps, today's date, an
+// age) differs between the runs and is asserted only by type, never by a value that would stop
+// being true tomorrow. Only readings of "now" move: `new Date(0)` and date arithmetic do not.
+
+const RealDate = Date;
+
+function shiftedDateConstructor(offsetMs) {
+  const now = () => RealDate.now() + offsetMs;
+  function ShiftedDate(...args) {
+    if (!new.target) return new RealDate(now()).toString();
+    const target = new.target === ShiftedDate ? RealDate : new.target;
+    return Reflect.construct(RealDate, args.length ? args : [now()], target);
+  }
+  // Shared prototype: dates made before, during and after the shift are all `instanceof Date`.
+  ShiftedDate.prototype = RealDate.prototype;
+  Object.setPrototypeOf(ShiftedDate, RealDate);
+  ShiftedDate.now = now;
+  return ShiftedDate;
+}
+
+// Runs `fn` (which may return a promise) with the clock moved by offsetMs, then restores it.
+async function withClockShift(offsetMs, fn) {
+  if (!offsetMs) return fn();
+  globalThis.Date = shiftedDateConstructor(offsetMs);
+  try {
+    return await fn();
+  } finally {
+    globalThis.Date = RealDate;
+  }
+}
+
+module.exports = { withClockShift };
