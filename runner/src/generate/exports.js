@@ -40,23 +40,30 @@ function objectMembers(node, declarations) {
   return members;
 }
 
-// Describes the value an export is bound to.
-function describeValue(name, valueNode, declarations, bindingName) {
-  const node = declarations.resolve(valueNode);
-  if (isClassNode(node)) {
-    return { name, kind: 'class', node, async: false, generator: false, members: classMembers(node) };
-  }
+// Members of a class, of an object literal, or attached to a function (`Fn.prototype.m = …`).
+// bindingName: the name a function expression is known by (`var Stack = function () {}`).
+function membersOf(node, declarations, bindingName = null) {
+  if (isClassNode(node)) return classMembers(node);
+  if (node && node.type === 'ObjectExpression') return objectMembers(node, declarations);
   if (isFunctionNode(node)) {
     const ownName = bindingName || (node.id && node.id.name);
     const attached = (ownName && declarations.attached.get(ownName)) || [];
-    const members = attached.map((member) => ({ name: member.name, kind: 'method', static: member.static, node: member.node, ...describeFunction(member.node) }));
+    return attached.map((member) => ({ name: member.name, kind: 'method', static: member.static, node: member.node, ...describeFunction(member.node) }));
+  }
+  return [];
+}
+
+// Describes the value an export is bound to.
+function describeValue(name, valueNode, declarations, bindingName) {
+  const node = declarations.resolve(valueNode);
+  const members = membersOf(node, declarations, bindingName);
+  if (isClassNode(node)) return { name, kind: 'class', node, async: false, generator: false, members };
+  if (isFunctionNode(node)) {
     // A function with prototype methods is an ES5-style class.
     const kind = members.some((member) => !member.static) ? 'class' : 'function';
     return { name, kind, node, ...describeFunction(node), members };
   }
-  if (node && node.type === 'ObjectExpression') {
-    return { name, kind: 'object', node, async: false, generator: false, members: objectMembers(node, declarations) };
-  }
+  if (node && node.type === 'ObjectExpression') return { name, kind: 'object', node, async: false, generator: false, members };
   return { name, kind: 'value', node: node || null, async: false, generator: false, members: [] };
 }
 
@@ -138,4 +145,4 @@ function findExports(parsed) {
   return { exports, declarations };
 }
 
-module.exports = { findExports };
+module.exports = { findExports, membersOf };

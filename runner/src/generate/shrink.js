@@ -52,8 +52,11 @@ function withArgs(scenario, stepIndex, args) {
 
 // Simpler variants of a scenario: fewer steps, fewer arguments, simpler arguments.
 function* simplerScenarios(scenario) {
-  for (let i = 1; i < scenario.steps.length - 1; i++) {
-    yield { ...scenario, steps: scenario.steps.filter((_, j) => j !== i) };
+  const { steps } = scenario;
+  for (let i = 0; i < steps.length - 1; i++) {
+    // A step whose result later steps use cannot go.
+    if (steps[i].bind && steps.slice(i + 1).some((later) => later.receiver === steps[i].bind)) continue;
+    yield { ...scenario, steps: steps.filter((_, j) => j !== i) };
   }
   for (const [stepIndex, step] of scenario.steps.entries()) {
     const args = step.args || [];
@@ -71,8 +74,9 @@ function sourceLength(rendered) {
     + rendered.declarations.reduce((sum, declaration) => sum + JSON.stringify(declaration.candidate).length, 0);
 }
 
-function sameEnding(outcomes, expected) {
-  return outcomes.length === expected.length && outcomes.every((outcome, i) => outcome.kind === expected[i].kind);
+// Every step ran and the last one ended as before (returned, threw, resolved...).
+function sameEnding(outcomes, scenario, expected) {
+  return outcomes.length === scenario.steps.length && outcomes[outcomes.length - 1].kind === expected[expected.length - 1].kind;
 }
 
 class Shrinker {
@@ -96,7 +100,7 @@ class Shrinker {
         if (length >= bestLength) continue;
         attempts++;
         const { reply } = await this.runner.runOnce(entry.target, candidate);
-        if (!reply.usable || !sameEnding(reply.outcomes, entry.outcomes) || ![...entry.keys].every((key) => reply.keys.includes(key))) continue;
+        if (!reply.usable || !sameEnding(reply.outcomes, candidate, entry.outcomes) || ![...entry.keys].every((key) => reply.keys.includes(key))) continue;
         best = candidate;
         bestLength = length;
         improved = true;
@@ -105,7 +109,7 @@ class Shrinker {
     }
     if (best === entry.scenario) return entry;
     const confirmed = await this.runner.confirm(entry.target, best);
-    if (!confirmed || !sameEnding(confirmed.outcomes, entry.outcomes) || ![...entry.keys].every((key) => confirmed.keys.has(key))) return entry;
+    if (!confirmed || !sameEnding(confirmed.outcomes, best, entry.outcomes) || ![...entry.keys].every((key) => confirmed.keys.has(key))) return entry;
     return confirmed;
   }
 

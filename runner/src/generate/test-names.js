@@ -92,9 +92,9 @@ function testName(scenario, outcomes) {
   const outcome = outcomes[outcomes.length - 1];
   const first = steps[0];
   let name;
-  if (last.op === 'call') {
-    const earlier = steps.length > 1 ? ` after ${plural(steps.length - 1, 'earlier call')}` : '';
-    name = `${describeOutcome(outcome)} ${describeArgs(last.args)}${earlier}`;
+  if (steps.every((step) => step.op === 'call')) {
+    // Consecutive calls: `returns "miss:a" for "a", then returns "hit:a" for "a"`.
+    name = steps.map((step, i) => `${describeOutcome(outcomes[i])} ${describeArgs(step.args)}`).join(', then ');
   } else if (last.op === 'new') {
     const args = last.args.length ? `from ${last.args.map(describeCandidate).join(' and ')}` : 'without arguments';
     name = outcome.kind === 'throw' ? `${describeOutcome(outcome)} when constructed ${args}` : `constructs ${args}`;
