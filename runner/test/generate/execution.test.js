@@ -1,0 +1,91 @@
+'use strict';
+// Execution in the child process: scenarios run against instrumented code, endless loops and
+// process.exit cannot take generation down, and the clock can be moved.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { instrumentSource } = require('../../src/generate/instrument');
+const { Executor } = require('../../src/generate/executor');
+
+const LIMITS = { syncMs: 200, asyncMs: 300, loadMs: 1000 };
+const FILE = '/virtual/lib.js';
+const SOURCE = `
+exports.double = (n) => { if (n > 10) return 'big'; return n * 2; };
+exports.spin = () => { for (;;) {} };
+exports.leave = () => process.exit(1);
+exports.now = () => new Date().getFullYear();
+exports.wait = () => new Promise(() => {});
+exports.call = (fn) => fn(1, 2);
+`;
+
+function program(body) {
+  return `(async function (__vouch, lib) {\n${body}\n})`;
+}
+
+async function withExecutor(fn) {
+  const { code } = instrumentSource(FILE, SOURCE, { esm: false });
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
+  try {
+    return await fn(executor);
+  } finally {
+    executor.close();
+  }
+}
+
+const run = (executor, body, clockShiftMs = 0) => executor.run(FILE, [{ name: 'lib', from: 'module' }], program(body), 5000, clockShiftMs);
+
+test('loads a module and describes its exports', async () => {
+  await withExecutor(async (executor) => {
+    const loaded = await executor.load(FILE, 5000);
+    assert.equal(loaded.ok, true);
+    assert.deepEqual(Object.keys(loaded.shape.members), ['double', 'spin', 'leave', 'now', 'wait', 'call']);
+  });
+});
+
+test('records outcomes and the coverage keys a scenario executed', async () => {
+  await withExecutor(async (executor) => {
+    const small = await run(executor, 'await __vouch.step(0, () => lib.double(2));');
+    assert.deepEqual(small.outcomes, [{ kind: 'return', value: { t: 'number', v: 4 } }]);
+    const big = await run(executor, 'await __vouch.step(0, () => lib.double(11));');
+    assert.deepEqual(big.outcomes[0].value, { t: 'string', v: 'big' });
+    // The two calls take different sides of the `if`.
+    assert.ok(small.keys.includes('0:b0.1') && !small.keys.includes('0:b0.0'));
+    assert.ok(big.keys.includes('0:b0.0') && !big.keys.includes('0:b0.1'));
+  });
+});
+
+test('stops an endless loop, an endless promise and process.exit without losing the child', async () => {
+  await withExecutor(async (executor) => {
+    const spin = await run(executor, 'await __vouch.step(0, () => lib.spin());');
+    assert.deepEqual(spin.outcomes, [{ kind: 'timeout' }]);
+    const wait = await run(executor, 'await __vouch.step(0, () => lib.wait());');
+    assert.deepEqual(wait.outcomes, [{ kind: 'timeout' }]);
+    const leave = await run(executor, 'await __vouch.step(0, () => lib.leave());');
+    assert.deepEqual(leave.disturbances, ['process.exit(1)']);
+    const after = await run(executor, 'await __vouch.step(0, () => lib.double(1));');
+    assert.deepEqual(after.outcomes[0].value, { t: 'number', v: 2 });
+    assert.equal(executor.restarts, 0);
+  });
+});
+
+test('records the calls a jest.fn() callback received', async () => {
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, [
+      'const callback = jest.fn((a, b) => a + b);',
+      "__vouch.track('callback', callback);",
+      'await __vouch.step(0, () => lib.call(callback));',
+    ].join('\n'));
+    assert.deepEqual(reply.outcomes[0].value, { t: 'number', v: 3 });
+    assert.deepEqual(reply.effects[0][0].mocks[0].calls, { t: 'array', items: [{ t: 'array', items: [{ t: 'number', v: 1 }, { t: 'number', v: 2 }] }] });
+  });
+});
+
+test('moves the clock the code under test reads', async () => {
+  await withExecutor(async (executor) => {
+    const thisYear = new Date().getFullYear();
+    const plain = await run(executor, 'await __vouch.step(0, () => lib.now());');
+    const shifted = await run(executor, 'await __vouch.step(0, () => lib.now());', 400 * 24 * 3600 * 1000);
+    assert.equal(plain.outcomes[0].value.v, thisYear);
+    assert.ok(shifted.outcomes[0].value.v > thisYear);
+  });
+});
