@@ -12,6 +12,10 @@ const STALL_SCENARIOS = 600;
 const STALL_MS = 2500;
 const MUTATION_SHARE = 0.65;
 const MAX_PENDING = 40;
+// Chance of a scenario that first calls another export of the same module (state set up by one
+// export and read by another: `add(1)` then `size()`).
+const COMBINATION_SHARE = 0.1;
+const MAX_COMBINED_STEPS = 5;
 // The second run sees a clock 400 days, 3 h 7 min 11.5 s later, so every value derived from the
 // current time (down to the millisecond, up to the year) differs from the first run's.
 const SECOND_RUN_CLOCK_SHIFT_MS = ((((400 * 24 + 3) * 60 + 7) * 60) + 11.5) * 1000;
@@ -23,7 +27,7 @@ function scenarioKey(rendered) {
 // A scenario that ends in a value, not an error: the usage a reader of the tests wants to see.
 function isHappyPath(outcomes) {
   const last = outcomes[outcomes.length - 1];
-  return ['return', 'resolve', 'yield'].includes(last.kind) && last.value.t !== 'undefined';
+  return ['return', 'resolve', 'yield'].includes(last.kind) && last.value.t !== 'undefined' && last.value.v !== 'NaN';
 }
 
 // A run can become a test only if nothing disturbed it and every step finished.
@@ -118,12 +122,20 @@ class Search {
       if (!next.done) return next.value;
       slot.seedsDone = true;
     }
-    if (slot.entries.length && this.rng.chance(MUTATION_SHARE)) {
+    const base = slot.entries.length && this.rng.chance(MUTATION_SHARE)
       // Recent finds are the most promising parents.
-      const recent = slot.entries.slice(-8);
-      return slot.factory.mutate(this.rng.pick(recent).scenario);
-    }
-    return slot.factory.random();
+      ? slot.factory.mutate(this.rng.pick(slot.entries.slice(-8)).scenario)
+      : slot.factory.random();
+    return this.rng.chance(COMBINATION_SHARE) ? this.combined(slot, base) : base;
+  }
+
+  // `scenario` preceded by the calls of a kept scenario of another export of the same file.
+  combined(slot, scenario) {
+    const others = this.targets.filter((other) => other !== slot && other.target.file === slot.target.file && other.entries.length);
+    if (!others.length) return scenario;
+    const before = this.rng.pick(this.rng.pick(others).entries).scenario.steps;
+    if (before.some((step) => step.op !== 'call' || step.bind) || before.length + scenario.steps.length > MAX_COMBINED_STEPS) return scenario;
+    return { ...scenario, steps: [...before, ...scenario.steps] };
   }
 
   // Seeds go round-robin; afterwards targets that found more get more tries.

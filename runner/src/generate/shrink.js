@@ -46,6 +46,13 @@ function simplerCandidates(candidate, depth = 0) {
   }
 }
 
+function requiredArgumentCount(step) {
+  const slots = step.params || [];
+  let count = 0;
+  slots.forEach((slot, index) => { if (!slot.optional) count = index + 1; });
+  return count;
+}
+
 function withArgs(scenario, stepIndex, args) {
   return { ...scenario, steps: scenario.steps.map((step, i) => (i === stepIndex ? { ...step, args } : step)) };
 }
@@ -60,7 +67,8 @@ function* simplerScenarios(scenario) {
   }
   for (const [stepIndex, step] of scenario.steps.entries()) {
     const args = step.args || [];
-    if (args.length && step.op !== 'set') yield withArgs(scenario, stepIndex, args.slice(0, -1));
+    // Required parameters keep an argument: calling with fewer only tests the missing-argument path.
+    if (args.length > requiredArgumentCount(step) && step.op !== 'set') yield withArgs(scenario, stepIndex, args.slice(0, -1));
     for (const [argIndex, arg] of args.entries()) {
       for (const simpler of simplerCandidates(arg)) {
         yield withArgs(scenario, stepIndex, args.map((other, j) => (j === argIndex ? simpler : other)));

@@ -53,10 +53,23 @@ class SyntaxLookup {
     return params;
   }
 
+  // Members of a class and of its superclasses declared in the same file. Members inherited from
+  // elsewhere (EventEmitter's `on`, `emit`...) are not the module's code.
+  staticMembers(classNode) {
+    const members = [];
+    for (let node = classNode, depth = 0; node && depth < 5; depth++) {
+      members.push(...membersOf(node, this.analysis.declarations));
+      const parent = isClassNode(node) && node.superClass ? this.analysis.declarations.resolve(node.superClass) : null;
+      node = isClassNode(parent) || isFunctionNode(parent) ? parent : null;
+    }
+    return members;
+  }
+
   // Instance members of a class as the shape lists them, with their parameters.
   classMembers(memberShapes, classNode) {
-    const known = classNode ? membersOf(classNode, this.analysis.declarations) : [];
-    return memberShapes.map((member) => {
+    const known = classNode ? this.staticMembers(classNode) : [];
+    const ours = memberShapes.filter((member) => (classNode ? known.some((candidate) => candidate.name === member.name) : !member.inherited));
+    return ours.map((member) => {
       const syntax = known.find((candidate) => candidate.name === member.name && candidate.kind === member.kind && !candidate.static);
       const node = syntax ? syntax.node : null;
       const params = member.kind === 'getter' ? [] : this.params(node, member.kind === 'setter' ? 1 : member.length ?? 1);

@@ -92,9 +92,13 @@ function testName(scenario, outcomes) {
   const outcome = outcomes[outcomes.length - 1];
   const first = steps[0];
   let name;
-  if (steps.every((step) => step.op === 'call')) {
+  if (steps.every((step) => step.op === 'call' && step.callee === last.callee)) {
     // Consecutive calls: `returns "miss:a" for "a", then returns "hit:a" for "a"`.
     name = steps.map((step, i) => `${describeOutcome(outcomes[i])} ${describeArgs(step.args)}`).join(', then ');
+  } else if (last.op === 'call') {
+    // Calls to other exports first: `returns 1 without arguments after list.add(1)`.
+    const before = steps.slice(0, -1).map((step) => `${step.callee}(${step.args.map(describeCandidate).join(', ')})`).join(' and ');
+    name = `${describeOutcome(outcome)} ${describeArgs(last.args)} after ${before}`;
   } else if (last.op === 'new') {
     const args = last.args.length ? `from ${last.args.map(describeCandidate).join(' and ')}` : 'without arguments';
     name = outcome.kind === 'throw' ? `${describeOutcome(outcome)} when constructed ${args}` : `constructs ${args}`;

@@ -93,8 +93,30 @@ function uniqueNames(cases) {
   return cases;
 }
 
+function usedBindings(spec, body) {
+  return spec.bindings.filter((binding) => new RegExp(`\\b${binding.name.replace(/\$/g, '\\$')}\\b`).test(body));
+}
+
+// A module that keeps state between calls gets a fresh copy for every test, as each scenario had.
+function isolatedLoadLines(spec, used) {
+  const request = quoteString(spec.request);
+  const load = spec.esm
+    ? `({ ${used.map((binding) => (binding.from === 'default' ? `default: ${binding.name}` : binding.key === binding.name ? binding.name : `${binding.key}: ${binding.name}`)).join(', ')} } = require(${request}));`
+    : `${used[0].name} = require(${request});`;
+  return [
+    ...used.map((binding) => `let ${binding.name};`),
+    '',
+    '// The module keeps state between calls: every test starts from a freshly loaded copy.',
+    'beforeEach(() => {',
+    '  jest.resetModules();',
+    `  ${load}`,
+    '});',
+  ];
+}
+
 function importLines(spec, body) {
-  const used = spec.bindings.filter((binding) => new RegExp(`\\b${binding.name.replace(/\$/g, '\\$')}\\b`).test(body));
+  const used = usedBindings(spec, body);
+  if (spec.isolated && used.length) return isolatedLoadLines(spec, used);
   if (!spec.esm) return used.map((binding) => `const ${binding.name} = require(${quoteString(spec.request)});`);
   const defaultBinding = used.find((binding) => binding.from === 'default');
   const named = used.filter((binding) => binding.from === 'named').map((binding) => (binding.key === binding.name ? binding.name : `${binding.key} as ${binding.name}`));
@@ -104,7 +126,7 @@ function importLines(spec, body) {
   return parts.length ? [`import ${parts.join(', ')} from ${quoteString(spec.request)};`] : [];
 }
 
-// spec: { sourcePath, request, esm, bindings }. Returns the test file's text.
+// spec: { sourcePath, request, esm, bindings, isolated }. Returns the test file's text.
 function writeTestFile(spec, cases) {
   const blocks = [];
   const describes = [...new Set(cases.map((testCase) => testCase.describe))];

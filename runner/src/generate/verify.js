@@ -1,6 +1,8 @@
 'use strict';
 // Checks the generated tests the way they will be used: sources and tests written to a folder and
-// run by Jest. Tests that fail are dropped and Jest runs again; the suite is final once a run
+// run by Jest. A test file with failures is first retried with a freshly loaded module per test
+// (its tests may have disturbed each other through module state; each scenario ran on a fresh
+// module); tests that still fail are dropped and Jest runs again. The suite is final once a run
 // passes completely and every kept test has passed at least twice (so flaky tests are caught).
 // The coverage reported is the one that final run measured.
 
@@ -44,12 +46,17 @@ async function verifySuites({ dir, workDir, sources, config, suites, deadline, l
       }
       const failing = suite.cases.filter((testCase) => outcome.tests.get(testKey(testCase.describe, testCase.name)) !== 'passed');
       failures += failing.length;
+      if (failing.length && !suite.spec.isolated) {
+        log(`verify: ${suite.testPath}: ${failing.length} failing test(s), retrying with a fresh module per test`);
+        suite.cases.forEach((testCase) => passes.delete(testCase));
+        return { ...suite, spec: { ...suite.spec, isolated: true } };
+      }
       if (failing.length && round >= ROUND_TO_DROP_WHOLE_FILES) return { ...suite, cases: [] };
       const kept = suite.cases.filter((testCase) => !failing.includes(testCase));
       for (const testCase of kept) passes.set(testCase, (passes.get(testCase) || 0) + 1);
       return { ...suite, cases: kept };
     }).filter((suite) => suite.cases.length);
-    log(`verify: jest round ${round}: ${failures} failing test(s) dropped`);
+    log(`verify: jest round ${round}: ${failures} failing test(s)`);
     const settled = failures === 0 && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2));
     if (settled) return { suites: live, coverage: result.coverage, rounds: round };
   }

@@ -18,21 +18,24 @@ function isClass(fn) {
   return Boolean(proto) && Object.getOwnPropertyNames(proto).some((name) => name !== 'constructor');
 }
 
+// Methods, getters and setters of a prototype chain; `inherited` marks those of superclasses.
 function accessorMembers(owner, skip) {
   const members = [];
   const seen = new Set(skip);
+  let inherited = false;
   for (let object = owner; object && object !== Object.prototype && object !== Function.prototype; object = Object.getPrototypeOf(object)) {
     for (const name of Object.getOwnPropertyNames(object)) {
       if (seen.has(name)) continue;
       seen.add(name);
       const descriptor = Object.getOwnPropertyDescriptor(object, name);
       if (descriptor.get || descriptor.set) {
-        if (descriptor.get) members.push({ name, kind: 'getter' });
-        if (descriptor.set) members.push({ name, kind: 'setter' });
+        if (descriptor.get) members.push({ name, kind: 'getter', inherited });
+        if (descriptor.set) members.push({ name, kind: 'setter', inherited });
       } else if (typeof descriptor.value === 'function') {
-        members.push({ name, kind: 'method', length: descriptor.value.length, fnName: descriptor.value.name, ...functionKind(descriptor.value) });
+        members.push({ name, kind: 'method', inherited, length: descriptor.value.length, fnName: descriptor.value.name, ...functionKind(descriptor.value) });
       }
     }
+    inherited = true;
   }
   return members;
 }
