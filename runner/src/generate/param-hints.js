@@ -5,96 +5,20 @@
 
 const walk = require('acorn-walk');
 const { Hint } = require('./hint');
+const { ParameterScope } = require('./parameter-scope');
+const {
+  STRING_METHODS, ARRAY_METHODS, SHARED_METHODS, DATE_METHODS, OBJECT_METHODS, CALLBACK_TAKING_METHODS,
+  REGEX_TAKING_METHODS, NUMBER_FUNCTIONS, GLOBAL_CALLS, INSTANCE_TYPES,
+} = require('./builtins');
 const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
 const { isFunctionNode, staticKeyName } = require('./declarations');
 const { paramTypesFromDoc } = require('./jsdoc');
 
-const STRING_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'charAt', 'charCodeAt', 'codePointAt',
-  'startsWith', 'endsWith', 'padStart', 'padEnd', 'substr', 'substring', 'split', 'replace', 'replaceAll', 'match', 'matchAll',
-  'search', 'normalize', 'localeCompare', 'repeat', 'toLocaleLowerCase', 'toLocaleUpperCase']);
-const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'push', 'pop', 'shift', 'unshift', 'join',
-  'some', 'every', 'find', 'findIndex', 'findLast', 'sort', 'reverse', 'splice', 'flat', 'flatMap', 'fill', 'keys', 'entries']);
-const SHARED_METHODS = new Set(['indexOf', 'lastIndexOf', 'includes', 'slice', 'concat', 'at', 'toString', 'valueOf']);
-const DATE_METHODS = /^(get|set)(UTC)?(FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds|Time|TimezoneOffset)$|^to(ISO|UTC|Date|Time|Locale(Date|Time)?)String$|^toJSON$/;
-const OBJECT_METHODS = new Set(['hasOwnProperty', 'propertyIsEnumerable', 'isPrototypeOf', 'toLocaleString']);
-const CALLBACK_TAKING_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex',
-  'findLast', 'findLastIndex', 'flatMap', 'sort', 'then', 'catch', 'finally', 'replace', 'replaceAll']);
-const REGEX_TAKING_METHODS = new Set(['match', 'matchAll', 'replace', 'replaceAll', 'split', 'search']);
-const NUMBER_FUNCTIONS = new Set(['isNaN', 'isFinite', 'parseInt', 'parseFloat']);
-const GLOBAL_CALLS = {
-  'Array.isArray': 'array', 'Number.isInteger': 'number', 'Number.isFinite': 'number', 'Number.isNaN': 'number',
-  'Number.isSafeInteger': 'number', 'Object.keys': 'object', 'Object.values': 'object', 'Object.entries': 'object',
-  'Buffer.isBuffer': 'buffer',
-};
-const INSTANCE_TYPES = { Date: 'date', RegExp: 'regexp', Array: 'array', Function: 'function', Object: 'object', Buffer: 'buffer' };
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
 const EQUALITY = new Set(['==', '===', '!=', '!==']);
 const PROPAGATION_DEPTH = 3;
-
-// Paths are arrays: [parameterIndex, 'prop', '[]', ...].
-class ParameterScope {
-  constructor(fn) {
-    this.aliases = new Map();
-    this.defaults = [];
-    this.destructured = []; // { path, type }: `{ a }` says the value is an object with `a`
-    fn.params.forEach((param, index) => this.bindPattern(param, [index]));
-  }
-
-  bindPattern(pattern, path) {
-    switch (pattern.type) {
-      case 'Identifier': this.aliases.set(pattern.name, path); break;
-      case 'AssignmentPattern': this.defaults.push({ path, node: pattern.right }); this.bindPattern(pattern.left, path); break;
-      case 'RestElement': this.bindPattern(pattern.argument, path); break;
-      case 'ArrayPattern':
-        this.destructured.push({ path, type: 'array' });
-        pattern.elements.forEach((element) => element && this.bindPattern(element, [...path, '[]']));
-        break;
-      case 'ObjectPattern':
-        this.destructured.push({ path, type: 'object' });
-        for (const property of pattern.properties) {
-          if (property.type === 'RestElement') continue;
-          const key = staticKeyName(property.key, property.computed);
-          if (key === null) continue;
-          this.destructured.push({ path: [...path, key], type: null });
-          this.bindPattern(property.value, [...path, key]);
-        }
-        break;
-      default: break;
-    }
-  }
-
-  // The parameter path an expression reads, or null.
-  pathOf(node) {
-    if (!node) return null;
-    switch (node.type) {
-      case 'Identifier': return this.aliases.get(node.name) || null;
-      case 'ChainExpression': return this.pathOf(node.expression);
-      case 'LogicalExpression': return node.operator === '&&' ? null : this.pathOf(node.left);
-      case 'MemberExpression': {
-        const base = this.pathOf(node.object);
-        if (!base) return null;
-        const key = staticKeyName(node.property, node.computed);
-        return [...base, key !== null && !/^\d+$/.test(key) ? key : '[]'];
-      }
-      default: return null;
-    }
-  }
-
-  // Local variables that name a parameter's value: `const opts = options || {}`, `const { a } = opts`.
-  collectAliases(body) {
-    walk.full(body, (node) => {
-      if (node.type === 'VariableDeclarator' && node.init) {
-        const path = this.pathOf(node.init);
-        if (path) this.bindPattern(node.id, path);
-      } else if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'Identifier') {
-        const path = this.pathOf(node.right);
-        if (path && !this.aliases.has(node.left.name)) this.aliases.set(node.left.name, path);
-      }
-    });
-  }
-}
 
 class HintCollector {
   constructor(fn, context, depth) {

@@ -25,15 +25,10 @@ const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
 const { Rng } = require('./rng');
+const { planBudget } = require('./budget');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
-// Share of the budget kept for verification: Jest runs at least twice.
-const VERIFY_SHARE = 0.35;
-// Share of the budget kept for making the chosen tests simpler to read.
-const SHRINK_SHARE = 0.1;
-const MIN_VERIFY_MS = 3000;
-const MAX_VERIFY_MS = 9000;
 
 // Step 1: which files are JavaScript that parses.
 function analyzeFiles(files, problems) {
@@ -130,13 +125,8 @@ function prepareSuites(modules, corpus) {
   return suites;
 }
 
-function verifyReserve(budgetMs) {
-  return Math.min(MAX_VERIFY_MS, Math.max(MIN_VERIFY_MS, budgetMs * VERIFY_SHARE));
-}
-
 async function generateTests(job, { log = () => {} } = {}) {
   const started = Date.now();
-  const deadline = started + job.timeBudgetMs;
   const problems = [];
   const rng = new Rng();
   const analysed = analyzeFiles(job.files, problems);
@@ -153,9 +143,9 @@ async function generateTests(job, { log = () => {} } = {}) {
     const targets = loadedModules.flatMap((module) => module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })));
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
     const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, rng, log });
-    const searchEnd = Math.max(started + job.timeBudgetMs * 0.25, deadline - verifyReserve(job.timeBudgetMs));
-    const corpus = await search.run(searchEnd - job.timeBudgetMs * SHRINK_SHARE);
-    const chosen = await new Shrinker(search, modulesByPath).shrinkAll(minimizeCorpus(corpus), searchEnd);
+    const budget = planBudget(started, job.timeBudgetMs, loadedModules.filter((module) => module.targets.length).length);
+    const corpus = await search.run(budget.searchDeadline);
+    const chosen = await new Shrinker(search, modulesByPath).shrinkAll(minimizeCorpus(corpus), budget.shrinkDeadline);
     executor.close();
 
     const suites = prepareSuites(loadedModules, chosen);
@@ -164,7 +154,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ dir: workspace.suiteDir, workDir: workspace.workDir, sources, config, suites, deadline, log })
+      ? await verifySuites({ dir: workspace.suiteDir, workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, log })
       : { suites: [], coverage: null };
 
     const files = verified.suites.length

@@ -31,6 +31,7 @@ async function verifySuites({ dir, workDir, sources, config, suites, deadline, l
     for (const suite of suites) fs.rmSync(path.join(dir, suite.testPath), { force: true });
     for (const suite of live) writeFile(dir, suite.testPath, writeTestFile(suite.spec, suite.cases));
     const timeoutMs = Math.max(MIN_JEST_TIMEOUT_MS, deadline - Date.now());
+    const started = Date.now();
     const result = await runJest(dir, workDir, { timeoutMs });
     if (!result.ok) {
       log(`verify: ${result.error}`);
@@ -56,7 +57,7 @@ async function verifySuites({ dir, workDir, sources, config, suites, deadline, l
       for (const testCase of kept) passes.set(testCase, (passes.get(testCase) || 0) + 1);
       return { ...suite, cases: kept };
     }).filter((suite) => suite.cases.length);
-    log(`verify: jest round ${round}: ${failures} failing test(s)`);
+    log(`verify: jest round ${round} (${Date.now() - started} ms, ${live.length} test files): ${failures} failing test(s)`);
     const settled = failures === 0 && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2));
     if (settled) return { suites: live, coverage: result.coverage, rounds: round };
   }

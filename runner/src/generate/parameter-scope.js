@@ -1,0 +1,73 @@
+'use strict';
+// Which expressions inside a function read one of its parameters, and where inside it: with
+// `function f(options) { const { retries } = options; return retries + options.base.x; }`,
+// `retries` reads [0, 'retries'] and `options.base.x` reads [0, 'base', 'x'] ('[]' stands for
+// any element). Local variables that alias a parameter (or part of one) are followed.
+
+const walk = require('acorn-walk');
+const { staticKeyName } = require('./declarations');
+
+// Paths are arrays: [parameterIndex, 'prop', '[]', ...].
+class ParameterScope {
+  constructor(fn) {
+    this.aliases = new Map();
+    this.defaults = [];
+    this.destructured = []; // { path, type }: `{ a }` says the value is an object with `a`
+    fn.params.forEach((param, index) => this.bindPattern(param, [index]));
+  }
+
+  bindPattern(pattern, path) {
+    switch (pattern.type) {
+      case 'Identifier': this.aliases.set(pattern.name, path); break;
+      case 'AssignmentPattern': this.defaults.push({ path, node: pattern.right }); this.bindPattern(pattern.left, path); break;
+      case 'RestElement': this.bindPattern(pattern.argument, path); break;
+      case 'ArrayPattern':
+        this.destructured.push({ path, type: 'array' });
+        pattern.elements.forEach((element) => element && this.bindPattern(element, [...path, '[]']));
+        break;
+      case 'ObjectPattern':
+        this.destructured.push({ path, type: 'object' });
+        for (const property of pattern.properties) {
+          if (property.type === 'RestElement') continue;
+          const key = staticKeyName(property.key, property.computed);
+          if (key === null) continue;
+          this.destructured.push({ path: [...path, key], type: null });
+          this.bindPattern(property.value, [...path, key]);
+        }
+        break;
+      default: break;
+    }
+  }
+
+  // The parameter path an expression reads, or null.
+  pathOf(node) {
+    if (!node) return null;
+    switch (node.type) {
+      case 'Identifier': return this.aliases.get(node.name) || null;
+      case 'ChainExpression': return this.pathOf(node.expression);
+      case 'LogicalExpression': return node.operator === '&&' ? null : this.pathOf(node.left);
+      case 'MemberExpression': {
+        const base = this.pathOf(node.object);
+        if (!base) return null;
+        const key = staticKeyName(node.property, node.computed);
+        return [...base, key !== null && !/^\d+$/.test(key) ? key : '[]'];
+      }
+      default: return null;
+    }
+  }
+
+  // Local variables that name a parameter's value: `const opts = options || {}`, `const { a } = opts`.
+  collectAliases(body) {
+    walk.full(body, (node) => {
+      if (node.type === 'VariableDeclarator' && node.init) {
+        const path = this.pathOf(node.init);
+        if (path) this.bindPattern(node.id, path);
+      } else if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'Identifier') {
+        const path = this.pathOf(node.right);
+        if (path && !this.aliases.has(node.left.name)) this.aliases.set(node.left.name, path);
+      }
+    });
+  }
+}
+
+module.exports = { ParameterScope };
