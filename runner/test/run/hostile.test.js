@@ -19,7 +19,7 @@ const needsBubblewrap = probe.isolation !== 'bubblewrap' && 'needs bubblewrap';
 
 // Small limits, so that each case ends quickly. Starting and priming Jest
 // takes about one CPU second, which the CPU limit includes.
-const LIMITS = ['--cpu-seconds', '3', '--memory-mb', '256', '--max-procs', '48', '--max-file-mb', '1', '--wall-ms', '20000'];
+const LIMITS = ['--cpu-seconds', '3', '--memory-mb', '384', '--max-procs', '48', '--max-file-mb', '1', '--wall-ms', '20000'];
 
 // The server's folders: its data (with a secret), and the run's work folder
 // among the other runs'. Outside /tmp, because the sandbox gets a /tmp of
@@ -104,7 +104,7 @@ test('allocating without end is stopped by the memory limit', async () => {
       for (;;) hoard.push(new Array(1e6).fill(Math.random()));
     });`);
   assert.equal(outcome.result, null);
-  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'memory_limit', detail: 'memory limit exceeded (256 MB of JavaScript heap)' });
+  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'memory_limit', detail: 'memory limit exceeded (384 MB)' });
   assert.equal(outcome.exit.code, 203);
 });
 
@@ -114,8 +114,11 @@ test('allocating buffers without end is stopped by the memory limit', async () =
       const hoard = [];
       for (;;) hoard.push(Buffer.alloc(32 << 20, 1));
     });`);
-  assert.equal(outcome.result.error.code, 'memory_limit');
-  assert.match(outcome.result.error.detail, /Array buffer allocation failed/);
+  // Usually a Buffer allocation fails and the test with it; if V8 itself
+  // finds no room first, the process aborts and the launcher reports it.
+  const reported = outcome.result?.error ?? outcome.sandbox;
+  assert.equal(reported.code, 'memory_limit');
+  assert.match(reported.detail, /Array buffer allocation failed|memory limit exceeded \(384 MB\)/);
 });
 
 test('writing a large file is stopped by the file size limit', async () => {

@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { describeOutcome } = require('../../src/run/sandbox/outcome');
 
-const limits = { cpuSeconds: 3, memoryMb: 256, maxProcs: 64, maxFileMb: 1, wallMs: 2000 };
+const limits = { cpuSeconds: 3, memoryMb: 384, maxProcs: 64, maxFileMb: 1, wallMs: 2000 };
 const describe = (facts) => describeOutcome({ viaBwrap: true, wallExpired: false, stderrTail: '', limits, ...facts });
 
 test('a normal exit passes its code on', () => {

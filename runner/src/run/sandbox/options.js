@@ -10,8 +10,7 @@ const USAGE = `usage: sandbox.js WORKDIR [options] -- COMMAND [ARG...]
        sandbox.js --probe
 options:
   --cpu-seconds N   CPU time of each process (default 30)
-  --memory-mb N     JavaScript heap of each node process; private memory is
-                    capped at twice this (default 512)
+  --memory-mb N     private memory of each process (default 1024)
   --max-procs N     processes and threads of the sandbox uid (default 128)
   --max-file-mb N   largest file it may write; also the size of /tmp (default 64)
   --wall-ms N       wall time, counted from the first byte on stdin (default 60000)
@@ -20,7 +19,7 @@ options:
   --uid N           uid to run as when started as root (default 1879048192 + pid)
   --isolation MODE  auto, bubblewrap, unshare or none (default auto)`;
 
-const LIMIT_DEFAULTS = { cpuSeconds: 30, memoryMb: 512, maxProcs: 128, maxFileMb: 64, wallMs: 60000 };
+const LIMIT_DEFAULTS = { cpuSeconds: 30, memoryMb: 1024, maxProcs: 128, maxFileMb: 64, wallMs: 60000 };
 
 // A range that distributions, systemd and container tools leave unused; each
 // concurrent launcher has its own pid, so each sandbox gets its own uid (the

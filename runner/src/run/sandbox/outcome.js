@@ -13,9 +13,8 @@ const EXIT_CODES = {
   sandbox_failed: 210,
 };
 
-// What node (and so V8) prints before aborting for lack of memory: the
-// JavaScript heap reached --max-old-space-size, or a native allocation hit
-// RLIMIT_DATA.
+// What node (and so V8) prints before aborting for lack of memory, when an
+// allocation meets RLIMIT_DATA (or the heap meets --max-old-space-size).
 const OUT_OF_MEMORY = /JavaScript heap out of memory|Fatal process out of memory|Allocation failed - process out of memory|std::bad_alloc/;
 
 // `exit` is {code, signal} of the sandboxed command; bwrap passes a death by
@@ -32,7 +31,7 @@ function describeOutcome({ exit, viaBwrap, wallExpired, stderrTail, limits }) {
     return limit('file_size_limit', `file size limit exceeded (${limits.maxFileMb} MB)`);
   }
   if (signal === 'SIGABRT' && OUT_OF_MEMORY.test(stderrTail)) {
-    return limit('memory_limit', `memory limit exceeded (${limits.memoryMb} MB of JavaScript heap)`);
+    return limit('memory_limit', `memory limit exceeded (${limits.memoryMb} MB)`);
   }
   if (signal) {
     return { report: { status: 'signaled', signal }, exitCode: 128 + os.constants.signals[signal] };
