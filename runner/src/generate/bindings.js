@@ -3,6 +3,7 @@
 // child process obtains the same values:
 //   CommonJS:  const bytes = require('../bytes');              -> [{ name: 'bytes', from: 'module' }]
 //   ES module: import formatDate, { parse } from '../date';     -> default and named bindings
+//              import * as config from '../config';           -> { name: 'config', from: 'module' }
 // Names must not shadow what Jest tests use.
 
 const { isUsableBindingName, isIdentifierName } = require('./js-source');
@@ -53,6 +54,8 @@ function planBindings(filePath, esm, shape) {
     if (key === 'default' || !isIdentifierName(key)) continue;
     bindings.push({ name: safeName(key, `${key}Export`, used), from: 'named', key, shape: members[key] });
   }
+  // Only data exported: the test imports the namespace (`import * as config from`).
+  if (!bindings.length) bindings.push({ name: safeName(fileName, fileName, used), from: 'module', shape });
   return bindings;
 }
 

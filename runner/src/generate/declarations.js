@@ -34,6 +34,7 @@ class Declarations {
   constructor(ast) {
     this.byName = new Map(); // name -> function, class or variable initializer node
     this.attached = new Map(); // name -> [{ name, static, node }] from assignments
+    this.methods = new Map(); // method name -> function node of the first class or object method so named
     this.collect(ast);
   }
 
@@ -54,6 +55,10 @@ class Declarations {
         remember(node.id.name, node.init);
       }
       if (node.type === 'AssignmentExpression' && node.operator === '=') this.collectAttached(node);
+      if ((node.type === 'MethodDefinition' || (node.type === 'Property' && isFunctionNode(node.value))) && node.kind !== 'get' && node.kind !== 'set') {
+        const name = staticKeyName(node.key, node.computed);
+        if (name !== null && name !== 'constructor' && !this.methods.has(name)) this.methods.set(name, node.value);
+      }
     });
   }
 

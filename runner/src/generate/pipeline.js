@@ -101,7 +101,8 @@ async function loadModules(instrumented, executor, problems, rng) {
     module.pool = pool;
     module.targets = buildTargets(file, file.analysis, bindings);
     module.exportNames = module.targets.map((target) => target.label);
-    module.functionsFound = module.targets.reduce((sum, target) => sum + 1 + (target.members ? target.members.length : 0), 0);
+    module.functionsFound = module.targets.filter((target) => target.kind !== 'value')
+      .reduce((sum, target) => sum + 1 + (target.members ? target.members.length : 0), 0);
     module.classRefs = new Map(module.targets.filter((target) => target.kind === 'class' && target.className).map((target) => [target.className, target.callee]));
   }
   return modules;

@@ -112,6 +112,10 @@ class ScenarioFactory {
   }
 
   *seeds() {
+    if (this.target.kind === 'value') {
+      yield this.scenario([{ op: 'read', callee: this.target.callee }]);
+      return;
+    }
     if (this.target.kind === 'function') {
       for (const args of this.argumentSweeps(this.slots, this.seedLists)) {
         yield this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]);
@@ -161,6 +165,7 @@ class ScenarioFactory {
   }
 
   random() {
+    if (this.target.kind === 'value') return this.scenario([{ op: 'read', callee: this.target.callee }]);
     if (this.target.kind === 'function') {
       return this.scenario([{ op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots }]);
     }

@@ -11,6 +11,7 @@
 //   { op: 'get',    receiver: 'counter', name: 'total' }
 //   { op: 'set',    receiver: 'counter', name: 'total', args: [value], params }
 //   { op: 'invoke', receiver: 'fn', args, params }       calls a function an earlier step returned
+//   { op: 'read',   callee: 'config' }                   the exported value itself
 // Any step may `bind` its result to a name that later steps use as their receiver.
 
 const { toSource, isDeclaredInput } = require('./candidate');
@@ -45,6 +46,7 @@ function stepExpression(step, receiver, args) {
     case 'get': return memberAccess(receiver, step.name);
     case 'set': return `${memberAccess(receiver, step.name)} = ${args}`;
     case 'invoke': return `${receiver}(${args})`;
+    case 'read': return step.callee;
     default: throw new Error(`unknown step ${step.op}`);
   }
 }

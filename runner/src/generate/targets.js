@@ -33,11 +33,14 @@ class SyntaxLookup {
     return info;
   }
 
-  // The function or class node for a value, by its export path or else by its function name.
+  // The function or class node for a value: by its export path, else by its function name (a
+  // declaration, or failing that a method of that name).
   node(info, fnName) {
     if (info && (isFunctionNode(info.node) || isClassNode(info.node))) return info.node;
-    const declared = fnName && this.analysis.declarations.byName.get(fnName);
-    return isFunctionNode(declared) || isClassNode(declared) ? declared : null;
+    const { declarations } = this.analysis;
+    const declared = fnName && declarations.byName.get(fnName);
+    if (isFunctionNode(declared) || isClassNode(declared)) return declared;
+    return (fnName && declarations.methods.get(fnName)) || null;
   }
 
   // Parameter hints of a function (a class: of its constructor); without syntax, `length` unknown ones.
@@ -100,6 +103,11 @@ function buildTargets(file, analysis, bindings) {
     }
   };
   for (const binding of bindings) visit(binding, binding.shape, [], binding.name, 0);
+  // Nothing to call (a data module, a script run for its side effects): loading it and checking
+  // what it exports is still a test, and covers its top-level code.
+  if (!targets.length) {
+    for (const binding of bindings) add({ kind: 'value', label: binding.name, callee: binding.name, binding: binding.name, params: [] });
+  }
   return targets;
 }
 

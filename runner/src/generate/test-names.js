@@ -92,7 +92,9 @@ function testName(scenario, outcomes) {
   const outcome = outcomes[outcomes.length - 1];
   const first = steps[0];
   let name;
-  if (steps.every((step) => step.op === 'call' && step.callee === last.callee)) {
+  if (last.op === 'read') {
+    name = `exports ${describeValue(outcome.value)}`;
+  } else if (steps.every((step) => step.op === 'call' && step.callee === last.callee)) {
     // Consecutive calls: `returns "miss:a" for "a", then returns "hit:a" for "a"`.
     name = steps.map((step, i) => `${describeOutcome(outcomes[i])} ${describeArgs(step.args)}`).join(', then ');
   } else if (last.op === 'call') {

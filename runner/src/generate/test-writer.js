@@ -100,7 +100,7 @@ function usedBindings(spec, body) {
 // A module that keeps state between calls gets a fresh copy for every test, as each scenario had.
 function isolatedLoadLines(spec, used) {
   const request = quoteString(spec.request);
-  const load = spec.esm
+  const load = spec.esm && used[0].from !== 'module'
     ? `({ ${used.map((binding) => (binding.from === 'default' ? `default: ${binding.name}` : binding.key === binding.name ? binding.name : `${binding.key}: ${binding.name}`)).join(', ')} } = require(${request}));`
     : `${used[0].name} = require(${request});`;
   return [
@@ -118,6 +118,8 @@ function importLines(spec, body) {
   const used = usedBindings(spec, body);
   if (spec.isolated && used.length) return isolatedLoadLines(spec, used);
   if (!spec.esm) return used.map((binding) => `const ${binding.name} = require(${quoteString(spec.request)});`);
+  const namespace = used.find((binding) => binding.from === 'module');
+  if (namespace) return [`import * as ${namespace.name} from ${quoteString(spec.request)};`];
   const defaultBinding = used.find((binding) => binding.from === 'default');
   const named = used.filter((binding) => binding.from === 'named').map((binding) => (binding.key === binding.name ? binding.name : `${binding.key} as ${binding.name}`));
   const parts = [];

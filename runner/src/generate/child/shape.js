@@ -74,11 +74,26 @@ class ShapeReader {
         const shape = this.read(member, depth + 1);
         if (shape.kind !== 'value') members[key] = shape;
       }
+      Object.assign(members, this.instanceMethods(value, members));
       return { kind: 'object', members };
     }
     if (Array.isArray(value)) value.slice(0, 20).forEach((item) => this.sample(item));
     else this.sample(value);
     return { kind: 'value' };
+  }
+
+  // `module.exports = new Service()`: the methods its own class defines (not those of built-in
+  // prototypes, not inherited ones) are exported too.
+  instanceMethods(object, known) {
+    const proto = Object.getPrototypeOf(object);
+    if (!proto || proto === Object.prototype || typeof proto.constructor !== 'function') return {};
+    if (Function.prototype.toString.call(proto.constructor).includes('[native code]')) return {};
+    const methods = {};
+    for (const member of accessorMembers(proto, ['constructor', ...Object.keys(known)])) {
+      if (member.kind !== 'method' || member.inherited) continue;
+      methods[member.name] = { kind: 'function', length: member.length, fnName: member.fnName, async: member.async, generator: member.generator, statics: {} };
+    }
+    return methods;
   }
 
   statics(fn, depth) {
