@@ -53,22 +53,22 @@ class Search {
     this.executions = 0;
   }
 
-  // Runs a scenario once in a freshly loaded module. Returns { reply } with reply.usable set.
+  // Runs a scenario once in a freshly loaded module. Returns the child's reply, with `usable` set.
   async runOnce(target, scenario, clockShiftMs = 0) {
     const module = this.modules.get(target.file);
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
     const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs) + 1000;
     this.executions++;
     const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, clockShiftMs);
-    return { reply: { ...reply, usable: usable(reply) } };
+    return { ...reply, usable: usable(reply) };
   }
 
   // Runs a scenario a second time (a first run may be given) and returns the corpus entry both
   // runs agree on, or null. Steps after one that throws are dropped: they never ran.
   async confirm(target, scenario, first = null) {
-    const firstReply = first || (await this.runOnce(target, scenario)).reply;
+    const firstReply = first || (await this.runOnce(target, scenario));
     if (!firstReply.usable) return null;
-    const { reply: second } = await this.runOnce(target, scenario, SECOND_RUN_CLOCK_SHIFT_MS);
+    const second = await this.runOnce(target, scenario, SECOND_RUN_CLOCK_SHIFT_MS);
     if (!second.usable) return null;
     const merged = mergeRuns(firstReply, second);
     if (!merged) return null;
@@ -95,7 +95,7 @@ class Search {
     const key = scenarioKey(renderScenario(scenario, module.bindingNames));
     if (this.tried.has(key)) return false;
     this.tried.add(key);
-    const { reply } = await this.runOnce(slot.target, scenario);
+    const reply = await this.runOnce(slot.target, scenario);
     if (!reply.usable) return false;
     this.observeResults(module.pool, reply.outcomes);
     const representative = !slot.hasHappyPath && isHappyPath(reply.outcomes);

@@ -88,7 +88,7 @@ function sameEnding(outcomes, scenario, expected) {
 }
 
 class Shrinker {
-  // runner: (target, scenario) => Promise<{ reply, confirm }> (see Search.runFresh)
+  // runner: the Search, for runOnce (one exploratory run) and confirm (two runs, merged).
   constructor(runner, modules) {
     this.runner = runner;
     this.modules = modules;
@@ -107,7 +107,7 @@ class Shrinker {
         const length = sourceLength(renderScenario(candidate, module.bindingNames));
         if (length >= bestLength) continue;
         attempts++;
-        const { reply } = await this.runner.runOnce(entry.target, candidate);
+        const reply = await this.runner.runOnce(entry.target, candidate);
         if (!reply.usable || !sameEnding(reply.outcomes, candidate, entry.outcomes) || ![...entry.keys].every((key) => reply.keys.includes(key))) continue;
         best = candidate;
         bestLength = length;

@@ -16,6 +16,7 @@ exports.leave = () => process.exit(1);
 exports.now = () => new Date().getFullYear();
 exports.wait = () => new Promise(() => {});
 exports.call = (fn) => fn(1, 2);
+exports.service = new (class Service { ping() { return 'pong'; } })();
 `;
 
 function program(body) {
@@ -38,7 +39,9 @@ test('loads a module and describes its exports', async () => {
   await withExecutor(async (executor) => {
     const loaded = await executor.load(FILE, 5000);
     assert.equal(loaded.ok, true);
-    assert.deepEqual(Object.keys(loaded.shape.members), ['double', 'spin', 'leave', 'now', 'wait', 'call']);
+    assert.deepEqual(Object.keys(loaded.shape.members), ['double', 'spin', 'leave', 'now', 'wait', 'call', 'service']);
+    // An exported class instance exposes the methods of its class.
+    assert.deepEqual(Object.keys(loaded.shape.members.service.members), ['ping']);
   });
 });
 
