@@ -11,36 +11,39 @@ const { spawn } = require('node:child_process');
 const BIN = path.join(__dirname, '..', '..', 'bin');
 
 class WarmRunner {
-  // Resolves once the runner is ready; rejects if it exits first.
-  static start({ workdir, sandboxOptions = null }) {
-    const runJs = [process.execPath, path.join(BIN, 'run.js')];
+  // Resolves once the runner is ready; rejects if it says or does anything else.
+  static async start({ workdir, sandboxOptions = null }) {
+    const runJs = path.join(BIN, 'run.js');
     const args = sandboxOptions
-      ? [path.join(BIN, 'sandbox.js'), workdir, ...sandboxOptions, '--', ...runJs]
-      : runJs.slice(1);
-    const child = spawn(process.execPath, args, { cwd: workdir, stdio: ['pipe', 'pipe', 'pipe'] });
-    return new WarmRunner(child).ready;
+      ? [path.join(BIN, 'sandbox.js'), workdir, ...sandboxOptions, '--', process.execPath, runJs]
+      : [runJs];
+    const runner = new WarmRunner(spawn(process.execPath, args, { cwd: workdir, stdio: 'pipe' }));
+    const first = await runner.nextLine();
+    if (first === null || !JSON.parse(first).ready) {
+      throw new Error(`runner not ready: ${first}, exit ${JSON.stringify(await runner.ended)}\n${runner.stderr}`);
+    }
+    return runner;
   }
 
   constructor(child) {
     this.child = child;
     this.stderr = '';
     this.lines = [];
-    this.waiting = null;
+    this.waiting = [];
+    this.closed = false;
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text) => { this.stderr += text; });
-    readLines(child.stdout, (line) => this.onLine(line));
-    this.ended = new Promise((resolve) => {
-      child.on('close', (code, signal) => resolve({ code, signal }));
+    readLines(child.stdout, (line) => {
+      if (this.waiting.length > 0) this.waiting.shift()(line);
+      else this.lines.push(line);
     });
-    this.ready = Promise.race([
-      this.nextLine().then((line) => {
-        if (!line || !JSON.parse(line).ready) throw new Error(`runner not ready: ${line}\n${this.stderr}`);
-        return this;
-      }),
-      this.ended.then((exit) => {
-        throw new Error(`runner exited before it was ready (${JSON.stringify(exit)}):\n${this.stderr}`);
-      }),
-    ]);
+    this.ended = new Promise((resolve) => {
+      child.on('close', (code, signal) => {
+        this.closed = true;
+        this.waiting.splice(0).forEach((wake) => wake(null));
+        resolve({ code, signal });
+      });
+    });
   }
 
   // Writes the job and resolves with {result, durationMs, exit, stderr,
@@ -50,11 +53,11 @@ class WarmRunner {
   async run(job) {
     const started = process.hrtime.bigint();
     this.child.stdin.end(`${JSON.stringify(job)}\n`);
-    const line = await Promise.race([this.nextLine(), this.ended.then(() => null)]);
+    const line = await this.nextLine();
     const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
     const exit = await this.ended;
     return {
-      result: line ? JSON.parse(line) : null,
+      result: line === null ? null : JSON.parse(line),
       durationMs,
       exit,
       stderr: this.stderr,
@@ -62,19 +65,11 @@ class WarmRunner {
     };
   }
 
-  onLine(line) {
-    if (this.waiting) {
-      const resolve = this.waiting;
-      this.waiting = null;
-      resolve(line);
-    } else {
-      this.lines.push(line);
-    }
-  }
-
+  // The next stdout line, or null once the process has ended.
   nextLine() {
     if (this.lines.length > 0) return Promise.resolve(this.lines.shift());
-    return new Promise((resolve) => { this.waiting = resolve; });
+    if (this.closed) return Promise.resolve(null);
+    return new Promise((resolve) => this.waiting.push(resolve));
   }
 }
 

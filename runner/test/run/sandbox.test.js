@@ -12,6 +12,8 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const SANDBOX = path.join(__dirname, '..', '..', 'bin', 'sandbox.js');
 const isRoot = process.getuid() === 0;
+const probe = spawnSync(process.execPath, [SANDBOX, '--probe'], { encoding: 'utf8' });
+const needsBubblewrap = !probe.stdout.includes('"bubblewrap"') && 'needs bubblewrap';
 
 // A stand-in for the server's folders, outside /tmp (the sandbox gets a /tmp
 // of its own, which would hide anything there anyway), and readable by
@@ -48,7 +50,6 @@ function sandbox(args, { input = '', inputDelayMs = 0, env = process.env } = {})
 }
 
 test('--probe names the isolation in effect', () => {
-  const probe = spawnSync(process.execPath, [SANDBOX, '--probe'], { encoding: 'utf8' });
   assert.equal(probe.status, 0);
   const lines = probe.stdout.trimEnd().split('\n');
   assert.equal(lines.length, 1);
@@ -84,7 +85,7 @@ test('stdin reaches the command', async () => {
   }
 });
 
-test('hidden folders are empty, the root is read-only, the network is unreachable', { skip: !hasBubblewrap() && 'needs bubblewrap' }, async () => {
+test('hidden folders are empty, the root is read-only, the network is unreachable', { skip: needsBubblewrap }, async () => {
   const { base, workdir, cleanup } = serverFolders();
   const listener = net.createServer((socket) => socket.end('reached\n')).listen(0, '127.0.0.1');
   await new Promise((resolve) => listener.on('listening', resolve));
@@ -109,7 +110,7 @@ test('hidden folders are empty, the root is read-only, the network is unreachabl
   }
 });
 
-test('--ro shows a folder read-only even inside a hidden one', { skip: !hasBubblewrap() && 'needs bubblewrap' }, async () => {
+test('--ro shows a folder read-only even inside a hidden one', { skip: needsBubblewrap }, async () => {
   const { base, workdir, cleanup } = serverFolders();
   const deps = path.join(base, 'deps', 'node_modules');
   fs.mkdirSync(deps, { recursive: true });
@@ -158,8 +159,3 @@ test('a bad command line is a sandbox failure', async () => {
     report: { status: 'error', code: 'sandbox_failed', detail: 'WORKDIR is not a folder: /nonexistent-folder' },
   });
 });
-
-function hasBubblewrap() {
-  const probe = spawnSync(process.execPath, [SANDBOX, '--probe'], { encoding: 'utf8' });
-  return JSON.parse(probe.stdout).isolation === 'bubblewrap';
-}

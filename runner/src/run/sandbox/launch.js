@@ -9,6 +9,10 @@ const os = require('node:os');
 
 const STDERR_RELAY_LIMIT = 1024 * 1024;
 const STDERR_TAIL_CHARS = 4096;
+// stderr closes when the last process holding it ends. Without bubblewrap a
+// process can leave the command's process group and outlive the kill; it
+// must not hold the report back for long.
+const STDERR_CLOSE_GRACE_MS = 1000;
 
 // Resolves with {exit: {code, signal}, wallExpired, stderrTail}.
 //
@@ -50,7 +54,9 @@ function launch({ file, args, env, cwd, wallMs }) {
       clearTimeout(wallTimer);
       // Whatever the command left behind in its group goes with it.
       killAll();
-      child.on('close', () => resolve({ exit: { code, signal }, wallExpired, stderrTail: stderr.tail() }));
+      const ended = () => resolve({ exit: { code, signal }, wallExpired, stderrTail: stderr.tail() });
+      setTimeout(ended, STDERR_CLOSE_GRACE_MS).unref();
+      child.on('close', ended);
     });
   });
 }
