@@ -6,6 +6,15 @@ const { valueSource, Unassertable } = require('./value-source');
 const { memberAccess } = require('./js-source');
 
 const INDENT = '    ';
+const MAX_LITERAL_LINES = 40;
+
+// `expect(subject).toEqual(literal)`, or a length check when the literal would be too long to read.
+function equalityLine(subject, desc) {
+  const literal = valueSource(desc, INDENT);
+  if (literal.split('\n').length <= MAX_LITERAL_LINES) return `expect(${subject}).toEqual(${literal});`;
+  if (desc.t === 'array') return `expect(${subject}).toHaveLength(${desc.items.length});`;
+  return null;
+}
 
 function sameDescription(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -21,7 +30,8 @@ function mockAssertions(name, mocks) {
       continue;
     }
     try {
-      lines.push(`expect(${subject}.mock.calls).toEqual(${valueSource(calls, INDENT)});`);
+      const line = equalityLine(`${subject}.mock.calls`, calls);
+      if (line) lines.push(line);
     } catch (error) {
       if (!(error instanceof Unassertable)) throw error;
     }
@@ -51,7 +61,8 @@ function effectAssertions(effectsPerStep, stepIndex, declaredNames) {
     const previous = stepIndex > 0 && effectsPerStep[stepIndex - 1][index] ? effectsPerStep[stepIndex - 1][index].after : effect.before;
     if (!sameDescription(effect.after, previous) && effect.after.t !== 'function') {
       try {
-        lines.push(`expect(${name}).toEqual(${valueSource(effect.after, INDENT)});`);
+        const line = equalityLine(name, effect.after);
+        if (line) lines.push(line);
       } catch (error) {
         if (!(error instanceof Unassertable)) throw error;
       }

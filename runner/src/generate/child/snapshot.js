@@ -8,7 +8,7 @@ const { isMockFunction } = require('./mock-function');
 
 const MAX_DEPTH = 8;
 const MAX_NODES = 600;
-const MAX_STRING = 2000;
+const MAX_STRING = 300; // longer strings are asserted by their length
 
 function numberDescription(value) {
   if (Number.isNaN(value)) return 'NaN';
@@ -37,7 +37,7 @@ class Describer {
   }
 
   describe(value, depth = 0) {
-    if (++this.nodes > MAX_NODES || depth > MAX_DEPTH) return { t: 'truncated' };
+    this.nodes++;
     switch (typeof value) {
       case 'undefined': return { t: 'undefined' };
       case 'boolean': return { t: 'boolean', v: value };
@@ -52,6 +52,9 @@ class Describer {
       default: break;
     }
     if (value === null) return { t: 'null' };
+    // Past the limits only objects are cut short: `expect.anything()` stands for them, and it
+    // matches any object (it would not match null or undefined).
+    if (this.nodes > MAX_NODES || depth > MAX_DEPTH) return { t: 'truncated' };
     if (this.ancestors.has(value)) return { t: 'circular' };
     this.ancestors.add(value);
     try {
