@@ -23,7 +23,7 @@ async function main() {
 
   enableCompileCache();
   try {
-    await primeJest();
+    await primeJest(process.cwd());
   } catch (error) {
     finish(new RunError('runner_start_failed', errorText(error)));
     return;

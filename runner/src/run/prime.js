@@ -10,7 +10,6 @@
 // rather than on a job.
 
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runJest } = require('./run-jest');
 const { writeFiles } = require('./workspace');
@@ -29,14 +28,16 @@ const EXPECTED = { passed: 6, failed: 1 };
 // rounds gained nothing.
 const ROUNDS = 4;
 
-async function primeJest() {
+// Runs the warm-up in a folder of its own inside `workdir`, removed before
+// the job's files arrive.
+async function primeJest(workdir) {
   for (let round = 0; round < ROUNDS; round += 1) {
-    await runSample();
+    await runSample(workdir);
   }
 }
 
-async function runSample() {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-prime-'));
+async function runSample(workdir) {
+  const root = fs.mkdtempSync(path.join(workdir, '.vouch-warm-up-'));
   try {
     writeFiles(root, SUITE_FILES.map((file) => ({
       path: file.path,

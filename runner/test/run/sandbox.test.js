@@ -124,6 +124,21 @@ test('--ro shows a folder read-only even inside a hidden one', { skip: needsBubb
   }
 });
 
+test('the unshare fallback still cuts the network, and says what it lacks', { skip: !isRoot && 'unshare -n needs root' }, async () => {
+  const { workdir, cleanup } = serverFolders();
+  const listener = net.createServer((socket) => socket.end()).listen(0, '127.0.0.1');
+  await new Promise((resolve) => listener.on('listening', resolve));
+  const connect = `require('net').connect(${listener.address().port}, '127.0.0.1').on('error', (e) => console.log(e.code)).on('connect', () => console.log('connected'))`;
+  try {
+    const run = await sandbox([workdir, '--isolation', 'unshare', '--', 'node', '-e', connect]);
+    assert.match(run.stdout, /^(ENETUNREACH|ECONNREFUSED)\n$/);
+    assert.match(run.stderr, /^sandbox: isolation unshare, uid \d+; file system not isolated, --hide and --ro not applied$/m);
+  } finally {
+    listener.close();
+    cleanup();
+  }
+});
+
 test('the wall clock starts with the first byte of stdin', async () => {
   const { workdir, cleanup } = serverFolders();
   try {
