@@ -52,8 +52,9 @@ function iterationSource(expression, outcome) {
   return outcome.done ? `[...${expression}]` : `take(${expression}, ${outcome.value.items.length})`;
 }
 
-// Returns { lines, async, helpers } for one rendered step and its outcome.
-function stepAssertions(step, outcome, classRefs, isLast) {
+// Returns { lines, async, helpers } for one rendered step and its outcome. `names` hands out
+// local names not yet used in the test (for `const result = …`).
+function stepAssertions(step, outcome, classRefs, isLast, names) {
   const helpers = new Set();
   const expression = step.expression;
   const isAsync = outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async';
@@ -61,7 +62,7 @@ function stepAssertions(step, outcome, classRefs, isLast) {
   else if (outcome.iterated && !outcome.done) helpers.add('take');
   const lines = (() => {
     try {
-      return assertionLines(step, outcome, classRefs, expression, isLast);
+      return assertionLines(step, outcome, classRefs, expression, isLast, names);
     } catch (error) {
       if (!(error instanceof Unassertable)) throw error;
       // The value changed between runs in a way no matcher accepts: only check that the call completes.
@@ -71,7 +72,7 @@ function stepAssertions(step, outcome, classRefs, isLast) {
   return { lines, async: isAsync, helpers };
 }
 
-function assertionLines(step, outcome, classRefs, expression, isLast) {
+function assertionLines(step, outcome, classRefs, expression, isLast, names) {
   const indent = TEST_INDENT;
   switch (outcome.kind) {
     case 'return': {
@@ -86,7 +87,8 @@ function assertionLines(step, outcome, classRefs, expression, isLast) {
       const desc = outcome.value;
       const needsSubject = (desc.t === 'object' && desc.ctor && classRefs.has(desc.ctor)) || matcherFor(desc, indent) === null;
       if (!needsSubject) return [`expect(${expression})${matcherFor(desc, indent)};`];
-      return [`const result = ${expression};`, ...valueAssertions('result', desc, classRefs, indent)];
+      const result = names.claim('result');
+      return [`const ${result} = ${expression};`, ...valueAssertions(result, desc, classRefs, indent)];
     }
     case 'throw': {
       const body = outcome.iterated ? iterationSource(expression, outcome).replace(/^await /, '') : expression;
@@ -97,7 +99,8 @@ function assertionLines(step, outcome, classRefs, expression, isLast) {
       if (step.bind) return [`const ${step.bind} = await ${expression};`];
       const matcher = matcherFor(outcome.value, indent);
       if (matcher) return [`await expect(${expression}).resolves${matcher};`];
-      return [`const result = await ${expression};`, ...valueAssertions('result', outcome.value, classRefs, indent)];
+      const result = names.claim('result');
+      return [`const ${result} = await ${expression};`, ...valueAssertions(result, outcome.value, classRefs, indent)];
     }
     case 'reject': {
       const desc = outcome.value;

@@ -93,4 +93,4 @@ function programSource(rendered, bindingNames) {
   return `(async function (__vouch, ${bindingNames.join(', ')}) {\n${lines.join('\n')}\n})`;
 }
 
-module.exports = { renderScenario, programSource };
+module.exports = { renderScenario, programSource, NameScope };

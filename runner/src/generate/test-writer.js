@@ -5,7 +5,7 @@
 // folder that holds the sources and the tests side by side.
 
 const { toSource } = require('./candidate');
-const { renderScenario } = require('./scenario');
+const { renderScenario, NameScope } = require('./scenario');
 const { stepAssertions } = require('./assertions');
 const { effectAssertions, untouchedDeclarations } = require('./effect-assertions');
 const { testName } = require('./test-names');
@@ -54,6 +54,7 @@ function testFileFor(sourcePath, takenPaths) {
 
 // One test case ready to print: { describe, name, lines, async, helpers }.
 function prepareTestCase(entry, bindingNames, classRefs) {
+  // `result` is left for assertions to claim (see assertions.js).
   const taken = [...bindingNames, 'result'];
   const original = renderScenario(entry.scenario, taken);
   // Inputs the call neither changed nor called back through read better inline.
@@ -65,6 +66,7 @@ function prepareTestCase(entry, bindingNames, classRefs) {
     return kept ? kept.name : null;
   });
 
+  const names = new NameScope([...bindingNames, ...rendered.declarations.map((d) => d.name), ...rendered.steps.map((s) => s.bind).filter(Boolean)]);
   const lines = [];
   const helpers = new Set();
   let isAsync = false;
@@ -72,7 +74,7 @@ function prepareTestCase(entry, bindingNames, classRefs) {
     for (const declaration of rendered.declarations.filter((d) => d.step === index)) {
       lines.push(`const ${declaration.name} = ${toSource(declaration.candidate, INDENT)};`);
     }
-    const assertion = stepAssertions(step, entry.outcomes[index], classRefs, index === rendered.steps.length - 1);
+    const assertion = stepAssertions(step, entry.outcomes[index], classRefs, index === rendered.steps.length - 1, names);
     lines.push(...assertion.lines);
     assertion.helpers.forEach((helper) => helpers.add(helper));
     isAsync = isAsync || assertion.async;

@@ -70,3 +70,19 @@ test('writes one describe per export and imports ES module bindings', () => {
   assert.match(text, /describe\('formatDate', \(\) => \{\n  test\('returns "2020-01-02" for a Date', \(\) => \{\n    expect\(formatDate/);
   assert.equal(text.match(/describe\(/g).length, 2);
 });
+
+test('gives each value a test holds its own name', () => {
+  class Point { constructor() { this.x = 1; } }
+  const point = { kind: 'return', value: describeValue(new Point()) };
+  const step = { op: 'call', callee: 'ms', args: [], params: [] };
+  const entry = { target, scenario: { targetId: 't', steps: [step, step] }, outcomes: [point, point], effects: [[], []] };
+  const testCase = prepareTestCase(entry, ['ms'], new Map([['Point', 'Point']]));
+  assert.deepEqual(testCase.lines, [
+    'const result = ms();',
+    'expect(result).toBeInstanceOf(Point);',
+    'expect(result).toEqual({ x: 1 });',
+    'const result2 = ms();',
+    'expect(result2).toBeInstanceOf(Point);',
+    'expect(result2).toEqual({ x: 1 });',
+  ]);
+});
