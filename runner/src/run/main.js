@@ -42,6 +42,9 @@ async function main() {
     }, job.wallMs);
     writeJobFiles(process.cwd(), job.files);
     const aggregated = await runJest(process.cwd(), job);
+    // A signal reaches its listener only in the event loop's poll phase,
+    // which Jest's last steps may never have passed through.
+    await new Promise((resolve) => setImmediate(resolve));
     const results = verdict(aggregated, process.cwd(), { fileSizeExceeded });
     finish({ ok: true, results, durationMs: Date.now() - started });
   } catch (error) {

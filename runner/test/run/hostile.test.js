@@ -149,3 +149,13 @@ test('signalling its parent leaves the launcher and the server running', async (
   assert.match(onlyTest(outcome).message, /kill EPERM/);
   assert.deepEqual(outcome.sandbox, { status: 'exited', code: 0 });
 });
+
+test('a file size error the tested code swallows is still reported', async () => {
+  const outcome = await runHostile(`
+    const fs = require('fs');
+    test('fills the disk quietly', () => {
+      try { fs.writeFileSync('big.bin', Buffer.alloc(4 << 20)); } catch {}
+    });`);
+  assert.equal(outcome.result.results.passed, 1);
+  assert.equal(outcome.result.error.code, 'file_size_limit');
+});
