@@ -184,14 +184,13 @@ class ScenarioFactory {
     if (!value || scenario.steps.length >= MAX_STEPS) return [];
     const steps = scenario.steps.map((step) => ({ ...step }));
     const last = steps[steps.length - 1];
-    if (last.op === 'set' || last.op === 'get' && value.t !== 'function' && value.t !== 'object') return [];
+    if (last.op === 'set' || (value.t !== 'function' && value.t !== 'object')) return [];
     last.bind = last.bind || resultName(last, value.t === 'function');
     const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
     const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1)))];
     if (value.t === 'function') {
       return argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS }));
     }
-    if (value.t !== 'object') return [];
     const methods = value.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
     return methods.flatMap((name) => argumentLists.slice(0, 2).map((args) => follow({ op: 'method', name, args, params: UNKNOWN_SLOTS })))
       .slice(0, MAX_EXTENSIONS);
@@ -211,10 +210,13 @@ class ScenarioFactory {
     const scenario = clone(original);
     const steps = scenario.steps;
     if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1)) return this.repeated(scenario);
-    if (this.target.kind === 'class' && this.members.length && this.rng.chance(0.3)) {
-      if (steps.length > 1 && this.rng.chance(0.4)) steps.splice(1 + this.rng.int(steps.length - 1), 1);
+    const constructed = steps.findIndex((step) => step.op === 'new');
+    if (constructed >= 0 && this.members.length && this.rng.chance(0.3)) {
+      // Member steps go after the construction they use.
+      const later = steps.length - constructed - 1;
+      if (later > 0 && this.rng.chance(0.4)) steps.splice(constructed + 1 + this.rng.int(later), 1);
       else {
-        const at = 1 + this.rng.int(steps.length);
+        const at = constructed + 1 + this.rng.int(later + 1);
         steps.splice(at, 0, this.randomMemberStep(steps.slice(0, at)));
       }
       return scenario;

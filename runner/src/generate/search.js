@@ -131,6 +131,7 @@ class Search {
 
   // `scenario` preceded by the calls of a kept scenario of another export of the same file.
   combined(slot, scenario) {
+    if (slot.target.kind !== 'function') return scenario;
     const others = this.targets.filter((other) => other !== slot && other.target.file === slot.target.file && other.entries.length);
     if (!others.length) return scenario;
     const before = this.rng.pick(this.rng.pick(others).entries).scenario.steps;
