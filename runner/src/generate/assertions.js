@@ -47,9 +47,12 @@ function thrownMatcher(desc) {
   return BUILTIN_ERRORS.has(desc.ctor) ? desc.ctor : '';
 }
 
+// What a test does with a returned iterator: spread it, or take the first values of an endless
+// one; async iterators are collected. An iterator that failed is consumed whole (it fails first).
 function iterationSource(expression, outcome) {
-  if (outcome.iterated === 'async') return outcome.done ? `await collect(${expression})` : `await collect(${expression}, ${outcome.value.items.length})`;
-  return outcome.done ? `[...${expression}]` : `take(${expression}, ${outcome.value.items.length})`;
+  const count = outcome.done || outcome.kind !== 'yield' ? null : outcome.value.items.length;
+  if (outcome.iterated === 'async') return count === null ? `await collect(${expression})` : `await collect(${expression}, ${count})`;
+  return count === null ? `[...${expression}]` : `take(${expression}, ${count})`;
 }
 
 // Returns { lines, async, helpers } for one rendered step and its outcome. `names` hands out
@@ -59,13 +62,14 @@ function stepAssertions(step, outcome, classRefs, isLast, names) {
   const expression = step.expression;
   const isAsync = outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async';
   if (outcome.iterated === 'async') helpers.add('collect');
-  else if (outcome.iterated && !outcome.done) helpers.add('take');
+  else if (outcome.iterated && outcome.kind === 'yield' && !outcome.done) helpers.add('take');
   const lines = (() => {
     try {
       return assertionLines(step, outcome, classRefs, expression, isLast, names);
     } catch (error) {
       if (!(error instanceof Unassertable)) throw error;
       // The value changed between runs in a way no matcher accepts: only check that the call completes.
+      if (outcome.iterated) return [`${iterationSource(expression, outcome)};`];
       return outcome.kind === 'resolve' ? [`await ${expression};`] : [step.bind ? `const ${step.bind} = ${expression};` : `${expression};`];
     }
   })();
@@ -91,7 +95,7 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
       return [`const ${result} = ${expression};`, ...valueAssertions(result, desc, classRefs, indent)];
     }
     case 'throw': {
-      const body = outcome.iterated ? iterationSource(expression, outcome).replace(/^await /, '') : expression;
+      const body = outcome.iterated ? iterationSource(expression, outcome) : expression;
       const thunk = step.statement ? `() => {\n${indent}  ${body};\n${indent}}` : `() => ${body}`;
       return [`expect(${thunk}).toThrow(${thrownMatcher(outcome.value)});`];
     }
@@ -104,8 +108,9 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
     }
     case 'reject': {
       const desc = outcome.value;
-      if (desc.t === 'error') return [`await expect(${expression}).rejects.toThrow(${thrownMatcher(desc)});`];
-      return [`await expect(${expression}).rejects${matcherFor(desc, indent) || '.toBeDefined()'};`];
+      const subject = outcome.iterated ? iterationSource(expression, outcome).replace(/^await /, '') : expression;
+      if (desc.t === 'error') return [`await expect(${subject}).rejects.toThrow(${thrownMatcher(desc)});`];
+      return [`await expect(${subject}).rejects${matcherFor(desc, indent) || '.toBeDefined()'};`];
     }
     default: break;
   }

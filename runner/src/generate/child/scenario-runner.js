@@ -10,7 +10,7 @@ const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
 const { describeValue } = require('./snapshot');
 const { isMockFunction } = require('./mock-function');
 
-const MAX_ITERATED_ITEMS = 20;
+const MAX_ITERATED_ITEMS = 10;
 
 class ScenarioStopped extends Error {}
 
@@ -105,7 +105,9 @@ class ScenarioRun {
       }
     } catch (error) {
       if (error instanceof ScenarioStopped) throw error;
-      this.fail(error instanceof TimeLimitError ? { kind: 'timeout' } : { kind: 'throw', value: describeValue(error), iterated: kind });
+      if (error instanceof TimeLimitError) this.fail({ kind: 'timeout' });
+      // An async iterator fails by rejecting; a sync one by throwing.
+      this.fail({ kind: kind === 'async' ? 'reject' : 'throw', value: describeValue(error), iterated: kind });
     }
     this.record({ kind: 'yield', iterated: kind, value: describeValue(items), done });
     return undefined;
