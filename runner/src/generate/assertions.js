@@ -119,4 +119,4 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
   return [`expect(${iterationSource(expression, outcome)})${matcher || `.toHaveLength(${outcome.value.items.length})`};`];
 }
 
-module.exports = { stepAssertions, valueAssertions };
+module.exports = { stepAssertions };

@@ -59,4 +59,4 @@ function planBindings(filePath, esm, shape) {
   return bindings;
 }
 
-module.exports = { planBindings, nameFromPath };
+module.exports = { planBindings };

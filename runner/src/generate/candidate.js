@@ -66,17 +66,10 @@ function toSource(candidate, indent = '') {
   }
 }
 
-function containsMock(candidate) {
-  if (candidate.kind === 'mock') return true;
-  if (candidate.kind === 'array') return candidate.items.some(containsMock);
-  if (candidate.kind === 'object') return candidate.entries.some(([, value]) => containsMock(value));
-  return false;
-}
-
 // Objects, arrays and mocks are declared as named constants in a test so that the test can check
 // afterwards what the call did to them.
 function isDeclaredInput(candidate) {
   return candidate.kind !== 'atom';
 }
 
-module.exports = { atom, fromValue, arrayOf, objectOf, mockOf, toSource, containsMock, isDeclaredInput };
+module.exports = { atom, fromValue, arrayOf, objectOf, mockOf, toSource, isDeclaredInput };

@@ -178,4 +178,4 @@ class InputPool {
   }
 }
 
-module.exports = { InputPool, typedBoundaries };
+module.exports = { InputPool };

@@ -57,4 +57,4 @@ function normalizePath(rawPath) {
   return parts.length ? parts.join('/') : null;
 }
 
-module.exports = { parseJob, JobError, DEFAULT_TIME_BUDGET_MS };
+module.exports = { parseJob, JobError };

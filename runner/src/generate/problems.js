@@ -12,4 +12,4 @@ function problem(path, code, message, location = {}) {
   return entry;
 }
 
-module.exports = { problem, PROBLEM_CODES };
+module.exports = { problem };

@@ -240,4 +240,4 @@ class ScenarioFactory {
   }
 }
 
-module.exports = { ScenarioFactory, argumentSlots };
+module.exports = { ScenarioFactory };

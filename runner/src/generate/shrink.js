@@ -128,4 +128,4 @@ class Shrinker {
   }
 }
 
-module.exports = { Shrinker, simplerCandidates };
+module.exports = { Shrinker };

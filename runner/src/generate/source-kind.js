@@ -27,4 +27,4 @@ function notJavaScriptReason(path, content) {
   return null;
 }
 
-module.exports = { notJavaScriptReason, extensionOf };
+module.exports = { notJavaScriptReason };

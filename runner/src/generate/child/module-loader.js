@@ -78,4 +78,4 @@ class ModuleLoader {
   }
 }
 
-module.exports = { ModuleLoader, MissingModuleError };
+module.exports = { ModuleLoader };
