@@ -9,15 +9,26 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const JEST_BIN = require.resolve('jest/bin/jest');
-const RUNNER_NODE_MODULES = path.resolve(__dirname, '..', '..', 'node_modules');
+const BABEL_PLUGIN = '@babel/plugin-transform-modules-commonjs';
 const COVERAGE_FROM = ['**/*.{js,jsx,mjs,cjs}', '!**/node_modules/**', '!**/{jest,babel}.config.{js,cjs,mjs}', '!**/.babelrc.{js,cjs,mjs}'];
 
 function testKey(describe, name) {
   return `${describe}\0${name}`;
 }
 
+// The emitted jest.config.js may name the ES module plugin. The run side resolves it through
+// NODE_PATH, set only for the toolchain; here the folder gets a node_modules holding just that
+// plugin, so the code under test still resolves no package of the runner's, as on the run side.
+function linkBabelPlugin(dir) {
+  const link = path.join(dir, 'node_modules', ...BABEL_PLUGIN.split('/'));
+  if (fs.existsSync(link)) return;
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(path.dirname(require.resolve(`${BABEL_PLUGIN}/package.json`)), link, 'dir');
+}
+
 // Returns { ok, suites: Map(testPath -> { error, tests: Map(key -> status) }), coverage, error }.
 async function runJest(dir, workDir, { timeoutMs }) {
+  linkBabelPlugin(dir);
   const resultsFile = path.join(workDir, 'results.json');
   const coverageDir = path.join(workDir, 'coverage');
   fs.rmSync(resultsFile, { force: true });
@@ -25,7 +36,8 @@ async function runJest(dir, workDir, { timeoutMs }) {
   const args = [JEST_BIN, '--ci', '--json', `--outputFile=${resultsFile}`, '--coverage', '--coverageReporters=json-summary',
     `--coverageDirectory=${coverageDir}`, `--cacheDirectory=${path.join(workDir, 'jest-cache')}`, '--runInBand', '--forceExit', '--silent',
     ...COVERAGE_FROM.map((glob) => `--collectCoverageFrom=${glob}`)];
-  const env = { ...process.env, NODE_PATH: RUNNER_NODE_MODULES };
+  const env = { ...process.env };
+  delete env.NODE_PATH;
   const stderr = await new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let output = '';

@@ -1,0 +1,34 @@
+'use strict';
+// Choosing which scenarios become tests, and how the time budget is split.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { minimizeCorpus } = require('../../src/generate/minimize');
+const { planBudget } = require('../../src/generate/budget');
+
+const entry = (name, keys, { happy = true, steps = 1 } = {}) => ({
+  name, keys: new Set(keys), happy, rendered: { steps: Array.from({ length: steps }, () => ({ expression: `f(${name})` })) },
+});
+
+test('keeps the fewest scenarios that cover every key, in discovery order', () => {
+  const corpus = [entry('a', ['s1']), entry('b', ['s2']), entry('c', ['s1', 's2', 's3']), entry('d', ['s4'])];
+  assert.deepEqual(minimizeCorpus(corpus).map((e) => e.name), ['c', 'd']);
+});
+
+test('between equal scenarios prefers one that ends in a value, then the shorter one', () => {
+  const throwing = entry('throws', ['s1', 'f0'], { happy: false });
+  const returning = entry('returns', ['s1', 'f0']);
+  const longer = entry('longer', ['s1', 'f0'], { steps: 2 });
+  assert.deepEqual(minimizeCorpus([throwing, longer, returning]).map((e) => e.name), ['returns']);
+});
+
+test('plans two Jest runs for verification and leaves the rest to the search', () => {
+  const small = planBudget(0, 20000, 1);
+  assert.equal(small.deadline, 20000);
+  assert.ok(small.shrinkDeadline > 16000 && small.shrinkDeadline < small.deadline);
+  assert.ok(small.searchDeadline < small.shrinkDeadline);
+  const large = planBudget(0, 20000, 40);
+  assert.ok(large.shrinkDeadline < small.shrinkDeadline, 'more test files, more time for Jest');
+  const tiny = planBudget(0, 1000, 1);
+  assert.ok(tiny.searchDeadline >= 0 && tiny.shrinkDeadline >= 250);
+});
