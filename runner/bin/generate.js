@@ -20,12 +20,15 @@
 //       "perFile": [{ "path": "src/math.js", "exports": ["math.add"], "testsKept": N, "coverage": {...} | null }],
 //       "problems": [{ "path": "src/x.ts", "code": "not_javascript|syntax_error|missing_module|load_error|timeout",
 //                      "message": "...", "line": 3, "column": 7, "module": "lodash" }] } }
-// Coverage is what `jest --coverage` measured on the final suite (0-100, Jest's rounding); perFile
-// coverage is null for a file no test loaded. `line`/`column` (1-based) come with syntax errors,
-// `module` with missing modules. The tests for `a/b.js` are at `a/__tests__/b.test.js`; files is
-// empty when no test could be kept. See README.md, "generate", for how to run the result.
+// Coverage is what `jest --coverage` measured on the final suite (0-100, Jest's rounding) over every
+// submitted JavaScript file, tested or not, as bin/run.js counts it; perFile coverage is null for a
+// file Jest could not instrument. `line`/`column` (1-based) come with syntax errors, `module` with
+// missing modules. The tests for `a/b.js` are at `a/__tests__/b.test.js`; jest.config.js comes
+// with them unless the job brought its own; files is empty when no test could be kept. See
+// README.md, "generate", for how to run the result.
 //
-// A malformed job exits 1 with { "error": "..." } on stdout.
+// A malformed job exits 1 with { "error": "..." } on stdout; an internal failure exits 2 with
+// { "error": "generation failed: ..." }.
 
 const { parseJob, JobError } = require('../src/generate/job');
 const { generateTests } = require('../src/generate/pipeline');

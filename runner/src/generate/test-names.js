@@ -4,6 +4,7 @@
 
 const { toSource } = require('./candidate');
 const { valueSource } = require('./value-source');
+const { propertyKey } = require('./js-source');
 
 const MAX_PART = 40;
 const MAX_NAME = 120;
@@ -53,7 +54,7 @@ function describeValue(desc) {
     case 'undefined': return 'undefined';
     case 'null': return 'null';
     case 'array': return desc.items.length ? `an array of ${desc.items.length}` : 'an empty array';
-    case 'object': return desc.ctor ? withArticle(desc.ctor) : desc.entries.length ? `an object with ${clip(desc.entries.map(([key]) => key).join(', '), 30)}` : 'an empty object';
+    case 'object': return desc.ctor ? withArticle(desc.ctor) : desc.entries.length ? `an object with ${clip(desc.entries.map(([key]) => propertyKey(key)).join(', '), 30)}` : 'an empty object';
     case 'function': return 'a function';
     case 'date': return 'a Date';
     case 'error': return withArticle(desc.ctor || 'error');
