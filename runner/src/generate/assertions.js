@@ -56,11 +56,14 @@ function iterationSource(expression, outcome) {
 }
 
 // Returns { lines, async, helpers } for one rendered step and its outcome. `names` hands out
-// local names not yet used in the test (for `const result = …`).
-function stepAssertions(step, outcome, classRefs, isLast, names) {
+// local names not yet used in the test (for `const result = …`); `declaredNames` are the test's
+// names of the scenario's declared inputs, by declaration order.
+function stepAssertions(step, outcome, classRefs, isLast, names, declaredNames) {
   const helpers = new Set();
   const expression = step.expression;
-  const isAsync = outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async';
+  const callbacks = (outcome.calledBack || []).map((index) => declaredNames[index]).filter(Boolean);
+  const isAsync = outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async' || callbacks.length > 0;
+  if (callbacks.length) helpers.add('calledBack');
   if (outcome.iterated === 'async') helpers.add('collect');
   else if (outcome.iterated && outcome.kind === 'yield' && !outcome.done) helpers.add('take');
   const lines = (() => {
@@ -73,6 +76,8 @@ function stepAssertions(step, outcome, classRefs, isLast, names) {
       return outcome.kind === 'resolve' ? [`await ${expression};`] : [step.bind ? `const ${step.bind} = ${expression};` : `${expression};`];
     }
   })();
+  // The callback is called later: wait for it before asserting its calls.
+  lines.push(...callbacks.map((name) => `await calledBack(${name});`));
   return { lines, async: isAsync, helpers };
 }
 

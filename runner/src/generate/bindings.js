@@ -11,7 +11,9 @@ const { isUsableBindingName, isIdentifierName } = require('./js-source');
 const TAKEN = new Set(['jest', 'expect', 'test', 'it', 'describe', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll',
   'require', 'module', 'exports', 'process', 'console', 'Buffer', 'global', 'globalThis', 'Math', 'JSON', 'Date', 'Object',
   'Array', 'String', 'Number', 'Boolean', 'Map', 'Set', 'Promise', 'Symbol', 'Error', 'TypeError', 'RangeError', 'RegExp',
-  'Function', 'BigInt', 'Reflect', 'Proxy', 'WeakMap', 'WeakSet', 'Intl', 'URL', 'setTimeout', 'clearTimeout', 'take', 'collect']);
+  'Function', 'BigInt', 'Reflect', 'Proxy', 'WeakMap', 'WeakSet', 'Intl', 'URL', 'setTimeout', 'clearTimeout',
+  // helpers a test file may define (test-writer.js)
+  'take', 'collect', 'calledBack']);
 
 function camelCase(text) {
   const words = text.split(/[^A-Za-z0-9$]+/).filter(Boolean);

@@ -27,7 +27,7 @@ const { Workspace } = require('./workspace');
 const { Rng } = require('./rng');
 const { planBudget } = require('./budget');
 
-const LIMITS = { syncMs: 250, asyncMs: 500, loadMs: 2000 };
+const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 
 // Step 1: which files are JavaScript that parses.

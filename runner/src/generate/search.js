@@ -57,7 +57,7 @@ class Search {
   async runOnce(target, scenario, clockShiftMs = 0) {
     const module = this.modules.get(target.file);
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
-    const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs) + 1000;
+    const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
     this.executions++;
     const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, clockShiftMs);
     return { ...reply, usable: usable(reply) };

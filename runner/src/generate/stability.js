@@ -30,7 +30,7 @@ function mergeDescriptions(a, b) {
 }
 
 function mergeOutcome(a, b) {
-  if (a.kind !== b.kind || Boolean(a.done) !== Boolean(b.done)) return null;
+  if (a.kind !== b.kind || Boolean(a.done) !== Boolean(b.done) || String(a.calledBack) !== String(b.calledBack)) return null;
   return a.value ? { ...a, value: mergeDescriptions(a.value, b.value) } : a;
 }
 

@@ -65,6 +65,7 @@ function describeValue(desc) {
 
 function describeOutcome(outcome) {
   const value = outcome.value;
+  if (outcome.calledBack) return 'calls back';
   switch (outcome.kind) {
     case 'throw': return value.t === 'error' && value.message ? `throws ${clip(JSON.stringify(value.message))}` : 'throws';
     case 'resolve': return `resolves to ${describeValue(value)}`;

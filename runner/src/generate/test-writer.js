@@ -14,6 +14,15 @@ const { quoteString } = require('./js-source');
 const INDENT = '    ';
 
 const HELPERS = {
+  calledBack: [
+    '// Resolves once a mock function has been called: the code calls back asynchronously.',
+    'function calledBack(mock) {',
+    '  return new Promise((resolve) => {',
+    '    const check = () => (mock.mock.calls.length ? resolve() : setTimeout(check, 1));',
+    '    check();',
+    '  });',
+    '}',
+  ],
   take: [
     '// The first `count` values an iterator yields.',
     'function take(iterator, count) {',
@@ -74,7 +83,7 @@ function prepareTestCase(entry, bindingNames, classRefs) {
     for (const declaration of rendered.declarations.filter((d) => d.step === index)) {
       lines.push(`const ${declaration.name} = ${toSource(declaration.candidate, INDENT)};`);
     }
-    const assertion = stepAssertions(step, entry.outcomes[index], classRefs, index === rendered.steps.length - 1, names);
+    const assertion = stepAssertions(step, entry.outcomes[index], classRefs, index === rendered.steps.length - 1, names, declaredNames);
     lines.push(...assertion.lines);
     assertion.helpers.forEach((helper) => helpers.add(helper));
     isAsync = isAsync || assertion.async;

@@ -7,7 +7,7 @@ const assert = require('node:assert/strict');
 const { instrumentSource } = require('../../src/generate/instrument');
 const { Executor } = require('../../src/generate/executor');
 
-const LIMITS = { syncMs: 200, asyncMs: 300, loadMs: 1000 };
+const LIMITS = { syncMs: 200, asyncMs: 300, callbackMs: 50, loadMs: 1000 };
 const FILE = '/virtual/lib.js';
 const SOURCE = `
 exports.double = (n) => { if (n > 10) return 'big'; return n * 2; };
@@ -16,6 +16,7 @@ exports.leave = () => process.exit(1);
 exports.now = () => new Date().getFullYear();
 exports.wait = () => new Promise(() => {});
 exports.call = (fn) => fn(1, 2);
+exports.later = (fn) => { setImmediate(() => fn(null, 'done')); };
 exports.service = new (class Service { ping() { return 'pong'; } })();
 `;
 
@@ -39,7 +40,7 @@ test('loads a module and describes its exports', async () => {
   await withExecutor(async (executor) => {
     const loaded = await executor.load(FILE, 5000);
     assert.equal(loaded.ok, true);
-    assert.deepEqual(Object.keys(loaded.shape.members), ['double', 'spin', 'leave', 'now', 'wait', 'call', 'service']);
+    assert.deepEqual(Object.keys(loaded.shape.members), ['double', 'spin', 'leave', 'now', 'wait', 'call', 'later', 'service']);
     // An exported class instance exposes the methods of its class.
     assert.deepEqual(Object.keys(loaded.shape.members.service.members), ['ping']);
   });
@@ -80,6 +81,18 @@ test('records the calls a jest.fn() callback received', async () => {
     ].join('\n'));
     assert.deepEqual(reply.outcomes[0].value, { t: 'number', v: 3 });
     assert.deepEqual(reply.effects[0][0].mocks[0].calls, { t: 'array', items: [{ t: 'array', items: [{ t: 'number', v: 1 }, { t: 'number', v: 2 }] }] });
+  });
+});
+
+test('waits briefly for a callback that is called asynchronously', async () => {
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, [
+      'const done = jest.fn();',
+      "__vouch.track('done', done);",
+      'await __vouch.step(0, () => lib.later(done));',
+    ].join('\n'));
+    assert.deepEqual(reply.outcomes[0], { kind: 'return', value: { t: 'undefined' }, calledBack: [0] });
+    assert.deepEqual(reply.effects[0][0].mocks[0].calls.items[0].items[1], { t: 'string', v: 'done' });
   });
 });
 

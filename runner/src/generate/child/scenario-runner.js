@@ -3,7 +3,8 @@
 // whose every step goes through `__vouch.step`. Each step's outcome is recorded: the value it
 // returns, the error it throws, what its promise settles to, or what its iterator yields. After
 // each step the arguments the scenario declared are described again, to see whether the call
-// changed them and which mock functions it called.
+// changed them and which mock functions it called. A call that returns nothing while a callback
+// it was given has not been called yet is given a moment to call back (Node-style APIs).
 
 const vm = require('node:vm');
 const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
@@ -68,6 +69,18 @@ class ScenarioRun {
     throw new ScenarioStopped();
   }
 
+  // Indexes of declared callbacks (mock functions) that were first called within callbackMs.
+  async waitForCallbacks() {
+    const waiting = this.tracked.map((entry, i) => ({ ...entry, i })).filter(({ value }) => isMockFunction(value) && !value.mock.calls.length);
+    const deadline = Date.now() + this.limits.callbackMs;
+    while (waiting.length && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      const called = waiting.filter(({ value }) => value.mock.calls.length).map(({ i }) => i);
+      if (called.length) return called;
+    }
+    return [];
+  }
+
   async step(index, thunk) {
     let value;
     try {
@@ -84,7 +97,8 @@ class ScenarioRun {
     }
     const iterating = iteratorKind(value);
     if (iterating) return this.iterate(value, iterating);
-    this.record({ kind: 'return', value: describeValue(value) });
+    const calledBack = value === undefined ? await this.waitForCallbacks() : [];
+    this.record(calledBack.length ? { kind: 'return', value: describeValue(value), calledBack } : { kind: 'return', value: describeValue(value) });
     return value;
   }
 
