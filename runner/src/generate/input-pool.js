@@ -15,7 +15,6 @@ const BOUNDARY_STRINGS = ['', 'abc', 'a', 'Hello World', '42', ' ', 'foo-bar_baz
   'https://example.com/a?b=1', 'user@example.com', '{"a":1}', 'line1\nline2', HTTP_DATE, ISO_DATE];
 const BOUNDARY_NUMBERS = [0, 1, -1, 2, 10, 0.5, 1.5, -2.5, 100, 1000, 1024, 123456789, 2 ** 31, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity, -0];
 const MAX_SEEDS_PER_PARAM = 40;
-const MAX_OBSERVED = 200;
 const MAX_DEPTH = 2;
 
 function dedupe(candidates) {
@@ -55,31 +54,19 @@ const UNKNOWN_PROPERTY_VALUES = () => [atom.boolean(true), atom.number(1), atom.
   atom.number(0), atom.string(''), arrayOf([atom.string('a')]), objectOf([])];
 
 class InputPool {
-  constructor(literals, rng) {
+  // literals: what was mined from this module's source; observed: values seen at run time (shared).
+  constructor(literals, observed, rng) {
     this.rng = rng;
     this.strings = literals.strings.map(atom.string);
     this.regexStrings = literals.regexStrings.map(atom.string);
     this.numbers = literals.numbers.map(atom.number);
     this.bigints = literals.bigints.map(atom.bigint);
-    this.observed = [];
-    this.observedKeys = new Set();
+    this.observed = observed;
     this.seedCache = new Map(); // hint -> seeds by depth
   }
 
-  // Values seen at run time: exported data and what calls returned. Numbers with long fractions
-  // (-3960000.0000000005) make unreadable tests and are left out.
-  observe(value) {
-    if (typeof value === 'number' && !Number.isInteger(value * 1000)) return;
-    const candidate = fromValue(value);
-    if (!candidate || candidate.type === 'undefined' || this.observed.length >= MAX_OBSERVED) return;
-    const key = candidate.source;
-    if (this.observedKeys.has(key)) return;
-    this.observedKeys.add(key);
-    this.observed.push(candidate);
-  }
-
   minedFor(type) {
-    const observed = this.observed.filter((candidate) => candidate.type === type);
+    const observed = this.observed.ofType(type);
     switch (type) {
       case 'string': return [...this.strings, ...observed, ...this.regexStrings];
       case 'number': return [...this.numbers, ...observed];

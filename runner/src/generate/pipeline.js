@@ -14,6 +14,7 @@ const { Executor } = require('./executor');
 const { planBindings } = require('./bindings');
 const { buildTargets } = require('./targets');
 const { InputPool } = require('./input-pool');
+const { ObservedValues } = require('./observed-values');
 const { ScenarioFactory } = require('./scenario-factory');
 const { Search } = require('./search');
 const { minimizeCorpus } = require('./minimize');
@@ -81,7 +82,7 @@ function staticExportNames(analysis) {
 }
 
 // Step 2b/3: load each module, plan its bindings and targets.
-async function loadModules(instrumented, executor, problems, rng) {
+async function loadModules(instrumented, executor, problems, observed, rng) {
   const modules = [];
   for (const file of instrumented) {
     const loaded = await executor.load(file.absolute, LIMITS.loadMs + 2000);
@@ -93,8 +94,8 @@ async function loadModules(instrumented, executor, problems, rng) {
       continue;
     }
     const bindings = planBindings(file.path, file.analysis.esm, loaded.shape);
-    const pool = new InputPool(file.analysis.literals, rng);
-    loaded.samples.forEach((sample) => pool.observe(sample));
+    const pool = new InputPool(file.analysis.literals, observed, rng);
+    loaded.samples.forEach((sample) => observed.addSample(sample));
     module.entry = file.absolute;
     module.bindings = bindings.map(({ name, from, key }) => ({ name, from, key }));
     module.bindingNames = bindings.map((binding) => binding.name);
@@ -137,13 +138,14 @@ async function generateTests(job, { log = () => {} } = {}) {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
     executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS }, { memoryMb: CHILD_MEMORY_MB });
-    const modules = await loadModules(instrumented, executor, problems, rng);
+    const observed = new ObservedValues();
+    const modules = await loadModules(instrumented, executor, problems, observed, rng);
 
     const loadedModules = modules.filter((module) => module.entry);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
     const targets = loadedModules.flatMap((module) => module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })));
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
-    const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, rng, log });
+    const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, observed, rng, log });
     const budget = planBudget(started, job.timeBudgetMs, loadedModules.filter((module) => module.targets.length).length);
     const corpus = await search.run(budget.searchDeadline);
     const chosen = await new Shrinker(search, modulesByPath).shrinkAll(minimizeCorpus(corpus), budget.shrinkDeadline);

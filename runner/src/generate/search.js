@@ -37,10 +37,11 @@ function usable(reply) {
 }
 
 class Search {
-  // modules: Map of file path -> { entry, bindings, bindingNames, pool }
-  // targets: [{ target, factory }]
-  constructor({ modules, targets, executor, totalKeys, limits, rng, log }) {
+  // modules: Map of file path -> { entry, bindings, bindingNames }
+  // targets: [{ target, factory }]; observed: the ObservedValues the factories' pools draw on
+  constructor({ modules, targets, executor, totalKeys, limits, observed, rng, log }) {
     this.modules = modules;
+    this.observed = observed;
     this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [] }));
     this.executor = executor;
     this.totalKeys = totalKeys;
@@ -77,11 +78,12 @@ class Search {
     return { target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys), happy: isHappyPath(merged.outcomes) };
   }
 
-  observeResults(pool, outcomes) {
+  // What calls return are candidate inputs for other calls.
+  observeResults(outcomes) {
     for (const outcome of outcomes) {
       const value = outcome.value;
       if (value && (outcome.kind === 'return' || outcome.kind === 'resolve') && (value.t === 'string' || (value.t === 'number' && typeof value.v === 'number'))) {
-        pool.observe(value.v);
+        this.observed.add(value.v);
       }
     }
   }
@@ -97,7 +99,7 @@ class Search {
     this.tried.add(key);
     const reply = await this.runOnce(slot.target, scenario);
     if (!reply.usable) return false;
-    this.observeResults(module.pool, reply.outcomes);
+    this.observeResults(reply.outcomes);
     const representative = !slot.hasHappyPath && isHappyPath(reply.outcomes);
     if (!representative && !reply.keys.some((k) => !this.covered.has(k))) return false;
 

@@ -52,6 +52,8 @@ class ShapeReader {
     if (this.samples.length >= MAX_SAMPLES) return;
     if (typeof value === 'string' && value.length <= 80) this.samples.push(value);
     else if (typeof value === 'number' && Number.isFinite(value)) this.samples.push(value);
+    // The parent turns exported regexes into strings they match.
+    else if (value instanceof RegExp) this.samples.push({ regex: { pattern: value.source, flags: value.flags } });
   }
 
   read(value, depth = 0) {
@@ -64,7 +66,7 @@ class ShapeReader {
       }
       return { kind: 'function', ...base, statics: this.statics(value, depth) };
     }
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && depth < 2) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RegExp) && depth < 2) {
       const members = {};
       for (const key of Object.keys(value)) {
         let member;
@@ -77,7 +79,7 @@ class ShapeReader {
       Object.assign(members, this.instanceMethods(value, members));
       return { kind: 'object', members };
     }
-    if (Array.isArray(value)) value.slice(0, 20).forEach((item) => this.sample(item));
+    if (Array.isArray(value)) value.slice(0, 40).forEach((item) => this.sample(item));
     else this.sample(value);
     return { kind: 'value' };
   }
@@ -113,7 +115,7 @@ class ShapeReader {
 function readExportsShape(moduleExports) {
   const reader = new ShapeReader();
   const shape = reader.read(moduleExports);
-  return { shape, samples: [...new Set(reader.samples)] };
+  return { shape, samples: reader.samples };
 }
 
 module.exports = { readExportsShape };
