@@ -38,6 +38,7 @@ function bindingValues(moduleExports, bindings) {
 
 function describeLoadError(error) {
   if (error instanceof TimeLimitError) return { code: 'timeout', message: `loading the module ${error.message}` };
+  if (error instanceof ExitAttempt) return { code: 'load_error', message: `loading the module calls ${disturbances[disturbances.length - 1]}` };
   if (error && error.code === 'MODULE_NOT_FOUND' && error.request) {
     return { code: 'missing_module', module: error.request, message: `requires '${error.request}', which is not installed or not among the submitted files` };
   }
@@ -55,6 +56,7 @@ const handlers = {
   },
 
   load(message) {
+    disturbances = [];
     try {
       const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
       return { ok: true, ...readExportsShape(moduleExports) };
