@@ -22,8 +22,14 @@ class NameScope {
     this.used = new Set(taken);
   }
 
-  claim(preferred) {
+  // The preferred name, else the first free alternative, else the preferred name numbered.
+  claim(preferred, alternatives = []) {
     const base = isUsableBindingName(preferred) ? preferred : 'value';
+    const free = alternatives.find((alternative) => isUsableBindingName(alternative) && !this.used.has(alternative));
+    if (this.used.has(base) && free) {
+      this.used.add(free);
+      return free;
+    }
     let name = base;
     for (let i = 2; this.used.has(name); i++) name = `${base}${i}`;
     this.used.add(name);
@@ -70,7 +76,8 @@ function renderScenario(scenario, taken, inline = new Set()) {
     const rendered = { op: step.op, expression: stepExpression(step, receiver, args) };
     if (step.op === 'set') rendered.statement = true;
     if (step.bind) {
-      rendered.bind = names.claim(step.bind);
+      // `const cart = new Cart()` in a file that names the module `cart` becomes `cartInstance`.
+      rendered.bind = names.claim(step.bind, [`${step.bind}Instance`]);
       receivers.set(step.bind, rendered.bind);
     }
     return rendered;
