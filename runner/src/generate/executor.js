@@ -6,6 +6,7 @@
 
 const { fork } = require('node:child_process');
 const path = require('node:path');
+const { testEnvironment } = require('./test-environment');
 
 const CHILD_MAIN = path.join(__dirname, 'child', 'main.js');
 
@@ -23,6 +24,7 @@ class Executor {
   spawn() {
     const child = fork(CHILD_MAIN, [], {
       execArgv: [`--max-old-space-size=${this.memoryMb}`],
+      env: testEnvironment(),
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });
     child.on('message', (message) => this.settle(child, message));

@@ -6,6 +6,7 @@
 
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
+const { testEnvironment } = require('./test-environment');
 const path = require('node:path');
 
 const JEST_BIN = require.resolve('jest/bin/jest');
@@ -36,10 +37,8 @@ async function runJest(dir, workDir, { timeoutMs }) {
   const args = [JEST_BIN, '--ci', '--json', `--outputFile=${resultsFile}`, '--coverage', '--coverageReporters=json-summary',
     `--coverageDirectory=${coverageDir}`, `--cacheDirectory=${path.join(workDir, 'jest-cache')}`, '--runInBand', '--forceExit', '--silent',
     ...COVERAGE_FROM.map((glob) => `--collectCoverageFrom=${glob}`)];
-  const env = { ...process.env };
-  delete env.NODE_PATH;
   const stderr = await new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: dir, env: testEnvironment(), stdio: ['ignore', 'ignore', 'pipe'] });
     let output = '';
     child.stderr.on('data', (chunk) => { if (output.length < 20000) output += chunk; });
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
