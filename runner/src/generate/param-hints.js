@@ -20,6 +20,17 @@ const RELATIONAL = new Set(['<', '<=', '>', '>=']);
 const EQUALITY = new Set(['==', '===', '!=', '!==']);
 const PROPAGATION_DEPTH = 3;
 
+const TAG_TYPES = { Date: 'date', Array: 'array', RegExp: 'regexp', Object: 'object', Function: 'function', String: 'string', Number: 'number', Boolean: 'boolean' };
+
+// The argument of `….toString.call(x)`, else null.
+function toStringTagArgument(node) {
+  if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || !node.arguments.length) return null;
+  const { object, property } = node.callee;
+  const isCall = staticKeyName(property, node.callee.computed) === 'call';
+  const onToString = object.type === 'MemberExpression' ? staticKeyName(object.property, object.computed) === 'toString' : object.type === 'Identifier' && object.name === 'toString';
+  return isCall && onToString ? node.arguments[0] : null;
+}
+
 class HintCollector {
   constructor(fn, context, depth) {
     this.fn = fn;
@@ -117,6 +128,10 @@ class HintCollector {
           const type = this.constant(other);
           if (typeof type === 'string') this.addType(side.argument, type);
         }
+        // `Object.prototype.toString.call(x) === '[object Date]'`
+        const tagged = toStringTagArgument(side);
+        const tag = tagged && /^\[object (\w+)\]$/.exec(this.constant(other) || '');
+        if (tag && TAG_TYPES[tag[1]]) this.addType(tagged, TAG_TYPES[tag[1]]);
       }
     }
     if (EQUALITY.has(operator) || RELATIONAL.has(operator)) {

@@ -104,6 +104,20 @@ test('mines typeof checks, compared literals with their neighbours, and property
   assert.deepEqual(options.hint.props.get('mode').values, ['strict']);
 });
 
+test('reads type checks through Object.prototype.toString, instanceof and Array.isArray', () => {
+  const [when, list, pattern] = hintsOf(`
+    var toString = Object.prototype.toString;
+    module.exports = function (when, list, pattern) {
+      if (toString.call(when) === '[object Date]') return 1;
+      if (Array.isArray(list)) return 2;
+      return pattern instanceof RegExp;
+    };
+  `);
+  assert.deepEqual([...when.hint.types], ['date']);
+  assert.deepEqual([...list.hint.types], ['array']);
+  assert.deepEqual([...pattern.hint.types], ['regexp']);
+});
+
 test('mines default values, destructured properties and JSDoc types', () => {
   const [list, settings] = hintsOf(`
     /**
