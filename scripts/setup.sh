@@ -28,10 +28,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
 
-# The runner's packages, exactly as pinned in its lockfile.
+# The runner's packages, exactly as pinned in its lockfile. `npm install` (not
+# `npm ci`): npm 11 writes a lockfile without other platforms' optional
+# bindings (unrs-resolver's) and then `npm ci` refuses that same lockfile as
+# out of sync. `npm install` installs the locked versions all the same.
 if [ ! -d runner/node_modules ] || [ runner/package-lock.json -nt runner/node_modules/.package-lock.json ]; then
   echo "setup: installing the runner's npm packages" >&2
-  (cd runner && npm ci --no-audit --no-fund --loglevel=error >&2)
+  (cd runner && npm install --no-audit --no-fund --loglevel=error >&2)
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -14,6 +14,13 @@ const path = require('node:path');
 
 const MB = 1024 * 1024;
 
+// What the sandboxed command itself needs to start: the runner (its scripts
+// and node_modules) and the node binary. Each is bound read-only again when
+// it lies under the private /tmp or a hidden folder, which would cover it (a
+// checkout under /tmp, say).
+const RUNNER_ROOT = path.resolve(__dirname, '../../..');
+const OWN_PATHS = [RUNNER_ROOT, path.dirname(process.execPath)];
+
 function buildSandboxCommand({ isolation, workdir, command, limits, hide, readOnly, uid, isRoot }) {
   const dropPrivileges = isRoot ? setprivArgs(uid) : [];
   const isolated = {
@@ -62,7 +69,11 @@ function setprivArgs(uid) {
 // namespace, and the sandbox may not create further ones.
 function bwrapArgs({ workdir, hide, readOnly, limits, isRoot }) {
   const tmpfsRoots = ['/tmp', ...hide];
-  const binds = [['--bind', workdir], ...readOnly.map((folder) => ['--ro-bind', folder])];
+  const covered = OWN_PATHS.filter((own) => tmpfsRoots.some((root) => isWithin(own, root)));
+  const binds = [
+    ['--bind', workdir],
+    ...[...covered, ...readOnly].map((folder) => ['--ro-bind', folder]),
+  ];
   return [
     '--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session',
     ...(isRoot
@@ -92,6 +103,10 @@ function mountPointParents(target, tmpfsRoots) {
     parents.unshift(['--perms', '0755', '--dir', folder]);
   }
   return parents.flat();
+}
+
+function isWithin(target, folder) {
+  return target === folder || target.startsWith(`${folder}/`);
 }
 
 // A clean environment: nothing of the server's (keys, paths) leaks in.
