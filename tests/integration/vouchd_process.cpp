@@ -21,13 +21,14 @@ std::vector<char*> argv_of(std::vector<std::string>& args) {
 
 }  // namespace
 
-VouchdProcess::VouchdProcess(std::filesystem::path data) {
+VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args) {
   int out[2];
   if (pipe(out) != 0) {
     ADD_FAILURE() << "pipe failed";
     return;
   }
   std::vector<std::string> args{VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
   pid_ = fork();
   if (pid_ == 0) {
     dup2(out[1], STDOUT_FILENO);

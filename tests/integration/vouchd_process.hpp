@@ -15,8 +15,9 @@ class VouchdProcess {
  public:
   static constexpr const char* kAdminKey = "vk_integration_admin_key";
 
-  // Starts vouchd and waits for "listening on"; fails the test otherwise.
-  explicit VouchdProcess(std::filesystem::path data);
+  // Starts vouchd (with `extra_args` after --data and --listen) and waits
+  // for "listening on"; fails the test otherwise.
+  explicit VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args = {});
   ~VouchdProcess();  // SIGKILLs the process if it still runs
 
   std::uint16_t port() const { return port_; }
