@@ -3,7 +3,7 @@
 #include <string_view>
 
 #include "events/access.hpp"
-#include "events/project_codec.hpp"
+#include "events/encoded_event.hpp"
 #include "events/result.hpp"
 
 // Stored form of account and API-key events (internal, never public).

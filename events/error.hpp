@@ -28,6 +28,7 @@ struct Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
   std::vector<FieldError> fields;
+  unsigned retry_after_seconds = 0;  // with kUnavailable: when trying again makes sense (0: unsaid)
 
   static Error invalid(std::string message, std::vector<FieldError> fields = {}) {
     return {ErrorCode::kInvalid, std::move(message), std::move(fields)};
@@ -38,8 +39,8 @@ struct Error {
   static Error conflict(std::string message) {
     return {ErrorCode::kConflict, std::move(message), {}};
   }
-  static Error unavailable(std::string message) {
-    return {ErrorCode::kUnavailable, std::move(message), {}};
+  static Error unavailable(std::string message, unsigned retry_after_seconds = 1) {
+    return {ErrorCode::kUnavailable, std::move(message), {}, retry_after_seconds};
   }
   static Error internal(std::string message) {
     return {ErrorCode::kInternal, std::move(message), {}};

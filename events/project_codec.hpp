@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "events/encoded_event.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
 
@@ -15,10 +16,6 @@ inline constexpr std::string_view kProjectCreatedV1 = "ProjectCreated.v1";
 inline constexpr std::string_view kProjectUpdatedV1 = "ProjectUpdated.v1";
 inline constexpr std::string_view kProjectDeletedV1 = "ProjectDeleted.v1";
 
-struct EncodedEvent {
-  std::string type;  // stored name
-  std::string data;  // JSON object text
-};
 
 EncodedEvent encode(const ProjectEvent& event);
 bool is_project_event(std::string_view type);

@@ -33,8 +33,13 @@ const simdjson::dom::element* JsonBody::find(std::string_view path) {
   std::size_t start = 0;
   for (;;) {
     const std::size_t dot = path.find('.', start);
-    const std::string_view key =
-        path.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    std::string_view key = path.substr(start, dot == std::string_view::npos ? dot : dot - start);
+    // "files[2]": the key, then an index into the array it names.
+    std::optional<std::size_t> index;
+    if (const auto bracket = key.find('['); bracket != std::string_view::npos) {
+      index = std::stoul(std::string(key.substr(bracket + 1)));
+      key = key.substr(0, bracket);
+    }
     if (!current.is_object()) {
       const std::string parent(path.substr(0, start - 1));
       const bool already = std::any_of(errors_.begin(), errors_.end(),
@@ -45,6 +50,13 @@ const simdjson::dom::element* JsonBody::find(std::string_view path) {
     simdjson::dom::element child;
     if (current.get_object().at_key(key).get(child) != simdjson::SUCCESS || child.is_null()) {
       return nullptr;
+    }
+    if (index) {
+      simdjson::dom::array array;
+      if (child.get_array().get(array) != simdjson::SUCCESS ||
+          array.at(*index).get(child) != simdjson::SUCCESS || child.is_null()) {
+        return nullptr;
+      }
     }
     current = child;
     if (dot == std::string_view::npos) break;
@@ -120,6 +132,41 @@ std::optional<std::vector<std::string>> JsonBody::strings(std::string_view path)
       out.emplace_back(value);
     }
     ++index;
+  }
+  if (!all_strings) return std::nullopt;
+  return out;
+}
+
+std::optional<std::size_t> JsonBody::array_size(std::string_view path) {
+  const auto* element = find(path);
+  if (!element) return std::nullopt;
+  simdjson::dom::array array;
+  if (element->get_array().get(array) != simdjson::SUCCESS) {
+    errors_.push_back({std::string(path), "must be an array"});
+    return std::nullopt;
+  }
+  return array.size();
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>> JsonBody::string_map(
+    std::string_view path) {
+  const auto* element = find(path);
+  if (!element) return std::nullopt;
+  simdjson::dom::object object;
+  if (element->get_object().get(object) != simdjson::SUCCESS) {
+    errors_.push_back({std::string(path), "must be an object of strings"});
+    return std::nullopt;
+  }
+  std::vector<std::pair<std::string, std::string>> out;
+  bool all_strings = true;
+  for (auto [key, value] : object) {
+    std::string_view text;
+    if (value.get_string().get(text) != simdjson::SUCCESS) {
+      errors_.push_back({std::string(path) + "." + std::string(key), "must be a string"});
+      all_strings = false;
+    } else {
+      out.emplace_back(key, text);
+    }
   }
   if (!all_strings) return std::nullopt;
   return out;

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "events/error.hpp"
@@ -17,7 +18,8 @@ class element;
 namespace vouch::http {
 
 // A request body parsed with simdjson, read field by field. Fields are named
-// by dotted paths ("config.coverage.threshold"). A reader returns nullopt for
+// by dotted paths ("config.coverage.threshold"), array items by an index
+// ("files[2].path"). A reader returns nullopt for
 // an absent (or null) field; a present field of the wrong type also returns
 // nullopt and records a field error, so one pass collects every mistake.
 // Unknown fields are ignored.
@@ -35,6 +37,10 @@ class JsonBody {
   std::optional<double> number(std::string_view path);
   std::optional<bool> boolean(std::string_view path);
   std::optional<std::vector<std::string>> strings(std::string_view path);
+  // The number of items of an array field.
+  std::optional<std::size_t> array_size(std::string_view path);
+  // An object whose values are all strings, as (key, value) pairs in order.
+  std::optional<std::vector<std::pair<std::string, std::string>>> string_map(std::string_view path);
   // Records "is required" when the field is absent.
   void require(std::string_view path);
   void reject(std::string_view path, std::string message);

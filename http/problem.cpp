@@ -54,6 +54,9 @@ Response to_response(const Problem& problem, std::string_view request_id) {
   Response response;
   response.status = problem.status;
   response.content_type = "application/problem+json";
+  if (problem.retry_after_seconds != 0) {
+    response.set_header("Retry-After", std::to_string(problem.retry_after_seconds));
+  }
   response.body = boost::json::serialize(body);
   return response;
 }
@@ -67,7 +70,7 @@ Problem problem_of(const events::Error& error) {
     case events::ErrorCode::kConflict:
       return {409, "conflict", error.message, {}};
     case events::ErrorCode::kUnavailable:
-      return {503, "unavailable", error.message, {}};
+      return {503, "unavailable", error.message, {}, error.retry_after_seconds};
     case events::ErrorCode::kInternal:
       break;
   }

@@ -17,6 +17,7 @@ struct Problem {
   std::string code;    // e.g. "invalid_request", "not_found", "rate_limited"
   std::string detail;  // a sentence for the human reading it
   std::vector<events::FieldError> errors;
+  unsigned retry_after_seconds = 0;  // sent as Retry-After when not 0
 };
 
 Response to_response(const Problem& problem, std::string_view request_id);

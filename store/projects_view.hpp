@@ -7,15 +7,10 @@
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "store/database.hpp"
+#include "store/page.hpp"
 #include "store/projection.hpp"
 
 namespace vouch::store {
-
-template <class T>
-struct Page {
-  std::vector<T> items;
-  bool has_more = false;
-};
 
 // Read model of projects: one record per live project and, per account, an
 // index in creation order for paging. Queries are thread-safe and read the

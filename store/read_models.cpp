@@ -23,7 +23,11 @@ std::string printable(std::string_view bytes) {
 }  // namespace
 
 ReadModels::ReadModels(Database& database)
-    : projects_(database), access_(database), projector_(database, {&projects_, &access_}) {}
+    : projects_(database),
+      access_(database),
+      tests_(database),
+      runs_(database),
+      projector_(database, {&projects_, &access_, &tests_, &runs_}) {}
 
 events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
                                                             const std::filesystem::path& scratch) {

@@ -10,6 +10,8 @@
 #include "store/event_log.hpp"
 #include "store/projector.hpp"
 #include "store/projects_view.hpp"
+#include "store/runs_view.hpp"
+#include "store/tests_view.hpp"
 
 namespace vouch::store {
 
@@ -22,11 +24,15 @@ class ReadModels {
   ProjectsView& projects() { return projects_; }
   const ProjectsView& projects() const { return projects_; }
   const AccessView& access() const { return access_; }
+  const TestsView& tests() const { return tests_; }
+  const RunsView& runs() const { return runs_; }
   Projector& projector() { return projector_; }
 
  private:
   ProjectsView projects_;
   AccessView access_;
+  TestsView tests_;
+  RunsView runs_;
   Projector projector_;
 };
 

@@ -1,0 +1,86 @@
+#include "events/generated_test.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "events/json_access.hpp"
+
+namespace vouch::events {
+namespace {
+
+namespace ja = json_access;
+
+// The fields the event and the record share.
+boost::json::object core_to_json(const GeneratedTest& test) {
+  return {{"testId", test.id},
+          {"projectId", test.project_id},
+          {"framework", test.framework},
+          {"threshold", test.threshold},
+          {"files", files_to_json(test.files)},
+          {"sources", files_to_json(test.sources)},
+          {"summary", boost::json::parse(test.summary)},
+          {"created", test.created}};
+}
+
+GeneratedTest core_from_json(const boost::json::object& object) {
+  GeneratedTest test;
+  test.id = ja::string_at(object, "testId");
+  test.project_id = ja::string_at(object, "projectId");
+  test.framework = ja::string_at(object, "framework");
+  test.threshold = ja::number_at(object, "threshold");
+  const auto* files = object.if_contains("files");
+  const auto* sources = object.if_contains("sources");
+  const auto* summary = object.if_contains("summary");
+  if (!files || !sources || !summary || !summary->is_object()) {
+    throw ja::CorruptRecord{"files, sources or summary missing"};
+  }
+  test.files = files_from_json(*files);
+  test.sources = files_from_json(*sources);
+  test.summary = boost::json::serialize(*summary);
+  test.created = ja::int_at(object, "created");
+  test.updated = test.created;
+  return test;
+}
+
+}  // namespace
+
+EncodedEvent encode(const TestGenerated& event) {
+  return {std::string(kTestGeneratedV1), boost::json::serialize(core_to_json(event.test))};
+}
+
+Result<TestGenerated> decode_test_generated(std::string_view data, const std::string& account) {
+  try {
+    auto test = core_from_json(ja::parse_object(data, kTestGeneratedV1));
+    test.account = account;
+    return TestGenerated{std::move(test)};
+  } catch (const ja::CorruptRecord& corrupt) {
+    return Error::internal("corrupt TestGenerated.v1 event: " + corrupt.what);
+  } catch (const std::exception& error) {
+    return Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
+  }
+}
+
+std::string encode_generated_test(const GeneratedTest& test) {
+  auto object = core_to_json(test);
+  object["account"] = test.account;
+  object["status"] = test.status;
+  object["lastRunId"] = test.last_run_id;
+  object["updated"] = test.updated;
+  return boost::json::serialize(object);
+}
+
+Result<GeneratedTest> decode_generated_test(std::string_view text) {
+  try {
+    const auto object = ja::parse_object(text, "test record");
+    auto test = core_from_json(object);
+    test.account = ja::string_at(object, "account");
+    test.status = ja::string_at(object, "status");
+    test.last_run_id = ja::string_at(object, "lastRunId");
+    test.updated = ja::int_at(object, "updated");
+    return test;
+  } catch (const ja::CorruptRecord& corrupt) {
+    return Error::internal("corrupt test record: " + corrupt.what);
+  }
+}
+
+}  // namespace vouch::events

@@ -1,0 +1,159 @@
+#include "store/tests_view.hpp"
+
+#include <rocksdb/db.h>
+#include <rocksdb/snapshot.h>
+
+#include "events/overloaded.hpp"
+#include "store/key_coding.hpp"
+
+namespace vouch::store {
+namespace {
+
+std::string record_key(std::string_view id) { return "tests/id/" + std::string(id); }
+std::string position_key(std::string_view id) { return "tests/pos/" + std::string(id); }
+std::string coverage_key(std::string_view project) {
+  return "tests/coverage/" + std::string(project);
+}
+std::string project_prefix(std::string_view project) {
+  std::string key = "tests/project/";
+  key.append(project);
+  key.push_back('\0');
+  return key;
+}
+std::string project_key(std::string_view project, std::uint64_t position) {
+  std::string key = project_prefix(project);
+  keys::append_u64(key, position);
+  return key;
+}
+
+std::optional<events::GeneratedTest> load(ViewWriter& writer, const std::string& id) {
+  auto text = writer.get(record_key(id));
+  if (!text) return std::nullopt;
+  auto test = events::decode_generated_test(*text);
+  if (!test) return std::nullopt;
+  return std::move(test).value();
+}
+
+// The test's status follows its LAST run: an older run ending late changes nothing.
+void follow_run(ViewWriter& writer, const std::string& test_id, const std::string& run_id,
+                std::string_view status, events::Millis at, bool starts) {
+  auto test = load(writer, test_id);
+  if (!test) return;
+  if (!starts && test->last_run_id != run_id) return;
+  test->status = status;
+  test->last_run_id = run_id;
+  test->updated = at;
+  writer.put(record_key(test_id), events::encode_generated_test(*test));
+}
+
+}  // namespace
+
+events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  const auto& type = record.event.type;
+  if (type == events::kTestGeneratedV1) {
+    auto generated = events::decode_test_generated(record.event.data, record.event.account);
+    if (!generated) return std::move(generated).error();
+    const auto& test = generated->test;
+    writer.put(record_key(test.id), events::encode_generated_test(test));
+    writer.put(position_key(test.id), keys::encode_u64(record.position));
+    writer.put(project_key(test.project_id, record.position), test.id);
+    return events::ok_status();
+  }
+  if (!events::is_run_event(type)) return events::ok_status();
+  auto decoded = events::decode_run_event(type, record.event.data, record.event.account);
+  if (!decoded) return std::move(decoded).error();
+  std::visit(events::Overloaded{
+                 [&](const events::RunStarted& started) {
+                   follow_run(writer, started.run.test_id, started.run.id, events::kTestRunning,
+                              started.run.created, true);
+                 },
+                 [&](const events::RunCompleted& completed) {
+                   follow_run(writer, completed.test_id, completed.run_id,
+                              completed.outcome == events::kOutcomeSuccess ? events::kTestPassed
+                                                                           : events::kTestFailed,
+                              completed.at, false);
+                 },
+                 [&](const events::RunFailed& failed) {
+                   follow_run(writer, failed.test_id, failed.run_id, events::kTestFailed,
+                              failed.at, false);
+                 },
+                 [&](const events::CoverageUpdated& updated) {
+                   writer.put(coverage_key(updated.project_id),
+                              events::encode_coverage(updated.current));
+                 },
+             },
+             *decoded);
+  return events::ok_status();
+}
+
+events::Result<std::optional<events::GeneratedTest>> TestsView::find(
+    const std::string& account, const std::string& id) const {
+  std::string text;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
+  if (status.IsNotFound()) return std::optional<events::GeneratedTest>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto test = events::decode_generated_test(text);
+  if (!test) return std::move(test).error();
+  if (test->account != account) return std::optional<events::GeneratedTest>{};
+  return std::optional<events::GeneratedTest>{std::move(test).value()};
+}
+
+events::Result<Page<events::GeneratedTest>> TestsView::list(
+    const std::string& account, const std::string& project_id,
+    const std::optional<std::string>& starting_after, std::size_t limit) const {
+  const std::string prefix = project_prefix(project_id);
+  std::string start = prefix;
+  if (starting_after) {
+    auto cursor = find(account, *starting_after);
+    if (!cursor) return std::move(cursor).error();
+    std::string position;
+    if (!*cursor || (*cursor)->project_id != project_id ||
+        !database_.db()
+             .Get(rocksdb::ReadOptions(), database_.views(), position_key(*starting_after),
+                  &position)
+             .ok()) {
+      return events::Error::invalid("startingAfter names no test of this project",
+                                    {{"startingAfter", "no test " + *starting_after}});
+    }
+    start = project_key(project_id, keys::decode_u64(position).value_or(0) + 1);
+  }
+
+  Page<events::GeneratedTest> page;
+  rocksdb::ManagedSnapshot snapshot(&database_.db());
+  rocksdb::ReadOptions read_options;
+  read_options.snapshot = snapshot.snapshot();
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(read_options, database_.views()));
+  for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    std::string text;
+    if (!database_.db()
+             .Get(read_options, database_.views(), record_key(it->value().ToStringView()), &text)
+             .ok()) {
+      continue;
+    }
+    auto test = events::decode_generated_test(text);
+    if (!test) return std::move(test).error();
+    if (test->account != account) continue;
+    if (page.items.size() == limit) {
+      page.has_more = true;
+      break;
+    }
+    page.items.push_back(std::move(test).value());
+  }
+  return page;
+}
+
+events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
+    const std::string& project_id) const {
+  std::string text;
+  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                   coverage_key(project_id), &text);
+  if (status.IsNotFound()) return std::optional<events::Coverage>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto coverage = events::decode_coverage(text);
+  if (!coverage) return std::move(coverage).error();
+  return std::optional<events::Coverage>{*coverage};
+}
+
+}  // namespace vouch::store

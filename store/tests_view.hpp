@@ -1,0 +1,44 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "events/generated_test.hpp"
+#include "events/result.hpp"
+#include "events/test_run.hpp"
+#include "store/database.hpp"
+#include "store/page.hpp"
+#include "store/projection.hpp"
+
+namespace vouch::store {
+
+// Read model of generated tests: one record per test, whose status follows
+// its last run; per project, an index in generation order for paging; and
+// each project's latest measured coverage (the "previous" of the next
+// test.coverage.updated). Queries read committed state only.
+class TestsView : public Projection {
+ public:
+  explicit TestsView(Database& database) : database_(database) {}
+
+  std::string_view name() const override { return "tests"; }
+  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+
+  // nullopt when missing or owned by another account.
+  [[nodiscard]] events::Result<std::optional<events::GeneratedTest>> find(
+      const std::string& account, const std::string& id) const;
+
+  // The tests of one project, oldest first, after `starting_after` when
+  // given (kInvalid when that names no test of the project).
+  [[nodiscard]] events::Result<Page<events::GeneratedTest>> list(
+      const std::string& account, const std::string& project_id,
+      const std::optional<std::string>& starting_after, std::size_t limit) const;
+
+  // The coverage of the project's latest completed run; nullopt before one.
+  [[nodiscard]] events::Result<std::optional<events::Coverage>> latest_coverage(
+      const std::string& project_id) const;
+
+ private:
+  Database& database_;
+};
+
+}  // namespace vouch::store
