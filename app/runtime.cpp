@@ -4,7 +4,8 @@
 
 namespace vouch::app {
 
-events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder) {
+events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
+                                                       const RunnerFactory& runner) {
   auto runtime = std::make_unique<Runtime>();
   auto database = store::Database::open(folder);
   if (!database) return std::move(database).error();
@@ -17,7 +18,10 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
     return std::move(status).error();
   }
   runtime->log->add_listener(&runtime->models->projector());
-  runtime->service = std::make_unique<actors::Service>(*runtime->log, actors::Service::Options{});
+  auto settings = runner();
+  if (!settings) return std::move(settings).error();
+  runtime->service = std::make_unique<actors::Service>(
+      *runtime->log, *runtime->models, std::move(settings).value(), actors::Service::Options{});
   return runtime;
 }
 
