@@ -8,6 +8,7 @@
 #include "http/project_handlers.hpp"
 #include "http/query.hpp"
 #include "http/reply.hpp"
+#include "http/test_handlers.hpp"
 
 namespace vouch::http {
 namespace {
@@ -51,6 +52,7 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
        }});
   add_project_routes(router_, service, models.projects());
   add_key_routes(router_, service);
+  add_test_routes(router_, service, models.projects(), models.tests(), models.runs());
 }
 
 void Api::count(unsigned status) {
