@@ -157,6 +157,7 @@ struct ChildProcess::State : std::enable_shared_from_this<State> {
   bool exited = false;
   bool stderr_done = false;
   bool killed = false;
+  bool awaited = false;  // wait() was called: its grace bounds the process's life
   ProcessExit exit;
   ExitCallback on_exit;
 };
@@ -183,7 +184,13 @@ events::Result<std::shared_ptr<ChildProcess>> ChildProcess::start(ProcessHost& h
   return std::shared_ptr<ChildProcess>(new ChildProcess(std::move(state)));
 }
 
-ChildProcess::~ChildProcess() { kill(); }
+ChildProcess::~ChildProcess() {
+  // Unless someone waits for its end (bounded by the wait's grace), a process
+  // nobody holds is killed.
+  asio::post(state_->host.context, [state = state_] {
+    if (!state->awaited) state->kill_group();
+  });
+}
 
 int ChildProcess::pid() const { return state_->pid; }
 
@@ -234,6 +241,7 @@ void ChildProcess::exchange(std::string input, bool close_stdin, std::chrono::mi
 void ChildProcess::wait(std::chrono::milliseconds grace, ExitCallback done) {
   asio::post(state_->host.context, [state = state_, grace, done = std::move(done)]() mutable {
     state->on_exit = std::move(done);
+    state->awaited = true;
     state->wait_timer.expires_after(grace);
     state->wait_timer.async_wait([state](bp::error_code ec) {
       if (ec) return;

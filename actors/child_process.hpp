@@ -46,7 +46,8 @@ struct ProcessExit {
 // One child process, in a process group of its own, with pipes on stdin,
 // stdout and stderr. Every callback runs on the host's thread and must not
 // block. The process is killed (the whole group) when the last reference
-// goes, so a forgotten runner never outlives its owner.
+// goes before anyone called wait(), so a forgotten runner never outlives its
+// owner; after wait(), its grace bounds the process's life.
 class ChildProcess : public std::enable_shared_from_this<ChildProcess> {
  public:
   static constexpr std::size_t kStderrTail = 16 * 1024;
