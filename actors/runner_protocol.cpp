@@ -56,7 +56,19 @@ void read_results(const boost::json::object& object, events::RunReport& report) 
     for (const auto& test : tests->get_array()) {
       const auto& entry = ja::as_object(test, "test");
       if (ja::string_at(entry, "status") == "failed") {
-        report.failures.push_back(ja::string_at(entry, "name"));
+        // "name: why" on one line, enough to tell failures apart.
+        auto failure = ja::string_at(entry, "name");
+        if (auto message = ja::optional_string_at(entry, "message"); message && !message->empty()) {
+          std::string why;
+          for (const char c : *message) {
+            const char shown = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+            if (shown == ' ' && (why.empty() || why.back() == ' ')) continue;
+            why.push_back(shown);
+          }
+          if (why.size() > 400) why = why.substr(0, 400) + "...";
+          failure += ": " + why;
+        }
+        report.failures.push_back(std::move(failure));
       }
     }
   }

@@ -96,7 +96,19 @@ int serve(const std::vector<std::string>& args) {
       "test generations at once (default 2)")(
       "executors", po::value(&runner_options.executor_slots), "test runs at once (default 2)")(
       "warm-runners", po::value(&runner_options.warm_runners),
-      "runners kept started and ready for the next runs (default 2)");
+      "runners kept started and ready for the next runs (default 2)")(
+      "generation-queue-ms", po::value(&runner_options.generation_queue_ms),
+      "how long a generation waits for a free generator before a 503 (default 10000)")(
+      "run-wall-ms", po::value(&runner_options.run_limits.wall_ms),
+      "wall time of a test run (default 60000)")(
+      "run-cpu-seconds", po::value(&runner_options.run_limits.cpu_seconds),
+      "CPU time of each process of a test run (default 30)")(
+      "run-memory-mb", po::value(&runner_options.run_limits.memory_mb),
+      "private memory of each process of a test run (default 1024)")(
+      "run-max-procs", po::value(&runner_options.run_limits.max_procs),
+      "processes and threads of a test run (default 128)")(
+      "run-max-file-mb", po::value(&runner_options.run_limits.max_file_mb),
+      "largest file a test run may write (default 64)");
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
   const auto colon = listen.rfind(':');

@@ -94,6 +94,8 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
   settings.generator_slots = std::max<std::size_t>(1, options.generator_slots);
   settings.executor_slots = std::max<std::size_t>(1, options.executor_slots);
   settings.warm_runners = options.warm_runners;
+  settings.generation_queue_wait = std::chrono::milliseconds(options.generation_queue_ms);
+  settings.run_limits = options.run_limits;
 
   actors::ProcessHost host;
   std::vector<std::filesystem::path> nodes{settings.node};
@@ -111,7 +113,6 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
     log_line("info", "Node.js " + *version + " at " + binary.string());
   }
 
-  if (!options.probe_sandbox) return settings;
   auto probe = first_line(host, {settings.node,
                                  {(settings.runner_dir / "bin" / "sandbox.js").string(), "--probe"},
                                  base_env(),

@@ -15,7 +15,8 @@ struct RunnerOptions {
   std::size_t generator_slots = 2;
   std::size_t executor_slots = 2;
   std::size_t warm_runners = 2;
-  bool probe_sandbox = true;  // false for tools that run nothing
+  unsigned generation_queue_ms = 10'000;  // a generation waits this long for a slot, then 503
+  actors::SandboxLimits run_limits;       // of each test run
 };
 
 // Settings for the runners of a server on `data`: the Node.js binaries found
