@@ -48,6 +48,16 @@ TEST_F(RunsTest, APassingSuiteCompletesWithResultsAndCoverage) {
   EXPECT_GE(run["duration"].to_number<double>(), 0);
   EXPECT_FALSE(run["completed"].is_null());
   EXPECT_EQ(json(call("GET", "/v1/tests/" + test))["status"], "passed");
+
+  // The log holds the generation and the run's events, and the tests and
+  // runs read models equal a rebuild from it.
+  ASSERT_EQ(server_->terminate(), 0);
+  auto replay = run_vouchd({"replay", "--data", data().string(), "--verify"});
+  EXPECT_EQ(replay.status, 0) << replay.out;
+  for (const char* type : {"TestGenerated.v1", "TestRunStarted.v1", "TestRunCompleted.v1",
+                           "TestCoverageUpdated.v1"}) {
+    EXPECT_NE(replay.out.find(type), std::string::npos) << type;
+  }
 }
 
 TEST_F(RunsTest, FailingTestsMakeAFailureThatNamesThem) {
