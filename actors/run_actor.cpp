@@ -8,7 +8,6 @@ namespace {
 
 struct RunActorState {
   RunActorConfig config;
-  std::optional<WarmRunner> runner;
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
   static inline const char* name = "vouch.run";
 };
@@ -21,22 +20,31 @@ events::RunReport error_report(std::string code, std::string detail) {
   return report;
 }
 
+// Hands the job to the runner. The result line is the answer, reported at
+// once; the runner's slot and folder are given back when its process has
+// ended. Without a result line, the sandbox's report says why.
 void execute(Self self, WarmRunner runner, const std::string& node_path) {
   auto& state = self->state;
-  state.runner = runner;
   const auto wall_ms = state.config.settings->run_limits.wall_ms;
   RunJob job{state.config.files, std::nullopt, wall_ms};
   if (!node_path.empty()) job.node_path = node_path;
   auto handle = caf::actor_cast<run_actor>(self);
+  auto executors = state.config.executors;
   auto process = runner.process;
+  const auto workdir = runner.workdir;
   // run.js keeps to wallMs itself, the sandbox kills at it; this is the backstop.
-  process->exchange(run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
-                    [process, handle](std::optional<std::string> line) {
-                      process->wait(std::chrono::seconds(5),
-                                    [handle, line = std::move(line)](ProcessExit exit) {
-                                      caf::anon_send(handle, report_atom_v, read_run(line, exit));
-                                    });
-                    });
+  process->exchange(
+      run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
+      [process, handle, executors, workdir](std::optional<std::string> line) {
+        if (line) caf::anon_send(handle, report_atom_v, read_run(line, ProcessExit{0}));
+        process->wait(std::chrono::seconds(5), [handle, executors, workdir,
+                                                line = std::move(line)](ProcessExit exit) {
+          std::error_code ec;
+          std::filesystem::remove_all(workdir, ec);
+          caf::anon_send(executors, release_atom_v);
+          if (!line) caf::anon_send(handle, report_atom_v, read_run(line, exit));
+        });
+      });
 }
 
 run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
@@ -69,11 +77,6 @@ run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
   return {
       [self](report_atom, events::RunReport& report) {
         auto& state = self->state;
-        if (state.runner) {
-          self->send(state.config.executors, release_atom_v);
-          std::error_code ec;
-          std::filesystem::remove_all(state.runner->workdir, ec);
-        }
         report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
                               std::chrono::steady_clock::now() - state.started)
                               .count();

@@ -79,7 +79,8 @@ void read_results(const boost::json::object& object, events::RunReport& report) 
 
 ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
                              const std::filesystem::path& workdir,
-                             const std::filesystem::path& node, std::string_view script) {
+                             const std::filesystem::path& node, std::string_view script,
+                             const std::vector<std::string>& script_args) {
   ProcessSpec spec;
   spec.program = settings.node;
   spec.cwd = workdir;
@@ -105,6 +106,7 @@ ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits
   }
   spec.args.insert(spec.args.end(),
                    {"--", node.string(), (settings.runner_dir / "bin" / script).string()});
+  spec.args.insert(spec.args.end(), script_args.begin(), script_args.end());
   const char* path = std::getenv("PATH");
   spec.env = {std::string("PATH=") + (path ? path : "/usr/local/bin:/usr/bin:/bin")};
   return spec;

@@ -16,10 +16,11 @@
 // their answers and exits mean.
 namespace vouch::actors {
 
-// `node sandbox.js WORKDIR LIMITS --hide … [--ro …] -- NODE SCRIPT`.
+// `node sandbox.js WORKDIR LIMITS --hide … [--ro …] -- NODE SCRIPT ARGS…`.
 ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
                              const std::filesystem::path& workdir,
-                             const std::filesystem::path& node, std::string_view script);
+                             const std::filesystem::path& node, std::string_view script,
+                             const std::vector<std::string>& script_args = {});
 
 // --- generate ---------------------------------------------------------------
 

@@ -9,7 +9,7 @@ const { reserveStdout, readLine } = require('./protocol');
 const { RunError } = require('./run-error');
 const { parseJob } = require('./job');
 const { writeFiles } = require('./workspace');
-const { primeJest } = require('./prime');
+const { primeJest, primeRoundsOf } = require('./prime');
 const { runJest } = require('./run-jest');
 const { verdict } = require('./verdict');
 const { useNodePath } = require('./node-resolution');
@@ -23,7 +23,7 @@ async function main() {
 
   enableCompileCache();
   try {
-    await primeJest(process.cwd());
+    await primeJest(process.cwd(), primeRoundsOf(process.argv.slice(2)));
   } catch (error) {
     finish(new RunError('runner_start_failed', errorText(error)));
     return;
