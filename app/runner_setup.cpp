@@ -8,14 +8,14 @@
 #include <iostream>
 
 #include "actors/child_process.hpp"
+#include "actors/log.hpp"
 #include "events/clock.hpp"
 
 namespace vouch::app {
 namespace {
 
 void log_line(std::string_view level, std::string_view message) {
-  std::cerr << "time=" << events::format_timestamp(events::now_millis()) << " level=" << level
-            << " component=runner msg=\"" << message << "\"\n";
+  actors::log_line(level, "runner", message);
 }
 
 std::optional<std::filesystem::path> on_path(std::string_view program) {
