@@ -1,10 +1,10 @@
 #include "store/projects_view.hpp"
 
 #include <rocksdb/db.h>
-#include <rocksdb/snapshot.h>
 
 #include "events/overloaded.hpp"
 #include "events/project_codec.hpp"
+#include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
@@ -101,27 +101,19 @@ events::Result<Page<events::Project>> ProjectsView::list(
   }
 
   Page<events::Project> page;
-  // One snapshot for the index walk and the record reads, so a page is consistent.
-  rocksdb::ManagedSnapshot snapshot(&database_.db());
-  rocksdb::ReadOptions read_options;
-  read_options.snapshot = snapshot.snapshot();
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(read_options, database_.views()));
-  for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    if (page.items.size() == limit) {
-      page.has_more = true;
-      break;
-    }
-    std::string text;
-    if (!database_.db()
-             .Get(read_options, database_.views(), record_key(it->value().ToStringView()), &text)
-             .ok()) {
-      continue;
-    }
-    auto project = events::decode_project(text);
-    if (!project) return std::move(project).error();
-    page.items.push_back(std::move(project).value());
-  }
+  auto walked = walk_index(
+      database_, prefix, start, [](std::string_view id) { return record_key(id); },
+      [&](std::string_view text) -> events::Result<bool> {
+        if (page.items.size() == limit) {
+          page.has_more = true;
+          return false;
+        }
+        auto project = events::decode_project(text);
+        if (!project) return std::move(project).error();
+        page.items.push_back(std::move(project).value());
+        return true;
+      });
+  if (!walked) return std::move(walked).error();
   return page;
 }
 

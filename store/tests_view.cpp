@@ -1,9 +1,9 @@
 #include "store/tests_view.hpp"
 
 #include <rocksdb/db.h>
-#include <rocksdb/snapshot.h>
 
 #include "events/overloaded.hpp"
+#include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
@@ -120,27 +120,20 @@ events::Result<Page<events::GeneratedTest>> TestsView::list(
   }
 
   Page<events::GeneratedTest> page;
-  rocksdb::ManagedSnapshot snapshot(&database_.db());
-  rocksdb::ReadOptions read_options;
-  read_options.snapshot = snapshot.snapshot();
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(read_options, database_.views()));
-  for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    std::string text;
-    if (!database_.db()
-             .Get(read_options, database_.views(), record_key(it->value().ToStringView()), &text)
-             .ok()) {
-      continue;
-    }
-    auto test = events::decode_generated_test(text);
-    if (!test) return std::move(test).error();
-    if (test->account != account) continue;
-    if (page.items.size() == limit) {
-      page.has_more = true;
-      break;
-    }
-    page.items.push_back(std::move(test).value());
-  }
+  auto walked = walk_index(
+      database_, prefix, start, [](std::string_view id) { return record_key(id); },
+      [&](std::string_view text) -> events::Result<bool> {
+        auto test = events::decode_generated_test(text);
+        if (!test) return std::move(test).error();
+        if (test->account != account) return true;
+        if (page.items.size() == limit) {
+          page.has_more = true;
+          return false;
+        }
+        page.items.push_back(std::move(test).value());
+        return true;
+      });
+  if (!walked) return std::move(walked).error();
   return page;
 }
 

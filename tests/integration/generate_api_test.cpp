@@ -7,6 +7,8 @@
 namespace vouch::testing {
 namespace {
 
+using GenerateTest = RunnerTest;
+
 // Branches, a loop, throws, an async function, a class, and a relative
 // require between two uploaded files.
 const RunnerTest::Files kModules = {
@@ -40,7 +42,7 @@ module.exports = { discount, sum, quote, Cart };
     {"src/util/money.js", R"(exports.roundCents = (value) => Math.round(value * 100) / 100;
 )"}};
 
-TEST_F(RunnerTest, GeneratedTestsPassUnderJestAndReachTheStatedCoverage) {
+TEST_F(GenerateTest, GeneratedTestsPassUnderJestAndReachTheStatedCoverage) {
   start();
   const auto project = create_project(80);
   auto response = generate(project, kModules);
@@ -90,7 +92,7 @@ TEST_F(RunnerTest, GeneratedTestsPassUnderJestAndReachTheStatedCoverage) {
   EXPECT_EQ(json(listed)["hasMore"], false);
 }
 
-TEST_F(RunnerTest, ProblemsAreReportedPerFile) {
+TEST_F(GenerateTest, ProblemsAreReportedPerFile) {
   start();
   const auto project = create_project();
   auto response = generate(project, {{"ok.js", "exports.twice = (n) => n * 2;\n"},
@@ -117,7 +119,7 @@ TEST_F(RunnerTest, ProblemsAreReportedPerFile) {
   EXPECT_TRUE(problem_of("ok.js").empty());
 }
 
-TEST_F(RunnerTest, BadGenerationRequestsAreRefusedAndNothingIsStored) {
+TEST_F(GenerateTest, BadGenerationRequestsAreRefusedAndNothingIsStored) {
   start();
   const auto project = create_project();
   const std::string ok_files = R"([{"path":"a.js","content":"exports.f = () => 1;"}])";
@@ -175,7 +177,7 @@ TEST_F(RunnerTest, BadGenerationRequestsAreRefusedAndNothingIsStored) {
   EXPECT_EQ(call("GET", "/v1/tests/" + test).status, 200u);
 }
 
-TEST_F(RunnerTest, ABusyGeneratorPoolAnswers503WithRetryAfter) {
+TEST_F(GenerateTest, ABusyGeneratorPoolAnswers503WithRetryAfter) {
   start({"--generators", "1", "--generation-queue-ms", "100"});
   const auto project = create_project();
   // A module whose loading takes a while keeps the only generator busy.
