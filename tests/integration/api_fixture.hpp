@@ -5,6 +5,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <memory>
+#include <vector>
 
 #include "../unit/temp_folder.hpp"
 #include "http_client.hpp"
@@ -12,13 +13,16 @@
 
 namespace vouch::testing {
 
-// A fresh vouchd per test, with helpers that speak its API.
-class ApiTest : public ::testing::Test {
+// A real vouchd in a temporary data folder, and HTTP calls to it.
+class VouchdTest : public ::testing::Test {
  protected:
-  void SetUp() override { server_ = std::make_unique<VouchdProcess>(folder_.path() / "data"); }
+  void start(std::vector<std::string> args = {}) {
+    server_ = std::make_unique<VouchdProcess>(data(), std::move(args));
+  }
+  std::filesystem::path data() const { return folder_.path() / "data"; }
 
-  HttpResponse call(std::string method, std::string target, std::string key,
-                    std::string body = "") {
+  HttpResponse call(std::string method, std::string target,
+                    std::string key = VouchdProcess::kAdminKey, std::string body = "") {
     HttpRequest request;
     request.method = std::move(method);
     request.target = std::move(target);
@@ -33,6 +37,15 @@ class ApiTest : public ::testing::Test {
     EXPECT_FALSE(ec) << response.body;
     return value.is_object() ? value.get_object() : boost::json::object{};
   }
+
+  TempFolder folder_;
+  std::unique_ptr<VouchdProcess> server_;
+};
+
+// A fresh vouchd per test, with helpers that speak its API.
+class ApiTest : public VouchdTest {
+ protected:
+  void SetUp() override { start(); }
 
   // Issues a key through the admin API and returns the secret.
   std::string issue_key(const std::string& account, const std::string& plan,
@@ -49,9 +62,6 @@ class ApiTest : public ::testing::Test {
     EXPECT_EQ(response.status, 201u) << response.body;
     return std::string(json(response)["id"].as_string());
   }
-
-  TempFolder folder_;
-  std::unique_ptr<VouchdProcess> server_;
 };
 
 }  // namespace vouch::testing

@@ -10,42 +10,17 @@
 #include <utility>
 #include <vector>
 
-#include "../unit/temp_folder.hpp"
-#include "http_client.hpp"
-#include "vouchd_process.hpp"
+#include "api_fixture.hpp"
 
 namespace vouch::testing {
 
 // A real vouchd with its real runners (Node.js, Jest, the sandbox), and
 // helpers for generating tests and running them through the API.
-class RunnerTest : public ::testing::Test {
+class RunnerTest : public VouchdTest {
  public:
   using Files = std::vector<std::pair<std::string, std::string>>;  // path, content
 
  protected:
-
-  void start(std::vector<std::string> args = {}) {
-    server_ = std::make_unique<VouchdProcess>(folder_.path() / "data", std::move(args));
-  }
-  std::filesystem::path data() const { return folder_.path() / "data"; }
-
-  HttpResponse call(std::string method, std::string target, std::string key = VouchdProcess::kAdminKey,
-                    std::string body = "") {
-    HttpRequest request;
-    request.method = std::move(method);
-    request.target = std::move(target);
-    request.key = std::move(key);
-    request.body = std::move(body);
-    return send(server_->port(), request);
-  }
-
-  static boost::json::object json(const HttpResponse& response) {
-    boost::system::error_code ec;
-    auto value = boost::json::parse(response.body, ec);
-    EXPECT_FALSE(ec) << response.body;
-    return value.is_object() ? value.get_object() : boost::json::object{};
-  }
-
   static std::string files_json(const Files& files) {
     boost::json::array array;
     for (const auto& [path, content] : files) {
@@ -111,9 +86,6 @@ class RunnerTest : public ::testing::Test {
     const auto& errors = value.at("errors").as_array();
     return errors.empty() ? "" : std::string(errors[0].at("field").as_string());
   }
-
-  TempFolder folder_;
-  std::unique_ptr<VouchdProcess> server_;
 };
 
 }  // namespace vouch::testing
