@@ -3,6 +3,7 @@
 const fs = require('fs');
 const path = require('path');
 const { spawn } = require('child_process');
+const { moduleFiles } = require('./npm_module_files');
 
 const { ROOT, WORK, KEY, ADDRESS } = process.env;
 const ROUNDS = Number(process.env.ROUNDS);
@@ -32,24 +33,6 @@ async function runToEnd(testId) {
   }
 }
 
-// The main module and every file it requires by relative path.
-function moduleFiles(name) {
-  const root = path.join(packagesDir, name);
-  const main = require.resolve(root);
-  const files = new Map();
-  const visit = (file) => {
-    if (files.has(file)) return;
-    const content = fs.readFileSync(file, 'utf8');
-    files.set(file, content);
-    if (!file.endsWith('.js') && !file.endsWith('.cjs')) return;
-    for (const [, request] of content.matchAll(/require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
-      try { visit(require.resolve(path.resolve(path.dirname(file), request))); } catch { /* optional */ }
-    }
-  };
-  visit(main);
-  return [...files].map(([file, content]) => ({ path: `${name}/${path.relative(root, file)}`, content }));
-}
-
 const sorted = (values) => [...values].sort((a, b) => a - b);
 const median = (values) => {
   const s = sorted(values);
@@ -74,7 +57,7 @@ async function main() {
   const rows = [];
   for (const spec of process.argv.slice(2)) {
     const name = spec.replace(/(.)@.*$/, '$1');
-    const files = moduleFiles(name);
+    const files = moduleFiles(packagesDir, name);
     const started = Date.now();
     const test = await api('POST', '/v1/tests/generate', { projectId: project.id, files });
     const seconds = (Date.now() - started) / 1000;

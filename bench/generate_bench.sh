@@ -24,33 +24,16 @@ echo "installing ${PACKAGES[*]} into $WORK/packages" >&2
 mkdir -p "$WORK/packages"
 (cd "$WORK/packages" && npm init -y >/dev/null && npm install --no-audit --no-fund --ignore-scripts "${PACKAGES[@]}" >/dev/null)
 
-RUNNER="$RUNNER" WORK="$WORK" BUDGET_MS="$BUDGET_MS" node - "${PACKAGES[@]}" <<'NODE'
+ROOT="$ROOT" RUNNER="$RUNNER" WORK="$WORK" BUDGET_MS="$BUDGET_MS" node - "${PACKAGES[@]}" <<'NODE'
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { moduleFiles } = require(path.join(process.env.ROOT, 'bench', 'npm_module_files.js'));
 
 const runner = process.env.RUNNER;
 const work = process.env.WORK;
 const budget = Number(process.env.BUDGET_MS);
 const packagesDir = path.join(work, 'packages', 'node_modules');
-
-// The main module and every file it requires by relative path (JSON included).
-function moduleFiles(name) {
-  const root = path.join(packagesDir, name);
-  const main = require.resolve(root);
-  const files = new Map();
-  const visit = (file) => {
-    if (files.has(file)) return;
-    const content = fs.readFileSync(file, 'utf8');
-    files.set(file, content);
-    if (!file.endsWith('.js') && !file.endsWith('.cjs')) return;
-    for (const [, request] of content.matchAll(/require\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g)) {
-      try { visit(require.resolve(path.resolve(path.dirname(file), request))); } catch { /* optional require */ }
-    }
-  };
-  visit(main);
-  return [...files].map(([file, content]) => ({ path: `${name}/${path.relative(root, file)}`, content }));
-}
 
 function writeFiles(dir, files) {
   for (const file of files) {
@@ -68,7 +51,7 @@ function median(values) {
 const rows = [];
 for (const spec of process.argv.slice(2)) {
   const name = spec.replace(/(.)@.*$/, '$1');
-  const files = moduleFiles(name);
+  const files = moduleFiles(packagesDir, name);
   const job = JSON.stringify({ files, framework: 'jest', threshold: 80, timeBudgetMs: budget });
   const started = Date.now();
   const generated = spawnSync(process.execPath, [path.join(runner, 'bin', 'generate.js')], { input: job, maxBuffer: 64 << 20 });
