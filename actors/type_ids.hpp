@@ -6,6 +6,8 @@
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "store/event_log.hpp"
+#include "actors/webhook_messages.hpp"
+#include "events/webhook.hpp"
 
 // Every type and atom that travels in a CAF message, registered once.
 //
@@ -22,6 +24,18 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Error)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssueKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssuedKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RevokeKey)
+
+// Webhooks.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::UpdateWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::DeleteWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RotateWebhookSecret)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Webhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::DeliverEvent)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RetryDelivery)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliverWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliveryQueued)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::AttemptFinished)
 
 CAF_BEGIN_TYPE_ID_BLOCK(vouch, caf::first_custom_type_id)
 
@@ -40,6 +54,20 @@ CAF_ADD_ATOM(vouch, vouch::actors, append_atom, "append")
 CAF_ADD_ATOM(vouch, vouch::actors, appended_atom, "appended")
 CAF_ADD_ATOM(vouch, vouch::actors, idle_atom, "idle")
 CAF_ADD_ATOM(vouch, vouch::actors, stop_atom, "stop")
+
+CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::DeleteWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::RotateWebhookSecret))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::Webhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::DeliverEvent))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RetryDelivery))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliverWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliveryQueued))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::AttemptFinished))
+CAF_ADD_ATOM(vouch, vouch::actors, committed_atom, "committed")
+CAF_ADD_ATOM(vouch, vouch::actors, pump_atom, "pump")
+CAF_ADD_ATOM(vouch, vouch::actors, flush_atom, "flush")
 
 CAF_END_TYPE_ID_BLOCK(vouch)
 
@@ -74,5 +102,38 @@ using project_registry_actor =
 // Serialises account and API-key commands (rare: operator actions).
 using account_actor = caf::typed_actor<caf::replies_to<IssueKey>::with<IssuedKey>,
                                        caf::replies_to<RevokeKey>::with<bool>>;
+
+// --- Webhooks ---------------------------------------------------------------
+
+// One per webhook: serialises its commands and delivers its events (several
+// attempts in flight at once, each recorded as an event).
+using webhook_actor = caf::typed_actor<
+    caf::replies_to<events::CreateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
+    caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
+    // Answers once the first attempt is recorded (or nothing is to be sent).
+    caf::replies_to<DeliverEvent>::with<bool>,
+    caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>,
+    caf::reacts_to<RetryDelivery>, caf::reacts_to<AttemptFinished>, caf::reacts_to<idle_atom>,
+    caf::reacts_to<stop_atom>>;
+
+// Routes webhook commands and deliveries to the webhook actors, spawning them
+// on demand and stopping them when idle.
+using webhook_registry_actor = caf::typed_actor<
+    caf::replies_to<events::CreateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
+    caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
+    caf::replies_to<DeliverEvent>::with<bool>,
+    caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>, caf::reacts_to<RetryDelivery>,
+    caf::reacts_to<idle_atom, std::string>>;
+
+// Follows the log from its stored cursor and fans public events out.
+using webhook_dispatcher_actor =
+    caf::typed_actor<caf::reacts_to<committed_atom, std::uint64_t>,  // the log grew
+                     caf::reacts_to<pump_atom>,                      // read on
+                     caf::reacts_to<flush_atom>,                     // save the cursor
+                     caf::reacts_to<DeliverEvent>>;  // hand one over again after a failure
 
 }  // namespace vouch::actors
