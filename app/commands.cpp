@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/runtime.hpp"
+#include "app/webhook_options.hpp"
 #include "events/clock.hpp"
 #include "events/scopes.hpp"
 #include "http/api.hpp"
@@ -84,8 +85,15 @@ int serve(const std::vector<std::string>& args) {
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
       "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one")(
       "no-rate-limits", "serve without the plans' rate limits (benchmarks, trusted deployments)");
+  WebhookOptions webhook_options;
+  add_webhook_options(options, webhook_options);
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
+  auto webhooks = webhook_settings(webhook_options, values);
+  if (!webhooks) {
+    std::cerr << "vouchd: " << webhooks.error().message << "\n";
+    return 2;
+  }
   const auto colon = listen.rfind(':');
   int port = -1;
   if (colon != std::string::npos) port = std::atoi(listen.c_str() + colon + 1);
@@ -97,6 +105,10 @@ int serve(const std::vector<std::string>& args) {
   auto runtime = Runtime::open(data);
   if (!runtime) {
     log_line("error", runtime.error().message);
+    return 1;
+  }
+  if (auto status = (*runtime)->start_webhooks(*webhooks); !status) {
+    log_line("error", status.error().message);
     return 1;
   }
   if (!bootstrap(**runtime)) return 1;

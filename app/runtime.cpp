@@ -38,4 +38,10 @@ events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
   return future.get();
 }
 
+events::Status Runtime::start_webhooks(const actors::WebhookSettings& settings) {
+  relay = std::make_unique<actors::CommitRelay>();
+  log->add_listener(relay.get());
+  return service->start_webhooks(settings, *log, *models, *database, *relay);
+}
+
 }  // namespace vouch::app
