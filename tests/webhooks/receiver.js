@@ -11,7 +11,8 @@
 //   retryAfter=S        add Retry-After: S to failures
 //   flaky=1             fail about half of the attempts (503), at most 3 times per event
 //   delay=MS            wait before answering (delayFirst=1: only the first attempt of each event)
-// Control: GET /_requests?name=NAME lists what /h/NAME received;
+// Control: GET /_requests?name=NAME lists what /h/NAME received (not with --quiet);
+//          GET /_stats?name=NAME gives {count, first, last, latencies} (ms from event creation);
 //          POST /_verify {name, secrets: [...]} checks each request against each secret;
 //          GET /_count gives the number of deliveries received.
 'use strict';
@@ -33,7 +34,21 @@ const received = new Map();  // name → [{...}]
 const attemptsByEvent = new Map();  // name + event id → count
 let count = 0;
 
+const stats = new Map();  // name → {count, first, last, latencies}: kept in --quiet mode too
+
+function count_stats(name, receivedAt, body) {
+  if (!stats.has(name)) stats.set(name, { count: 0, first: receivedAt, last: receivedAt, latencies: [] });
+  const entry = stats.get(name);
+  entry.count += 1;
+  entry.last = receivedAt;
+  try {
+    // From the event's creation (stamped just before its append) to its arrival here.
+    entry.latencies.push(receivedAt - Date.parse(JSON.parse(body).created));
+  } catch (_) { /* not a delivery body: the wrk baseline */ }
+}
+
 function record(name, entry) {
+  count_stats(name, entry.receivedAt, entry.body);
   if (quiet) return;
   if (!received.has(name)) received.set(name, []);
   received.get(name).push(entry);
@@ -116,6 +131,9 @@ function handle(req, res) {
       return reply(res, 200, {}, received.get(url.searchParams.get('name')) || []);
     }
     if (url.pathname === '/_count') return reply(res, 200, {}, { count });
+    if (url.pathname === '/_stats') {
+      return reply(res, 200, {}, stats.get(url.searchParams.get('name')) || { count: 0, latencies: [] });
+    }
     if (url.pathname === '/_verify') {
       const { name, secrets } = JSON.parse(body);
       const entries = received.get(name) || [];
