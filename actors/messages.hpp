@@ -5,7 +5,10 @@
 #include <vector>
 
 #include "events/clock.hpp"
+#include "events/generated_test.hpp"
 #include "events/plan.hpp"
+#include "events/source_file.hpp"
+#include "events/test_run.hpp"
 #include "store/access_view.hpp"
 
 // Commands and replies of the actors that are not a single aggregate's own
@@ -30,6 +33,27 @@ struct IssuedKey {
 
 struct RevokeKey {
   std::string key_id;
+  events::Millis at = 0;
+};
+
+// Generates tests for uploaded files in a fresh sandboxed runner; the reply
+// is the generated test, durable.
+struct GenerateTests {
+  std::string test_id;
+  std::string account;
+  std::string project_id;
+  std::string framework;
+  double threshold = 0;
+  std::vector<events::SourceFile> files;
+  events::Millis at = 0;
+};
+
+// Starts a run of a generated test; the reply is the run as it starts
+// (durable), the run itself goes on in the background.
+struct StartRun {
+  std::string run_id;
+  events::GeneratedTest test;
+  events::RunEnvironment environment;
   events::Millis at = 0;
 };
 

@@ -1,9 +1,14 @@
 #include "actors/service.hpp"
 
 #include "actors/account_actor.hpp"
+#include "actors/child_process.hpp"
+#include "actors/dependency_cache.hpp"
 #include "actors/errors.hpp"
 #include "actors/event_store_actor.hpp"
+#include "actors/executor_pool.hpp"
+#include "actors/generator_pool.hpp"
 #include "actors/project_registry.hpp"
+#include "actors/run_coordinator.hpp"
 #include "actors/type_ids.hpp"
 #include "actors/commit_relay.hpp"
 #include "actors/webhook_dispatcher.hpp"
@@ -23,18 +28,30 @@ caf::actor_system_config make_config(const Service::Options& options) {
 }  // namespace
 
 struct Service::Impl {
-  Impl(store::EventLog& log, const Options& options)
+  Impl(store::EventLog& log, const store::ReadModels& models, RunnerSettings runner_settings,
+       const Options& options)
       : options(options),
+        runner(std::move(runner_settings)),
         config(make_config(options)),
         system(config),
         store(spawn_event_store(system, log)),
         projects(spawn_project_registry(system, log, store, options.idle_after)),
-        accounts(spawn_account_actor(system, log, store)) {}
+        accounts(spawn_account_actor(system, log, store)),
+        generators(spawn_generator_pool(system, runner, processes, store)),
+        dependencies(spawn_dependency_cache(system, runner, processes)),
+        executors(spawn_executor_pool(system, runner, processes)),
+        runs(spawn_run_coordinator(
+            system, RunCoordinatorConfig{&runner, &models.projects(), &models.tests(),
+                                         &models.runs(), store, dependencies, executors})) {}
 
   ~Impl() {
-    caf::anon_send_exit(projects, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(accounts, caf::exit_reason::user_shutdown);
-    caf::anon_send_exit(store, caf::exit_reason::user_shutdown);
+    for (const caf::actor& actor :
+         {caf::actor_cast<caf::actor>(projects), caf::actor_cast<caf::actor>(accounts),
+          caf::actor_cast<caf::actor>(generators), caf::actor_cast<caf::actor>(dependencies),
+          caf::actor_cast<caf::actor>(executors), caf::actor_cast<caf::actor>(runs),
+          caf::actor_cast<caf::actor>(store)}) {
+      caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+    }
   }
 
   // Bridges one request from a plain thread into the actor world: a
@@ -42,8 +59,14 @@ struct Service::Impl {
   // reply or the timeout, hands the result to `done` and ends.
   template <class Reply, class Handle, class Message>
   void ask(const Handle& target, Message message, Callback<Reply> done) {
+    ask<Reply>(target, std::move(message), std::move(done), options.request_timeout);
+  }
+
+  template <class Reply, class Handle, class Message>
+  void ask(const Handle& target, Message message, Callback<Reply> done,
+           std::chrono::milliseconds timeout) {
     system.spawn([target, message = std::move(message), done = std::move(done),
-                  timeout = options.request_timeout](caf::event_based_actor* self) mutable {
+                  timeout](caf::event_based_actor* self) mutable {
       self->request(target, timeout, std::move(message))
           .then([done](Reply& reply) { done(std::move(reply)); },
                 [done](caf::error& error) { done(from_caf_error(error)); });
@@ -54,11 +77,17 @@ struct Service::Impl {
   // may still post to it (harmlessly, once shut down) while the system stops.
   std::unique_ptr<WebhookClient> webhook_client;
   Options options;
+  RunnerSettings runner;
+  ProcessHost processes;  // outlives the actor system: runners die after their actors
   caf::actor_system_config config;
   caf::actor_system system;
   event_store_actor store;
   project_registry_actor projects;
   account_actor accounts;
+  generator_pool_actor generators;
+  dependency_cache_actor dependencies;
+  executor_pool_actor executors;
+  run_coordinator_actor runs;
 
   // Stops webhook delivery first (destroyed before the system): no more
   // commit notices, no more HTTP callbacks, then the actors.
@@ -76,8 +105,9 @@ struct Service::Impl {
   } webhooks;
 };
 
-Service::Service(store::EventLog& log, Options options)
-    : impl_(std::make_unique<Impl>(log, options)) {}
+Service::Service(store::EventLog& log, const store::ReadModels& models, RunnerSettings runner,
+                 Options options)
+    : impl_(std::make_unique<Impl>(log, models, std::move(runner), options)) {}
 
 Service::~Service() = default;
 
@@ -101,6 +131,21 @@ void Service::revoke_key(RevokeKey command, Callback<bool> done) {
   impl_->ask<bool>(impl_->accounts, std::move(command), std::move(done));
 }
 
+void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTest> done) {
+  const auto& runner = impl_->runner;
+  // Waiting in line, then the generator's whole sandboxed life.
+  const auto timeout = runner.generation_queue_wait +
+                       std::chrono::milliseconds(runner.generation_limits.wall_ms) +
+                       std::chrono::seconds(15);
+  impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),
+                                    timeout);
+}
+
+void Service::start_run(StartRun command, Callback<events::TestRun> done) {
+  impl_->ask<events::TestRun>(impl_->runs, std::move(command), std::move(done));
+}
+
+const RunnerSettings& Service::runner() const { return impl_->runner; }
 events::Status Service::start_webhooks(const WebhookSettings& settings,
                                        const store::EventLog& log,
                                        const store::ReadModels& models,

@@ -5,11 +5,13 @@
 #include <memory>
 
 #include "actors/messages.hpp"
+#include "actors/runner_settings.hpp"
 #include "actors/webhook_messages.hpp"
 #include "events/webhook.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "store/event_log.hpp"
+#include "store/read_models.hpp"
 
 namespace vouch::store {
 class Database;
@@ -37,8 +39,10 @@ class Service {
     std::chrono::milliseconds request_timeout{30'000};  // an answer takes at most this long
   };
 
-  // REQUIRES: `log` outlives the service.
-  Service(store::EventLog& log, Options options);
+  // REQUIRES: `log` and `models` outlive the service; the runner folders in
+  // `runner` exist.
+  Service(store::EventLog& log, const store::ReadModels& models, RunnerSettings runner,
+          Options options);
   ~Service();  // stops every actor and waits for them
   Service(const Service&) = delete;
   Service& operator=(const Service&) = delete;
@@ -49,6 +53,13 @@ class Service {
   void issue_key(IssueKey command, Callback<IssuedKey> done);
   void revoke_key(RevokeKey command, Callback<bool> done);
 
+  // Answers once the generated test is durable; kUnavailable (with a
+  // Retry-After) when no generator is free in time.
+  void generate_tests(GenerateTests command, Callback<events::GeneratedTest> done);
+  // Answers once the run has started (durable); it goes on in the background.
+  void start_run(StartRun command, Callback<events::TestRun> done);
+
+  const RunnerSettings& runner() const;
   // Webhooks. start_webhooks() starts delivery: the HTTP(S) client, the
   // webhook actors and the dispatcher, which `relay` tells of every commit.
   // kInvalid when the settings cannot be used (e.g. an unreadable CA file).

@@ -3,6 +3,7 @@
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
+#include "actors/warm_runner.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "store/event_log.hpp"
@@ -24,6 +25,16 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Error)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssueKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssuedKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RevokeKey)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::GenerateTests)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::StartRun)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::WarmRunner)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RunnerStart)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::GenerationOutcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::InstallOutcome)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::GeneratedTest)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::TestRun)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RunReport)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RunEnvironment)
 
 // Webhooks.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateWebhook)
@@ -49,11 +60,30 @@ CAF_ADD_TYPE_ID(vouch, (vouch::events::Error))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssueKey))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssuedKey))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RevokeKey))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerateTests))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::StartRun))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::WarmRunner))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunnerStart))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationOutcome))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::InstallOutcome))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::GeneratedTest))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::TestRun))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::RunReport))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::RunEnvironment))
 
 CAF_ADD_ATOM(vouch, vouch::actors, append_atom, "append")
 CAF_ADD_ATOM(vouch, vouch::actors, appended_atom, "appended")
 CAF_ADD_ATOM(vouch, vouch::actors, idle_atom, "idle")
 CAF_ADD_ATOM(vouch, vouch::actors, stop_atom, "stop")
+CAF_ADD_ATOM(vouch, vouch::actors, generated_atom, "generated")
+CAF_ADD_ATOM(vouch, vouch::actors, expired_atom, "expired")
+CAF_ADD_ATOM(vouch, vouch::actors, acquire_atom, "acquire")
+CAF_ADD_ATOM(vouch, vouch::actors, release_atom, "release")
+CAF_ADD_ATOM(vouch, vouch::actors, ready_atom, "ready")
+CAF_ADD_ATOM(vouch, vouch::actors, install_atom, "install")
+CAF_ADD_ATOM(vouch, vouch::actors, installed_atom, "installed")
+CAF_ADD_ATOM(vouch, vouch::actors, finish_atom, "finish")
+CAF_ADD_ATOM(vouch, vouch::actors, report_atom, "report")
 
 CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
@@ -103,6 +133,34 @@ using project_registry_actor =
 using account_actor = caf::typed_actor<caf::replies_to<IssueKey>::with<IssuedKey>,
                                        caf::replies_to<RevokeKey>::with<bool>>;
 
+// Generates tests in fresh sandboxed runner processes, a bounded number at
+// once; requests wait in line for a slot up to a deadline (then 503).
+using generator_pool_actor =
+    caf::typed_actor<caf::replies_to<GenerateTests>::with<events::GeneratedTest>,
+                     caf::reacts_to<generated_atom, std::uint64_t, GenerationOutcome>,
+                     caf::reacts_to<expired_atom, std::uint64_t>>;
+
+// Keeps runner processes started and ready, and hands each to one run; a
+// bounded number of runs execute at once.
+using executor_pool_actor =
+    caf::typed_actor<caf::replies_to<acquire_atom, std::string>::with<WarmRunner>,  // Node major
+                     caf::reacts_to<release_atom>,  // a run's runner has ended
+                     caf::reacts_to<ready_atom, std::uint64_t, RunnerStart>,
+                     caf::reacts_to<expired_atom, std::uint64_t>>;
+
+// Installs a run's npm dependencies once per dependency map.
+using dependency_cache_actor =
+    caf::typed_actor<caf::replies_to<install_atom, events::RunEnvironment>::with<InstallOutcome>,
+                     caf::reacts_to<installed_atom, std::string, InstallOutcome>>;
+
+// Starts runs and records how they end, one end at a time, so that each
+// test.coverage.updated compares with the coverage recorded just before.
+using run_coordinator_actor =
+    caf::typed_actor<caf::replies_to<StartRun>::with<events::TestRun>,
+                     caf::reacts_to<finish_atom, events::TestRun, events::RunReport>>;
+
+// One per run: installs, waits for a runner, runs, reports.
+using run_actor = caf::typed_actor<caf::reacts_to<report_atom, events::RunReport>>;
 // --- Webhooks ---------------------------------------------------------------
 
 // One per webhook: serialises its commands and delivers its events (several

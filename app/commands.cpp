@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
 #include "app/webhook_options.hpp"
 #include "events/clock.hpp"
@@ -81,10 +82,34 @@ bool bootstrap(Runtime& runtime) {
 int serve(const std::vector<std::string>& args) {
   std::string data = "./vouch-data";
   std::string listen = "127.0.0.1:8080";
+  RunnerOptions runner_options;
+  runner_options.runner_dir = VOUCH_RUNNER_DIR;
+  std::string runner_dir = runner_options.runner_dir.string();
+  std::vector<std::string> extra_nodes;
   po::options_description options("vouchd serve");
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
       "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one")(
-      "no-rate-limits", "serve without the plans' rate limits (benchmarks, trusted deployments)");
+      "no-rate-limits", "serve without the plans' rate limits (benchmarks, trusted deployments)")(
+      "runner", po::value(&runner_dir), "the runner/ folder (Node.js side) with its node_modules")(
+      "node", po::value(&extra_nodes)->composing(),
+      "another Node.js binary runs may ask for by major version (repeatable)")(
+      "generators", po::value(&runner_options.generator_slots),
+      "test generations at once (default 2)")(
+      "executors", po::value(&runner_options.executor_slots), "test runs at once (default 2)")(
+      "warm-runners", po::value(&runner_options.warm_runners),
+      "runners kept started and ready for the next runs (default 2)")(
+      "generation-queue-ms", po::value(&runner_options.generation_queue_ms),
+      "how long a generation waits for a free generator before a 503 (default 10000)")(
+      "run-wall-ms", po::value(&runner_options.run_limits.wall_ms),
+      "wall time of a test run (default 60000)")(
+      "run-cpu-seconds", po::value(&runner_options.run_limits.cpu_seconds),
+      "CPU time of each process of a test run (default 30)")(
+      "run-memory-mb", po::value(&runner_options.run_limits.memory_mb),
+      "private memory of each process of a test run (default 1024)")(
+      "run-max-procs", po::value(&runner_options.run_limits.max_procs),
+      "processes and threads of a test run (default 128)")(
+      "run-max-file-mb", po::value(&runner_options.run_limits.max_file_mb),
+      "largest file a test run may write (default 64)");
   WebhookOptions webhook_options;
   add_webhook_options(options, webhook_options);
   po::variables_map values;
@@ -102,7 +127,9 @@ int serve(const std::vector<std::string>& args) {
     return 2;
   }
 
-  auto runtime = Runtime::open(data);
+  runner_options.runner_dir = runner_dir;
+  runner_options.extra_nodes.assign(extra_nodes.begin(), extra_nodes.end());
+  auto runtime = Runtime::open(data, [&] { return prepare_runner(data, runner_options); });
   if (!runtime) {
     log_line("error", runtime.error().message);
     return 1;
@@ -150,7 +177,11 @@ int create_key(const std::vector<std::string>& args) {
     std::cerr << "vouchd: --plan must be free, pro or enterprise\n";
     return 2;
   }
-  auto runtime = Runtime::open(data);
+  auto runtime = Runtime::open(data, [] {
+    actors::RunnerSettings no_runs;  // a tool: no runner is started
+    no_runs.warm_runners = 0;
+    return events::Result<actors::RunnerSettings>(std::move(no_runs));
+  });
   if (!runtime) {
     std::cerr << "vouchd: " << runtime.error().message << "\n";
     return 1;

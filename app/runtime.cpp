@@ -4,7 +4,8 @@
 
 namespace vouch::app {
 
-events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder) {
+events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
+                                                       const RunnerFactory& runner) {
   auto runtime = std::make_unique<Runtime>();
   auto database = store::Database::open(folder);
   if (!database) return std::move(database).error();
@@ -17,7 +18,13 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
     return std::move(status).error();
   }
   runtime->log->add_listener(&runtime->models->projector());
-  runtime->service = std::make_unique<actors::Service>(*runtime->log, actors::Service::Options{});
+  // Listens from the start; it tells the webhook dispatcher once start_webhooks() connects it.
+  runtime->relay = std::make_unique<actors::CommitRelay>();
+  runtime->log->add_listener(runtime->relay.get());
+  auto settings = runner();
+  if (!settings) return std::move(settings).error();
+  runtime->service = std::make_unique<actors::Service>(
+      *runtime->log, *runtime->models, std::move(settings).value(), actors::Service::Options{});
   return runtime;
 }
 
@@ -39,8 +46,6 @@ events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
 }
 
 events::Status Runtime::start_webhooks(const actors::WebhookSettings& settings) {
-  relay = std::make_unique<actors::CommitRelay>();
-  log->add_listener(relay.get());
   return service->start_webhooks(settings, *log, *models, *database, *relay);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 
 #include "actors/commit_relay.hpp"
@@ -23,9 +24,13 @@ struct Runtime {
   std::unique_ptr<store::EventLog> log;
   std::unique_ptr<actors::Service> service;
 
+  // `runner` says how tests are generated and run; it is asked once the
+  // database is open (and so locked against a second server on the folder).
+  // Tools that run nothing give settings without warm runners.
+  using RunnerFactory = std::function<events::Result<actors::RunnerSettings>()>;
   [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
-      const std::filesystem::path& folder);
-  // Starts webhook delivery (serve only). REQUIRES: before the first append.
+      const std::filesystem::path& folder, const RunnerFactory& runner);
+  // Starts webhook delivery (serve only); the dispatcher catches up from its cursor.
   [[nodiscard]] events::Status start_webhooks(const actors::WebhookSettings& settings);
   ~Runtime();
 };

@@ -70,7 +70,7 @@ struct TestRun {
   std::string status{kRunRunning};
   std::string outcome;                 // empty while running
   std::optional<RunResults> results;   // when tests ran
-  std::vector<std::string> failures;   // names of failing tests (at most kMaxFailuresListed)
+  std::vector<std::string> failures;   // failing tests, "name: why" (at most kMaxFailuresListed)
   std::optional<RunError> error;       // with outcome error
   std::int64_t duration = 0;           // ms, from start to end
   Millis created = 0;

@@ -11,6 +11,15 @@ std::optional<std::string> path_of(std::string_view target) {
   return std::string(url->encoded_path());
 }
 
+std::optional<std::string> query_param(std::string_view target, std::string_view name) {
+  auto url = boost::urls::parse_origin_form(target);
+  if (!url) return std::nullopt;
+  for (const auto& param : url->params()) {
+    if (param.key == name) return std::string(param.value);
+  }
+  return std::nullopt;
+}
+
 events::Result<PageQuery> parse_page_query(std::string_view target) {
   auto url = boost::urls::parse_origin_form(target);
   if (!url) return events::Error::invalid("the request target is not a valid URL");

@@ -18,6 +18,9 @@ struct PageQuery {
 
 [[nodiscard]] events::Result<PageQuery> parse_page_query(std::string_view target);
 
+// The decoded value of query parameter `name`; nullopt when absent.
+std::optional<std::string> query_param(std::string_view target, std::string_view name);
+
 // The path of a request target, without the query; nullopt when the target is
 // not a valid origin-form URL.
 std::optional<std::string> path_of(std::string_view target);

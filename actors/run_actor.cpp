@@ -1,0 +1,92 @@
+#include "actors/run_actor.hpp"
+
+#include "actors/errors.hpp"
+#include "actors/runner_protocol.hpp"
+
+namespace vouch::actors {
+namespace {
+
+struct RunActorState {
+  RunActorConfig config;
+  std::optional<WarmRunner> runner;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+  static inline const char* name = "vouch.run";
+};
+
+using Self = run_actor::stateful_pointer<RunActorState>;
+
+events::RunReport error_report(std::string code, std::string detail) {
+  events::RunReport report;
+  report.error = events::RunError{std::move(code), std::move(detail)};
+  return report;
+}
+
+void execute(Self self, WarmRunner runner, const std::string& node_path) {
+  auto& state = self->state;
+  state.runner = runner;
+  const auto wall_ms = state.config.settings->run_limits.wall_ms;
+  RunJob job{state.config.files, std::nullopt, wall_ms};
+  if (!node_path.empty()) job.node_path = node_path;
+  auto handle = caf::actor_cast<run_actor>(self);
+  auto process = runner.process;
+  // run.js keeps to wallMs itself, the sandbox kills at it; this is the backstop.
+  process->exchange(run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
+                    [process, handle](std::optional<std::string> line) {
+                      process->wait(std::chrono::seconds(5),
+                                    [handle, line = std::move(line)](ProcessExit exit) {
+                                      caf::anon_send(handle, report_atom_v, read_run(line, exit));
+                                    });
+                    });
+}
+
+run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
+  self->state.config = std::move(config);
+  auto& state = self->state;
+  self->request(state.config.dependencies, caf::infinite, install_atom_v,
+                state.config.run.environment)
+      .then([self](InstallOutcome& installed) {
+        if (installed.error) {
+          self->send(self, report_atom_v,
+                     error_report(installed.error->code, installed.error->detail));
+          return;
+        }
+        auto& state = self->state;
+        self->request(state.config.executors, caf::infinite, acquire_atom_v,
+                      state.config.run.environment.node_version)
+            .then(
+                [self, node_path = installed.node_path](WarmRunner& runner) {
+                  execute(self, std::move(runner), node_path);
+                },
+                [self](caf::error& error) {
+                  self->send(self, report_atom_v,
+                             error_report("no_runner", from_caf_error(error).message));
+                });
+      },
+            [self](caf::error& error) {
+              self->send(self, report_atom_v,
+                         error_report("install_failed", from_caf_error(error).message));
+            });
+  return {
+      [self](report_atom, events::RunReport& report) {
+        auto& state = self->state;
+        if (state.runner) {
+          self->send(state.config.executors, release_atom_v);
+          std::error_code ec;
+          std::filesystem::remove_all(state.runner->workdir, ec);
+        }
+        report.duration = std::chrono::duration_cast<std::chrono::milliseconds>(
+                              std::chrono::steady_clock::now() - state.started)
+                              .count();
+        self->send(state.config.coordinator, finish_atom_v, state.config.run, std::move(report));
+        self->quit();
+      },
+  };
+}
+
+}  // namespace
+
+run_actor spawn_run_actor(caf::actor_system& system, RunActorConfig config) {
+  return system.spawn(run_behavior, std::move(config));
+}
+
+}  // namespace vouch::actors

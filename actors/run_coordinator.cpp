@@ -1,0 +1,129 @@
+#include "actors/run_coordinator.hpp"
+
+#include "actors/errors.hpp"
+#include "actors/log.hpp"
+#include "actors/run_actor.hpp"
+#include "events/ids.hpp"
+
+namespace vouch::actors {
+namespace {
+
+struct RunCoordinatorState {
+  RunCoordinatorConfig config;
+  static inline const char* name = "vouch.run-coordinator";
+};
+
+using Self = run_coordinator_actor::stateful_pointer<RunCoordinatorState>;
+
+store::AppendRequest append_request(const events::TestRun& run,
+                                    const std::vector<events::RunEvent>& decided,
+                                    std::uint64_t expected_version, events::Millis at) {
+  store::AppendRequest request{events::run_stream(run.id), expected_version, {}};
+  for (const auto& event : decided) {
+    auto encoded = events::encode(event);
+    request.events.push_back({events::new_id(events::kEventIdPrefix), std::move(encoded.type),
+                              run.account, at, std::move(encoded.data)});
+  }
+  return request;
+}
+
+// The threshold a run is judged by: its project's now, or the one the test
+// was generated with when the project is gone.
+double threshold_of(const RunCoordinatorConfig& config, const events::TestRun& run) {
+  if (auto project = config.projects->find(run.account, run.project_id); project && *project) {
+    return (*project)->threshold;
+  }
+  if (auto test = config.tests->find(run.account, run.test_id); test && *test) {
+    return (*test)->threshold;
+  }
+  return 0;
+}
+
+
+void end_run(Self self, const events::TestRun& run, const events::RunReport& report) {
+  auto& config = self->state.config;
+  const auto at = events::now_millis();
+  auto previous = config.tests->latest_coverage(run.project_id);
+  if (!previous) {
+    log_line("error", "runs", previous.error().message);
+    return;
+  }
+  auto decided = events::finish_run(run, report, threshold_of(config, run), *previous, at);
+  if (!decided) {
+    log_line("warn", "runs", decided.error().message);
+    return;
+  }
+  const std::uint64_t started_version = 1;
+  self->request(config.store, caf::infinite, append_atom_v,
+                append_request(run, *decided, started_version, at))
+      .await([](const store::AppendResult&) {},
+             [run](caf::error& error) {
+               log_line("error", "runs",
+                        "could not record the end of " + run.id + ": " +
+                            from_caf_error(error).message);
+             });
+}
+
+void interrupt_unfinished(Self self) {
+  auto running = self->state.config.runs->running();
+  if (!running) {
+    log_line("error", "runs", running.error().message);
+    return;
+  }
+  for (const auto& run : *running) {
+    auto decided = events::interrupt_run(run, events::now_millis());
+    if (!decided) continue;
+    log_line("warn", "runs", run.id + " was running when vouchd stopped; ended as interrupted");
+    self->request(self->state.config.store, caf::infinite, append_atom_v,
+                  append_request(run, *decided, 1, events::now_millis()))
+        .await([](const store::AppendResult&) {},
+               [id = run.id](caf::error& error) {
+                 log_line("error", "runs", "could not end " + id + ": " +
+                                               from_caf_error(error).message);
+               });
+  }
+}
+
+run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorConfig config) {
+  self->state.config = std::move(config);
+  interrupt_unfinished(self);
+  return {
+      [self](StartRun& command) -> caf::result<events::TestRun> {
+        auto& config = self->state.config;
+        events::TestRun run;
+        run.id = command.run_id;
+        run.account = command.test.account;
+        run.test_id = command.test.id;
+        run.project_id = command.test.project_id;
+        run.environment = std::move(command.environment);
+        run.created = command.at;
+        auto promise = self->make_response_promise<events::TestRun>();
+        std::vector<events::SourceFile> files = command.test.sources;
+        files.insert(files.end(), command.test.files.begin(), command.test.files.end());
+        self->request(config.store, caf::infinite, append_atom_v,
+                      append_request(run, {events::RunStarted{run}}, store::kNoStream, run.created))
+            .then(
+                [self, promise, run, files = std::move(files)](const store::AppendResult&) mutable {
+                  auto& config = self->state.config;
+                  spawn_run_actor(self->system(),
+                                  RunActorConfig{run, std::move(files), config.settings,
+                                                 config.dependencies, config.executors,
+                                                 caf::actor_cast<run_coordinator_actor>(self)});
+                  promise.deliver(run);
+                },
+                [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });
+        return promise;
+      },
+      [self](finish_atom, const events::TestRun& run, const events::RunReport& report) {
+        end_run(self, run, report);
+      },
+  };
+}
+
+}  // namespace
+
+run_coordinator_actor spawn_run_coordinator(caf::actor_system& system, RunCoordinatorConfig config) {
+  return system.spawn(run_coordinator, std::move(config));
+}
+
+}  // namespace vouch::actors

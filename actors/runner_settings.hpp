@@ -1,0 +1,51 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace vouch::actors {
+
+// Limits of one sandboxed runner process (runner/bin/sandbox.js options).
+struct SandboxLimits {
+  unsigned cpu_seconds = 30;
+  unsigned memory_mb = 1024;
+  unsigned max_procs = 128;
+  unsigned max_file_mb = 64;
+  unsigned wall_ms = 60'000;
+};
+
+// Where the Node.js side lives and how jobs run: every generation and every
+// run is a fresh runner process inside runner/bin/sandbox.js.
+struct RunnerSettings {
+  std::filesystem::path runner_dir;  // holds bin/generate.js, bin/run.js, bin/sandbox.js
+  std::filesystem::path node;        // runs sandbox.js, generate.js and default-version runs
+  std::filesystem::path npm;         // installs runs' dependencies (outside the sandbox, no scripts)
+  std::string isolation = "auto";    // sandbox.js --isolation; the probe's answer at start-up
+  std::filesystem::path work_root;   // one folder per job below it, removed after the job
+  std::filesystem::path dependency_root;      // npm installs, one folder per dependency map
+  std::vector<std::filesystem::path> hidden;  // covered inside the sandbox (the data folder)
+
+  // Generation: fresh processes from a bounded pool.
+  std::size_t generator_slots = 2;
+  std::chrono::milliseconds generation_queue_wait{10'000};  // then 503 with Retry-After
+  std::chrono::milliseconds generation_budget{20'000};      // the generator's own time budget
+  SandboxLimits generation_limits{60, 2048, 256, 64, 45'000};
+
+  // Runs: pre-started runners, each used for exactly one run.
+  std::size_t executor_slots = 2;  // runs at once
+  std::size_t warm_runners = 2;    // ready runners kept for the default Node.js version
+  std::chrono::milliseconds run_queue_wait{120'000};  // a run waits this long for a slot
+  SandboxLimits run_limits{30, 1024, 128, 64, 60'000};
+  std::chrono::milliseconds install_timeout{180'000};  // npm install of a run's dependencies
+
+  // Installed Node.js majors ("20") and their binaries; the default major
+  // is that of `node`.
+  std::map<std::string, std::filesystem::path> node_versions;
+  std::string default_node_major;
+};
+
+}  // namespace vouch::actors

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "actors/runner_settings.hpp"
+#include "events/result.hpp"
+
+namespace vouch::app {
+
+struct RunnerOptions {
+  std::filesystem::path runner_dir;              // runner/ of this build
+  std::vector<std::filesystem::path> extra_nodes;  // --node: more Node.js binaries
+  std::size_t generator_slots = 2;
+  std::size_t executor_slots = 2;
+  std::size_t warm_runners = 2;
+  unsigned generation_queue_ms = 10'000;  // a generation waits this long for a slot, then 503
+  actors::SandboxLimits run_limits;       // of each test run
+};
+
+// Settings for the runners of a server on `data`: the Node.js binaries found
+// (`node` and `npm` on PATH, plus `extra_nodes`) by major version, folders for
+// work and dependencies inside `data` (which the sandbox hides), and the
+// isolation the sandbox has on this machine (`sandbox.js --probe`), which is
+// logged. kInvalid when the runner or Node.js cannot be found.
+events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
+                                                      const RunnerOptions& options);
+
+}  // namespace vouch::app

@@ -1,0 +1,275 @@
+#include "http/test_handlers.hpp"
+
+#include <boost/json/array.hpp>
+#include <regex>
+#include <set>
+
+#include "events/clock.hpp"
+#include "events/ids.hpp"
+#include "events/scopes.hpp"
+#include "events/source_file.hpp"
+#include "http/json_body.hpp"
+#include "http/query.hpp"
+#include "http/reply.hpp"
+#include "http/test_json.hpp"
+
+namespace vouch::http {
+namespace {
+
+constexpr std::size_t kMaxDependencies = 50;
+
+struct Reads {
+  const store::ProjectsView& projects;
+  const store::TestsView& tests;
+  const store::RunsView& runs;
+};
+
+std::string indexed(std::string_view field, std::size_t index, std::string_view member = {}) {
+  std::string path(field);
+  path += "[" + std::to_string(index) + "]";
+  if (!member.empty()) path += "." + std::string(member);
+  return path;
+}
+
+// files: a non-empty array of {path, content}, paths safe and distinct, at
+// least one JavaScript source.
+std::vector<events::SourceFile> read_files(JsonBody& body) {
+  std::vector<events::SourceFile> files;
+  const auto count = body.array_size("files");
+  if (!count) return files;
+  if (*count == 0) {
+    body.reject("files", "must hold at least one file");
+    return files;
+  }
+  if (*count > events::kMaxUploadFiles) {
+    body.reject("files", "must hold at most " + std::to_string(events::kMaxUploadFiles) + " files");
+    return files;
+  }
+  std::set<std::string> seen;
+  bool any_javascript = false;
+  for (std::size_t i = 0; i < *count; ++i) {
+    const auto path_field = indexed("files", i, "path");
+    const auto content_field = indexed("files", i, "content");
+    body.require(path_field);
+    body.require(content_field);
+    auto path = body.string(path_field);
+    auto content = body.string(content_field);
+    if (!path || !content) continue;
+    if (auto problem = events::invalid_upload_path(*path)) {
+      body.reject(path_field, *problem);
+      continue;
+    }
+    if (!seen.insert(*path).second) {
+      body.reject(path_field, "names the same file as an earlier entry: " + *path);
+      continue;
+    }
+    any_javascript = any_javascript || events::is_javascript_path(*path);
+    files.push_back({std::move(*path), std::move(*content)});
+  }
+  if (!files.empty() && !any_javascript && body.errors().empty()) {
+    body.reject("files", "holds no JavaScript source (.js, .cjs, .mjs or .jsx)");
+  }
+  return files;
+}
+
+void generate(actors::Service& service, const Reads& reads, const Request& request,
+              const Context& context, Respond respond) {
+  auto body = JsonBody::parse(request.body);
+  if (!body) return respond(error_response(body.error(), context.request_id));
+  body->require("projectId");
+  body->require("files");
+  auto project_id = body->string("projectId");
+  auto files = read_files(*body);
+  auto framework = body->string("config.framework");
+  auto threshold = body->number("config.coverage.threshold");
+  if (framework) {
+    const auto& supported = events::supported_frameworks();
+    if (std::find(supported.begin(), supported.end(), *framework) == supported.end()) {
+      std::string names;
+      for (const auto& name : supported) names += (names.empty() ? "" : ", ") + name;
+      body->reject("config.framework", "must be one of: " + names);
+    }
+  }
+  if (threshold && (*threshold < 0 || *threshold > 100)) {
+    body->reject("config.coverage.threshold", "must be from 0 to 100");
+  }
+  if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
+
+  auto project = reads.projects.find(context.caller.account, *project_id);
+  if (!project) return respond(error_response(project.error(), context.request_id));
+  if (!*project) {
+    return respond(error_response(events::Error::not_found("no project " + *project_id),
+                                  context.request_id));
+  }
+  actors::GenerateTests command;
+  command.test_id = events::new_id(events::kTestIdPrefix);
+  command.account = context.caller.account;
+  command.project_id = *project_id;
+  command.framework = framework.value_or((*project)->framework);
+  command.threshold = threshold.value_or((*project)->threshold);
+  command.files = std::move(files);
+  command.at = events::now_millis();
+  service.generate_tests(
+      std::move(command), [respond = std::move(respond), request_id = context.request_id](
+                              events::Result<events::GeneratedTest> result) {
+        if (!result) return respond(error_response(result.error(), request_id));
+        Response response = json_response(201, to_json(*result));
+        response.set_header("Location", "/v1/tests/" + result->id);
+        respond(std::move(response));
+      });
+}
+
+void read_test(const Reads& reads, const Context& context, Respond respond) {
+  const auto& id = context.params.at("id");
+  auto test = reads.tests.find(context.caller.account, id);
+  if (!test) return respond(error_response(test.error(), context.request_id));
+  if (!*test) {
+    return respond(error_response(events::Error::not_found("no test " + id), context.request_id));
+  }
+  respond(json_response(200, to_json(**test)));
+}
+
+void list_tests(const Reads& reads, const Request& request, const Context& context,
+                Respond respond) {
+  auto query = parse_page_query(request.target);
+  if (!query) return respond(error_response(query.error(), context.request_id));
+  auto project_id = query_param(request.target, "projectId");
+  if (!project_id || project_id->empty()) {
+    return respond(error_response(
+        events::Error::invalid("projectId is required", {{"projectId", "is required"}}),
+        context.request_id));
+  }
+  auto project = reads.projects.find(context.caller.account, *project_id);
+  if (!project) return respond(error_response(project.error(), context.request_id));
+  if (!*project) {
+    return respond(error_response(events::Error::not_found("no project " + *project_id),
+                                  context.request_id));
+  }
+  auto page =
+      reads.tests.list(context.caller.account, *project_id, query->starting_after, query->limit);
+  if (!page) return respond(error_response(page.error(), context.request_id));
+  boost::json::array items;
+  for (const auto& test : page->items) items.push_back(to_json(test));
+  respond(json_response(
+      200, boost::json::object{{"tests", std::move(items)}, {"hasMore", page->has_more}}));
+}
+
+// "20", "v20", "20.x" or a full version "20.11.1": the major it names.
+std::optional<std::string> node_major_of(const std::string& version) {
+  static const std::regex kVersion(R"(^v?(\d{1,3})(\.x|\.\d+\.\d+)?$)");
+  std::smatch match;
+  if (!std::regex_match(version, match, kVersion)) return std::nullopt;
+  return match[1].str();
+}
+
+std::string available_nodes(const actors::RunnerSettings& runner) {
+  std::string names;
+  for (const auto& [major, binary] : runner.node_versions) {
+    names += (names.empty() ? "" : ", ") + major;
+  }
+  return names.empty() ? "none" : names;
+}
+
+// npm's rules for package names, and registry version ranges only: no
+// URLs, git or file references, which would fetch from elsewhere.
+void check_dependency(JsonBody& body, const std::string& name, const std::string& range) {
+  static const std::regex kName(R"(^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$)");
+  static const std::regex kRange(R"(^[0-9A-Za-z.*^~<>=|+ -]{1,100}$)");
+  const auto field = "environment.dependencies." + name;
+  if (name.size() > 214 || !std::regex_match(name, kName)) {
+    body.reject(field, "is not a valid npm package name");
+  } else if (!std::regex_match(range, kRange) || range.find_first_not_of(' ') == std::string::npos) {
+    body.reject(field, "must be a version range or tag from the npm registry (\"^1.2.0\", "
+                       "\"~2\", \"latest\"); URLs, git and file references are not allowed");
+  }
+}
+
+void start_run(actors::Service& service, const Reads& reads, const Request& request,
+               const Context& context, Respond respond) {
+  auto body = JsonBody::parse(request.body);
+  if (!body) return respond(error_response(body.error(), context.request_id));
+  body->require("testId");
+  auto test_id = body->string("testId");
+  auto node_version = body->string("environment.nodeVersion");
+  auto dependencies = body->string_map("environment.dependencies");
+  const auto& runner = service.runner();
+  events::RunEnvironment environment;
+  environment.node_version = runner.default_node_major;
+  if (node_version) {
+    auto major = node_major_of(*node_version);
+    if (!major || runner.node_versions.count(*major) == 0) {
+      body->reject("environment.nodeVersion",
+                    "Node.js " + *node_version + " is not installed; available: " +
+                        available_nodes(runner));
+    } else {
+      environment.node_version = *major;
+    }
+  }
+  if (dependencies) {
+    if (dependencies->size() > kMaxDependencies) {
+      body->reject("environment.dependencies",
+                   "must name at most " + std::to_string(kMaxDependencies) + " packages");
+    }
+    for (const auto& [name, range] : *dependencies) check_dependency(*body, name, range);
+    environment.dependencies = std::move(*dependencies);
+  }
+  if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
+
+  auto test = reads.tests.find(context.caller.account, *test_id);
+  if (!test) return respond(error_response(test.error(), context.request_id));
+  if (!*test) {
+    return respond(
+        error_response(events::Error::not_found("no test " + *test_id), context.request_id));
+  }
+  actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(**test),
+                           std::move(environment), events::now_millis()};
+  service.start_run(std::move(command), [respond = std::move(respond),
+                                         request_id = context.request_id](
+                                            events::Result<events::TestRun> result) {
+    if (!result) return respond(error_response(result.error(), request_id));
+    Response response = json_response(202, to_json(*result));
+    response.set_header("Location", "/v1/tests/results/" + result->id);
+    respond(std::move(response));
+  });
+}
+
+void read_run(const Reads& reads, const Context& context, Respond respond) {
+  const auto& id = context.params.at("id");
+  auto run = reads.runs.find(context.caller.account, id);
+  if (!run) return respond(error_response(run.error(), context.request_id));
+  if (!*run) {
+    return respond(error_response(events::Error::not_found("no run " + id), context.request_id));
+  }
+  respond(json_response(200, to_json(**run)));
+}
+
+}  // namespace
+
+void add_test_routes(Router& router, actors::Service& service, const store::ProjectsView& projects,
+                     const store::TestsView& tests, const store::RunsView& runs) {
+  const std::string read_scope(events::kScopeTestsRead);
+  const std::string write_scope(events::kScopeTestsWrite);
+  const Reads reads{projects, tests, runs};
+  router.add({"POST", "/v1/tests/generate", write_scope, true,
+              [&service, reads](const Request& request, const Context& context, Respond respond) {
+                generate(service, reads, request, context, std::move(respond));
+              }});
+  router.add({"POST", "/v1/tests/run", write_scope, true,
+              [&service, reads](const Request& request, const Context& context, Respond respond) {
+                start_run(service, reads, request, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/tests", read_scope, false,
+              [reads](const Request& request, const Context& context, Respond respond) {
+                list_tests(reads, request, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/tests/{id}", read_scope, false,
+              [reads](const Request&, const Context& context, Respond respond) {
+                read_test(reads, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/tests/results/{id}", read_scope, false,
+              [reads](const Request&, const Context& context, Respond respond) {
+                read_run(reads, context, std::move(respond));
+              }});
+}
+
+}  // namespace vouch::http

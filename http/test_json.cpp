@@ -1,0 +1,64 @@
+#include "http/test_json.hpp"
+
+#include <boost/json/parse.hpp>
+
+#include "events/clock.hpp"
+#include "http/reply.hpp"
+
+namespace vouch::http {
+
+boost::json::object to_json(const events::GeneratedTest& test) {
+  boost::json::array files;
+  for (const auto& file : test.files) {
+    files.push_back(boost::json::object{{"path", file.path}, {"content", file.content}});
+  }
+  return {{"testId", test.id},
+          {"projectId", test.project_id},
+          {"status", test.status},
+          {"framework", test.framework},
+          {"threshold", json_number(test.threshold)},
+          {"files", std::move(files)},
+          {"summary", boost::json::parse(test.summary)},
+          {"lastRunId", test.last_run_id.empty() ? boost::json::value(nullptr)
+                                                 : boost::json::value(test.last_run_id)},
+          {"created", events::format_timestamp(test.created)},
+          {"updated", events::format_timestamp(test.updated)}};
+}
+
+boost::json::object to_json(const events::TestRun& run) {
+  const bool done = run.status == events::kRunCompleted;
+  boost::json::value results = nullptr;
+  if (run.results) {
+    const auto& coverage = run.results->coverage;
+    results = boost::json::object{{"total", run.results->total},
+                                  {"passed", run.results->passed},
+                                  {"failed", run.results->failed},
+                                  {"coverage", boost::json::object{
+                                                   {"statements", json_number(coverage.statements)},
+                                                   {"branches", json_number(coverage.branches)},
+                                                   {"functions", json_number(coverage.functions)},
+                                                   {"lines", json_number(coverage.lines)}}}};
+  }
+  boost::json::value error = nullptr;
+  if (run.error) {
+    error = boost::json::object{{"code", run.error->code}, {"detail", run.error->detail}};
+  }
+  boost::json::object dependencies;
+  for (const auto& [name, range] : run.environment.dependencies) dependencies[name] = range;
+  return {{"runId", run.id},
+          {"testId", run.test_id},
+          {"projectId", run.project_id},
+          {"status", run.status},
+          {"results", std::move(results)},
+          {"outcome", done ? boost::json::value(run.outcome) : boost::json::value(nullptr)},
+          {"duration", done ? boost::json::value(run.duration) : boost::json::value(nullptr)},
+          {"error", std::move(error)},
+          {"failures", boost::json::array(run.failures.begin(), run.failures.end())},
+          {"environment", boost::json::object{{"nodeVersion", run.environment.node_version},
+                                              {"dependencies", std::move(dependencies)}}},
+          {"created", events::format_timestamp(run.created)},
+          {"completed", done ? boost::json::value(events::format_timestamp(run.completed))
+                             : boost::json::value(nullptr)}};
+}
+
+}  // namespace vouch::http

@@ -1,0 +1,119 @@
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "../unit/temp_folder.hpp"
+#include "http_client.hpp"
+#include "vouchd_process.hpp"
+
+namespace vouch::testing {
+
+// A real vouchd with its real runners (Node.js, Jest, the sandbox), and
+// helpers for generating tests and running them through the API.
+class RunnerTest : public ::testing::Test {
+ public:
+  using Files = std::vector<std::pair<std::string, std::string>>;  // path, content
+
+ protected:
+
+  void start(std::vector<std::string> args = {}) {
+    server_ = std::make_unique<VouchdProcess>(folder_.path() / "data", std::move(args));
+  }
+  std::filesystem::path data() const { return folder_.path() / "data"; }
+
+  HttpResponse call(std::string method, std::string target, std::string key = VouchdProcess::kAdminKey,
+                    std::string body = "") {
+    HttpRequest request;
+    request.method = std::move(method);
+    request.target = std::move(target);
+    request.key = std::move(key);
+    request.body = std::move(body);
+    return send(server_->port(), request);
+  }
+
+  static boost::json::object json(const HttpResponse& response) {
+    boost::system::error_code ec;
+    auto value = boost::json::parse(response.body, ec);
+    EXPECT_FALSE(ec) << response.body;
+    return value.is_object() ? value.get_object() : boost::json::object{};
+  }
+
+  static std::string files_json(const Files& files) {
+    boost::json::array array;
+    for (const auto& [path, content] : files) {
+      array.push_back(boost::json::object{{"path", path}, {"content", content}});
+    }
+    return boost::json::serialize(array);
+  }
+
+  std::string create_project(double threshold = 80, const std::string& key = VouchdProcess::kAdminKey) {
+    auto response = call("POST", "/v1/projects", key,
+                         R"({"name":"p","config":{"coverage":{"threshold":)" +
+                             std::to_string(threshold) + "}}}");
+    EXPECT_EQ(response.status, 201u) << response.body;
+    return std::string(json(response)["id"].as_string());
+  }
+
+  HttpResponse generate(const std::string& project, const Files& files,
+                        const std::string& key = VouchdProcess::kAdminKey) {
+    return call("POST", "/v1/tests/generate", key,
+                R"({"projectId":")" + project + R"(","files":)" + files_json(files) + "}");
+  }
+
+  // Generates and expects a 201; returns the test id.
+  std::string generated(const std::string& project, const Files& files) {
+    auto response = generate(project, files);
+    EXPECT_EQ(response.status, 201u) << response.body;
+    return std::string(json(response)["testId"].as_string());
+  }
+
+  HttpResponse start_run(const std::string& test, const std::string& environment = "{}",
+                         const std::string& key = VouchdProcess::kAdminKey) {
+    return call("POST", "/v1/tests/run", key,
+                R"({"testId":")" + test + R"(","environment":)" + environment + "}");
+  }
+
+  // Polls GET /v1/tests/results/{runId} until the run has completed.
+  boost::json::object wait_for_run(const std::string& run,
+                                   std::chrono::seconds limit = std::chrono::seconds(90)) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto response = call("GET", "/v1/tests/results/" + run);
+      EXPECT_EQ(response.status, 200u) << response.body;
+      auto body = json(response);
+      if (body["status"] == "completed") return body;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ADD_FAILURE() << "run " << run << " did not complete in time";
+    return {};
+  }
+
+  // Starts a run and waits for its end.
+  boost::json::object run_to_end(const std::string& test, const std::string& environment = "{}") {
+    auto response = start_run(test, environment);
+    EXPECT_EQ(response.status, 202u) << response.body;
+    auto started = json(response);
+    EXPECT_EQ(started["status"], "running");
+    EXPECT_TRUE(started["results"].is_null());
+    return wait_for_run(std::string(started["runId"].as_string()));
+  }
+
+  static std::string field_of(const HttpResponse& response) {
+    auto value = boost::json::parse(response.body);
+    const auto& errors = value.at("errors").as_array();
+    return errors.empty() ? "" : std::string(errors[0].at("field").as_string());
+  }
+
+  TempFolder folder_;
+  std::unique_ptr<VouchdProcess> server_;
+};
+
+}  // namespace vouch::testing

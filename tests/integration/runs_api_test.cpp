@@ -1,0 +1,203 @@
+// POST /v1/tests/run and GET /v1/tests/results/{runId} against the real
+// vouchd: real runners, real Jest, the real sandbox, real npm installs.
+#include <csignal>
+#include <fstream>
+
+#include "runner_fixture.hpp"
+
+namespace vouch::testing {
+namespace {
+
+// Tested code that behaves one way while `is-number` cannot be required
+// (when tests are generated: runs no dependencies) and another once a run
+// installs it: generated tests assert the first, a run with the dependency
+// meets the second. This is how a suite that passed at generation fails, or
+// turns hostile, at run time.
+std::string triggered(const std::string& body, bool async = false) {
+  return std::string(async ? "exports.act = async () => {\n" : "exports.act = () => {\n") +
+         "  try { require('is-number'); } catch (e) { return 'dormant'; }\n" + body + "\n};\n";
+}
+const std::string kWithTrigger = R"({"dependencies":{"is-number":"7.0.0"}})";
+
+class RunsTest : public RunnerTest {
+ protected:
+  void SetUp() override {
+    // Small limits, so that hostile runs end quickly.
+    start({"--run-wall-ms", "8000", "--run-cpu-seconds", "6", "--run-memory-mb", "512",
+           "--run-max-file-mb", "8", "--run-max-procs", "96"});
+  }
+};
+
+TEST_F(RunsTest, APassingSuiteCompletesWithResultsAndCoverage) {
+  const auto project = create_project(80);
+  const auto test = generated(project, {{"math.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"}});
+  auto response = start_run(test, R"({"nodeVersion":"20"})");
+  ASSERT_EQ(response.status, 202u) << response.body;
+  auto started = json(response);
+  EXPECT_EQ(started["status"], "running");
+  EXPECT_TRUE(started["results"].is_null());
+  EXPECT_EQ(response.header("location"), "/v1/tests/results/" + std::string(started["runId"].as_string()));
+  auto run = wait_for_run(std::string(started["runId"].as_string()));
+  EXPECT_EQ(run["outcome"], "success") << boost::json::serialize(run);
+  auto& results = run["results"].as_object();
+  EXPECT_GT(results["passed"].to_number<double>(), 0);
+  EXPECT_EQ(results["failed"].to_number<double>(), 0);
+  EXPECT_EQ(results["total"], results["passed"]);
+  EXPECT_EQ(results["coverage"].at("statements").to_number<double>(), 100);
+  EXPECT_EQ(results["coverage"].at("branches").to_number<double>(), 100);
+  EXPECT_GE(run["duration"].to_number<double>(), 0);
+  EXPECT_FALSE(run["completed"].is_null());
+  EXPECT_EQ(json(call("GET", "/v1/tests/" + test))["status"], "passed");
+
+  // The log holds the generation and the run's events, and the tests and
+  // runs read models equal a rebuild from it.
+  ASSERT_EQ(server_->terminate(), 0);
+  auto replay = run_vouchd({"replay", "--data", data().string(), "--verify"});
+  EXPECT_EQ(replay.status, 0) << replay.out;
+  for (const char* type : {"TestGenerated.v1", "TestRunStarted.v1", "TestRunCompleted.v1",
+                           "TestCoverageUpdated.v1"}) {
+    EXPECT_NE(replay.out.find(type), std::string::npos) << type;
+  }
+}
+
+TEST_F(RunsTest, FailingTestsMakeAFailureThatNamesThem) {
+  const auto project = create_project(0);
+  const auto test = generated(project, {{"flip.js", triggered("  return 'awake';")}});
+  auto run = run_to_end(test, kWithTrigger);  // installs is-number and uses it
+  EXPECT_EQ(run["outcome"], "failure") << boost::json::serialize(run);
+  EXPECT_GT(run["results"].at("failed").to_number<double>(), 0);
+  ASSERT_FALSE(run["failures"].as_array().empty());
+  const std::string failure(run["failures"].as_array()[0].as_string());
+  EXPECT_NE(failure.find("awake"), std::string::npos) << failure;
+  EXPECT_EQ(json(call("GET", "/v1/tests/" + test))["status"], "failed");
+
+  // The same dependency map again: nothing to install, same verdict.
+  auto again = run_to_end(test, kWithTrigger);
+  EXPECT_EQ(again["outcome"], "failure");
+}
+
+TEST_F(RunsTest, CoverageUnderTheProjectThresholdIsAFailure) {
+  const auto project = create_project(100);
+  // The generator cannot set this variable: one branch stays uncovered.
+  const auto test = generated(
+      project, {{"env.js", "exports.mode = () => {\n  if (process.env.VOUCH_NEVER_SET === 'yes') {\n"
+                           "    return 'special';\n  }\n  return 'normal';\n};\n"}});
+  auto run = run_to_end(test);
+  EXPECT_EQ(run["outcome"], "failure") << boost::json::serialize(run);
+  EXPECT_EQ(run["results"].at("failed").to_number<double>(), 0);
+  EXPECT_LT(run["results"].at("coverage").at("branches").to_number<double>(), 100);
+}
+
+TEST_F(RunsTest, BadRunRequestsAreRefused) {
+  const auto project = create_project();
+  const auto test = generated(project, {{"a.js", "exports.f = () => 1;"}});
+  EXPECT_EQ(start_run("tst_missing").status, 404u);
+
+  auto other = call("POST", "/v1/keys", VouchdProcess::kAdminKey,
+                    R"({"account":"other","plan":"pro","scopes":["tests:read","tests:write"]})");
+  ASSERT_EQ(other.status, 201u);
+  const std::string other_key(json(other)["key"].as_string());
+  EXPECT_EQ(start_run(test, "{}", other_key).status, 404u);
+
+  auto old_node = start_run(test, R"({"nodeVersion":"12"})");
+  ASSERT_EQ(old_node.status, 400u);
+  EXPECT_EQ(field_of(old_node), "environment.nodeVersion");
+  EXPECT_NE(old_node.body.find("available: 20"), std::string::npos) << old_node.body;
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {R"({"nodeVersion":20})", "environment.nodeVersion"},
+      {R"({"dependencies":["left-pad"]})", "environment.dependencies"},
+      {R"({"dependencies":{"left-pad":1}})", "environment.dependencies.left-pad"},
+      {R"({"dependencies":{"left-pad":"file:/etc"}})", "environment.dependencies.left-pad"},
+      {R"({"dependencies":{"left-pad":"git+https://example.com/x.git"}})",
+       "environment.dependencies.left-pad"},
+      {R"({"dependencies":{"Not A Name":"1.0.0"}})", "environment.dependencies.Not A Name"},
+  };
+  for (const auto& [environment, field] : cases) {
+    auto response = start_run(test, environment);
+    EXPECT_EQ(response.status, 400u) << environment << " → " << response.body;
+    if (response.status == 400u) EXPECT_EQ(field_of(response), field) << environment;
+  }
+  EXPECT_EQ(call("POST", "/v1/tests/run", VouchdProcess::kAdminKey, "{}").status, 400u);
+  EXPECT_EQ(call("GET", "/v1/tests/results/run_missing").status, 404u);
+}
+
+TEST_F(RunsTest, ADependencyThatCannotBeInstalledFailsTheRunWithNpmsReason) {
+  const auto project = create_project();
+  const auto test = generated(project, {{"a.js", "exports.f = () => 1;"}});
+  auto run = run_to_end(test, R"({"dependencies":{"vouch-no-such-package-4711":"1.0.0"}})");
+  EXPECT_EQ(run["outcome"], "error");
+  EXPECT_EQ(run["error"].at("code"), "install_failed");
+  const std::string detail(run["error"].at("detail").as_string());
+  EXPECT_NE(detail.find("404"), std::string::npos) << detail;
+  EXPECT_EQ(call("GET", "/healthz", "").status, 200u);
+}
+
+// Each hostile module, once its trigger is installed, attacks; each run ends
+// as an error or a failure that says what happened, and vouchd keeps serving.
+TEST_F(RunsTest, HostileCodeIsContained) {
+  const auto project = create_project(0);
+  const auto outside = folder_.path() / "outside.txt";
+  struct Case {
+    std::string name;
+    std::string body;
+    bool async;
+    std::string outcome;   // error or failure
+    std::string evidence;  // in error.code, or in the failures
+  };
+  const std::vector<Case> cases = {
+      {"loops", "  for (;;) {}", false, "error", "_limit"},
+      {"allocates", "  const hoard = []; for (;;) hoard.push(new Array(1e6).fill(7));", false,
+       "error", "memory_limit"},
+      {"forks", "  const { spawn } = require('child_process');\n"
+                "  for (;;) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);",
+       false, "error", "_limit"},  // the process limit, or memory for the spawned handles
+      {"writes_big", "  require('fs').writeFileSync('big.bin', Buffer.alloc(64 * 1024 * 1024));",
+       false, "error", "file_size_limit"},
+      {"network",
+       "  return await new Promise((resolve, reject) => {\n"
+       "    const socket = require('net').connect(80, '1.1.1.1', () => resolve('connected'));\n"
+       "    socket.on('error', (error) => reject(error));\n  });",
+       true, "failure", "E"},
+      {"reads_data", "  return require('fs').readdirSync('" + data().string() + "').join(',');",
+       false, "failure", "Received"},
+      {"writes_outside",
+       "  require('fs').writeFileSync('" + outside.string() + "', 'escaped');\n  return 'wrote';",
+       false, "failure", "act"},
+      {"signals_parent", "  process.kill(process.ppid, 'SIGKILL');\n  return 'signalled';", false,
+       "failure", "act"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto test = generated(project, {{c.name + ".js", triggered(c.body, c.async)}});
+    auto run = run_to_end(test, kWithTrigger);
+    EXPECT_EQ(run["outcome"].as_string(), c.outcome) << boost::json::serialize(run);
+    const auto text = boost::json::serialize(run["outcome"] == "error" ? run["error"] : run["failures"]);
+    EXPECT_NE(text.find(c.evidence), std::string::npos) << text;
+    if (c.name == "reads_data") EXPECT_EQ(text.find("LOCK"), std::string::npos) << text;
+    // vouchd serves on.
+    EXPECT_EQ(call("GET", "/healthz", "").status, 200u);
+  }
+  EXPECT_FALSE(std::filesystem::exists(outside));
+}
+
+TEST_F(RunsTest, ARunCutShortByACrashEndsAsInterruptedAfterRestart) {
+  const auto project = create_project(0);
+  const auto test = generated(project, {{"spin.js", triggered("  for (;;) {}")}});
+  // Install the trigger first, so the run below is surely executing when killed.
+  run_to_end(test, kWithTrigger);
+  auto response = start_run(test, kWithTrigger);
+  ASSERT_EQ(response.status, 202u);
+  const std::string run_id(json(response)["runId"].as_string());
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  server_->kill();
+  server_.reset();
+  start();
+  auto run = wait_for_run(run_id, std::chrono::seconds(10));
+  EXPECT_EQ(run["outcome"], "error");
+  EXPECT_EQ(run["error"].at("code"), "interrupted");
+  EXPECT_EQ(json(call("GET", "/v1/tests/" + test))["status"], "failed");
+}
+
+}  // namespace
+}  // namespace vouch::testing

@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include "actors/runner_protocol.hpp"
+
+namespace vouch::actors {
+namespace {
+
+ProcessExit exited(int code, std::string stderr_tail = {}) {
+  ProcessExit exit;
+  exit.code = code;
+  exit.stderr_tail = std::move(stderr_tail);
+  return exit;
+}
+
+TEST(ReadRun, ResultsAndFailuresComeFromTheResultLine) {
+  const std::string line =
+      R"({"ok":true,"results":{"total":2,"passed":1,"failed":1,)"
+      R"("coverage":{"statements":80,"branches":50,"functions":100,"lines":75.5},)"
+      R"("tests":[{"name":"m › a","file":"t.js","status":"passed"},)"
+      R"({"name":"m › b","file":"t.js","status":"failed","message":"Expected: 3\n\nReceived: 2"}]},"durationMs":9})";
+  auto report = read_run(line, exited(0, R"({"sandbox":{"status":"exited","code":0}})"));
+  ASSERT_TRUE(report.results);
+  EXPECT_FALSE(report.error);
+  EXPECT_EQ(report.results->failed, 1);
+  EXPECT_DOUBLE_EQ(report.results->coverage.lines, 75.5);
+  ASSERT_EQ(report.failures.size(), 1u);
+  EXPECT_EQ(report.failures[0], "m › b: Expected: 3 Received: 2");
+}
+
+TEST(ReadRun, TheRunnersOwnErrorKeepsItsCode) {
+  auto report = read_run(R"({"ok":false,"error":{"code":"no_tests","detail":"no test files"}})",
+                         exited(1));
+  ASSERT_TRUE(report.error);
+  EXPECT_EQ(report.error->code, "no_tests");
+}
+
+TEST(ReadRun, WithoutAResultLineTheSandboxReportSaysWhy) {
+  auto report = read_run(
+      std::nullopt,
+      exited(202, "noise\n{\"sandbox\":{\"status\":\"limit\",\"code\":\"wall_time_limit\","
+                  "\"detail\":\"wall time limit exceeded (2000 ms)\"}}\n"));
+  ASSERT_TRUE(report.error);
+  EXPECT_EQ(report.error->code, "wall_time_limit");
+  EXPECT_EQ(report.error->detail, "wall time limit exceeded (2000 ms)");
+  auto crashed = read_run(std::nullopt, exited(139, R"({"sandbox":{"status":"signaled","signal":"SIGSEGV"}})"));
+  EXPECT_EQ(crashed.error->code, "crashed");
+  auto silent = read_run(std::nullopt, exited(1, "Segmentation fault"));
+  EXPECT_EQ(silent.error->code, "sandbox_failed");
+}
+
+TEST(ReadGeneration, AnAnswerOrAClearError) {
+  auto ok = read_generation(R"({"files":[{"path":"__tests__/a.test.js","content":"x"}],"summary":{"testsKept":1}})",
+                            exited(0));
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->files.size(), 1u);
+  EXPECT_EQ(ok->summary, R"({"testsKept":1})");
+  auto refused = read_generation(R"({"error":"files must be an array"})", exited(1));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, events::ErrorCode::kInternal);
+  auto limit = read_generation(
+      std::nullopt, exited(203, R"x({"sandbox":{"status":"limit","code":"memory_limit","detail":"memory limit exceeded (2048 MB)"}})x"));
+  ASSERT_FALSE(limit);
+  EXPECT_EQ(limit.error().code, events::ErrorCode::kInvalid);
+  EXPECT_NE(limit.error().message.find("memory limit exceeded"), std::string::npos);
+}
+
+TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
+  RunnerSettings settings;
+  settings.runner_dir = "/opt/vouch/runner";
+  settings.node = "/usr/bin/node";
+  settings.isolation = "bubblewrap";
+  settings.hidden = {"/var/lib/vouch"};
+  settings.dependency_root = "/var/lib/vouch/deps";
+  auto spec = sandboxed_runner(settings, SandboxLimits{3, 256, 32, 8, 2000}, "/var/lib/vouch/work/x",
+                               "/usr/bin/node", "run.js");
+  EXPECT_EQ(spec.program, "/usr/bin/node");
+  const std::vector<std::string> expected{
+      "/opt/vouch/runner/bin/sandbox.js", "/var/lib/vouch/work/x", "--isolation", "bubblewrap",
+      "--cpu-seconds", "3", "--memory-mb", "256", "--max-procs", "32", "--max-file-mb", "8",
+      "--wall-ms", "2000", "--hide", "/var/lib/vouch", "--ro", "/var/lib/vouch/deps", "--",
+      "/usr/bin/node", "/opt/vouch/runner/bin/run.js"};
+  EXPECT_EQ(spec.args, expected);
+  ASSERT_EQ(spec.env.size(), 1u);
+  EXPECT_TRUE(spec.env[0].starts_with("PATH="));
+}
+
+}  // namespace
+}  // namespace vouch::actors
