@@ -10,6 +10,10 @@
 #include "actors/project_registry.hpp"
 #include "actors/run_coordinator.hpp"
 #include "actors/type_ids.hpp"
+#include "actors/commit_relay.hpp"
+#include "actors/webhook_dispatcher.hpp"
+#include "actors/webhook_registry.hpp"
+#include "store/read_models.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -69,6 +73,9 @@ struct Service::Impl {
     });
   }
 
+  // Declared before the actor system so that it outlives it: webhook actors
+  // may still post to it (harmlessly, once shut down) while the system stops.
+  std::unique_ptr<WebhookClient> webhook_client;
   Options options;
   RunnerSettings runner;
   ProcessHost processes;  // outlives the actor system: runners die after their actors
@@ -81,6 +88,21 @@ struct Service::Impl {
   dependency_cache_actor dependencies;
   executor_pool_actor executors;
   run_coordinator_actor runs;
+
+  // Stops webhook delivery first (destroyed before the system): no more
+  // commit notices, no more HTTP callbacks, then the actors.
+  struct WebhookActors {
+    CommitRelay* relay = nullptr;
+    WebhookClient* client = nullptr;
+    webhook_registry_actor registry;
+    webhook_dispatcher_actor dispatcher;
+    ~WebhookActors() {
+      if (relay) relay->disconnect();
+      if (client) client->shutdown();
+      if (dispatcher) caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
+      if (registry) caf::anon_send_exit(registry, caf::exit_reason::user_shutdown);
+    }
+  } webhooks;
 };
 
 Service::Service(store::EventLog& log, const store::ReadModels& models, RunnerSettings runner,
@@ -124,5 +146,75 @@ void Service::start_run(StartRun command, Callback<events::TestRun> done) {
 }
 
 const RunnerSettings& Service::runner() const { return impl_->runner; }
+events::Status Service::start_webhooks(const WebhookSettings& settings,
+                                       const store::EventLog& log,
+                                       const store::ReadModels& models,
+                                       store::Database& database, CommitRelay& relay) {
+  auto& impl = *impl_;
+  WebhookClient::Options client_options;
+  client_options.policy = AddressPolicy(settings.allow_cidrs);
+  client_options.ca_file = settings.ca_file;
+  auto client = WebhookClient::create(std::move(client_options));
+  if (!client) return std::move(client).error();
+  impl.webhook_client = std::move(client).value();
+
+  WebhookActorConfig prototype;
+  prototype.log = &log;
+  prototype.deliveries = &models.deliveries();
+  prototype.store = impl.store;
+  prototype.client = impl.webhook_client.get();
+  prototype.rules.allow_http = settings.allow_http;
+  prototype.retry.scale = settings.retry_scale;
+  prototype.timeout = settings.timeout;
+  prototype.idle_after = impl.options.idle_after;
+  impl.webhooks.client = impl.webhook_client.get();
+  impl.webhooks.registry = spawn_webhook_registry(impl.system, std::move(prototype));
+  impl.webhooks.dispatcher = spawn_webhook_dispatcher(
+      impl.system, WebhookDispatcherConfig{&log, &models.webhooks(), &models.deliveries(),
+                                           &database, impl.webhooks.registry});
+  impl.webhooks.relay = &relay;
+  relay.connect([dispatcher = impl.webhooks.dispatcher](std::uint64_t last) {
+    caf::anon_send(dispatcher, committed_atom_v, last);
+  });
+  return events::ok_status();
+}
+
+namespace {
+
+template <class Reply>
+bool refuse_unless_started(const webhook_registry_actor& registry,
+                           const Service::Callback<Reply>& done) {
+  if (registry) return false;
+  done(events::Error::unavailable("webhooks are not started in this process"));
+  return true;
+}
+
+}  // namespace
+
+void Service::create_webhook(events::CreateWebhook command, Callback<events::Webhook> done) {
+  if (refuse_unless_started(impl_->webhooks.registry, done)) return;
+  impl_->ask<events::Webhook>(impl_->webhooks.registry, std::move(command), std::move(done));
+}
+
+void Service::update_webhook(events::UpdateWebhook command, Callback<events::Webhook> done) {
+  if (refuse_unless_started(impl_->webhooks.registry, done)) return;
+  impl_->ask<events::Webhook>(impl_->webhooks.registry, std::move(command), std::move(done));
+}
+
+void Service::delete_webhook(events::DeleteWebhook command, Callback<events::Webhook> done) {
+  if (refuse_unless_started(impl_->webhooks.registry, done)) return;
+  impl_->ask<events::Webhook>(impl_->webhooks.registry, std::move(command), std::move(done));
+}
+
+void Service::rotate_webhook_secret(events::RotateWebhookSecret command,
+                                    Callback<events::Webhook> done) {
+  if (refuse_unless_started(impl_->webhooks.registry, done)) return;
+  impl_->ask<events::Webhook>(impl_->webhooks.registry, std::move(command), std::move(done));
+}
+
+void Service::redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done) {
+  if (refuse_unless_started(impl_->webhooks.registry, done)) return;
+  impl_->ask<RedeliveryQueued>(impl_->webhooks.registry, std::move(command), std::move(done));
+}
 
 }  // namespace vouch::actors

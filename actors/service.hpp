@@ -6,12 +6,21 @@
 
 #include "actors/messages.hpp"
 #include "actors/runner_settings.hpp"
+#include "actors/webhook_messages.hpp"
+#include "events/webhook.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "store/event_log.hpp"
 #include "store/read_models.hpp"
 
+namespace vouch::store {
+class Database;
+class ReadModels;
+}  // namespace vouch::store
+
 namespace vouch::actors {
+
+class CommitRelay;
 
 // The write side of Vouch as the HTTP layer sees it: commands in, results out,
 // with the CAF actor system hidden behind this facade (no CAF in this header,
@@ -51,6 +60,21 @@ class Service {
   void start_run(StartRun command, Callback<events::TestRun> done);
 
   const RunnerSettings& runner() const;
+  // Webhooks. start_webhooks() starts delivery: the HTTP(S) client, the
+  // webhook actors and the dispatcher, which `relay` tells of every commit.
+  // kInvalid when the settings cannot be used (e.g. an unreadable CA file).
+  // REQUIRES: called once, before serving; the arguments outlive the service.
+  [[nodiscard]] events::Status start_webhooks(const WebhookSettings& settings,
+                                              const store::EventLog& log,
+                                              const store::ReadModels& models,
+                                              store::Database& database, CommitRelay& relay);
+  // The replies carry the whole webhook, secret included; REQUIRES: started.
+  void create_webhook(events::CreateWebhook command, Callback<events::Webhook> done);
+  void update_webhook(events::UpdateWebhook command, Callback<events::Webhook> done);
+  void delete_webhook(events::DeleteWebhook command, Callback<events::Webhook> done);
+  void rotate_webhook_secret(events::RotateWebhookSecret command,
+                             Callback<events::Webhook> done);
+  void redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done);
 
  private:
   struct Impl;

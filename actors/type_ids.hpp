@@ -7,6 +7,8 @@
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "store/event_log.hpp"
+#include "actors/webhook_messages.hpp"
+#include "events/webhook.hpp"
 
 // Every type and atom that travels in a CAF message, registered once.
 //
@@ -33,6 +35,18 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::GeneratedTest)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::TestRun)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RunReport)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RunEnvironment)
+
+// Webhooks.
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::UpdateWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::DeleteWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RotateWebhookSecret)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Webhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::DeliverEvent)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RetryDelivery)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliverWebhook)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliveryQueued)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::AttemptFinished)
 
 CAF_BEGIN_TYPE_ID_BLOCK(vouch, caf::first_custom_type_id)
 
@@ -70,6 +84,20 @@ CAF_ADD_ATOM(vouch, vouch::actors, install_atom, "install")
 CAF_ADD_ATOM(vouch, vouch::actors, installed_atom, "installed")
 CAF_ADD_ATOM(vouch, vouch::actors, finish_atom, "finish")
 CAF_ADD_ATOM(vouch, vouch::actors, report_atom, "report")
+
+CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::DeleteWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::RotateWebhookSecret))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::Webhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::DeliverEvent))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RetryDelivery))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliverWebhook))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliveryQueued))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::AttemptFinished))
+CAF_ADD_ATOM(vouch, vouch::actors, committed_atom, "committed")
+CAF_ADD_ATOM(vouch, vouch::actors, pump_atom, "pump")
+CAF_ADD_ATOM(vouch, vouch::actors, flush_atom, "flush")
 
 CAF_END_TYPE_ID_BLOCK(vouch)
 
@@ -133,5 +161,37 @@ using run_coordinator_actor =
 
 // One per run: installs, waits for a runner, runs, reports.
 using run_actor = caf::typed_actor<caf::reacts_to<report_atom, events::RunReport>>;
+// --- Webhooks ---------------------------------------------------------------
+
+// One per webhook: serialises its commands and delivers its events (several
+// attempts in flight at once, each recorded as an event).
+using webhook_actor = caf::typed_actor<
+    caf::replies_to<events::CreateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
+    caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
+    // Answers once the first attempt is recorded (or nothing is to be sent).
+    caf::replies_to<DeliverEvent>::with<bool>,
+    caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>,
+    caf::reacts_to<RetryDelivery>, caf::reacts_to<AttemptFinished>, caf::reacts_to<idle_atom>,
+    caf::reacts_to<stop_atom>>;
+
+// Routes webhook commands and deliveries to the webhook actors, spawning them
+// on demand and stopping them when idle.
+using webhook_registry_actor = caf::typed_actor<
+    caf::replies_to<events::CreateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
+    caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
+    caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
+    caf::replies_to<DeliverEvent>::with<bool>,
+    caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>, caf::reacts_to<RetryDelivery>,
+    caf::reacts_to<idle_atom, std::string>>;
+
+// Follows the log from its stored cursor and fans public events out.
+using webhook_dispatcher_actor =
+    caf::typed_actor<caf::reacts_to<committed_atom, std::uint64_t>,  // the log grew
+                     caf::reacts_to<pump_atom>,                      // read on
+                     caf::reacts_to<flush_atom>,                     // save the cursor
+                     caf::reacts_to<DeliverEvent>>;  // hand one over again after a failure
 
 }  // namespace vouch::actors

@@ -7,6 +7,7 @@
 
 #include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
+#include "app/webhook_options.hpp"
 #include "events/clock.hpp"
 #include "events/scopes.hpp"
 #include "http/api.hpp"
@@ -109,8 +110,15 @@ int serve(const std::vector<std::string>& args) {
       "processes and threads of a test run (default 128)")(
       "run-max-file-mb", po::value(&runner_options.run_limits.max_file_mb),
       "largest file a test run may write (default 64)");
+  WebhookOptions webhook_options;
+  add_webhook_options(options, webhook_options);
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
+  auto webhooks = webhook_settings(webhook_options, values);
+  if (!webhooks) {
+    std::cerr << "vouchd: " << webhooks.error().message << "\n";
+    return 2;
+  }
   const auto colon = listen.rfind(':');
   int port = -1;
   if (colon != std::string::npos) port = std::atoi(listen.c_str() + colon + 1);
@@ -124,6 +132,10 @@ int serve(const std::vector<std::string>& args) {
   auto runtime = Runtime::open(data, [&] { return prepare_runner(data, runner_options); });
   if (!runtime) {
     log_line("error", runtime.error().message);
+    return 1;
+  }
+  if (auto status = (*runtime)->start_webhooks(*webhooks); !status) {
+    log_line("error", status.error().message);
     return 1;
   }
   if (!bootstrap(**runtime)) return 1;

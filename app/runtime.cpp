@@ -18,6 +18,9 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
     return std::move(status).error();
   }
   runtime->log->add_listener(&runtime->models->projector());
+  // Listens from the start; it tells the webhook dispatcher once start_webhooks() connects it.
+  runtime->relay = std::make_unique<actors::CommitRelay>();
+  runtime->log->add_listener(runtime->relay.get());
   auto settings = runner();
   if (!settings) return std::move(settings).error();
   runtime->service = std::make_unique<actors::Service>(
@@ -40,6 +43,10 @@ events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
     promise.set_value(std::move(result));
   });
   return future.get();
+}
+
+events::Status Runtime::start_webhooks(const actors::WebhookSettings& settings) {
+  return service->start_webhooks(settings, *log, *models, *database, *relay);
 }
 
 }  // namespace vouch::app

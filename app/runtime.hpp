@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 
+#include "actors/commit_relay.hpp"
 #include "actors/service.hpp"
 #include "events/result.hpp"
 #include "store/database.hpp"
@@ -16,6 +17,8 @@ namespace vouch::app {
 // models caught up with the log, the log with the projector listening, and
 // the actors. Destroyed in reverse, so queued appends commit before close.
 struct Runtime {
+  // First, so it is destroyed last: the log tells it of commits until it closes.
+  std::unique_ptr<actors::CommitRelay> relay;
   std::unique_ptr<store::Database> database;
   std::unique_ptr<store::ReadModels> models;
   std::unique_ptr<store::EventLog> log;
@@ -27,6 +30,8 @@ struct Runtime {
   using RunnerFactory = std::function<events::Result<actors::RunnerSettings>()>;
   [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
       const std::filesystem::path& folder, const RunnerFactory& runner);
+  // Starts webhook delivery (serve only); the dispatcher catches up from its cursor.
+  [[nodiscard]] events::Status start_webhooks(const actors::WebhookSettings& settings);
   ~Runtime();
 };
 

@@ -9,6 +9,7 @@
 #include "http/query.hpp"
 #include "http/reply.hpp"
 #include "http/test_handlers.hpp"
+#include "http/webhook_handlers.hpp"
 
 namespace vouch::http {
 namespace {
@@ -53,6 +54,7 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
   add_project_routes(router_, service, models.projects());
   add_key_routes(router_, service);
   add_test_routes(router_, service, models.projects(), models.tests(), models.runs());
+  add_webhook_routes(router_, service, models.webhooks(), models.deliveries());
 }
 
 void Api::count(unsigned status) {

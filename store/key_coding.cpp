@@ -53,3 +53,13 @@ std::string checkpoint(std::string_view projection) {
 }
 
 }  // namespace vouch::store::keys
+
+namespace vouch::store::keys {
+
+std::string subscriber_cursor(std::string_view subscriber) {
+  std::string key = "cursor/";
+  key.append(subscriber);
+  return key;
+}
+
+}  // namespace vouch::store::keys

@@ -28,3 +28,11 @@ std::string last_position();
 std::string checkpoint(std::string_view projection);
 
 }  // namespace vouch::store::keys
+
+namespace vouch::store::keys {
+
+// meta CF: the position a log subscriber (e.g. the webhook dispatcher) has
+// finished with.
+std::string subscriber_cursor(std::string_view subscriber);
+
+}  // namespace vouch::store::keys

@@ -27,7 +27,10 @@ ReadModels::ReadModels(Database& database)
       access_(database),
       tests_(database),
       runs_(database),
-      projector_(database, {&projects_, &access_, &tests_, &runs_}) {}
+      webhooks_(database),
+      deliveries_(database),
+      projector_(database,
+                 {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_}) {}
 
 events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
                                                             const std::filesystem::path& scratch) {

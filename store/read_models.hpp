@@ -12,6 +12,8 @@
 #include "store/projects_view.hpp"
 #include "store/runs_view.hpp"
 #include "store/tests_view.hpp"
+#include "store/deliveries_view.hpp"
+#include "store/webhooks_view.hpp"
 
 namespace vouch::store {
 
@@ -26,6 +28,8 @@ class ReadModels {
   const AccessView& access() const { return access_; }
   const TestsView& tests() const { return tests_; }
   const RunsView& runs() const { return runs_; }
+  const WebhooksView& webhooks() const { return webhooks_; }
+  const DeliveriesView& deliveries() const { return deliveries_; }
   Projector& projector() { return projector_; }
 
  private:
@@ -33,6 +37,8 @@ class ReadModels {
   AccessView access_;
   TestsView tests_;
   RunsView runs_;
+  WebhooksView webhooks_;
+  DeliveriesView deliveries_;
   Projector projector_;
 };
 

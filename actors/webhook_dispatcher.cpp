@@ -1,0 +1,163 @@
+#include "actors/webhook_dispatcher.hpp"
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "actors/errors.hpp"
+#include "events/public_types.hpp"
+#include "events/webhook.hpp"
+#include "store/subscriber_cursor.hpp"
+
+namespace vouch::actors {
+namespace {
+
+constexpr std::size_t kPage = 256;
+constexpr auto kFlushEvery = std::chrono::milliseconds(100);
+constexpr auto kHandOverAgainAfter = std::chrono::seconds(1);
+
+struct DispatcherState {
+  WebhookDispatcherConfig config;
+  std::unique_ptr<store::SubscriberCursor> cursor;
+  std::uint64_t saved = 0;  // the cursor as stored
+  std::uint64_t next = 1;   // the next position to read
+  std::map<std::uint64_t, std::size_t> unrecorded;  // position → deliveries not yet recorded
+  std::size_t unrecorded_total = 0;
+  bool flush_scheduled = false;
+  static inline const char* name = "vouch.webhook-dispatcher";
+};
+
+using Self = webhook_dispatcher_actor::stateful_pointer<DispatcherState>;
+
+void log_line(std::string_view level, const std::string& message) {
+  std::cerr << "time=" << events::format_timestamp(events::now_millis()) << " level=" << level
+            << " component=webhook-dispatcher msg=\"" << message << "\"\n";
+}
+
+std::uint64_t done_through(const DispatcherState& state) {
+  return state.unrecorded.empty() ? state.next - 1 : state.unrecorded.begin()->first - 1;
+}
+
+void schedule_flush(Self self) {
+  if (self->state.flush_scheduled) return;
+  self->state.flush_scheduled = true;
+  self->delayed_send(self, kFlushEvery, flush_atom_v);
+}
+
+void pump(Self self);
+
+void recorded(Self self, std::uint64_t position) {
+  auto& state = self->state;
+  auto it = state.unrecorded.find(position);
+  if (it == state.unrecorded.end()) return;
+  --state.unrecorded_total;
+  if (--it->second == 0) state.unrecorded.erase(it);
+  schedule_flush(self);
+  if (state.unrecorded_total + kPage <= kMaxUnrecordedDeliveries) pump(self);
+}
+
+void hand_over(Self self, DeliverEvent delivery) {
+  const auto position = delivery.record.position;
+  self->request(self->state.config.registry, caf::infinite, delivery)
+      .then([self, position](bool) { recorded(self, position); },
+            [self, delivery](caf::error& error) {
+              log_line("warn", "handing event " + delivery.record.event.id + " to webhook " +
+                                   delivery.webhook_id + " failed (" +
+                                   from_caf_error(error).message + "); trying again");
+              self->delayed_send(self, kHandOverAgainAfter, delivery);
+            });
+}
+
+// Reads on from `next` until the log is exhausted or the window is full.
+void pump(Self self) {
+  auto& state = self->state;
+  while (state.unrecorded_total + kPage <= kMaxUnrecordedDeliveries) {
+    auto page = state.config.log->read_all(state.next, kPage);
+    if (!page) {
+      log_line("error", "cannot read the log: " + page.error().message);
+      return;
+    }
+    if (page->empty()) break;
+    for (auto& record : *page) {
+      state.next = record.position + 1;
+      const auto type = events::public_type_of(record.event.type);
+      if (!type) continue;
+      auto webhooks = state.config.webhooks->all_of(record.event.account);
+      if (!webhooks) {
+        log_line("error", "cannot read the webhooks: " + webhooks.error().message);
+        state.next = record.position;  // read it again on the next pump
+        return;
+      }
+      for (const auto& entry : *webhooks) {
+        const auto& webhook = entry.webhook;
+        if (!webhook.active || entry.created_position >= record.position ||
+            !events::any_pattern_matches(webhook.events, *type)) {
+          continue;
+        }
+        ++state.unrecorded[record.position];
+        ++state.unrecorded_total;
+        hand_over(self, DeliverEvent{webhook.id, std::string(*type), record});
+      }
+    }
+    if (page->size() < kPage) break;
+  }
+  schedule_flush(self);
+}
+
+void reschedule_pending(Self self) {
+  auto pending = self->state.config.deliveries->pending();
+  if (!pending) {
+    log_line("error", "cannot read the pending retries: " + pending.error().message);
+    return;
+  }
+  for (const auto& attempt : *pending) {
+    self->send(self->state.config.registry,
+               RetryDelivery{attempt.webhook_id, attempt.event_id, attempt.event_position,
+                             attempt.attempt + 1, attempt.next_attempt.value_or(0), false});
+  }
+  if (!pending->empty()) {
+    log_line("info", "rescheduled " + std::to_string(pending->size()) + " pending retries");
+  }
+}
+
+webhook_dispatcher_actor::behavior_type dispatcher(Self self, WebhookDispatcherConfig config) {
+  auto& state = self->state;
+  state.config = std::move(config);
+  state.cursor = std::make_unique<store::SubscriberCursor>(*state.config.database, "webhooks");
+  auto saved = state.cursor->load();
+  if (!saved) {
+    log_line("error", "cannot read the dispatcher's cursor: " + saved.error().message);
+  } else {
+    state.saved = *saved;
+    state.next = *saved + 1;
+  }
+  reschedule_pending(self);
+  self->send(self, pump_atom_v);
+  return {
+      [self](committed_atom, std::uint64_t last) {
+        if (last >= self->state.next) pump(self);
+      },
+      [self](pump_atom) { pump(self); },
+      [self](flush_atom) {
+        auto& state = self->state;
+        state.flush_scheduled = false;
+        const auto through = done_through(state);
+        if (through <= state.saved) return;
+        if (auto status = state.cursor->save(through); !status) {
+          log_line("error", status.error().message);
+          return;
+        }
+        state.saved = through;
+      },
+      [self](DeliverEvent& delivery) { hand_over(self, std::move(delivery)); },
+  };
+}
+
+}  // namespace
+
+webhook_dispatcher_actor spawn_webhook_dispatcher(caf::actor_system& system,
+                                                  WebhookDispatcherConfig config) {
+  return system.spawn(dispatcher, std::move(config));
+}
+
+}  // namespace vouch::actors

@@ -1,0 +1,48 @@
+#include "app/webhook_options.hpp"
+
+#include <boost/program_options/value_semantic.hpp>
+#include <cmath>
+
+namespace vouch::app {
+
+namespace po = boost::program_options;
+
+void add_webhook_options(po::options_description& options, WebhookOptions& values) {
+  options.add_options()(
+      "webhook-allow-cidr", po::value(&values.allow_cidrs)->composing(),
+      "let deliveries reach this private, loopback or otherwise reserved range (repeatable)")(
+      "webhook-allow-http", "accept plain http:// webhook URLs (development and tests)")(
+      "webhook-retry-scale", po::value(&values.retry_scale),
+      "multiply every retry delay (and the 5-day disabling) by F; 0.001 turns minutes into ms")(
+      "webhook-timeout", po::value(&values.timeout_ms),
+      "milliseconds a receiver has to answer (default 15000)")(
+      "webhook-ca", po::value(&values.ca_file),
+      "PEM file of extra CAs trusted for HTTPS deliveries, besides the system store");
+}
+
+events::Result<actors::WebhookSettings> webhook_settings(const WebhookOptions& options,
+                                                         const po::variables_map& values) {
+  actors::WebhookSettings settings;
+  for (const auto& text : options.allow_cidrs) {
+    auto cidr = actors::Cidr::parse(text);
+    if (!cidr) {
+      return events::Error::invalid("--webhook-allow-cidr " + text +
+                                    " is not an address or ADDRESS/PREFIX");
+    }
+    settings.allow_cidrs.push_back(*cidr);
+  }
+  settings.allow_http = values.count("webhook-allow-http") != 0;
+  if (!std::isfinite(options.retry_scale) || options.retry_scale <= 0 ||
+      options.retry_scale > 1000) {
+    return events::Error::invalid("--webhook-retry-scale must be a number above 0 (at most 1000)");
+  }
+  settings.retry_scale = options.retry_scale;
+  if (options.timeout_ms < 1 || options.timeout_ms > 600'000) {
+    return events::Error::invalid("--webhook-timeout must be from 1 to 600000 ms");
+  }
+  settings.timeout = std::chrono::milliseconds(options.timeout_ms);
+  settings.ca_file = options.ca_file;
+  return settings;
+}
+
+}  // namespace vouch::app

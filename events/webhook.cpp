@@ -1,0 +1,215 @@
+#include "events/webhook.hpp"
+
+#include <algorithm>
+#include <boost/url/parse.hpp>
+
+#include "events/overloaded.hpp"
+
+namespace vouch::events {
+namespace {
+
+void check_url(const std::string& url, const WebhookRules& rules,
+               std::vector<FieldError>& errors) {
+  if (auto problem = check_webhook_url(url, rules.allow_http)) errors.push_back({"url", *problem});
+}
+
+void check_patterns(const std::vector<std::string>& patterns, std::vector<FieldError>& errors) {
+  if (patterns.empty()) {
+    errors.push_back({"events", "must name at least one event type"});
+    return;
+  }
+  if (patterns.size() > kMaxWebhookPatterns) {
+    errors.push_back({"events", "must name at most 20 event types or patterns"});
+  }
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    if (is_valid_event_pattern(patterns[i])) continue;
+    std::string known;
+    for (const auto& type : public_event_types()) known += type + ", ";
+    errors.push_back({"events[" + std::to_string(i) + "]",
+                      "unknown event type \"" + patterns[i] + "\"; use one of " + known +
+                          "test.*, project.* or *"});
+  }
+}
+
+void check_description(const std::string& description, std::vector<FieldError>& errors) {
+  if (description.size() > kMaxWebhookDescriptionLength) {
+    errors.push_back({"description", "must be at most 500 characters"});
+  }
+}
+
+bool visible_to(const WebhookState& state, const std::string& account) {
+  return state.webhook && !state.deleted && state.webhook->account == account;
+}
+
+}  // namespace
+
+const std::vector<std::string>& public_event_types() {
+  static const std::vector<std::string> kTypes{
+      "test.started",    "test.completed",  "test.failed",     "test.coverage.updated",
+      "project.created", "project.updated", "project.deleted", "project.imported"};
+  return kTypes;
+}
+
+bool is_valid_event_pattern(std::string_view pattern) {
+  if (pattern == "*" || pattern == "test.*" || pattern == "project.*") return true;
+  const auto& types = public_event_types();
+  return std::find(types.begin(), types.end(), pattern) != types.end();
+}
+
+bool pattern_matches(std::string_view pattern, std::string_view type) {
+  if (pattern == "*") return true;
+  if (pattern.size() >= 2 && pattern.substr(pattern.size() - 2) == ".*") {
+    // "test.*" selects "test.started" and "test.coverage.updated", not "testing.x".
+    return type.substr(0, pattern.size() - 1) == pattern.substr(0, pattern.size() - 1);
+  }
+  return pattern == type;
+}
+
+bool any_pattern_matches(const std::vector<std::string>& patterns, std::string_view type) {
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& pattern) { return pattern_matches(pattern, type); });
+}
+
+std::optional<std::string> check_webhook_url(std::string_view url, bool allow_http) {
+  if (url.empty()) return "must not be empty";
+  if (url.size() > kMaxWebhookUrlLength) return "must be at most 2048 characters";
+  auto parsed = boost::urls::parse_absolute_uri(url);
+  if (!parsed) return "must be an absolute URL (" + parsed.error().message() + ")";
+  const auto scheme = parsed->scheme_id();
+  if (scheme != boost::urls::scheme::https &&
+      !(allow_http && scheme == boost::urls::scheme::http)) {
+    return allow_http ? "must be an https or http URL" : "must be an https URL";
+  }
+  if (parsed->encoded_host().empty()) return "must name a host";
+  if (parsed->has_userinfo()) return "must not carry user information";
+  if (parsed->has_port()) {
+    const auto port = parsed->port_number();
+    if (port == 0) return "must have a port from 1 to 65535";
+  }
+  return std::nullopt;
+}
+
+Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
+                                         const WebhookRules& rules) {
+  if (state.webhook) return Error::conflict("webhook " + command.id + " already exists");
+  std::vector<FieldError> errors;
+  check_url(command.url, rules, errors);
+  check_patterns(command.events, errors);
+  check_description(command.description, errors);
+  if (!errors.empty()) return Error::invalid("the webhook is not valid", std::move(errors));
+  Webhook webhook;
+  webhook.id = command.id;
+  webhook.account = command.account;
+  webhook.url = command.url;
+  webhook.events = command.events;
+  webhook.description = command.description;
+  webhook.secret = command.secret;
+  webhook.created = command.at;
+  webhook.updated = command.at;
+  return std::vector<WebhookEvent>{WebhookCreated{std::move(webhook)}};
+}
+
+Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const UpdateWebhook& command,
+                                         const WebhookRules& rules) {
+  if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
+  std::vector<FieldError> errors;
+  if (command.url) check_url(*command.url, rules, errors);
+  if (command.events) check_patterns(*command.events, errors);
+  if (command.description) check_description(*command.description, errors);
+  if (!errors.empty()) return Error::invalid("the update is not valid", std::move(errors));
+
+  const Webhook& current = *state.webhook;
+  WebhookUpdated event{command.id, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                       command.at};
+  if (command.url && *command.url != current.url) event.url = command.url;
+  if (command.events && *command.events != current.events) event.events = command.events;
+  if (command.description && *command.description != current.description) {
+    event.description = command.description;
+  }
+  if (command.active && *command.active != current.active) event.active = command.active;
+  if (!event.url && !event.events && !event.description && !event.active) {
+    return std::vector<WebhookEvent>{};
+  }
+  return std::vector<WebhookEvent>{std::move(event)};
+}
+
+Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DeleteWebhook& command) {
+  if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
+  return std::vector<WebhookEvent>{WebhookDeleted{command.id, command.at}};
+}
+
+Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                         const RotateWebhookSecret& command) {
+  if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
+  return std::vector<WebhookEvent>{WebhookSecretRotated{command.id, command.secret,
+                                                        state.webhook->secret,
+                                                        command.at + kSecretOverlapMillis,
+                                                        command.at}};
+}
+
+Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DisableWebhook& command) {
+  if (!state.webhook || state.deleted || !state.webhook->active) {
+    return std::vector<WebhookEvent>{};
+  }
+  return std::vector<WebhookEvent>{WebhookDisabled{command.id, command.reason, command.at}};
+}
+
+const std::string& webhook_id_of(const WebhookEvent& event) {
+  return std::visit(Overloaded{
+                        [](const WebhookCreated& created) -> const std::string& {
+                          return created.webhook.id;
+                        },
+                        [](const auto& other) -> const std::string& { return other.id; },
+                    },
+                    event);
+}
+
+WebhookState evolve(WebhookState state, const WebhookEvent& event) {
+  std::visit(Overloaded{
+                 [&](const WebhookCreated& created) {
+                   state.webhook = created.webhook;
+                   state.deleted = false;
+                 },
+                 [&](const WebhookUpdated& updated) {
+                   if (!state.webhook) return;
+                   auto& webhook = *state.webhook;
+                   if (updated.url) webhook.url = *updated.url;
+                   if (updated.events) webhook.events = *updated.events;
+                   if (updated.description) webhook.description = *updated.description;
+                   if (updated.active) {
+                     webhook.active = *updated.active;
+                     webhook.disabled_reason.clear();
+                   }
+                   webhook.updated = updated.at;
+                 },
+                 [&](const WebhookDeleted& deleted) {
+                   state.deleted = true;
+                   if (state.webhook) state.webhook->updated = deleted.at;
+                 },
+                 [&](const WebhookSecretRotated& rotated) {
+                   if (!state.webhook) return;
+                   state.webhook->secret = rotated.secret;
+                   state.webhook->previous_secret = rotated.previous_secret;
+                   state.webhook->previous_secret_until = rotated.previous_secret_until;
+                   state.webhook->updated = rotated.at;
+                 },
+                 [&](const WebhookDisabled& disabled) {
+                   if (!state.webhook) return;
+                   state.webhook->active = false;
+                   state.webhook->disabled_reason = disabled.reason;
+                   state.webhook->updated = disabled.at;
+                 },
+             },
+             event);
+  return state;
+}
+
+std::vector<std::string> signing_secrets(const Webhook& webhook, Millis at) {
+  std::vector<std::string> secrets{webhook.secret};
+  if (!webhook.previous_secret.empty() && at < webhook.previous_secret_until) {
+    secrets.push_back(webhook.previous_secret);
+  }
+  return secrets;
+}
+
+}  // namespace vouch::events

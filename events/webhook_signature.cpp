@@ -1,0 +1,93 @@
+#include "events/webhook_signature.hpp"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
+
+#include <stdexcept>
+
+namespace vouch::events {
+namespace {
+
+std::string hmac_sha256(std::string_view key, std::string_view message) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  if (!HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+            reinterpret_cast<const unsigned char*>(message.data()), message.size(), digest,
+            &length)) {
+    throw std::runtime_error("OpenSSL HMAC-SHA256 failed");
+  }
+  return std::string(reinterpret_cast<const char*>(digest), length);
+}
+
+}  // namespace
+
+std::string base64_encode(std::string_view bytes) {
+  std::string out(4 * ((bytes.size() + 2) / 3), '\0');
+  const int written =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                      reinterpret_cast<const unsigned char*>(bytes.data()),
+                      static_cast<int>(bytes.size()));
+  out.resize(static_cast<std::size_t>(written));
+  return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  std::string out(3 * text.size() / 4, '\0');
+  const int written =
+      EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                      reinterpret_cast<const unsigned char*>(text.data()),
+                      static_cast<int>(text.size()));
+  if (written < 0) return std::nullopt;
+  // EVP_DecodeBlock counts the padding as zero bytes: drop them.
+  std::size_t size = static_cast<std::size_t>(written);
+  if (!text.empty() && text.back() == '=') --size;
+  if (text.size() >= 2 && text[text.size() - 2] == '=') --size;
+  out.resize(size);
+  return out;
+}
+
+std::string new_webhook_secret() {
+  unsigned char bytes[24];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("OpenSSL RAND_bytes failed");
+  return std::string(kWebhookSecretPrefix) +
+         base64_encode(std::string_view(reinterpret_cast<const char*>(bytes), sizeof bytes));
+}
+
+std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  const std::string digest = hmac_sha256(key, message);
+  std::string out;
+  out.reserve(digest.size() * 2);
+  for (unsigned char byte : digest) {
+    out.push_back(kDigits[byte >> 4]);
+    out.push_back(kDigits[byte & 0x0f]);
+  }
+  return out;
+}
+
+std::string service_signature(std::string_view secret, std::int64_t timestamp,
+                              std::string_view body) {
+  std::string message = std::to_string(timestamp);
+  message.push_back('.');
+  message.append(body);
+  return hmac_sha256_hex(secret, message);
+}
+
+std::optional<std::string> standard_signature(std::string_view secret, std::string_view message_id,
+                                              std::int64_t timestamp, std::string_view body) {
+  if (secret.substr(0, kWebhookSecretPrefix.size()) == kWebhookSecretPrefix) {
+    secret.remove_prefix(kWebhookSecretPrefix.size());
+  }
+  const auto key = base64_decode(secret);
+  if (!key) return std::nullopt;
+  std::string message(message_id);
+  message.push_back('.');
+  message += std::to_string(timestamp);
+  message.push_back('.');
+  message.append(body);
+  return "v1," + base64_encode(hmac_sha256(*key, message));
+}
+
+}  // namespace vouch::events

@@ -1,0 +1,197 @@
+#include "http/webhook_handlers.hpp"
+
+#include <boost/json/array.hpp>
+
+#include "events/clock.hpp"
+#include "events/ids.hpp"
+#include "events/scopes.hpp"
+#include "events/webhook_signature.hpp"
+#include "http/json_body.hpp"
+#include "http/query.hpp"
+#include "http/reply.hpp"
+#include "http/webhook_json.hpp"
+
+namespace vouch::http {
+namespace {
+
+// Answers a command's result: `status` with the webhook (and its secret when
+// `with_secret`), or its problem.
+actors::Service::Callback<events::Webhook> answer_with_webhook(Respond respond,
+                                                               std::string request_id,
+                                                               unsigned status, bool with_secret) {
+  return [respond = std::move(respond), request_id = std::move(request_id), status,
+          with_secret](events::Result<events::Webhook> result) {
+    if (!result) return respond(error_response(result.error(), request_id));
+    if (status == 204) return respond(empty_response(204));
+    Response response = json_response(status, to_json(*result, with_secret));
+    if (status == 201) response.set_header("Location", "/v1/webhooks/" + result->id);
+    respond(std::move(response));
+  };
+}
+
+events::Error no_such_webhook(const std::string& id) {
+  return events::Error::not_found("no webhook " + id);
+}
+
+// The {id} of the path when it has a webhook id's form.
+const std::string* webhook_id(const Context& context, const Respond& respond) {
+  const auto& id = context.params.at("id");
+  if (events::looks_like_id(id, events::kWebhookIdPrefix)) return &id;
+  respond(error_response(no_such_webhook(id), context.request_id));
+  return nullptr;
+}
+
+void create(actors::Service& service, const Request& request, const Context& context,
+            Respond respond) {
+  auto body = JsonBody::parse(request.body);
+  if (!body) return respond(error_response(body.error(), context.request_id));
+  body->require("url");
+  body->require("events");
+  events::CreateWebhook command;
+  command.id = events::new_id(events::kWebhookIdPrefix);
+  command.account = context.caller.account;
+  command.url = body->string("url").value_or("");
+  auto patterns = body->strings("events");
+  command.description = body->string("description").value_or("");
+  command.secret = events::new_webhook_secret();
+  command.at = events::now_millis();
+  if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
+  command.events = std::move(patterns).value_or(std::vector<std::string>{});
+  service.create_webhook(std::move(command),
+                         answer_with_webhook(std::move(respond), context.request_id, 201, true));
+}
+
+void update(actors::Service& service, const Request& request, const Context& context,
+            Respond respond) {
+  const auto* id = webhook_id(context, respond);
+  if (!id) return;
+  auto body = JsonBody::parse(request.body);
+  if (!body) return respond(error_response(body.error(), context.request_id));
+  events::UpdateWebhook command;
+  command.id = *id;
+  command.account = context.caller.account;
+  command.url = body->string("url");
+  command.events = body->strings("events");
+  command.description = body->string("description");
+  command.active = body->boolean("active");
+  command.at = events::now_millis();
+  if (body->has("secret")) body->reject("secret", "changes only through rotate-secret");
+  if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
+  service.update_webhook(std::move(command),
+                         answer_with_webhook(std::move(respond), context.request_id, 200, false));
+}
+
+void remove(actors::Service& service, const Context& context, Respond respond) {
+  const auto* id = webhook_id(context, respond);
+  if (!id) return;
+  service.delete_webhook(events::DeleteWebhook{*id, context.caller.account, events::now_millis()},
+                         answer_with_webhook(std::move(respond), context.request_id, 204, false));
+}
+
+void rotate(actors::Service& service, const Context& context, Respond respond) {
+  const auto* id = webhook_id(context, respond);
+  if (!id) return;
+  service.rotate_webhook_secret(
+      events::RotateWebhookSecret{*id, context.caller.account, events::new_webhook_secret(),
+                                  events::now_millis()},
+      answer_with_webhook(std::move(respond), context.request_id, 200, true));
+}
+
+void read(const store::WebhooksView& webhooks, const Context& context, Respond respond) {
+  const auto* id = webhook_id(context, respond);
+  if (!id) return;
+  auto webhook = webhooks.find(context.caller.account, *id);
+  if (!webhook) return respond(error_response(webhook.error(), context.request_id));
+  if (!*webhook) return respond(error_response(no_such_webhook(*id), context.request_id));
+  respond(json_response(200, to_json(**webhook, false)));
+}
+
+void list(const store::WebhooksView& webhooks, const Request& request, const Context& context,
+          Respond respond) {
+  auto query = parse_page_query(request.target);
+  if (!query) return respond(error_response(query.error(), context.request_id));
+  auto page = webhooks.list(context.caller.account, query->starting_after, query->limit);
+  if (!page) return respond(error_response(page.error(), context.request_id));
+  boost::json::array items;
+  for (const auto& webhook : page->items) items.push_back(to_json(webhook, false));
+  respond(json_response(
+      200, boost::json::object{{"webhooks", std::move(items)}, {"hasMore", page->has_more}}));
+}
+
+void list_deliveries(const store::WebhooksView& webhooks, const store::DeliveriesView& deliveries,
+                     const Request& request, const Context& context, Respond respond) {
+  const auto* id = webhook_id(context, respond);
+  if (!id) return;
+  auto query = parse_page_query(request.target);
+  if (!query) return respond(error_response(query.error(), context.request_id));
+  auto webhook = webhooks.find(context.caller.account, *id);
+  if (!webhook) return respond(error_response(webhook.error(), context.request_id));
+  if (!*webhook) return respond(error_response(no_such_webhook(*id), context.request_id));
+  auto page = deliveries.list(*id, query->starting_after, query->limit);
+  if (!page) return respond(error_response(page.error(), context.request_id));
+  boost::json::array items;
+  for (const auto& attempt : page->items) items.push_back(to_json(attempt));
+  respond(json_response(
+      200, boost::json::object{{"deliveries", std::move(items)}, {"hasMore", page->has_more}}));
+}
+
+void redeliver(actors::Service& service, const Context& context, Respond respond) {
+  const auto* id = webhook_id(context, respond);
+  if (!id) return;
+  const auto& delivery_id = context.params.at("deliveryId");
+  if (!events::looks_like_id(delivery_id, events::kDeliveryIdPrefix)) {
+    return respond(error_response(events::Error::not_found("no delivery " + delivery_id),
+                                  context.request_id));
+  }
+  service.redeliver(
+      actors::RedeliverWebhook{*id, delivery_id, context.caller.account},
+      [respond = std::move(respond),
+       request_id = context.request_id](events::Result<actors::RedeliveryQueued> result) {
+        if (!result) return respond(error_response(result.error(), request_id));
+        respond(json_response(202, to_json(*result)));
+      });
+}
+
+}  // namespace
+
+void add_webhook_routes(Router& router, actors::Service& service,
+                        const store::WebhooksView& webhooks,
+                        const store::DeliveriesView& deliveries) {
+  const std::string read_scope(events::kScopeWebhooksRead);
+  const std::string write_scope(events::kScopeWebhooksWrite);
+  router.add({"POST", "/v1/webhooks", write_scope, true,
+              [&service](const Request& request, const Context& context, Respond respond) {
+                create(service, request, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/webhooks", read_scope, false,
+              [&webhooks](const Request& request, const Context& context, Respond respond) {
+                list(webhooks, request, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/webhooks/{id}", read_scope, false,
+              [&webhooks](const Request&, const Context& context, Respond respond) {
+                read(webhooks, context, std::move(respond));
+              }});
+  router.add({"PUT", "/v1/webhooks/{id}", write_scope, true,
+              [&service](const Request& request, const Context& context, Respond respond) {
+                update(service, request, context, std::move(respond));
+              }});
+  router.add({"DELETE", "/v1/webhooks/{id}", write_scope, false,
+              [&service](const Request&, const Context& context, Respond respond) {
+                remove(service, context, std::move(respond));
+              }});
+  router.add({"POST", "/v1/webhooks/{id}/rotate-secret", write_scope, false,
+              [&service](const Request&, const Context& context, Respond respond) {
+                rotate(service, context, std::move(respond));
+              }});
+  router.add({"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,
+              [&webhooks, &deliveries](const Request& request, const Context& context,
+                                       Respond respond) {
+                list_deliveries(webhooks, deliveries, request, context, std::move(respond));
+              }});
+  router.add({"POST", "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver", write_scope, false,
+              [&service](const Request&, const Context& context, Respond respond) {
+                redeliver(service, context, std::move(respond));
+              }});
+}
+
+}  // namespace vouch::http

@@ -1,0 +1,22 @@
+#pragma once
+
+#include <boost/json/object.hpp>
+
+#include "actors/webhook_messages.hpp"
+#include "events/webhook.hpp"
+#include "events/webhook_delivery.hpp"
+
+namespace vouch::http {
+
+// The API's webhook record: {id, url, events, description, active,
+// disabledReason (when the service disabled it), created, updated}; the
+// secret only when `with_secret` (creation and rotation).
+boost::json::object to_json(const events::Webhook& webhook, bool with_secret);
+
+// A delivery log entry: {id, eventId, event, url, status, duration, created,
+// attempt, success, error, nextAttempt, manual}.
+boost::json::object to_json(const events::DeliveryAttempted& attempt);
+
+boost::json::object to_json(const actors::RedeliveryQueued& queued);
+
+}  // namespace vouch::http

@@ -1,0 +1,152 @@
+#include "store/deliveries_view.hpp"
+
+#include <rocksdb/db.h>
+#include <rocksdb/snapshot.h>
+
+#include "events/webhook_codec.hpp"
+#include "store/key_coding.hpp"
+
+namespace vouch::store {
+namespace {
+
+constexpr std::string_view kPendingPrefix = "deliveries/pending/";
+
+std::string entry_key(std::string_view id) { return "deliveries/id/" + std::string(id); }
+std::string position_key(std::string_view id) { return "deliveries/pos/" + std::string(id); }
+std::string webhook_prefix(std::string_view webhook) {
+  std::string key = "deliveries/hook/";
+  key.append(webhook);
+  key.push_back('\0');
+  return key;
+}
+std::string webhook_key(std::string_view webhook, std::uint64_t position) {
+  std::string key = webhook_prefix(webhook);
+  keys::append_u64(key, position);
+  return key;
+}
+std::string pending_key(std::string_view webhook, std::string_view event_id) {
+  std::string key(kPendingPrefix);
+  key.append(webhook);
+  key.push_back('\0');
+  key.append(event_id);
+  return key;
+}
+std::string health_key(std::string_view webhook) {
+  return "deliveries/failing-since/" + std::string(webhook);
+}
+
+}  // namespace
+
+events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (record.event.type != events::kWebhookDeliveryAttemptedV1) return events::ok_status();
+  auto decoded = events::decode_delivery_attempted(record.event.data);
+  if (!decoded) return std::move(decoded).error();
+  const auto& attempt = *decoded;
+
+  writer.put(entry_key(attempt.delivery_id), record.event.data);
+  writer.put(position_key(attempt.delivery_id), keys::encode_u64(record.position));
+  writer.put(webhook_key(attempt.webhook_id, record.position), attempt.delivery_id);
+
+  const auto pending = pending_key(attempt.webhook_id, attempt.event_id);
+  if (attempt.success) {
+    writer.erase(pending);
+    writer.erase(health_key(attempt.webhook_id));
+    return events::ok_status();
+  }
+  if (!attempt.manual) {
+    if (attempt.next_attempt) {
+      writer.put(pending, record.event.data);
+    } else {
+      writer.erase(pending);
+    }
+  }
+  if (!writer.get(health_key(attempt.webhook_id))) {
+    writer.put(health_key(attempt.webhook_id),
+               keys::encode_u64(static_cast<std::uint64_t>(attempt.at)));
+  }
+  return events::ok_status();
+}
+
+events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
+    const std::string& delivery_id) const {
+  std::string text;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), entry_key(delivery_id), &text);
+  if (status.IsNotFound()) return std::optional<events::DeliveryAttempted>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto attempt = events::decode_delivery_attempted(text);
+  if (!attempt) return std::move(attempt).error();
+  return std::optional<events::DeliveryAttempted>{std::move(attempt).value()};
+}
+
+events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
+    const std::string& webhook_id, const std::optional<std::string>& starting_after,
+    std::size_t limit) const {
+  const std::string prefix = webhook_prefix(webhook_id);
+  std::string start = prefix + std::string(8, '\xff');
+  if (starting_after) {
+    auto cursor = find(*starting_after);
+    if (!cursor) return std::move(cursor).error();
+    std::string position;
+    if (!*cursor || (*cursor)->webhook_id != webhook_id ||
+        !database_.db()
+             .Get(rocksdb::ReadOptions(), database_.views(), position_key(*starting_after),
+                  &position)
+             .ok()) {
+      return events::Error::invalid("startingAfter names no delivery of this webhook",
+                                    {{"startingAfter", "no delivery " + *starting_after}});
+    }
+    const auto after = keys::decode_u64(position).value_or(0);
+    if (after == 0) return Page<events::DeliveryAttempted>{};
+    start = webhook_key(webhook_id, after - 1);
+  }
+  Page<events::DeliveryAttempted> page;
+  rocksdb::ManagedSnapshot snapshot(&database_.db());
+  rocksdb::ReadOptions read_options;
+  read_options.snapshot = snapshot.snapshot();
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(read_options, database_.views()));
+  for (it->SeekForPrev(start); it->Valid() && it->key().starts_with(prefix); it->Prev()) {
+    if (page.items.size() == limit) {
+      page.has_more = true;
+      break;
+    }
+    std::string text;
+    if (!database_.db()
+             .Get(read_options, database_.views(), entry_key(it->value().ToStringView()), &text)
+             .ok()) {
+      continue;
+    }
+    auto attempt = events::decode_delivery_attempted(text);
+    if (!attempt) return std::move(attempt).error();
+    page.items.push_back(std::move(attempt).value());
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  return page;
+}
+
+events::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending() const {
+  std::vector<events::DeliveryAttempted> out;
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
+  for (it->Seek(kPendingPrefix); it->Valid() && it->key().starts_with(kPendingPrefix);
+       it->Next()) {
+    auto attempt = events::decode_delivery_attempted(it->value().ToStringView());
+    if (!attempt) return std::move(attempt).error();
+    out.push_back(std::move(attempt).value());
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  return out;
+}
+
+events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
+    const std::string& webhook_id) const {
+  std::string value;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), health_key(webhook_id), &value);
+  if (status.IsNotFound()) return std::optional<events::Millis>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  return std::optional<events::Millis>{static_cast<events::Millis>(keys::decode_u64(value).value_or(0))};
+}
+
+}  // namespace vouch::store

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "events/clock.hpp"
+#include "events/result.hpp"
+#include "events/webhook_delivery.hpp"
+#include "store/database.hpp"
+#include "store/page.hpp"
+#include "store/projection.hpp"
+
+namespace vouch::store {
+
+// Read model of webhook deliveries, folded from WebhookDeliveryAttempted:
+//   - the delivery log: one entry per attempt, per webhook newest first;
+//   - the pending retries: per (webhook, event), the last automatic attempt
+//     while it names a next one — what a restart reschedules;
+//   - per webhook, since when it has failed without a success in between.
+// Queries are thread-safe and read committed state.
+class DeliveriesView : public Projection {
+ public:
+  explicit DeliveriesView(Database& database) : database_(database) {}
+
+  std::string_view name() const override { return "deliveries"; }
+  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+
+  [[nodiscard]] events::Result<std::optional<events::DeliveryAttempted>> find(
+      const std::string& delivery_id) const;
+
+  // Newest first, after the entry `starting_after` when given (kInvalid when
+  // that names no entry of the webhook).
+  [[nodiscard]] events::Result<Page<events::DeliveryAttempted>> list(
+      const std::string& webhook_id, const std::optional<std::string>& starting_after,
+      std::size_t limit) const;
+
+  // Every pending retry, in (webhook, event) order.
+  [[nodiscard]] events::Result<std::vector<events::DeliveryAttempted>> pending() const;
+
+  // When the webhook's current run of failures began; nullopt when its last
+  // attempt succeeded or it has none.
+  [[nodiscard]] events::Result<std::optional<events::Millis>> failing_since(
+      const std::string& webhook_id) const;
+
+ private:
+  Database& database_;
+};
+
+}  // namespace vouch::store

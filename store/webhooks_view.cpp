@@ -1,0 +1,140 @@
+#include "store/webhooks_view.hpp"
+
+#include <rocksdb/db.h>
+#include <rocksdb/snapshot.h>
+
+#include "events/overloaded.hpp"
+#include "events/webhook_codec.hpp"
+#include "store/key_coding.hpp"
+
+namespace vouch::store {
+namespace {
+
+std::string record_key(std::string_view id) { return "webhooks/id/" + std::string(id); }
+std::string position_key(std::string_view id) { return "webhooks/pos/" + std::string(id); }
+std::string account_prefix(std::string_view account) {
+  std::string key = "webhooks/acct/";
+  key.append(account);
+  key.push_back('\0');
+  return key;
+}
+std::string account_key(std::string_view account, std::uint64_t position) {
+  std::string key = account_prefix(account);
+  keys::append_u64(key, position);
+  return key;
+}
+
+}  // namespace
+
+events::Status WebhooksView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (!events::is_webhook_event(record.event.type)) return events::ok_status();
+  auto decoded = events::decode_webhook_event(record.event.type, record.event.data);
+  if (!decoded) return std::move(decoded).error();
+
+  if (const auto* created = std::get_if<events::WebhookCreated>(&*decoded)) {
+    const auto& webhook = created->webhook;
+    writer.put(record_key(webhook.id), events::encode_webhook_record(webhook));
+    writer.put(position_key(webhook.id), keys::encode_u64(record.position));
+    writer.put(account_key(webhook.account, record.position), webhook.id);
+    return events::ok_status();
+  }
+  const std::string id = events::webhook_id_of(*decoded);
+  auto text = writer.get(record_key(id));
+  if (!text) return events::ok_status();  // deleted before: nothing to fold into
+  auto webhook = events::decode_webhook_record(*text);
+  if (!webhook) return std::move(webhook).error();
+  if (std::holds_alternative<events::WebhookDeleted>(*decoded)) {
+    if (auto position = writer.get(position_key(id))) {
+      writer.erase(account_key(webhook->account, keys::decode_u64(*position).value_or(0)));
+    }
+    writer.erase(record_key(id));
+    writer.erase(position_key(id));
+    return events::ok_status();
+  }
+  auto state = events::evolve(events::WebhookState{std::move(webhook).value(), false}, *decoded);
+  writer.put(record_key(id), events::encode_webhook_record(*state.webhook));
+  return events::ok_status();
+}
+
+events::Result<std::optional<events::Webhook>> WebhooksView::find(const std::string& account,
+                                                                  const std::string& id) const {
+  std::string text;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
+  if (status.IsNotFound()) return std::optional<events::Webhook>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto webhook = events::decode_webhook_record(text);
+  if (!webhook) return std::move(webhook).error();
+  if (webhook->account != account) return std::optional<events::Webhook>{};
+  return std::optional<events::Webhook>{std::move(webhook).value()};
+}
+
+events::Result<Page<events::Webhook>> WebhooksView::list(
+    const std::string& account, const std::optional<std::string>& starting_after,
+    std::size_t limit) const {
+  const std::string prefix = account_prefix(account);
+  std::string start = prefix;
+  if (starting_after) {
+    auto cursor = find(account, *starting_after);
+    if (!cursor) return std::move(cursor).error();
+    std::string position;
+    if (!*cursor || !database_.db()
+                         .Get(rocksdb::ReadOptions(), database_.views(),
+                              position_key(*starting_after), &position)
+                         .ok()) {
+      return events::Error::invalid("startingAfter names no webhook of this account",
+                                    {{"startingAfter", "no webhook " + *starting_after}});
+    }
+    start = account_key(account, keys::decode_u64(position).value_or(0) + 1);
+  }
+  Page<events::Webhook> page;
+  rocksdb::ManagedSnapshot snapshot(&database_.db());
+  rocksdb::ReadOptions read_options;
+  read_options.snapshot = snapshot.snapshot();
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(read_options, database_.views()));
+  for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    if (page.items.size() == limit) {
+      page.has_more = true;
+      break;
+    }
+    std::string text;
+    if (!database_.db()
+             .Get(read_options, database_.views(), record_key(it->value().ToStringView()), &text)
+             .ok()) {
+      continue;
+    }
+    auto webhook = events::decode_webhook_record(text);
+    if (!webhook) return std::move(webhook).error();
+    page.items.push_back(std::move(webhook).value());
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  return page;
+}
+
+events::Result<std::vector<WebhookEntry>> WebhooksView::all_of(const std::string& account) const {
+  const std::string prefix = account_prefix(account);
+  std::vector<WebhookEntry> out;
+  rocksdb::ManagedSnapshot snapshot(&database_.db());
+  rocksdb::ReadOptions read_options;
+  read_options.snapshot = snapshot.snapshot();
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(read_options, database_.views()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    std::string text;
+    if (!database_.db()
+             .Get(read_options, database_.views(), record_key(it->value().ToStringView()), &text)
+             .ok()) {
+      continue;
+    }
+    auto webhook = events::decode_webhook_record(text);
+    if (!webhook) return std::move(webhook).error();
+    const auto key = it->key().ToStringView();
+    out.push_back({std::move(webhook).value(),
+                   keys::decode_u64(key.substr(key.size() - 8)).value_or(0)});
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  return out;
+}
+
+}  // namespace vouch::store

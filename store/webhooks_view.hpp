@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "events/result.hpp"
+#include "events/webhook.hpp"
+#include "store/database.hpp"
+#include "store/page.hpp"
+#include "store/projection.hpp"
+
+namespace vouch::store {
+
+// A webhook as the read model keeps it (no secrets), with the log position of
+// its creation: it receives only events recorded after it.
+struct WebhookEntry {
+  events::Webhook webhook;
+  std::uint64_t created_position = 0;
+};
+
+// Read model of webhooks: one record per live webhook and, per account, an
+// index in creation order. Queries are thread-safe and read committed state.
+class WebhooksView : public Projection {
+ public:
+  explicit WebhooksView(Database& database) : database_(database) {}
+
+  std::string_view name() const override { return "webhooks"; }
+  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+
+  // nullopt when missing, deleted or owned by another account.
+  [[nodiscard]] events::Result<std::optional<events::Webhook>> find(const std::string& account,
+                                                                    const std::string& id) const;
+
+  // Oldest first, after `starting_after` when given (kInvalid when that names
+  // no webhook of the account).
+  [[nodiscard]] events::Result<Page<events::Webhook>> list(
+      const std::string& account, const std::optional<std::string>& starting_after,
+      std::size_t limit) const;
+
+  // Every live webhook of `account` (the dispatcher's fan-out).
+  [[nodiscard]] events::Result<std::vector<WebhookEntry>> all_of(const std::string& account) const;
+
+ private:
+  Database& database_;
+};
+
+}  // namespace vouch::store

@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "webhook_fixture.hpp"
+
+namespace vouch::testing {
+namespace {
+
+class WebhookCrash : public WebhookTest {};
+
+// A receiver that fails about half of the attempts; kill -9 of vouchd while
+// events are created and delivered; a restart on the same folder. Every
+// acknowledged event reaches the receiver with a 2xx at least once, and the
+// delivery log records that success for each.
+TEST_F(WebhookCrash, EveryEventIsDeliveredAtLeastOnceAcrossKillNine) {
+  const auto flags = local_flags("0.0001");  // retries after 0.5, 30 and 180 ms
+  start(flags);
+  const auto hook = create_webhook(receiver_url("crash", "flaky=1"), R"(["project.created"])");
+
+  std::mutex mutex;
+  std::vector<std::string> acknowledged;
+  {
+    std::atomic<bool> stop{false};
+    std::vector<std::thread> clients;
+    for (int c = 0; c < 4; ++c) {
+      clients.emplace_back([&, c] {
+        for (int i = 0; i < 200 && !stop; ++i) {
+          HttpRequest request{"POST", "/v1/projects", kAdmin,
+                              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) +
+                                  "\"}",
+                              "application/json", {}};
+          auto response = send(server_->port(), request);
+          if (response.status != 201) continue;
+          std::lock_guard lock(mutex);
+          acknowledged.emplace_back(
+              boost::json::parse(response.body).as_object()["id"].as_string());
+        }
+      });
+    }
+    ASSERT_TRUE(wait_until([&] {
+      std::lock_guard lock(mutex);
+      return acknowledged.size() >= 60 && receiver_->requests("crash").size() >= 20;
+    }));
+    server_->kill();
+    stop = true;
+    for (auto& client : clients) client.join();
+  }
+  const std::size_t before_crash = acknowledged.size();
+
+  server_ = std::make_unique<VouchdProcess>(folder_.path() / "data", flags);
+  for (int i = 0; i < 10; ++i) acknowledged.push_back(create_project("after-" + std::to_string(i)));
+
+  // project id → event id, from what the receiver answered with a 2xx.
+  const auto delivered = [&] {
+    std::map<std::string, std::string> out;
+    for (const auto& request : receiver_->requests("crash")) {
+      const auto& object = request.as_object();
+      if (object.at("status").as_int64() != 200) continue;
+      auto body = boost::json::parse(str(object.at("body"))).as_object();
+      out[str(body["data"].as_object()["id"])] = str(body["id"]);
+    }
+    return out;
+  };
+  ASSERT_TRUE(wait_until(
+      [&] {
+        auto seen = delivered();
+        for (const auto& id : acknowledged) {
+          if (!seen.count(id)) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(20)))
+      << "acknowledged before the crash: " << before_crash;
+
+  auto checks = receiver_->verify("crash", {hook.secret});
+  for (const auto& check : checks) {
+    const auto& result = check.as_object().at("checks").as_array()[0].as_object();
+    EXPECT_TRUE(result.at("service").as_bool());
+    EXPECT_TRUE(result.at("standard").as_bool());
+  }
+
+  const auto events = delivered();
+  ASSERT_TRUE(wait_until(
+      [&] {
+        std::set<std::string> logged;
+        for (const auto& entry : deliveries(hook.id)) {
+          if (entry.as_object().at("success").as_bool()) {
+            logged.insert(str(entry.as_object().at("eventId")));
+          }
+        }
+        for (const auto& id : acknowledged) {
+          if (!logged.count(events.at(id))) return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(10)));
+
+  ASSERT_EQ(server_->terminate(), 0);
+  auto replay = run_vouchd({"replay", "--data", (folder_.path() / "data").string(), "--verify"});
+  EXPECT_EQ(replay.status, 0) << "read models differ from a rebuild";
+}
+
+}  // namespace
+}  // namespace vouch::testing
