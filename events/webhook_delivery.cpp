@@ -24,8 +24,10 @@ AttemptVerdict verdict_of(unsigned status, bool refused) {
   if (refused) return AttemptVerdict::kRefused;
   if (status >= 200 && status < 300) return AttemptVerdict::kDelivered;
   if (status == 410) return AttemptVerdict::kGone;
-  if (status == 0 || status == 408 || status == 429 || status >= 500) return AttemptVerdict::kRetry;
-  return AttemptVerdict::kFailed;
+  // As Stripe and Svix do: any other answer, a redirect or a 4xx included,
+  // is retried on the schedule (a receiver's bug or misconfiguration fixed
+  // within the schedule loses nothing). Redirects are never followed.
+  return AttemptVerdict::kRetry;
 }
 
 Millis scheduled_delay(std::uint32_t attempt) { return kSchedule.at(attempt - 1); }

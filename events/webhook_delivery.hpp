@@ -47,8 +47,8 @@ struct DeliveryAttempted {
 // What the receiver's answer (or its absence) means for the delivery.
 enum class AttemptVerdict {
   kDelivered,   // 2xx
-  kRetry,       // 408, 429, 5xx, timeout, connection error: try again later
-  kFailed,      // other statuses (3xx is not followed): final for this delivery
+  kRetry,       // any other status (3xx is not followed), timeout, connection error: try again
+  kFailed,      // not sent at all (the webhook's backlog is full): final for this delivery
   kGone,        // 410: the receiver asks to be disabled
   kRefused,     // the address is not allowed (SSRF policy): final
 };

@@ -56,9 +56,9 @@ TEST(RetryAfter, ParsesSecondsAndHttpDates) {
 TEST(AttemptVerdict, ClassifiesAnswers) {
   EXPECT_EQ(verdict_of(200, false), AttemptVerdict::kDelivered);
   EXPECT_EQ(verdict_of(204, false), AttemptVerdict::kDelivered);
-  EXPECT_EQ(verdict_of(301, false), AttemptVerdict::kFailed);
-  EXPECT_EQ(verdict_of(302, false), AttemptVerdict::kFailed);
-  EXPECT_EQ(verdict_of(400, false), AttemptVerdict::kFailed);
+  EXPECT_EQ(verdict_of(301, false), AttemptVerdict::kRetry);
+  EXPECT_EQ(verdict_of(302, false), AttemptVerdict::kRetry);
+  EXPECT_EQ(verdict_of(400, false), AttemptVerdict::kRetry);
   EXPECT_EQ(verdict_of(410, false), AttemptVerdict::kGone);
   EXPECT_EQ(verdict_of(408, false), AttemptVerdict::kRetry);
   EXPECT_EQ(verdict_of(429, false), AttemptVerdict::kRetry);
