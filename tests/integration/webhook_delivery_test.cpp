@@ -255,3 +255,53 @@ TEST_F(WebhookDelivery, PrivateAddressesAreRefusedWithoutAnAllowList) {
 
 }  // namespace
 }  // namespace vouch::testing
+
+namespace vouch::testing {
+namespace {
+
+// A generated test's run reaches test.* subscribers with the contract's data.
+TEST_F(WebhookDelivery, TestRunEventsReachTheirSubscribers) {
+  start(local_flags());
+  const auto tests = create_webhook(receiver_url("tests"), R"(["test.*"])");
+  const auto completed = create_webhook(receiver_url("completed"), R"(["test.completed"])");
+  const auto project = create_project("runs");
+  auto generated = call("POST", "/v1/tests/generate",
+                        R"({"projectId":")" + project +
+                            R"(","files":[{"path":"abs.js","content":"exports.abs = (n) => (n < 0 ? -n : n);"}]})");
+  ASSERT_EQ(generated.status, 201u) << generated.body;
+  const auto test_id = str(json(generated)["testId"]);
+  auto started = call("POST", "/v1/tests/run", R"({"testId":")" + test_id + R"("})");
+  ASSERT_EQ(started.status, 202u) << started.body;
+  const auto run_id = str(json(started)["runId"]);
+
+  // test.started, test.completed and (the project's first coverage) test.coverage.updated.
+  ASSERT_TRUE(wait_until([&] {
+    return receiver_->requests("tests").size() == 3 && receiver_->requests("completed").size() == 1;
+  }, std::chrono::seconds(30)));
+  std::vector<std::string> types;
+  for (const auto& request : receiver_->requests("tests")) {
+    auto body = boost::json::parse(str(request.as_object().at("body"))).as_object();
+    types.push_back(str(body["type"]));
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"test.started", "test.completed", "test.coverage.updated"}));
+
+  auto body = boost::json::parse(str(receiver_->requests("completed")[0].as_object().at("body"))).as_object();
+  EXPECT_EQ(str(body["type"]), "test.completed");
+  auto& data = body["data"].as_object();
+  EXPECT_EQ(str(data["testId"]), test_id);
+  EXPECT_EQ(str(data["projectId"]), project);
+  EXPECT_EQ(str(data["runId"]), run_id);
+  EXPECT_EQ(str(data["status"]), "success");
+  EXPECT_TRUE(data["duration"].is_number());
+  auto& results = data["results"].as_object();
+  EXPECT_EQ(results["failed"].to_number<double>(), 0);
+  EXPECT_EQ(results["total"], results["passed"]);
+  for (const char* metric : {"lines", "functions", "branches", "statements"}) {
+    EXPECT_EQ(results["coverage"].at(metric).to_number<double>(), 100) << metric;
+  }
+  expect_signed(*receiver_, "tests", tests.secret);
+  expect_signed(*receiver_, "completed", completed.secret);
+}
+
+}  // namespace
+}  // namespace vouch::testing
