@@ -36,7 +36,7 @@ void execute(Self self, WarmRunner runner, const std::string& node_path) {
   process->exchange(
       run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
       [process, handle, executors, workdir](std::optional<std::string> line) {
-        if (line) caf::anon_send(handle, report_atom_v, read_run(line, ProcessExit{0}));
+        if (line) caf::anon_send(handle, report_atom_v, read_run(line, ProcessExit{.code = 0}));
         process->wait(std::chrono::seconds(5), [handle, executors, workdir,
                                                 line = std::move(line)](ProcessExit exit) {
           std::error_code ec;

@@ -1,6 +1,7 @@
 #include "events/test_run.hpp"
 
 #include <boost/json/serialize.hpp>
+#include <cstdio>
 #include <boost/json/value.hpp>
 
 #include "events/json_access.hpp"
@@ -16,26 +17,30 @@ bool meets(const Coverage& coverage, double threshold) {
          coverage.functions >= threshold && coverage.lines >= threshold;
 }
 
+// "80", "72.5": a percentage as people write it.
+std::string percent_text(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", value);
+  std::string out(text);
+  out.erase(out.find_last_not_of('0') + 1);
+  if (out.back() == '.') out.pop_back();
+  return out;
+}
+
 std::string below_threshold_detail(const Coverage& coverage, double threshold) {
-  std::string detail = "coverage under the project's threshold of " + std::to_string(threshold);
-  detail.erase(detail.find_last_not_of('0') + 1);
-  if (detail.back() == '.') detail.pop_back();
-  detail += "%:";
+  std::string detail =
+      "coverage under the project's threshold of " + percent_text(threshold) + "%:";
   const std::pair<const char*, double> figures[] = {{"statements", coverage.statements},
                                                     {"branches", coverage.branches},
                                                     {"functions", coverage.functions},
                                                     {"lines", coverage.lines}};
-  bool first = true;
+  const char* separator = " ";
   for (const auto& [name, value] : figures) {
     if (value >= threshold) continue;
-    detail += first ? " " : ", ";
+    detail += separator;
     detail += name;
-    detail += " ";
-    auto text = std::to_string(value);
-    text.erase(text.find_last_not_of('0') + 1);
-    if (text.back() == '.') text.pop_back();
-    detail += text + "%";
-    first = false;
+    detail += " " + percent_text(value) + "%";
+    separator = ", ";
   }
   return detail;
 }
