@@ -1,5 +1,8 @@
 #include "events/public_types.hpp"
 
+#include <boost/json/serialize.hpp>
+
+#include "events/clock.hpp"
 #include "events/project_codec.hpp"
 #include "events/test_run.hpp"
 
@@ -14,6 +17,21 @@ std::optional<std::string_view> public_type_of(std::string_view stored_type) {
   if (stored_type == kTestRunFailedV1) return "test.failed";
   if (stored_type == kTestCoverageUpdatedV1) return "test.coverage.updated";
   return std::nullopt;
+}
+
+std::optional<std::string> public_envelope(const RecordedEvent& record) {
+  const auto type = public_type_of(record.event.type);
+  if (!type) return std::nullopt;
+  boost::json::object envelope{{"id", record.event.id},
+                               {"type", *type},
+                               {"created", format_timestamp(record.event.created)}};
+  // The stored data is already JSON: splice it in rather than parse and re-encode it.
+  std::string out = boost::json::serialize(envelope);
+  out.pop_back();
+  out += ",\"data\":";
+  out += record.event.data;
+  out += '}';
+  return out;
 }
 
 }  // namespace vouch::events

@@ -4,6 +4,7 @@
 
 #include "events/clock.hpp"
 #include "events/ids.hpp"
+#include "http/event_handlers.hpp"
 #include "http/key_handlers.hpp"
 #include "http/project_handlers.hpp"
 #include "http/query.hpp"
@@ -54,6 +55,7 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
   add_project_routes(router_, service, models.projects());
   add_key_routes(router_, service);
   add_test_routes(router_, service, models.projects(), models.tests(), models.runs());
+  add_event_routes(router_, models.events());
   add_webhook_routes(router_, service, models.webhooks(), models.deliveries());
 }
 

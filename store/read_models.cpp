@@ -29,8 +29,9 @@ ReadModels::ReadModels(Database& database)
       runs_(database),
       webhooks_(database),
       deliveries_(database),
-      projector_(database,
-                 {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_}) {}
+      events_(database),
+      projector_(database, {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_,
+                            &events_}) {}
 
 events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
                                                             const std::filesystem::path& scratch) {

@@ -7,6 +7,7 @@
 #include "events/result.hpp"
 #include "store/access_view.hpp"
 #include "store/database.hpp"
+#include "store/events_view.hpp"
 #include "store/event_log.hpp"
 #include "store/projector.hpp"
 #include "store/projects_view.hpp"
@@ -28,6 +29,7 @@ class ReadModels {
   const AccessView& access() const { return access_; }
   const TestsView& tests() const { return tests_; }
   const RunsView& runs() const { return runs_; }
+  const EventsView& events() const { return events_; }
   const WebhooksView& webhooks() const { return webhooks_; }
   const DeliveriesView& deliveries() const { return deliveries_; }
   Projector& projector() { return projector_; }
@@ -39,6 +41,7 @@ class ReadModels {
   RunsView runs_;
   WebhooksView webhooks_;
   DeliveriesView deliveries_;
+  EventsView events_;
   Projector projector_;
 };
 

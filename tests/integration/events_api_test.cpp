@@ -1,0 +1,55 @@
+// GET /v1/events: an account's public events in log order (the audit trail).
+#include "api_fixture.hpp"
+
+namespace vouch::testing {
+namespace {
+
+std::vector<std::string> types_of(const boost::json::object& page) {
+  std::vector<std::string> types;
+  for (const auto& event : page.at("events").as_array()) {
+    types.emplace_back(event.at("type").as_string());
+  }
+  return types;
+}
+
+TEST_F(ApiTest, EventsShowAnAccountsPublicEventsInLogOrder) {
+  const auto project = create_project(VouchdProcess::kAdminKey, "audited");
+  ASSERT_EQ(call("PUT", "/v1/projects/" + project, VouchdProcess::kAdminKey, R"({"name":"renamed"})").status,
+            200u);
+  ASSERT_EQ(call("DELETE", "/v1/projects/" + project, VouchdProcess::kAdminKey).status, 204u);
+  // Another account's events and internal events (keys, accounts) stay out.
+  const auto other = issue_key("other", "pro", R"(["projects:write","events:read"])");
+  create_project(other, "theirs");
+
+  auto response = call("GET", "/v1/events", VouchdProcess::kAdminKey);
+  ASSERT_EQ(response.status, 200u) << response.body;
+  auto page = json(response);
+  EXPECT_EQ(types_of(page),
+            (std::vector<std::string>{"project.created", "project.updated", "project.deleted"}));
+  EXPECT_FALSE(page["hasMore"].as_bool());
+  const auto& first = page["events"].as_array()[0].as_object();
+  EXPECT_TRUE(first.at("id").as_string().starts_with("evt_"));
+  EXPECT_EQ(first.at("created").as_string().size(), 24u);
+  EXPECT_EQ(first.at("data").at("id").as_string(), project);
+
+  // Paging with a cursor, and a type filter.
+  auto one = json(call("GET", "/v1/events?limit=1", VouchdProcess::kAdminKey));
+  EXPECT_TRUE(one["hasMore"].as_bool());
+  const std::string cursor(one["events"].as_array()[0].at("id").as_string());
+  auto rest = json(call("GET", "/v1/events?startingAfter=" + cursor, VouchdProcess::kAdminKey));
+  EXPECT_EQ(types_of(rest), (std::vector<std::string>{"project.updated", "project.deleted"}));
+  auto deleted = json(call("GET", "/v1/events?type=project.deleted", VouchdProcess::kAdminKey));
+  EXPECT_EQ(types_of(deleted), (std::vector<std::string>{"project.deleted"}));
+
+  EXPECT_EQ(types_of(json(call("GET", "/v1/events", other))),
+            (std::vector<std::string>{"project.created"}));
+  // Another account's cursor is unknown here; bad input is a 400; the scope is needed.
+  EXPECT_EQ(call("GET", "/v1/events?startingAfter=" + cursor, other).status, 400u);
+  EXPECT_EQ(call("GET", "/v1/events?type=project.exploded", VouchdProcess::kAdminKey).status, 400u);
+  EXPECT_EQ(call("GET", "/v1/events?limit=0", VouchdProcess::kAdminKey).status, 400u);
+  const auto reader = issue_key("other", "pro", R"(["projects:read"])");
+  EXPECT_EQ(call("GET", "/v1/events", reader).status, 403u);
+}
+
+}  // namespace
+}  // namespace vouch::testing
