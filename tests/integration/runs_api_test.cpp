@@ -149,9 +149,20 @@ TEST_F(RunsTest, HostileCodeIsContained) {
       {"loops", "  for (;;) {}", false, "error", "_limit"},
       {"allocates", "  const hoard = []; for (;;) hoard.push(new Array(1e6).fill(7));", false,
        "error", "memory_limit"},
-      {"forks", "  const { spawn } = require('child_process');\n"
-                "  for (;;) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);",
-       false, "error", "_limit"},  // the process limit, or memory for the spawned handles
+      {"forks",
+       "  const { spawn } = require('child_process');\n"
+       "  for (;;) {\n"
+       "    await new Promise((resolve, reject) => {\n"
+       "      const child = spawn('sleep', ['30']);\n"
+       "      child.on('spawn', resolve);\n"
+       "      child.on('error', reject);\n"
+       "    });\n  }",
+       true, "error", "process_limit"},
+      // Spawning without ever yielding: stopped by the memory or the process
+      // limit (a node that cannot start a thread may crash), always an error.
+      {"forks_blindly", "  const { spawn } = require('child_process');\n"
+                        "  for (;;) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);",
+       false, "error", "\"code\""},
       {"writes_big", "  require('fs').writeFileSync('big.bin', Buffer.alloc(64 * 1024 * 1024));",
        false, "error", "file_size_limit"},
       {"network",
