@@ -24,6 +24,7 @@ struct Request {
 struct ExecutorPoolState {
   const RunnerSettings* settings = nullptr;
   ProcessHost* host = nullptr;
+  RunnerStats* stats = nullptr;
   std::deque<WarmRunner> ready;  // default Node.js version
   std::size_t warming = 0;       // default-version runners starting for the pool
   std::size_t busy = 0;          // slots held by runs
@@ -121,12 +122,18 @@ void pump(Self self) {
     }
   }
   replenish(self);
+  auto& stats = *state.stats;
+  stats.runs_executing = static_cast<std::int64_t>(state.busy);
+  stats.runs_waiting = static_cast<std::int64_t>(state.requests.size());
+  stats.runners_ready = static_cast<std::int64_t>(state.ready.size());
+  stats.runners_starting = static_cast<std::int64_t>(state.starts.size());
 }
 
 executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings* settings,
-                                                 ProcessHost* host) {
+                                                 ProcessHost* host, RunnerStats* stats) {
   self->state.settings = settings;
   self->state.host = host;
+  self->state.stats = stats;
   self->attach_functor([self] {
     for (const auto& runner : self->state.ready) discard(runner);
   });
@@ -155,6 +162,7 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
         if (for_request == 0) --state.warming;
         if (!outcome.runner) {
           log_line("error", "executor-pool", outcome.error);
+          ++state.stats->runner_start_failures;
           if (for_request != 0) {
             --state.busy;
             if (auto found = state.requests.find(for_request); found != state.requests.end()) {
@@ -204,8 +212,8 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
 }  // namespace
 
 executor_pool_actor spawn_executor_pool(caf::actor_system& system, const RunnerSettings& settings,
-                                        ProcessHost& host) {
-  return system.spawn(executor_pool, &settings, &host);
+                                        ProcessHost& host, RunnerStats& stats) {
+  return system.spawn(executor_pool, &settings, &host, &stats);
 }
 
 }  // namespace vouch::actors

@@ -2,6 +2,7 @@
 
 #include "actors/child_process.hpp"
 #include "actors/runner_settings.hpp"
+#include "actors/runner_stats.hpp"
 #include "actors/type_ids.hpp"
 
 namespace vouch::actors {
@@ -14,8 +15,8 @@ namespace vouch::actors {
 // `settings.executor_slots` runs hold a runner at once; a run waits in line
 // for up to `settings.run_queue_wait`, then gets kUnavailable. The holder of
 // a runner sends release_atom when its process has ended.
-// REQUIRES: `settings` and `host` outlive the actor.
+// REQUIRES: `settings`, `host` and `stats` outlive the actor.
 executor_pool_actor spawn_executor_pool(caf::actor_system& system, const RunnerSettings& settings,
-                                        ProcessHost& host);
+                                        ProcessHost& host, RunnerStats& stats);
 
 }  // namespace vouch::actors

@@ -20,6 +20,7 @@ struct Job {
 struct GeneratorPoolState {
   const RunnerSettings* settings = nullptr;
   ProcessHost* host = nullptr;
+  RunnerStats* stats = nullptr;
   event_store_actor store;
   std::size_t busy = 0;
   std::uint64_t next_ticket = 1;
@@ -78,6 +79,8 @@ void pump(Self self) {
     state.waiting.pop_front();
     if (state.jobs.count(ticket)) launch(self, ticket);
   }
+  state.stats->generations_running = static_cast<std::int64_t>(state.busy);
+  state.stats->generations_waiting = static_cast<std::int64_t>(state.waiting.size());
 }
 
 // Records the generated test, then answers.
@@ -105,9 +108,11 @@ void complete(Self self, Job job, GenerationOutput output) {
 }
 
 generator_pool_actor::behavior_type generator_pool(Self self, const RunnerSettings* settings,
-                                                   ProcessHost* host, event_store_actor store) {
+                                                   ProcessHost* host, RunnerStats* stats,
+                                                   event_store_actor store) {
   self->state.settings = settings;
   self->state.host = host;
+  self->state.stats = stats;
   self->state.store = std::move(store);
   return {
       [self](GenerateTests& command) -> caf::result<events::GeneratedTest> {
@@ -146,6 +151,8 @@ generator_pool_actor::behavior_type generator_pool(Self self, const RunnerSettin
         auto waiting = std::find(state.waiting.begin(), state.waiting.end(), ticket);
         if (waiting == state.waiting.end()) return;  // running or done
         state.waiting.erase(waiting);
+        state.stats->generations_waiting = static_cast<std::int64_t>(state.waiting.size());
+        ++state.stats->generations_refused;
         const auto seconds = std::max<unsigned>(
             1, static_cast<unsigned>(state.settings->generation_budget.count() / 1000));
         fail(self, ticket,
@@ -157,8 +164,9 @@ generator_pool_actor::behavior_type generator_pool(Self self, const RunnerSettin
 }  // namespace
 
 generator_pool_actor spawn_generator_pool(caf::actor_system& system, const RunnerSettings& settings,
-                                          ProcessHost& host, event_store_actor store) {
-  return system.spawn(generator_pool, &settings, &host, std::move(store));
+                                          ProcessHost& host, RunnerStats& stats,
+                                          event_store_actor store) {
+  return system.spawn(generator_pool, &settings, &host, &stats, std::move(store));
 }
 
 }  // namespace vouch::actors

@@ -2,6 +2,7 @@
 
 #include "actors/child_process.hpp"
 #include "actors/runner_settings.hpp"
+#include "actors/runner_stats.hpp"
 #include "actors/type_ids.hpp"
 
 namespace vouch::actors {
@@ -12,8 +13,9 @@ namespace vouch::actors {
 // finds no slot within `settings.generation_queue_wait` is refused with
 // kUnavailable and a Retry-After. The generated test is appended to the log
 // (TestGenerated) before the reply.
-// REQUIRES: `settings` and `host` outlive the actor.
+// REQUIRES: `settings`, `host` and `stats` outlive the actor.
 generator_pool_actor spawn_generator_pool(caf::actor_system& system, const RunnerSettings& settings,
-                                          ProcessHost& host, event_store_actor store);
+                                          ProcessHost& host, RunnerStats& stats,
+                                          event_store_actor store);
 
 }  // namespace vouch::actors

@@ -37,9 +37,9 @@ struct Service::Impl {
         store(spawn_event_store(system, log)),
         projects(spawn_project_registry(system, log, store, options.idle_after)),
         accounts(spawn_account_actor(system, log, store)),
-        generators(spawn_generator_pool(system, runner, processes, store)),
+        generators(spawn_generator_pool(system, runner, processes, runner_stats, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
-        executors(spawn_executor_pool(system, runner, processes)),
+        executors(spawn_executor_pool(system, runner, processes, runner_stats)),
         runs(spawn_run_coordinator(
             system, RunCoordinatorConfig{&runner, &models.projects(), &models.tests(),
                                          &models.runs(), store, dependencies, executors})) {}
@@ -79,6 +79,7 @@ struct Service::Impl {
   Options options;
   RunnerSettings runner;
   ProcessHost processes;  // outlives the actor system: runners die after their actors
+  RunnerStats runner_stats;
   caf::actor_system_config config;
   caf::actor_system system;
   event_store_actor store;
@@ -146,6 +147,8 @@ void Service::start_run(StartRun command, Callback<events::TestRun> done) {
 }
 
 const RunnerSettings& Service::runner() const { return impl_->runner; }
+
+const RunnerStats& Service::runner_stats() const { return impl_->runner_stats; }
 events::Status Service::start_webhooks(const WebhookSettings& settings,
                                        const store::EventLog& log,
                                        const store::ReadModels& models,

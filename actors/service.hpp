@@ -6,6 +6,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/runner_settings.hpp"
+#include "actors/runner_stats.hpp"
 #include "actors/webhook_messages.hpp"
 #include "events/webhook.hpp"
 #include "events/project.hpp"
@@ -60,6 +61,7 @@ class Service {
   void start_run(StartRun command, Callback<events::TestRun> done);
 
   const RunnerSettings& runner() const;
+  const RunnerStats& runner_stats() const;
   // Webhooks. start_webhooks() starts delivery: the HTTP(S) client, the
   // webhook actors and the dispatcher, which `relay` tells of every commit.
   // kInvalid when the settings cannot be used (e.g. an unreadable CA file).

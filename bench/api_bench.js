@@ -8,7 +8,16 @@ const { moduleFiles } = require('./npm_module_files');
 const { ROOT, WORK, KEY, ADDRESS } = process.env;
 const ROUNDS = Number(process.env.ROUNDS);
 const RUNS = Number(process.env.RUNS);
-const PAUSE_MS = Number(process.env.PAUSE_MS || 2000);
+const WARM_RUNNERS = 2;  // vouchd's default --warm-runners
+
+async function poolReady() {
+  for (;;) {
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const ready = Number((/^vouch_runners_ready (\d+)$/m.exec(metrics) || [])[1]);
+    if (ready >= WARM_RUNNERS) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 const base = `http://${ADDRESS}`;
 const packagesDir = path.join(WORK, 'packages', 'node_modules');
 const jestBin = path.join(ROOT, 'runner', 'node_modules', 'jest', 'bin', 'jest.js');
@@ -89,17 +98,17 @@ async function main() {
   const cold = [];
   for (let i = 0; i < ROUNDS; i += 1) cold.push(await coldJest(dir));
   // Runs arriving one at a time, each finding the pool ready (a used runner
-  // is replaced in about a second, off the run's path): the pause lets the
-  // replacement get ready, as it does between a team's runs.
+  // is replaced in about a second, off the run's path): wait until /metrics
+  // shows the pool full again, as it is between a team's runs.
   const warm = [];
   for (let i = 0; i < ROUNDS; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+    await poolReady();
     const started = process.hrtime.bigint();
     const run = await runToEnd(subject.test.testId);
     if (run.outcome !== 'success') throw new Error(`run failed: ${JSON.stringify(run)}`);
     warm.push(Number(process.hrtime.bigint() - started) / 1e6);
   }
-  console.log(`\nRun latency on ${subject.module} (${subject.kept} tests), ${ROUNDS} rounds each, runs ${PAUSE_MS} ms apart:`);
+  console.log(`\nRun latency on ${subject.module} (${subject.kept} tests), ${ROUNDS} rounds each, each run posted when the pool is ready:`);
   console.log(`  node jest.js --coverage --ci : median ${median(cold).toFixed(0)} ms, p90 ${quantile(cold, 0.9).toFixed(0)} ms`);
   console.log(`  POST /run → completed        : median ${median(warm).toFixed(0)} ms, p90 ${quantile(warm, 0.9).toFixed(0)} ms`);
   console.log(`  ratio (target ≤ 0.3)         : ${(median(warm) / median(cold)).toFixed(2)}`);

@@ -13,8 +13,7 @@
 #     has executors.
 #
 # Usage: bench/api_bench.sh [package ...]     (default: the list below)
-# Env:   ROUNDS (latency samples, default 15), PAUSE_MS (between latency
-#        samples, default 2000), RUNS (throughput runs, default 24)
+# Env:   ROUNDS (latency samples, default 15), RUNS (throughput runs, default 24)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

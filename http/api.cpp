@@ -35,7 +35,11 @@ void add_rate_headers(Response& response, const RateDecision& decision) {
 
 Api::Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log,
          Options options)
-    : options_(options), authenticator_(models.access()), models_(models), log_(log) {
+    : options_(options),
+      authenticator_(models.access()),
+      models_(models),
+      log_(log),
+      runner_stats_(service.runner_stats()) {
   router_.add({"GET", "/healthz", "", false, [](const Request&, const Context&, Respond respond) {
                  respond(json_response(200, boost::json::object{{"status", "ok"}}));
                }});
@@ -152,6 +156,24 @@ std::string Api::metrics() const {
          std::to_string(stats.conflicts) + "\n";
   out += "# TYPE vouch_log_position gauge\nvouch_log_position " +
          std::to_string(log_.last_position()) + "\n";
+  const auto metric = [&out](std::string_view name, std::string_view type, auto value) {
+    out += "# TYPE ";
+    out += name;
+    out += " ";
+    out += type;
+    out += "\n";
+    out += name;
+    out += " " + std::to_string(value) + "\n";
+  };
+  const auto& runner = runner_stats_;
+  metric("vouch_generations_running", "gauge", runner.generations_running.load());
+  metric("vouch_generations_waiting", "gauge", runner.generations_waiting.load());
+  metric("vouch_generations_refused_total", "counter", runner.generations_refused.load());
+  metric("vouch_runs_executing", "gauge", runner.runs_executing.load());
+  metric("vouch_runs_waiting", "gauge", runner.runs_waiting.load());
+  metric("vouch_runners_ready", "gauge", runner.runners_ready.load());
+  metric("vouch_runners_starting", "gauge", runner.runners_starting.load());
+  metric("vouch_runner_start_failures_total", "counter", runner.runner_start_failures.load());
   out += "# TYPE vouch_projection_checkpoint gauge\nvouch_projection_checkpoint " +
          std::to_string(models_.projector().checkpoint()) + "\n";
   return out;

@@ -189,6 +189,8 @@ TEST_F(GenerateTest, ABusyGeneratorPoolAnswers503WithRetryAfter) {
   EXPECT_EQ(second.status, 503u) << second.body;
   EXPECT_FALSE(second.header("retry-after").empty());
   EXPECT_EQ(json(second)["code"], "unavailable");
+  EXPECT_NE(call("GET", "/metrics", "").body.find("vouch_generations_refused_total 1\n"),
+            std::string::npos);
   EXPECT_EQ(first.get().status, 201u);
 }
 
