@@ -31,6 +31,13 @@ std::string pending_key(std::string_view webhook, std::string_view event_id) {
   key.append(event_id);
   return key;
 }
+std::string attempts_key(std::string_view webhook, std::string_view event_id) {
+  std::string key = "deliveries/attempts/";
+  key.append(webhook);
+  key.push_back('\0');
+  key.append(event_id);
+  return key;
+}
 std::string health_key(std::string_view webhook) {
   return "deliveries/failing-since/" + std::string(webhook);
 }
@@ -46,6 +53,11 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
   writer.put(entry_key(attempt.delivery_id), record.event.data);
   writer.put(position_key(attempt.delivery_id), keys::encode_u64(record.position));
   writer.put(webhook_key(attempt.webhook_id, record.position), attempt.delivery_id);
+
+  const auto attempts = attempts_key(attempt.webhook_id, attempt.event_id);
+  const auto earlier = writer.get(attempts);
+  const std::uint64_t count = (earlier ? keys::decode_u64(*earlier).value_or(0) : 0) + 1;
+  writer.put(attempts, keys::encode_u64(count));
 
   const auto pending = pending_key(attempt.webhook_id, attempt.event_id);
   if (attempt.success) {
@@ -137,6 +149,16 @@ events::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending()
   }
   if (!it->status().ok()) return events::Error::internal(it->status().ToString());
   return out;
+}
+
+events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_id,
+                                                       const std::string& event_id) const {
+  std::string value;
+  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                   attempts_key(webhook_id, event_id), &value);
+  if (status.IsNotFound()) return std::uint32_t{0};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  return static_cast<std::uint32_t>(keys::decode_u64(value).value_or(0));
 }
 
 events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
