@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "actors/errors.hpp"
+#include "actors/webhook_actor.hpp"
 #include "events/public_types.hpp"
 #include "events/webhook.hpp"
 #include "store/subscriber_cursor.hpp"
@@ -21,6 +22,9 @@ struct DispatcherState {
   std::unique_ptr<store::SubscriberCursor> cursor;
   std::uint64_t saved = 0;  // the cursor as stored
   std::uint64_t next = 1;   // the next position to read
+  // The log's last position when the dispatcher started: events up to it may
+  // have been attempted before a restart, and the webhook actors check.
+  std::uint64_t last_before_start = 0;
   std::map<std::uint64_t, std::size_t> unrecorded;  // position → deliveries not yet recorded
   std::size_t unrecorded_total = 0;
   bool flush_scheduled = false;
@@ -56,50 +60,71 @@ void recorded(Self self, std::uint64_t position) {
   if (state.unrecorded_total + kPage <= kMaxUnrecordedDeliveries) pump(self);
 }
 
-void hand_over(Self self, DeliverEvent delivery) {
-  const auto position = delivery.record.position;
-  self->request(self->state.config.registry, caf::infinite, delivery)
-      .then([self, position](bool) { recorded(self, position); },
-            [self, delivery](caf::error& error) {
-              log_line("warn", "handing event " + delivery.record.event.id + " to webhook " +
-                                   delivery.webhook_id + " failed (" +
-                                   from_caf_error(error).message + "); trying again");
-              self->delayed_send(self, kHandOverAgainAfter, delivery);
-            });
+void hand_over(Self self, DeliverEvents batch) {
+  self->request(self->state.config.registry, caf::infinite, batch)
+      .then(
+          [self, batch](bool) {
+            for (const auto& delivery : batch.deliveries) recorded(self, delivery.event_position);
+          },
+          [self, batch](caf::error& error) mutable {
+            log_line("warn", "handing " + std::to_string(batch.deliveries.size()) +
+                                 " events to webhook " + batch.webhook_id + " failed (" +
+                                 from_caf_error(error).message + "); trying again");
+            // Some may have been attempted meanwhile: the webhook actor checks.
+            for (auto& delivery : batch.deliveries) delivery.check_attempted = true;
+            self->delayed_send(self, kHandOverAgainAfter, std::move(batch));
+          });
 }
 
+// Whether events of this stored type go to webhooks.
+bool deliverable(std::string_view type) { return events::public_type_of(type).has_value(); }
+
 // Reads on from `next` until the log is exhausted or the window is full.
+// Internal events (delivery attempts, keys, webhooks) are skipped without
+// being decoded; each page goes to each webhook as one batch, and an event's
+// body is built once for all its webhooks.
 void pump(Self self) {
   auto& state = self->state;
   while (state.unrecorded_total + kPage <= kMaxUnrecordedDeliveries) {
-    auto page = state.config.log->read_all(state.next, kPage);
+    auto page = state.config.log->read_all_of(state.next, kPage, deliverable);
     if (!page) {
       log_line("error", "cannot read the log: " + page.error().message);
       return;
     }
-    if (page->empty()) break;
-    for (auto& record : *page) {
-      state.next = record.position + 1;
+    std::map<std::string, DeliverEvents> batches;  // by webhook id
+    std::map<std::string, std::vector<store::WebhookEntry>> webhooks_of;  // by account
+    std::uint64_t next = page->next_position;
+    for (auto& record : page->events) {
       const auto type = events::public_type_of(record.event.type);
-      if (!type) continue;
-      auto webhooks = state.config.webhooks->all_of(record.event.account);
-      if (!webhooks) {
-        log_line("error", "cannot read the webhooks: " + webhooks.error().message);
-        state.next = record.position;  // read it again on the next pump
-        return;
+      auto known = webhooks_of.find(record.event.account);
+      if (known == webhooks_of.end()) {
+        auto webhooks = state.config.webhooks->all_of(record.event.account);
+        if (!webhooks) {
+          log_line("error", "cannot read the webhooks: " + webhooks.error().message);
+          next = record.position;  // read it again on the next pump
+          break;
+        }
+        known = webhooks_of.emplace(record.event.account, std::move(webhooks).value()).first;
       }
-      for (const auto& entry : *webhooks) {
+      std::shared_ptr<const std::string> body;
+      for (const auto& entry : known->second) {
         const auto& webhook = entry.webhook;
         if (!webhook.active || entry.created_position >= record.position ||
             !events::any_pattern_matches(webhook.events, *type)) {
           continue;
         }
+        if (!body) body = std::make_shared<const std::string>(delivery_body(record, *type));
         ++state.unrecorded[record.position];
         ++state.unrecorded_total;
-        hand_over(self, DeliverEvent{webhook.id, std::string(*type), record});
+        auto& batch = batches[webhook.id];
+        batch.webhook_id = webhook.id;
+        batch.deliveries.push_back(Delivery{record.event.id, record.position, std::string(*type),
+                                            body, record.position <= state.last_before_start});
       }
     }
-    if (page->size() < kPage) break;
+    state.next = next;
+    for (auto& [id, batch] : batches) hand_over(self, std::move(batch));
+    if (page->exhausted || next != page->next_position) break;
   }
   schedule_flush(self);
 }
@@ -131,6 +156,7 @@ webhook_dispatcher_actor::behavior_type dispatcher(Self self, WebhookDispatcherC
     state.saved = *saved;
     state.next = *saved + 1;
   }
+  state.last_before_start = state.config.log->last_position();
   reschedule_pending(self);
   self->send(self, pump_atom_v);
   return {
@@ -149,7 +175,7 @@ webhook_dispatcher_actor::behavior_type dispatcher(Self self, WebhookDispatcherC
         }
         state.saved = through;
       },
-      [self](DeliverEvent& delivery) { hand_over(self, std::move(delivery)); },
+      [self](DeliverEvents& batch) { hand_over(self, std::move(batch)); },
   };
 }
 
