@@ -163,6 +163,11 @@ events::Status Service::start_webhooks(const WebhookSettings& settings,
   WebhookClient::Options client_options;
   client_options.policy = AddressPolicy(settings.allow_cidrs);
   client_options.ca_file = settings.ca_file;
+  // Webhooks on one host (often one receiver behind many endpoints) share its
+  // kept-alive connections: keep as many idle as 16 webhooks have attempts in
+  // flight, so that fan-out to them reuses connections instead of opening one
+  // per attempt beyond the pool.
+  client_options.max_idle_per_host = 16 * kMaxAttemptsInFlight;
   auto client = WebhookClient::create(std::move(client_options));
   if (!client) return std::move(client).error();
   impl.webhook_client = std::move(client).value();
