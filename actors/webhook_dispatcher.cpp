@@ -3,11 +3,13 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <unordered_map>
 
 #include "actors/errors.hpp"
 #include "actors/webhook_actor.hpp"
 #include "events/public_types.hpp"
 #include "events/webhook.hpp"
+#include "events/webhook_codec.hpp"
 #include "store/subscriber_cursor.hpp"
 
 namespace vouch::actors {
@@ -16,6 +18,7 @@ namespace {
 constexpr std::size_t kPage = 256;
 constexpr auto kFlushEvery = std::chrono::milliseconds(100);
 constexpr auto kHandOverAgainAfter = std::chrono::seconds(1);
+constexpr std::size_t kMaxCachedAccounts = 10'000;
 
 struct DispatcherState {
   WebhookDispatcherConfig config;
@@ -28,6 +31,10 @@ struct DispatcherState {
   std::map<std::uint64_t, std::size_t> unrecorded;  // position → deliveries not yet recorded
   std::size_t unrecorded_total = 0;
   bool flush_scheduled = false;
+  // The webhooks of each account as the read model last gave them; cleared
+  // whenever the log shows a webhook event, so every public event is matched
+  // against the webhooks as they stood at least as late as the event itself.
+  std::unordered_map<std::string, std::vector<store::WebhookEntry>> webhooks_of;
   static inline const char* name = "vouch.webhook-dispatcher";
 };
 
@@ -76,8 +83,18 @@ void hand_over(Self self, DeliverEvents batch) {
           });
 }
 
-// Whether events of this stored type go to webhooks.
-bool deliverable(std::string_view type) { return events::public_type_of(type).has_value(); }
+// A stored type that changes the webhooks read model.
+bool changes_webhooks(std::string_view type) {
+  return type == events::kWebhookCreatedV1 || type == events::kWebhookUpdatedV1 ||
+         type == events::kWebhookDeletedV1 || type == events::kWebhookSecretRotatedV1 ||
+         type == events::kWebhookDisabledV1;
+}
+
+// What the dispatcher decodes: events that go to webhooks, and those that
+// change the webhooks (to drop its cache of them).
+bool wanted(std::string_view type) {
+  return events::public_type_of(type).has_value() || changes_webhooks(type);
+}
 
 // Reads on from `next` until the log is exhausted or the window is full.
 // Internal events (delivery attempts, keys, webhooks) are skipped without
@@ -86,16 +103,20 @@ bool deliverable(std::string_view type) { return events::public_type_of(type).ha
 void pump(Self self) {
   auto& state = self->state;
   while (state.unrecorded_total + kPage <= kMaxUnrecordedDeliveries) {
-    auto page = state.config.log->read_all_of(state.next, kPage, deliverable);
+    auto page = state.config.log->read_all_of(state.next, kPage, wanted);
     if (!page) {
       log_line("error", "cannot read the log: " + page.error().message);
       return;
     }
     std::map<std::string, DeliverEvents> batches;  // by webhook id
-    std::map<std::string, std::vector<store::WebhookEntry>> webhooks_of;  // by account
     std::uint64_t next = page->next_position;
     for (auto& record : page->events) {
+      if (changes_webhooks(record.event.type)) {
+        state.webhooks_of.clear();
+        continue;
+      }
       const auto type = events::public_type_of(record.event.type);
+      auto& webhooks_of = state.webhooks_of;
       auto known = webhooks_of.find(record.event.account);
       if (known == webhooks_of.end()) {
         auto webhooks = state.config.webhooks->all_of(record.event.account);
@@ -104,6 +125,7 @@ void pump(Self self) {
           next = record.position;  // read it again on the next pump
           break;
         }
+        if (webhooks_of.size() >= kMaxCachedAccounts) webhooks_of.clear();
         known = webhooks_of.emplace(record.event.account, std::move(webhooks).value()).first;
       }
       std::shared_ptr<const std::string> body;

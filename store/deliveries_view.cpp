@@ -53,27 +53,24 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
   writer.put(entry_key(attempt.delivery_id), keys::encode_u64(record.position) + record.event.data);
   writer.put(webhook_key(attempt.webhook_id, record.position), attempt.delivery_id);
 
-  // Per (webhook, event): the number of attempts, and whether a retry is
-  // pending, so that most attempts need no tombstone for a pending retry.
-  const auto attempts = attempts_key(attempt.webhook_id, attempt.event_id);
-  const auto earlier = writer.get(attempts);
-  const std::uint64_t count =
-      (earlier && earlier->size() >= 8 ? keys::decode_u64(earlier->substr(0, 8)).value_or(0) : 0) +
-      1;
-  const bool was_pending = earlier && earlier->size() > 8;
-  bool pending = was_pending;
-  const auto pending_at = pending_key(attempt.webhook_id, attempt.event_id);
+  // Per (webhook, event): the number of the latest attempt recorded (the
+  // attempts of a delivery are numbered 1, 2, … in log order).
+  writer.put(attempts_key(attempt.webhook_id, attempt.event_id), keys::encode_u64(attempt.attempt));
+
+  // A retry can be pending only after an automatic attempt failed, so a
+  // delivery that succeeds at its first attempt (the usual case) writes no
+  // tombstone for it.
+  const auto pending = pending_key(attempt.webhook_id, attempt.event_id);
+  const bool first = attempt.attempt == 1 && !attempt.manual;
   if (attempt.success) {
-    pending = false;
+    if (!first) writer.erase(pending);
   } else if (!attempt.manual) {
-    pending = attempt.next_attempt.has_value();
+    if (attempt.next_attempt) {
+      writer.put(pending, record.event.data);
+    } else if (!first) {
+      writer.erase(pending);
+    }
   }
-  if (pending) {
-    if (!attempt.success && !attempt.manual) writer.put(pending_at, record.event.data);
-  } else if (was_pending) {
-    writer.erase(pending_at);
-  }
-  writer.put(attempts, keys::encode_u64(count) + (pending ? "p" : ""));
 
   const auto health = health_key(attempt.webhook_id);
   if (attempt.success) {
@@ -168,8 +165,7 @@ events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhoo
                                    attempts_key(webhook_id, event_id), &value);
   if (status.IsNotFound()) return std::uint32_t{0};
   if (!status.ok()) return events::Error::internal(status.ToString());
-  if (value.size() < 8) return events::Error::internal("corrupt attempt count");
-  return static_cast<std::uint32_t>(keys::decode_u64(std::string_view(value).substr(0, 8)).value_or(0));
+  return static_cast<std::uint32_t>(keys::decode_u64(value).value_or(0));
 }
 
 events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(

@@ -18,7 +18,7 @@ namespace vouch::store {
 //   - the pending retries: per (webhook, event), the last automatic attempt
 //     while it names a next one — what a restart reschedules;
 //   - per webhook, since when it has failed without a success in between;
-//   - per (webhook, event), how many attempts are recorded: after a restart
+//   - per (webhook, event), the number of its latest attempt: after a restart
 //     the dispatcher hands events over again, and those already attempted
 //     are skipped (their retries are the pending ones).
 // Queries are thread-safe and read committed state.
@@ -41,7 +41,8 @@ class DeliveriesView : public Projection {
   // Every pending retry, in (webhook, event) order.
   [[nodiscard]] events::Result<std::vector<events::DeliveryAttempted>> pending() const;
 
-  // How many attempts of `event_id` to `webhook_id` are recorded; 0 for none.
+  // The number of the latest attempt of `event_id` to `webhook_id` recorded
+  // (attempts are numbered 1, 2, …); 0 when none is.
   [[nodiscard]] events::Result<std::uint32_t> attempts(const std::string& webhook_id,
                                                        const std::string& event_id) const;
 
