@@ -42,7 +42,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::UpdateWebhook)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::DeleteWebhook)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RotateWebhookSecret)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Webhook)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::DeliverEvent)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::DeliverEvents)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RetryDelivery)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliverWebhook)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliveryQueued)
@@ -90,7 +90,7 @@ CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::DeleteWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::RotateWebhookSecret))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::Webhook))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::DeliverEvent))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::DeliverEvents))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RetryDelivery))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliverWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliveryQueued))
@@ -170,8 +170,8 @@ using webhook_actor = caf::typed_actor<
     caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
     caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
     caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
-    // Answers once the first attempt is recorded (or nothing is to be sent).
-    caf::replies_to<DeliverEvent>::with<bool>,
+    // Answers once the first attempt of each delivery is recorded (or skipped).
+    caf::replies_to<DeliverEvents>::with<bool>,
     caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>,
     caf::reacts_to<RetryDelivery>, caf::reacts_to<AttemptFinished>, caf::reacts_to<idle_atom>,
     caf::reacts_to<stop_atom>>;
@@ -183,7 +183,7 @@ using webhook_registry_actor = caf::typed_actor<
     caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
     caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
     caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
-    caf::replies_to<DeliverEvent>::with<bool>,
+    caf::replies_to<DeliverEvents>::with<bool>,
     caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>, caf::reacts_to<RetryDelivery>,
     caf::reacts_to<idle_atom, std::string>>;
 
@@ -192,6 +192,6 @@ using webhook_dispatcher_actor =
     caf::typed_actor<caf::reacts_to<committed_atom, std::uint64_t>,  // the log grew
                      caf::reacts_to<pump_atom>,                      // read on
                      caf::reacts_to<flush_atom>,                     // save the cursor
-                     caf::reacts_to<DeliverEvent>>;  // hand one over again after a failure
+                     caf::reacts_to<DeliverEvents>>;  // hand a batch over again after a failure
 
 }  // namespace vouch::actors

@@ -18,15 +18,43 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The answer to one DeliverEvents: given once the first attempt of each of
+// its deliveries is recorded, or at the first failure to record one.
+struct BatchAck {
+  caf::typed_response_promise<bool> promise;
+  std::size_t remaining = 0;
+  bool answered = false;
+
+  void recorded() {
+    if (answered || --remaining != 0) return;
+    answered = true;
+    promise.deliver(true);
+  }
+  void failed(const caf::error& error) {
+    if (answered) return;
+    answered = true;
+    promise.deliver(error);
+  }
+};
+
 // One attempt, waiting or in flight.
 struct Send {
   std::string event_id;
   std::uint64_t event_position = 0;
   std::string event_type;
-  std::string body;
+  std::shared_ptr<const std::string> body;
   std::uint32_t attempt = 1;
   bool manual = false;
-  std::optional<caf::typed_response_promise<bool>> ack;  // the dispatcher waits for attempt 1
+  std::shared_ptr<BatchAck> ack;  // set on a first attempt: the dispatcher waits for it
+};
+
+// An attempt made, waiting for its event to be durable, and what follows
+// from it once it is.
+struct Unrecorded {
+  events::DeliveryAttempted attempt;
+  std::optional<events::Millis> delay;  // to the next attempt
+  events::AttemptVerdict verdict = events::AttemptVerdict::kFailed;
+  std::shared_ptr<BatchAck> ack;
 };
 
 struct WebhookActorState {
@@ -38,7 +66,11 @@ struct WebhookActorState {
   std::deque<Send> queue;
   std::unordered_map<std::uint64_t, Send> in_flight;
   std::uint64_t next_ticket = 1;
-  std::size_t recording = 0;  // attempts being appended
+  // Attempts are recorded in batches: at most one append in flight, and the
+  // attempts finished meanwhile wait for it and then go in one append.
+  std::vector<Unrecorded> unrecorded;  // waiting for the next append
+  std::vector<Unrecorded> appending;   // in the append in flight
+  bool append_in_flight = false;
   std::size_t timers = 0;     // retries scheduled
   std::optional<events::Millis> failing_since;
   std::mt19937_64 random{std::random_device{}()};
@@ -150,8 +182,79 @@ std::string describe_status(unsigned status) {
 
 void start_next(Self self);
 
-// Records one attempt and what follows from it: the ack to the dispatcher, a
-// retry, disabling.
+// What follows from an attempt once it is durable: the ack to the
+// dispatcher, the retry, disabling.
+void after_recorded(Self self, Unrecorded& done) {
+  auto& state = self->state;
+  const auto& attempt = done.attempt;
+  if (done.ack) done.ack->recorded();
+  if (attempt.success) {
+    state.failing_since.reset();
+  } else if (!state.failing_since) {
+    state.failing_since = attempt.at;
+  }
+  if (done.delay) {
+    ++state.timers;
+    self->delayed_send(self, std::chrono::milliseconds(*done.delay),
+                       RetryDelivery{attempt.webhook_id, attempt.event_id, attempt.event_position,
+                                     attempt.attempt + 1, *attempt.next_attempt, true});
+  }
+  if (done.verdict == events::AttemptVerdict::kGone) {
+    disable(self, "the receiver answered 410 Gone");
+  } else if (!attempt.success && state.failing_since &&
+             attempt.at - *state.failing_since >= state.config.retry.disable_after()) {
+    disable(self, "deliveries failed for " +
+                      std::to_string(state.config.retry.disable_after() / 1000) +
+                      " s without a success");
+  }
+}
+
+// Appends every attempt waiting to be recorded, as events of the webhook's
+// delivery stream in one append, unless an append is in flight (its answer
+// flushes again).
+void flush_records(Self self) {
+  auto& state = self->state;
+  if (state.append_in_flight || state.unrecorded.empty()) return;
+  state.appending = std::move(state.unrecorded);
+  state.unrecorded.clear();
+  store::AppendRequest request{events::deliveries_stream(state.config.webhook_id),
+                               store::kAnyVersion,
+                               {}};
+  request.events.reserve(state.appending.size());
+  const std::string account = state.webhook.webhook ? state.webhook.webhook->account : "";
+  for (const auto& waiting : state.appending) {
+    auto encoded = events::encode(waiting.attempt);
+    request.events.push_back({events::new_id(events::kEventIdPrefix), std::move(encoded.type),
+                              account, waiting.attempt.at, std::move(encoded.data)});
+  }
+  state.append_in_flight = true;
+  self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
+      .then(
+          [self](const store::AppendResult&) {
+            auto& state = self->state;
+            auto done = std::move(state.appending);
+            state.appending.clear();
+            state.append_in_flight = false;
+            for (auto& attempt : done) after_recorded(self, attempt);
+            flush_records(self);
+          },
+          [self](caf::error& error) {
+            auto& state = self->state;
+            auto lost = std::move(state.appending);
+            state.appending.clear();
+            state.append_in_flight = false;
+            log_line("error", state.config.webhook_id,
+                     "could not record " + std::to_string(lost.size()) +
+                         " delivery attempts: " + caf::to_string(error));
+            for (auto& attempt : lost) {
+              if (attempt.ack) attempt.ack->failed(error);
+            }
+            flush_records(self);
+          });
+}
+
+// Records one attempt (in the next batch); what follows from it waits until
+// it is durable.
 void record(Self self, Send send, const OutboundResult& result, bool sent,
             bool retry_unsent = false) {
   auto& state = self->state;
@@ -186,48 +289,8 @@ void record(Self self, Send send, const OutboundResult& result, bool sent,
     if (delay) attempt.next_attempt = now + *delay;
   }
 
-  auto encoded = events::encode(attempt);
-  store::AppendRequest request{
-      events::delivery_stream(state.config.webhook_id, send.event_id),
-      store::kAnyVersion,
-      {{events::new_id(events::kEventIdPrefix), std::move(encoded.type),
-        state.webhook.webhook ? state.webhook.webhook->account : "", now,
-        std::move(encoded.data)}}};
-  ++state.recording;
-  auto ack = std::move(send.ack);
-  self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
-      .then(
-          [self, ack, attempt, delay, verdict](const store::AppendResult&) mutable {
-            auto& state = self->state;
-            --state.recording;
-            if (ack) ack->deliver(true);
-            if (attempt.success) {
-              state.failing_since.reset();
-            } else if (!state.failing_since) {
-              state.failing_since = attempt.at;
-            }
-            if (delay) {
-              ++state.timers;
-              self->delayed_send(self, std::chrono::milliseconds(*delay),
-                                 RetryDelivery{attempt.webhook_id, attempt.event_id,
-                                               attempt.event_position, attempt.attempt + 1,
-                                               *attempt.next_attempt, true});
-            }
-            if (verdict == events::AttemptVerdict::kGone) {
-              disable(self, "the receiver answered 410 Gone");
-            } else if (!attempt.success && state.failing_since &&
-                       attempt.at - *state.failing_since >= state.config.retry.disable_after()) {
-              disable(self, "deliveries failed for " +
-                                std::to_string(state.config.retry.disable_after() / 1000) +
-                                " s without a success");
-            }
-          },
-          [self, ack](caf::error& error) mutable {
-            --self->state.recording;
-            log_line("error", self->state.config.webhook_id,
-                     "could not record a delivery attempt: " + caf::to_string(error));
-            if (ack) ack->deliver(std::move(error));
-          });
+  state.unrecorded.push_back({std::move(attempt), delay, verdict, std::move(send.ack)});
+  flush_records(self);
 }
 
 // Signs and sends one attempt through the client.
@@ -246,7 +309,7 @@ void start(Self self, Send send) {
   std::string standard;
   for (const auto& secret : secrets) {
     if (auto signature =
-            events::standard_signature(secret, send.event_id, timestamp, send.body)) {
+            events::standard_signature(secret, send.event_id, timestamp, *send.body)) {
       if (!standard.empty()) standard.push_back(' ');
       standard += *signature;
     }
@@ -254,7 +317,7 @@ void start(Self self, Send send) {
   OutboundRequest request;
   request.url = webhook.url;
   request.timeout = state.config.timeout;
-  request.body = send.body;
+  request.body = *send.body;
   const std::string ts = std::to_string(timestamp);
   request.headers = {{"content-type", "application/json"},
                      {"webhook-id", send.event_id},
@@ -262,10 +325,10 @@ void start(Self self, Send send) {
                      {"webhook-signature", standard},
                      {"x-service-timestamp", ts},
                      {"x-service-signature",
-                      events::service_signature(secrets.front(), timestamp, send.body)}};
+                      events::service_signature(secrets.front(), timestamp, *send.body)}};
   if (secrets.size() > 1) {
     request.headers.emplace_back("x-service-signature-previous",
-                                 events::service_signature(secrets[1], timestamp, send.body));
+                                 events::service_signature(secrets[1], timestamp, *send.body));
   }
   const auto ticket = state.next_ticket++;
   state.in_flight.emplace(ticket, std::move(send));
@@ -323,26 +386,33 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
       },
       [self](const events::DeleteWebhook& command) { return handle(self, command); },
       [self](const events::RotateWebhookSecret& command) { return handle(self, command); },
-      [self](DeliverEvent& delivery) -> caf::result<bool> {
+      [self](DeliverEvents& batch) -> caf::result<bool> {
         auto& state = self->state;
         state.last_active = Clock::now();
         if (state.load_error) return to_caf_error(*state.load_error);
         if (!accepting(state)) return true;
-        // Attempted before a restart: its retries are the pending ones.
-        auto earlier = state.config.log->read_stream(
-            events::delivery_stream(state.config.webhook_id, delivery.record.event.id));
-        if (!earlier) return to_caf_error(std::move(earlier).error());
-        if (!earlier->empty()) return true;
-        auto promise = self->make_response_promise<bool>();
-        Send send{delivery.record.event.id,
-                  delivery.record.position,
-                  delivery.public_type,
-                  delivery_body(delivery.record, delivery.public_type),
-                  1,
-                  false,
-                  promise};
-        enqueue(self, std::move(send));
-        return promise;
+        std::vector<Send> sends;
+        sends.reserve(batch.deliveries.size());
+        for (auto& delivery : batch.deliveries) {
+          if (delivery.check_attempted) {
+            // Attempted before a restart: its retries are the pending ones.
+            auto earlier = state.config.deliveries->attempts(state.config.webhook_id,
+                                                             delivery.event_id);
+            if (!earlier) return to_caf_error(std::move(earlier).error());
+            if (*earlier > 0) continue;
+          }
+          sends.push_back(Send{std::move(delivery.event_id), delivery.event_position,
+                               std::move(delivery.public_type), std::move(delivery.body), 1,
+                               false, nullptr});
+        }
+        if (sends.empty()) return true;
+        auto ack = std::make_shared<BatchAck>(
+            BatchAck{self->make_response_promise<bool>(), sends.size()});
+        for (auto& send : sends) {
+          send.ack = ack;
+          enqueue(self, std::move(send));
+        }
+        return ack->promise;
       },
       [self](RetryDelivery& retry) {
         auto& state = self->state;
@@ -366,7 +436,8 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         const auto type = events::public_type_of(record->event.type);
         if (!type) return;
         enqueue(self, Send{retry.event_id, retry.event_position, std::string(*type),
-                           delivery_body(*record, *type), retry.attempt, false, std::nullopt});
+                           std::make_shared<const std::string>(delivery_body(*record, *type)),
+                           retry.attempt, false, nullptr});
       },
       [self](const RedeliverWebhook& command) -> caf::result<RedeliveryQueued> {
         auto& state = self->state;
@@ -388,16 +459,23 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         const auto& original = **entry;
         auto record = event_at(*state.config.log, original.event_position, original.event_id);
         if (!record) return to_caf_error(std::move(record).error());
-        auto attempts = state.config.log->read_stream(
-            events::delivery_stream(state.config.webhook_id, original.event_id));
-        if (!attempts) return to_caf_error(std::move(attempts).error());
-        std::uint32_t attempt = static_cast<std::uint32_t>(attempts->size()) + 1;
+        auto recorded = state.config.deliveries->attempts(state.config.webhook_id,
+                                                          original.event_id);
+        if (!recorded) return to_caf_error(std::move(recorded).error());
+        // The attempts recorded, made but not yet recorded, and in flight.
+        std::uint32_t attempt = *recorded + 1;
         for (const auto& [ticket, send] : state.in_flight) {
           if (send.event_id == original.event_id) ++attempt;
         }
+        for (const auto* waiting : {&state.unrecorded, &state.appending}) {
+          for (const auto& made : *waiting) {
+            if (made.attempt.event_id == original.event_id) ++attempt;
+          }
+        }
         enqueue(self, Send{original.event_id, original.event_position, original.event_type,
-                           delivery_body(*record, original.event_type), attempt, true,
-                           std::nullopt});
+                           std::make_shared<const std::string>(
+                               delivery_body(*record, original.event_type)),
+                           attempt, true, nullptr});
         return RedeliveryQueued{command.webhook_id, original.event_id, original.event_type,
                                 attempt};
       },
@@ -413,7 +491,8 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
       [self](idle_atom) {
         auto& state = self->state;
         const bool busy = !state.queue.empty() || !state.in_flight.empty() ||
-                          state.recording != 0 || state.timers != 0;
+                          state.append_in_flight || !state.unrecorded.empty() ||
+                          state.timers != 0;
         if (state.stopping) {
           if (busy) {
             self->delayed_send(self, std::chrono::seconds(1), idle_atom_v);
@@ -433,8 +512,8 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         // Work routed here between the idle report and this stop finishes first.
         auto& state = self->state;
         state.stopping = true;
-        if (state.queue.empty() && state.in_flight.empty() && state.recording == 0 &&
-            state.timers == 0) {
+        if (state.queue.empty() && state.in_flight.empty() && !state.append_in_flight &&
+            state.unrecorded.empty() && state.timers == 0) {
           self->quit();
         } else {
           self->delayed_send(self, std::chrono::seconds(1), idle_atom_v);

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,11 +23,24 @@ struct WebhookSettings {
   std::string ca_file;                        // --webhook-ca
 };
 
-// From the dispatcher: send this public event to one webhook.
-struct DeliverEvent {
-  std::string webhook_id;
+// One public event to send to a webhook. The body is built once per event
+// and shared by every webhook it goes to.
+struct Delivery {
+  std::string event_id;
+  std::uint64_t event_position = 0;
   std::string public_type;  // e.g. "project.created"
-  events::RecordedEvent record;
+  std::shared_ptr<const std::string> body;  // {id, type, created, data}, as signed
+  // The event may have been attempted already (handed over again after a
+  // restart or after a failed hand-over): the webhook actor checks the read
+  // model and skips it when it was.
+  bool check_attempted = false;
+};
+
+// From the dispatcher: send these public events (in log order) to one
+// webhook. Answered once the first attempt of every one of them is recorded.
+struct DeliverEvents {
+  std::string webhook_id;
+  std::vector<Delivery> deliveries;
 };
 
 // A retry that is due at `due` (from a webhook actor's own timer, or

@@ -34,7 +34,7 @@ webhook_registry_actor::behavior_type registry(Self self, WebhookActorConfig pro
       [route](const events::UpdateWebhook& command) { return route(command.id, command); },
       [route](const events::DeleteWebhook& command) { return route(command.id, command); },
       [route](const events::RotateWebhookSecret& command) { return route(command.id, command); },
-      [route](const DeliverEvent& delivery) { return route(delivery.webhook_id, delivery); },
+      [route](const DeliverEvents& batch) { return route(batch.webhook_id, batch); },
       [route](const RedeliverWebhook& command) { return route(command.webhook_id, command); },
       [self, prototype](const RetryDelivery& retry) {
         self->send(actor_for(self, retry.webhook_id, prototype), retry);

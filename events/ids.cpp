@@ -2,19 +2,51 @@
 
 #include <openssl/rand.h>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <stdexcept>
 
 namespace vouch::events {
 namespace {
 
+// Random bytes from OpenSSL's CSPRNG, drawn 4 KiB at a time per thread: each
+// RAND_bytes call costs a lock and a DRBG round, and ids are made per event.
+// Every byte is handed out once.
+class RandomBuffer {
+ public:
+  void fill(unsigned char* out, std::size_t count) {
+    while (count > 0) {
+      if (used_ == buffer_.size()) refill();
+      const auto take = std::min(count, buffer_.size() - used_);
+      std::memcpy(out, buffer_.data() + used_, take);
+      // Not kept once handed out.
+      std::memset(buffer_.data() + used_, 0, take);
+      used_ += take;
+      out += take;
+      count -= take;
+    }
+  }
+
+ private:
+  void refill() {
+    if (RAND_bytes(buffer_.data(), static_cast<int>(buffer_.size())) != 1) {
+      // Without randomness, ids and keys would be guessable: refuse to continue.
+      throw std::runtime_error("OpenSSL RAND_bytes failed");
+    }
+    used_ = 0;
+  }
+
+  std::array<unsigned char, 4096> buffer_{};
+  std::size_t used_ = buffer_.size();
+};
+
 std::string random_hex(std::size_t bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
+  thread_local RandomBuffer random;
   std::array<unsigned char, 64> buffer{};
-  if (bytes > buffer.size() || RAND_bytes(buffer.data(), static_cast<int>(bytes)) != 1) {
-    // Without randomness, ids and keys would be guessable: refuse to continue.
-    throw std::runtime_error("OpenSSL RAND_bytes failed");
-  }
+  if (bytes > buffer.size()) throw std::invalid_argument("random_hex: too many bytes");
+  random.fill(buffer.data(), bytes);
   std::string out;
   out.reserve(bytes * 2);
   for (std::size_t i = 0; i < bytes; ++i) {

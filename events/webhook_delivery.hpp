@@ -11,16 +11,15 @@
 // rules that decide what happens after it (retry schedule, disabling).
 //
 // A delivery is one event sent to one webhook; its attempts are events of the
-// stream "delivery-<webhook id>-<event id>" (internal, never public), so the
+// webhook's delivery stream "deliveries-<webhook id>" (internal, never
+// public; appended with any version, several attempts per append), so the
 // delivery log and the pending retries are a fold over the log and survive a
 // crash.
 namespace vouch::events {
 
-inline std::string delivery_stream(std::string_view webhook_id, std::string_view event_id) {
-  std::string stream = "delivery-";
+inline std::string deliveries_stream(std::string_view webhook_id) {
+  std::string stream = "deliveries-";
   stream.append(webhook_id);
-  stream.push_back('-');
-  stream.append(event_id);
   return stream;
 }
 

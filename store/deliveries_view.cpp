@@ -12,7 +12,6 @@ namespace {
 constexpr std::string_view kPendingPrefix = "deliveries/pending/";
 
 std::string entry_key(std::string_view id) { return "deliveries/id/" + std::string(id); }
-std::string position_key(std::string_view id) { return "deliveries/pos/" + std::string(id); }
 std::string webhook_prefix(std::string_view webhook) {
   std::string key = "deliveries/hook/";
   key.append(webhook);
@@ -31,6 +30,13 @@ std::string pending_key(std::string_view webhook, std::string_view event_id) {
   key.append(event_id);
   return key;
 }
+std::string attempts_key(std::string_view webhook, std::string_view event_id) {
+  std::string key = "deliveries/attempts/";
+  key.append(webhook);
+  key.push_back('\0');
+  key.append(event_id);
+  return key;
+}
 std::string health_key(std::string_view webhook) {
   return "deliveries/failing-since/" + std::string(webhook);
 }
@@ -43,26 +49,34 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
   if (!decoded) return std::move(decoded).error();
   const auto& attempt = *decoded;
 
-  writer.put(entry_key(attempt.delivery_id), record.event.data);
-  writer.put(position_key(attempt.delivery_id), keys::encode_u64(record.position));
+  // The entry holds its log position (for startingAfter) before the data.
+  writer.put(entry_key(attempt.delivery_id), keys::encode_u64(record.position) + record.event.data);
   writer.put(webhook_key(attempt.webhook_id, record.position), attempt.delivery_id);
 
+  // Per (webhook, event): the number of the latest attempt recorded (the
+  // attempts of a delivery are numbered 1, 2, … in log order).
+  writer.put(attempts_key(attempt.webhook_id, attempt.event_id), keys::encode_u64(attempt.attempt));
+
+  // A retry can be pending only after an automatic attempt failed, so a
+  // delivery that succeeds at its first attempt (the usual case) writes no
+  // tombstone for it.
   const auto pending = pending_key(attempt.webhook_id, attempt.event_id);
+  const bool first = attempt.attempt == 1 && !attempt.manual;
   if (attempt.success) {
-    writer.erase(pending);
-    writer.erase(health_key(attempt.webhook_id));
-    return events::ok_status();
-  }
-  if (!attempt.manual) {
+    if (!first) writer.erase(pending);
+  } else if (!attempt.manual) {
     if (attempt.next_attempt) {
       writer.put(pending, record.event.data);
-    } else {
+    } else if (!first) {
       writer.erase(pending);
     }
   }
-  if (!writer.get(health_key(attempt.webhook_id))) {
-    writer.put(health_key(attempt.webhook_id),
-               keys::encode_u64(static_cast<std::uint64_t>(attempt.at)));
+
+  const auto health = health_key(attempt.webhook_id);
+  if (attempt.success) {
+    if (writer.get(health)) writer.erase(health);
+  } else if (!writer.get(health)) {
+    writer.put(health, keys::encode_u64(static_cast<std::uint64_t>(attempt.at)));
   }
   return events::ok_status();
 }
@@ -74,7 +88,8 @@ events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
       database_.db().Get(rocksdb::ReadOptions(), database_.views(), entry_key(delivery_id), &text);
   if (status.IsNotFound()) return std::optional<events::DeliveryAttempted>{};
   if (!status.ok()) return events::Error::internal(status.ToString());
-  auto attempt = events::decode_delivery_attempted(text);
+  if (text.size() < 8) return events::Error::internal("corrupt delivery entry " + delivery_id);
+  auto attempt = events::decode_delivery_attempted(std::string_view(text).substr(8));
   if (!attempt) return std::move(attempt).error();
   return std::optional<events::DeliveryAttempted>{std::move(attempt).value()};
 }
@@ -85,18 +100,21 @@ events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
   const std::string prefix = webhook_prefix(webhook_id);
   std::string start = prefix + std::string(8, '\xff');
   if (starting_after) {
-    auto cursor = find(*starting_after);
-    if (!cursor) return std::move(cursor).error();
-    std::string position;
-    if (!*cursor || (*cursor)->webhook_id != webhook_id ||
-        !database_.db()
-             .Get(rocksdb::ReadOptions(), database_.views(), position_key(*starting_after),
-                  &position)
-             .ok()) {
+    std::string text;
+    const auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                           entry_key(*starting_after), &text);
+    if (!status.ok() && !status.IsNotFound()) return events::Error::internal(status.ToString());
+    std::optional<events::DeliveryAttempted> cursor;
+    if (status.ok() && text.size() >= 8) {
+      auto attempt = events::decode_delivery_attempted(std::string_view(text).substr(8));
+      if (!attempt) return std::move(attempt).error();
+      cursor = std::move(attempt).value();
+    }
+    if (!cursor || cursor->webhook_id != webhook_id) {
       return events::Error::invalid("startingAfter names no delivery of this webhook",
                                     {{"startingAfter", "no delivery " + *starting_after}});
     }
-    const auto after = keys::decode_u64(position).value_or(0);
+    const auto after = keys::decode_u64(std::string_view(text).substr(0, 8)).value_or(0);
     if (after == 0) return Page<events::DeliveryAttempted>{};
     start = webhook_key(webhook_id, after - 1);
   }
@@ -117,7 +135,8 @@ events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
              .ok()) {
       continue;
     }
-    auto attempt = events::decode_delivery_attempted(text);
+    if (text.size() < 8) return events::Error::internal("corrupt delivery entry");
+    auto attempt = events::decode_delivery_attempted(std::string_view(text).substr(8));
     if (!attempt) return std::move(attempt).error();
     page.items.push_back(std::move(attempt).value());
   }
@@ -137,6 +156,16 @@ events::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending()
   }
   if (!it->status().ok()) return events::Error::internal(it->status().ToString());
   return out;
+}
+
+events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_id,
+                                                       const std::string& event_id) const {
+  std::string value;
+  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                   attempts_key(webhook_id, event_id), &value);
+  if (status.IsNotFound()) return std::uint32_t{0};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  return static_cast<std::uint32_t>(keys::decode_u64(value).value_or(0));
 }
 
 events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(

@@ -17,7 +17,10 @@ namespace vouch::store {
 //   - the delivery log: one entry per attempt, per webhook newest first;
 //   - the pending retries: per (webhook, event), the last automatic attempt
 //     while it names a next one — what a restart reschedules;
-//   - per webhook, since when it has failed without a success in between.
+//   - per webhook, since when it has failed without a success in between;
+//   - per (webhook, event), the number of its latest attempt: after a restart
+//     the dispatcher hands events over again, and those already attempted
+//     are skipped (their retries are the pending ones).
 // Queries are thread-safe and read committed state.
 class DeliveriesView : public Projection {
  public:
@@ -37,6 +40,11 @@ class DeliveriesView : public Projection {
 
   // Every pending retry, in (webhook, event) order.
   [[nodiscard]] events::Result<std::vector<events::DeliveryAttempted>> pending() const;
+
+  // The number of the latest attempt of `event_id` to `webhook_id` recorded
+  // (attempts are numbered 1, 2, …); 0 when none is.
+  [[nodiscard]] events::Result<std::uint32_t> attempts(const std::string& webhook_id,
+                                                       const std::string& event_id) const;
 
   // When the webhook's current run of failures began; nullopt when its last
   // attempt succeeded or it has none.

@@ -191,6 +191,34 @@ events::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint6
   return out;
 }
 
+events::Result<EventLog::FilteredPage> EventLog::read_all_of(
+    std::uint64_t from_position, std::size_t max_scanned,
+    const std::function<bool(std::string_view type)>& wanted) const {
+  FilteredPage page;
+  page.next_position = from_position;
+  std::size_t scanned = 0;
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(rocksdb::ReadOptions(), database_.events()));
+  for (it->Seek(keys::event(from_position)); it->Valid() && scanned < max_scanned; it->Next()) {
+    ++scanned;
+    const auto bytes = it->value().ToStringView();
+    if (const auto type = peek_record_type(bytes); type && !wanted(*type)) {
+      auto position = keys::decode_u64(it->key().ToStringView());
+      if (!position) return events::Error::internal("corrupt event key");
+      page.next_position = *position + 1;
+      continue;
+    }
+    auto record = decode_record(bytes);
+    if (!record) return std::move(record).error();
+    page.next_position = record->position + 1;
+    if (!wanted(record->event.type)) continue;
+    page.events.push_back(std::move(record).value());
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  page.exhausted = scanned < max_scanned;
+  return page;
+}
+
 EventLogStats EventLog::stats() const {
   return {appends_.load(), syncs_.load(), events_.load(), conflicts_.load()};
 }

@@ -95,6 +95,19 @@ class EventLog {
   [[nodiscard]] events::Result<std::vector<events::RecordedEvent>> read_all(
       std::uint64_t from_position, std::size_t max) const;
 
+  // Up to `max_scanned` events with position >= `from_position`, in log
+  // order, keeping only those whose stored type `wanted` accepts; the others
+  // are skipped without being decoded. `next_position` is the position after
+  // the last one scanned, `exhausted` whether the log ended before the limit.
+  struct FilteredPage {
+    std::vector<events::RecordedEvent> events;
+    std::uint64_t next_position = 0;
+    bool exhausted = false;
+  };
+  [[nodiscard]] events::Result<FilteredPage> read_all_of(
+      std::uint64_t from_position, std::size_t max_scanned,
+      const std::function<bool(std::string_view type)>& wanted) const;
+
   // The highest committed position; 0 for an empty log.
   std::uint64_t last_position() const { return last_position_.load(std::memory_order_acquire); }
   EventLogStats stats() const;

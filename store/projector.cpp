@@ -54,8 +54,14 @@ events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch)
     }
     writer.put(keys::checkpoint(projections_[i]->name()), keys::encode_u64(advanced[i]));
   }
-  // Not synced: the log is, and catch_up() redoes whatever a crash loses here.
-  auto status = database_.db().Write(rocksdb::WriteOptions(), write_batch.GetWriteBatch());
+  // Neither synced nor in the write-ahead log: the log is the durable truth.
+  // A batch holds the view changes with their checkpoints, and RocksDB keeps
+  // a batch whole in the memtable and in every flush of the views column
+  // family, so a crash leaves the views at some earlier checkpoint, from
+  // which catch_up() replays the log.
+  rocksdb::WriteOptions options;
+  options.disableWAL = true;
+  auto status = database_.db().Write(options, write_batch.GetWriteBatch());
   if (!status.ok()) return events::Error::internal("read-model write failed: " + status.ToString());
   checkpoints_ = std::move(advanced);
   checkpoint_ = *std::min_element(checkpoints_.begin(), checkpoints_.end());

@@ -43,4 +43,19 @@ events::Result<events::RecordedEvent> decode_record(std::string_view bytes) {
   }
 }
 
+std::optional<std::string_view> peek_record_type(std::string_view bytes) {
+  // encode_record() writes position, stream, version, id, then type, and
+  // JSON-escapes every string: inside one, a quote is always preceded by a
+  // backslash, so the first `,"type":"` is the key itself.
+  constexpr std::string_view kKey = ",\"type\":\"";
+  const auto at = bytes.find(kKey);
+  if (at == std::string_view::npos) return std::nullopt;
+  const auto begin = at + kKey.size();
+  const auto end = bytes.find('"', begin);
+  if (end == std::string_view::npos) return std::nullopt;
+  const auto type = bytes.substr(begin, end - begin);
+  if (type.find('\\') != std::string_view::npos) return std::nullopt;  // escaped: decode
+  return type;
+}
+
 }  // namespace vouch::store

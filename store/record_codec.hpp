@@ -1,5 +1,6 @@
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,5 +14,9 @@ namespace vouch::store {
 std::string encode_record(const events::RecordedEvent& record);
 // kInternal when the bytes are not a record this program wrote.
 events::Result<events::RecordedEvent> decode_record(std::string_view bytes);
+// The stored type of an encoded record without decoding it (a subscriber
+// that skips most types need not parse them); nullopt when it cannot be
+// read cheaply (then decode_record() tells).
+std::optional<std::string_view> peek_record_type(std::string_view bytes);
 
 }  // namespace vouch::store

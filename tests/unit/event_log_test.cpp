@@ -46,6 +46,34 @@ TEST_F(EventLogTest, AppendAssignsVersionsAndGlobalPositionsInOrder) {
   EXPECT_EQ(log_->last_position(), 3u);
 }
 
+TEST_F(EventLogTest, ReadAllOfKeepsWantedTypesAndAdvancesPastTheOthers) {
+  ASSERT_TRUE(log_->append({"a", kAnyVersion, {event("Public"), event("Internal")}}).ok());
+  // A stream name that looks like a type key must not fool the peek.
+  ASSERT_TRUE(log_->append({R"(x,"type":"Public)", kAnyVersion, {event("Internal")}}).ok());
+  ASSERT_TRUE(log_->append({"b", kAnyVersion, {event("Public")}}).ok());
+  const auto wanted = [](std::string_view type) { return type == "Public"; };
+
+  auto all = log_->read_all_of(1, 10, wanted);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->events.size(), 2u);
+  EXPECT_EQ(all->events[0].position, 1u);
+  EXPECT_EQ(all->events[1].position, 4u);
+  EXPECT_EQ(all->next_position, 5u);
+  EXPECT_TRUE(all->exhausted);
+
+  auto part = log_->read_all_of(2, 2, wanted);
+  ASSERT_TRUE(part.ok());
+  EXPECT_TRUE(part->events.empty());
+  EXPECT_EQ(part->next_position, 4u);
+  EXPECT_FALSE(part->exhausted);
+
+  auto none = log_->read_all_of(5, 10, wanted);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->events.empty());
+  EXPECT_EQ(none->next_position, 5u);
+  EXPECT_TRUE(none->exhausted);
+}
+
 TEST_F(EventLogTest, AppendWithStaleVersionIsAConflict) {
   ASSERT_TRUE(log_->append(request("a", kNoStream)).ok());
   auto stale = log_->append(request("a", kNoStream));

@@ -6,6 +6,7 @@
 #include "events/access_codec.hpp"
 #include "events/ids.hpp"
 #include "events/project_codec.hpp"
+#include "events/webhook_codec.hpp"
 #include "temp_folder.hpp"
 
 namespace vouch::store {
@@ -107,6 +108,63 @@ TEST_F(ReadModelsTest, CatchUpAfterReopenAndRebuildAreEqual) {
   append(events::project_stream("prj_3"), events::ProjectEvent{events::ProjectDeleted{"prj_3", 5}});
   open();
   EXPECT_EQ(models_->projects().list("acme", std::nullopt, 100)->items.size(), 19u);
+  auto differences = verify_read_models(*database_, *log_, folder_.path() / "scratch");
+  ASSERT_TRUE(differences.ok());
+  EXPECT_TRUE(differences->empty()) << differences->front();
+}
+
+TEST_F(ReadModelsTest, DeliveryAttemptsFoldIntoLogRetriesAndCounts) {
+  auto attempt = [](std::string id, std::uint32_t number, bool success,
+                    std::optional<events::Millis> next, bool manual = false) {
+    events::DeliveryAttempted out;
+    out.delivery_id = std::move(id);
+    out.webhook_id = "whk_1";
+    out.event_id = "evt_1";
+    out.event_position = 1;
+    out.event_type = "project.created";
+    out.url = "https://example.com/h";
+    out.attempt = number;
+    out.status = success ? 200 : 503;
+    out.success = success;
+    out.error = success ? "" : "the receiver answered 503";
+    out.next_attempt = next;
+    out.manual = manual;
+    out.at = 1000 * number;
+    return out;
+  };
+  const auto& deliveries = models_->deliveries();
+  EXPECT_EQ(*deliveries.attempts("whk_1", "evt_1"), 0u);
+
+  append(events::deliveries_stream("whk_1"), attempt("dlv_1", 1, false, 5000));
+  EXPECT_EQ(*deliveries.attempts("whk_1", "evt_1"), 1u);
+  EXPECT_EQ(*deliveries.attempts("whk_2", "evt_1"), 0u);
+  ASSERT_EQ(deliveries.pending()->size(), 1u);
+  EXPECT_EQ(**deliveries.failing_since("whk_1"), 1000);
+
+  // A failed manual redelivery leaves the pending retry alone.
+  append(events::deliveries_stream("whk_1"), attempt("dlv_2", 2, false, std::nullopt, true));
+  EXPECT_EQ(*deliveries.attempts("whk_1", "evt_1"), 2u);
+  ASSERT_EQ(deliveries.pending()->size(), 1u);
+
+  append(events::deliveries_stream("whk_1"), attempt("dlv_3", 3, true, std::nullopt));
+  EXPECT_EQ(*deliveries.attempts("whk_1", "evt_1"), 3u);
+  EXPECT_TRUE(deliveries.pending()->empty());
+  EXPECT_FALSE(deliveries.failing_since("whk_1")->has_value());
+
+  auto page = deliveries.list("whk_1", std::nullopt, 2);
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->items.size(), 2u);
+  EXPECT_EQ(page->items[0].delivery_id, "dlv_3");
+  EXPECT_TRUE(page->has_more);
+  auto rest = deliveries.list("whk_1", std::string("dlv_2"), 10);
+  ASSERT_TRUE(rest.ok());
+  ASSERT_EQ(rest->items.size(), 1u);
+  EXPECT_EQ(rest->items[0].delivery_id, "dlv_1");
+  EXPECT_FALSE(deliveries.list("whk_2", std::string("dlv_2"), 10).ok());
+  EXPECT_EQ((*deliveries.find("dlv_2"))->attempt, 2u);
+
+  open();
+  EXPECT_EQ(*models_->deliveries().attempts("whk_1", "evt_1"), 3u);
   auto differences = verify_read_models(*database_, *log_, folder_.path() / "scratch");
   ASSERT_TRUE(differences.ok());
   EXPECT_TRUE(differences->empty()) << differences->front();

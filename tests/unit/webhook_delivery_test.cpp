@@ -68,8 +68,8 @@ TEST(AttemptVerdict, ClassifiesAnswers) {
   EXPECT_EQ(verdict_of(0, true), AttemptVerdict::kRefused);
 }
 
-TEST(DeliveryStream, NamesWebhookAndEvent) {
-  EXPECT_EQ(delivery_stream("whk_1", "evt_2"), "delivery-whk_1-evt_2");
+TEST(DeliveryStream, OnePerWebhook) {
+  EXPECT_EQ(deliveries_stream("whk_1"), "deliveries-whk_1");
 }
 
 }  // namespace

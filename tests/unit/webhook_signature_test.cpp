@@ -10,6 +10,22 @@ TEST(WebhookSignature, HmacMatchesRfc4231TestCase2) {
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
+// One context per thread is re-keyed for every signature: alternating keys,
+// a short one and one longer than SHA-256's block, must each give RFC 4231's
+// answer.
+TEST(WebhookSignature, ReKeyingGivesEachKeysHmac) {
+  const std::string short_key(20, '\x0b');
+  const std::string long_key(131, '\xaa');
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(hmac_sha256_hex(short_key, "Hi There"),
+              "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    EXPECT_EQ(hmac_sha256_hex(long_key, "Test Using Larger Than Block-Size Key - Hash Key First"),
+              "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+    EXPECT_EQ(hmac_sha256_hex("Jefe", "what do ya want for nothing?"),
+              "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+  }
+}
+
 TEST(WebhookSignature, ServiceSignatureIsHexHmacOverTimestampDotBody) {
   // Computed independently with node:crypto.
   EXPECT_EQ(service_signature("whsec_abc", 1700000000, R"({"a":1})"),
