@@ -9,6 +9,7 @@
 #include "actors/child_process.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,11 +38,15 @@ namespace asio = boost::asio;
 namespace bp = boost::process::v2;
 
 // Puts the child in a process group of its own, so that killing the group
-// reaches everything it started.
+// reaches everything it started, and has the kernel kill it when vouchd dies
+// (even by SIGKILL), so no runner outlives the server. The death signal
+// follows the launching thread: children are started from threads that live
+// as long as the server (CAF's workers, the main thread).
 struct NewProcessGroup {
   template <class Launcher>
   bp::error_code on_exec_setup(Launcher&, const std::filesystem::path&, const char* const*) {
     if (::setpgid(0, 0) != 0) return bp::error_code(errno, bp::system_category());
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return bp::error_code(errno, bp::system_category());
     return {};
   }
 };

@@ -436,7 +436,7 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         const auto type = events::public_type_of(record->event.type);
         if (!type) return;
         enqueue(self, Send{retry.event_id, retry.event_position, std::string(*type),
-                           std::make_shared<const std::string>(delivery_body(*record, *type)),
+                           std::make_shared<const std::string>(*events::public_envelope(*record)),
                            retry.attempt, false, nullptr});
       },
       [self](const RedeliverWebhook& command) -> caf::result<RedeliveryQueued> {
@@ -474,7 +474,7 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         }
         enqueue(self, Send{original.event_id, original.event_position, original.event_type,
                            std::make_shared<const std::string>(
-                               delivery_body(*record, original.event_type)),
+                               *events::public_envelope(*record)),
                            attempt, true, nullptr});
         return RedeliveryQueued{command.webhook_id, original.event_id, original.event_type,
                                 attempt};
@@ -523,19 +523,6 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
 }
 
 }  // namespace
-
-std::string delivery_body(const events::RecordedEvent& record, std::string_view public_type) {
-  boost::json::object envelope{{"id", record.event.id},
-                               {"type", public_type},
-                               {"created", events::format_timestamp(record.event.created)}};
-  // The stored data is already JSON: splice it in rather than parse and re-encode it.
-  std::string out = boost::json::serialize(envelope);
-  out.pop_back();
-  out += ",\"data\":";
-  out += record.event.data;
-  out += '}';
-  return out;
-}
 
 webhook_actor spawn_webhook_actor(caf::actor_system& system, WebhookActorConfig config) {
   return system.spawn(webhook_behavior, std::move(config));

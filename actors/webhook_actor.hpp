@@ -41,7 +41,4 @@ inline constexpr std::size_t kMaxQueuedDeliveries = 1024;
 // RetryPolicy::disable_after().
 webhook_actor spawn_webhook_actor(caf::actor_system& system, WebhookActorConfig config);
 
-// The request body of a delivery: {id, type, created, data}, exactly as signed.
-std::string delivery_body(const events::RecordedEvent& record, std::string_view public_type);
-
 }  // namespace vouch::actors

@@ -135,7 +135,7 @@ void pump(Self self) {
             !events::any_pattern_matches(webhook.events, *type)) {
           continue;
         }
-        if (!body) body = std::make_shared<const std::string>(delivery_body(record, *type));
+        if (!body) body = std::make_shared<const std::string>(*events::public_envelope(record));
         ++state.unrecorded[record.position];
         ++state.unrecorded_total;
         auto& batch = batches[webhook.id];

@@ -25,6 +25,10 @@ work=$(mktemp -d /tmp/vouch-webhook-bench-XXXXXX)
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  if [ -n "${vouchd_pid:-}" ]; then
+    status=0; wait "$vouchd_pid" || status=$?
+    [ "$status" -eq 0 ] || { echo "vouchd exited with $status on SIGTERM:" >&2; tail -20 "$work/vouchd.err" >&2; }
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -41,7 +45,8 @@ api_port=$(free_port)
 VOUCH_BOOTSTRAP_KEY=vk_bench_admin build/vouchd --data "$work/data" --listen "127.0.0.1:$api_port" \
   --no-rate-limits --warm-runners 0 --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
   > "$work/vouchd.out" 2> "$work/vouchd.err" &
-pids+=($!)
+vouchd_pid=$!
+pids+=($vouchd_pid)
 for _ in $(seq 100); do
   grep -q listening "$work/vouchd.out" 2>/dev/null && grep -q listening "$work/receiver.out" 2>/dev/null && break
   sleep 0.1
