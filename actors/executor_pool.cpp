@@ -21,6 +21,12 @@ struct Request {
   bool waiting = true;  // false once a runner is being started for it
 };
 
+void discard(const WarmRunner& runner) {
+  runner.process->kill();
+  std::error_code ec;
+  std::filesystem::remove_all(runner.workdir, ec);
+}
+
 struct ExecutorPoolState {
   const RunnerSettings* settings = nullptr;
   ProcessHost* host = nullptr;
@@ -35,15 +41,16 @@ struct ExecutorPoolState {
   std::unordered_map<std::uint64_t, std::uint64_t> starts;
   bool backing_off = false;
   static inline const char* name = "vouch.executor-pool";
+
+  // The pool's end ends the runners still waiting (CAF destroys the state
+  // when the actor terminates).
+  ~ExecutorPoolState() {
+    for (const auto& runner : ready) discard(runner);
+  }
 };
 
 using Self = executor_pool_actor::stateful_pointer<ExecutorPoolState>;
 
-void discard(const WarmRunner& runner) {
-  runner.process->kill();
-  std::error_code ec;
-  std::filesystem::remove_all(runner.workdir, ec);
-}
 
 void start_runner(Self self, const std::string& major, std::uint64_t for_request) {
   auto& state = self->state;
@@ -134,9 +141,6 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
   self->state.settings = settings;
   self->state.host = host;
   self->state.stats = stats;
-  self->attach_functor([self] {
-    for (const auto& runner : self->state.ready) discard(runner);
-  });
   replenish(self);
   return {
       [self](acquire_atom, const std::string& major) -> caf::result<WarmRunner> {

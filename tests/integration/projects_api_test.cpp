@@ -1,3 +1,9 @@
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
 #include "api_fixture.hpp"
 
 namespace vouch::testing {
@@ -207,7 +213,22 @@ TEST_F(ApiTest, HealthNeedsNoKeyAndMetricsCount) {
 
 TEST_F(ApiTest, SigtermDrainsAndExitsCleanly) {
   create_project(kAdmin);
+  // With warm runners waiting in the pool, whose end must end them too.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (call("GET", "/metrics", "").body.find("vouch_runners_ready 2\n") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
   EXPECT_EQ(server_->terminate(), 0);
+  // No runner outlives the server.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // (A runner's command line names its work folder inside the data folder.)
+  const auto work = (data() / "work").string();
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    std::ifstream file(entry.path() / "cmdline");
+    const std::string cmdline((std::istreambuf_iterator<char>(file)), {});
+    EXPECT_EQ(cmdline.find(work), std::string::npos) << "still running: " << entry.path();
+  }
 }
 
 }  // namespace
