@@ -29,10 +29,13 @@ TEST_F(WebhookCrash, EveryEventIsDeliveredAtLeastOnceAcrossKillNine) {
     for (int c = 0; c < 4; ++c) {
       clients.emplace_back([&, c] {
         for (int i = 0; i < 200 && !stop; ++i) {
-          HttpRequest request{"POST", "/v1/projects", kAdmin,
-                              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) +
-                                  "\"}",
-                              "application/json", {}};
+          HttpRequest request{
+              "POST",
+              "/v1/projects",
+              kAdmin,
+              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) + "\"}",
+              "application/json",
+              {}};
           auto response = send(server_->port(), request);
           if (response.status != 201) continue;
           std::lock_guard lock(mutex);

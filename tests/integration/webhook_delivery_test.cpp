@@ -33,11 +33,11 @@ TEST_F(WebhookDelivery, PatternsSelectEventsAndInactiveWebhooksGetNone) {
   const auto projects = create_webhook(receiver_url("projects"), R"(["project.*"])");
   const auto tests = create_webhook(receiver_url("tests"), R"(["test.*"])");
   const auto inactive = create_webhook(receiver_url("inactive"), R"(["*"])");
-  ASSERT_EQ(call("PUT", "/v1/webhooks/" + inactive.id, R"({"active":false})").status, 200u);
+  ASSERT_EQ(request("PUT", "/v1/webhooks/" + inactive.id, R"({"active":false})").status, 200u);
 
   const auto project = create_project("alpha");
-  ASSERT_EQ(call("PUT", "/v1/projects/" + project, R"({"name":"beta"})").status, 200u);
-  ASSERT_EQ(call("DELETE", "/v1/projects/" + project).status, 204u);
+  ASSERT_EQ(request("PUT", "/v1/projects/" + project, R"({"name":"beta"})").status, 200u);
+  ASSERT_EQ(request("DELETE", "/v1/projects/" + project).status, 204u);
 
   ASSERT_TRUE(wait_until([&] {
     return receiver_->requests("all").size() == 3 && receiver_->requests("projects").size() == 3 &&
@@ -61,8 +61,8 @@ TEST_F(WebhookDelivery, PatternsSelectEventsAndInactiveWebhooksGetNone) {
     types.push_back(str(body["type"]));
   }
   std::sort(types.begin(), types.end());
-  EXPECT_EQ(types, (std::vector<std::string>{"project.created", "project.deleted",
-                                             "project.updated"}));
+  EXPECT_EQ(types,
+            (std::vector<std::string>{"project.created", "project.deleted", "project.updated"}));
   expect_signed(*receiver_, "all", all.secret);
   expect_signed(*receiver_, "created", created_only.secret);
   expect_signed(*receiver_, "projects", projects.secret);
@@ -71,7 +71,8 @@ TEST_F(WebhookDelivery, PatternsSelectEventsAndInactiveWebhooksGetNone) {
   auto wrong = receiver_->verify("created", {projects.secret});
   ASSERT_EQ(wrong.size(), 1u);
   EXPECT_FALSE(wrong[0].as_object().at("checks").as_array()[0].as_object().at("service").as_bool());
-  EXPECT_FALSE(wrong[0].as_object().at("checks").as_array()[0].as_object().at("standard").as_bool());
+  EXPECT_FALSE(
+      wrong[0].as_object().at("checks").as_array()[0].as_object().at("standard").as_bool());
 
   auto log = deliveries(all.id);
   ASSERT_EQ(log.size(), 3u);
@@ -95,7 +96,9 @@ TEST_F(WebhookDelivery, FailuresAreRetriedOnTheScaledSchedule) {
   ASSERT_TRUE(wait_until([&] { return receiver_->requests("retry").size() == 4; },
                          std::chrono::seconds(10)));
   auto requests = receiver_->requests("retry");
-  const auto gap = [&](std::size_t i) { return received_at(requests[i]) - received_at(requests[i - 1]); };
+  const auto gap = [&](std::size_t i) {
+    return received_at(requests[i]) - received_at(requests[i - 1]);
+  };
   EXPECT_LE(gap(1), 250);
   EXPECT_GE(gap(2), 240);
   EXPECT_LE(gap(2), 360 + 250);
@@ -141,7 +144,7 @@ TEST_F(WebhookDelivery, RedirectsFailWithoutBeingFollowedAndGoneDisables) {
   // A redirect is a failed attempt, retried on the (scaled) schedule, never followed.
   ASSERT_TRUE(wait_until([&] {
     return deliveries(moved.id).size() >= 2 && deliveries(gone.id).size() == 1 &&
-           !json(call("GET", "/v1/webhooks/" + gone.id))["active"].as_bool();
+           !json(request("GET", "/v1/webhooks/" + gone.id))["active"].as_bool();
   }));
   const auto log = deliveries(moved.id);
   auto first = log[log.size() - 1].as_object();  // newest first
@@ -153,7 +156,7 @@ TEST_F(WebhookDelivery, RedirectsFailWithoutBeingFollowedAndGoneDisables) {
   EXPECT_EQ(log[log.size() - 2].as_object().at("attempt").as_int64(), 2);
   EXPECT_EQ(receiver_->requests("moved-redirected").size(), 0u);
 
-  auto gone_record = json(call("GET", "/v1/webhooks/" + gone.id));
+  auto gone_record = json(request("GET", "/v1/webhooks/" + gone.id));
   EXPECT_FALSE(gone_record["active"].as_bool());
   EXPECT_NE(str(gone_record["disabledReason"]).find("410"), std::string::npos);
 
@@ -185,7 +188,7 @@ TEST_F(WebhookDelivery, RotationSignsWithBothSecretsAndRedeliverySendsAgain) {
   const auto hook = create_webhook(receiver_url("rotated"), R"(["*"])");
   create_project("before");
   ASSERT_TRUE(wait_until([&] { return receiver_->requests("rotated").size() == 1; }));
-  auto rotated = call("POST", "/v1/webhooks/" + hook.id + "/rotate-secret");
+  auto rotated = request("POST", "/v1/webhooks/" + hook.id + "/rotate-secret");
   ASSERT_EQ(rotated.status, 200u);
   const auto new_secret = str(json(rotated)["secret"]);
   create_project("after");
@@ -202,15 +205,16 @@ TEST_F(WebhookDelivery, RotationSignsWithBothSecretsAndRedeliverySendsAgain) {
   EXPECT_TRUE(after[0].as_object().at("service").as_bool());
   EXPECT_TRUE(after[1].as_object().at("standard").as_bool());  // the old one still verifies
   EXPECT_TRUE(after[1].as_object().at("servicePrevious").as_bool());
-  const auto signature = str(receiver_->requests("rotated")[1].as_object().at("headers").as_object().at(
-      "webhook-signature"));
+  const auto signature =
+      str(receiver_->requests("rotated")[1].as_object().at("headers").as_object().at(
+          "webhook-signature"));
   EXPECT_NE(signature.find(' '), std::string::npos) << signature;
 
   // Redeliver the first delivery: the same event again, as a manual attempt.
   ASSERT_TRUE(wait_until([&] { return deliveries(hook.id).size() == 2; }));
   const auto first = deliveries(hook.id)[1].as_object();
-  auto redelivered = call("POST", "/v1/webhooks/" + hook.id + "/deliveries/" +
-                                      str(first.at("id")) + "/redeliver");
+  auto redelivered = request(
+      "POST", "/v1/webhooks/" + hook.id + "/deliveries/" + str(first.at("id")) + "/redeliver");
   ASSERT_EQ(redelivered.status, 202u) << redelivered.body;
   ASSERT_TRUE(wait_until([&] { return receiver_->requests("rotated").size() == 3; }));
   EXPECT_EQ(str(receiver_->requests("rotated")[2].as_object().at("eventId")),
@@ -229,7 +233,7 @@ TEST_F(WebhookDelivery, RotationSignsWithBothSecretsAndRedeliverySendsAgain) {
   EXPECT_TRUE(again[1].as_object().at("servicePrevious").as_bool());
   EXPECT_TRUE(again[1].as_object().at("standard").as_bool());
 
-  EXPECT_EQ(call("POST", "/v1/webhooks/" + hook.id + "/deliveries/dlv_000000/redeliver").status,
+  EXPECT_EQ(request("POST", "/v1/webhooks/" + hook.id + "/deliveries/dlv_000000/redeliver").status,
             404u);
 }
 
@@ -265,27 +269,33 @@ TEST_F(WebhookDelivery, TestRunEventsReachTheirSubscribers) {
   const auto tests = create_webhook(receiver_url("tests"), R"(["test.*"])");
   const auto completed = create_webhook(receiver_url("completed"), R"(["test.completed"])");
   const auto project = create_project("runs");
-  auto generated = call("POST", "/v1/tests/generate",
-                        R"({"projectId":")" + project +
-                            R"(","files":[{"path":"abs.js","content":"exports.abs = (n) => (n < 0 ? -n : n);"}]})");
+  auto generated = request(
+      "POST", "/v1/tests/generate",
+      R"({"projectId":")" + project +
+          R"(","files":[{"path":"abs.js","content":"exports.abs = (n) => (n < 0 ? -n : n);"}]})");
   ASSERT_EQ(generated.status, 201u) << generated.body;
   const auto test_id = str(json(generated)["testId"]);
-  auto started = call("POST", "/v1/tests/run", R"({"testId":")" + test_id + R"("})");
+  auto started = request("POST", "/v1/tests/run", R"({"testId":")" + test_id + R"("})");
   ASSERT_EQ(started.status, 202u) << started.body;
   const auto run_id = str(json(started)["runId"]);
 
   // test.started, test.completed and (the project's first coverage) test.coverage.updated.
-  ASSERT_TRUE(wait_until([&] {
-    return receiver_->requests("tests").size() == 3 && receiver_->requests("completed").size() == 1;
-  }, std::chrono::seconds(30)));
+  ASSERT_TRUE(wait_until(
+      [&] {
+        return receiver_->requests("tests").size() == 3 &&
+               receiver_->requests("completed").size() == 1;
+      },
+      std::chrono::seconds(30)));
   std::vector<std::string> types;
   for (const auto& request : receiver_->requests("tests")) {
     auto body = boost::json::parse(str(request.as_object().at("body"))).as_object();
     types.push_back(str(body["type"]));
   }
-  EXPECT_EQ(types, (std::vector<std::string>{"test.started", "test.completed", "test.coverage.updated"}));
+  EXPECT_EQ(types,
+            (std::vector<std::string>{"test.started", "test.completed", "test.coverage.updated"}));
 
-  auto body = boost::json::parse(str(receiver_->requests("completed")[0].as_object().at("body"))).as_object();
+  auto body = boost::json::parse(str(receiver_->requests("completed")[0].as_object().at("body")))
+                  .as_object();
   EXPECT_EQ(str(body["type"]), "test.completed");
   auto& data = body["data"].as_object();
   EXPECT_EQ(str(data["testId"]), test_id);

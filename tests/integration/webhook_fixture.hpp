@@ -9,10 +9,8 @@
 #include <memory>
 #include <thread>
 
-#include "../unit/temp_folder.hpp"
-#include "http_client.hpp"
+#include "api_fixture.hpp"
 #include "receiver_process.hpp"
-#include "vouchd_process.hpp"
 
 namespace vouch::testing {
 
@@ -30,34 +28,23 @@ inline bool wait_until(const std::function<bool()>& done,
 }
 
 // A receiver on 127.0.0.1 and a vouchd allowed to reach it.
-class WebhookTest : public ::testing::Test {
+class WebhookTest : public VouchdTest {
  protected:
   // The flags most tests use: plain http to loopback, retries in milliseconds.
   static std::vector<std::string> local_flags(std::string scale = "0.001") {
-    return {"--webhook-allow-http", "--webhook-allow-cidr", "127.0.0.0/8",
-            "--webhook-retry-scale", std::move(scale)};
+    return {"--webhook-allow-http", "--webhook-allow-cidr", "127.0.0.0/8", "--webhook-retry-scale",
+            std::move(scale)};
   }
 
   void start(std::vector<std::string> flags, std::vector<std::string> receiver_args = {}) {
     receiver_ = std::make_unique<ReceiverProcess>(std::move(receiver_args));
-    server_ = std::make_unique<VouchdProcess>(folder_.path() / "data", std::move(flags));
+    VouchdTest::start(std::move(flags));
   }
 
-  HttpResponse call(std::string method, std::string target, std::string body = "",
-                    std::string key = kAdmin) {
-    HttpRequest request;
-    request.method = std::move(method);
-    request.target = std::move(target);
-    request.key = std::move(key);
-    request.body = std::move(body);
-    return send(server_->port(), request);
-  }
-
-  static boost::json::object json(const HttpResponse& response) {
-    boost::system::error_code ec;
-    auto value = boost::json::parse(response.body, ec);
-    EXPECT_FALSE(ec) << response.body;
-    return value.is_object() ? value.get_object() : boost::json::object{};
+  // The body first: most webhook calls send one with the admin key.
+  HttpResponse request(std::string method, std::string target, std::string body = "",
+                       std::string key = kAdmin) {
+    return call(std::move(method), std::move(target), std::move(key), std::move(body));
   }
 
   std::string receiver_url(const std::string& name, const std::string& query = "") const {
@@ -71,8 +58,8 @@ class WebhookTest : public ::testing::Test {
   };
   Created create_webhook(const std::string& url, const std::string& events_json,
                          const std::string& key = kAdmin) {
-    auto response = call("POST", "/v1/webhooks",
-                         R"({"url":")" + url + R"(","events":)" + events_json + "}", key);
+    auto response = request("POST", "/v1/webhooks",
+                            R"({"url":")" + url + R"(","events":)" + events_json + "}", key);
     EXPECT_EQ(response.status, 201u) << response.body;
     auto body = json(response);
     if (response.status != 201) return {};
@@ -80,7 +67,7 @@ class WebhookTest : public ::testing::Test {
   }
 
   std::string create_project(const std::string& name = "shop") {
-    auto response = call("POST", "/v1/projects", R"({"name":")" + name + R"("})");
+    auto response = request("POST", "/v1/projects", R"({"name":")" + name + R"("})");
     EXPECT_EQ(response.status, 201u) << response.body;
     return response.status == 201 ? std::string(json(response)["id"].as_string()) : "";
   }
@@ -90,8 +77,8 @@ class WebhookTest : public ::testing::Test {
     boost::json::array all;
     std::string cursor;
     for (;;) {
-      auto response = call("GET", "/v1/webhooks/" + webhook + "/deliveries?limit=100" +
-                                      (cursor.empty() ? "" : "&startingAfter=" + cursor));
+      auto response = request("GET", "/v1/webhooks/" + webhook + "/deliveries?limit=100" +
+                                         (cursor.empty() ? "" : "&startingAfter=" + cursor));
       EXPECT_EQ(response.status, 200u) << response.body;
       if (response.status != 200) return all;
       auto body = json(response);
@@ -101,9 +88,7 @@ class WebhookTest : public ::testing::Test {
     }
   }
 
-  TempFolder folder_;
   std::unique_ptr<ReceiverProcess> receiver_;
-  std::unique_ptr<VouchdProcess> server_;
 };
 
 inline std::string str(const boost::json::value& value) {

@@ -12,7 +12,8 @@ struct TestPki {
   explicit TestPki(const std::filesystem::path& folder) : folder(folder) {
     const std::string dir = folder.string();
     const std::string script =
-        "cd '" + dir + "' && "
+        "cd '" + dir +
+        "' && "
         "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
         "-keyout ca.key -out ca.pem -days 2 -subj '/CN=Vouch Test CA' && "
         "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
@@ -81,8 +82,8 @@ TEST_F(WebhookTls, AnUnknownCaIsRefused) {
 
 TEST(WebhookSettings, AnUnreadableCaFileStopsTheStart) {
   TempFolder folder;
-  auto result = run_vouchd({"--data", (folder.path() / "data").string(), "--listen",
-                            "127.0.0.1:0", "--webhook-ca", (folder.path() / "nope.pem").string()});
+  auto result = run_vouchd({"--data", (folder.path() / "data").string(), "--listen", "127.0.0.1:0",
+                            "--webhook-ca", (folder.path() / "nope.pem").string()});
   EXPECT_NE(result.status, 0);
   auto bad_cidr = run_vouchd({"--data", (folder.path() / "data").string(), "--listen",
                               "127.0.0.1:0", "--webhook-allow-cidr", "10.0.0.0/99"});
