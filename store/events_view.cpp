@@ -12,15 +12,10 @@ namespace {
 std::string record_key(std::string_view id) { return "events/id/" + std::string(id); }
 std::string position_key(std::string_view id) { return "events/pos/" + std::string(id); }
 std::string account_prefix(std::string_view account) {
-  std::string key = "events/acct/";
-  key.append(account);
-  key.push_back('\0');
-  return key;
+  return keys::owner_index_prefix("events/acct", account);
 }
 std::string account_key(std::string_view account, std::uint64_t position) {
-  std::string key = account_prefix(account);
-  keys::append_u64(key, position);
-  return key;
+  return keys::owner_index("events/acct", account, position);
 }
 
 }  // namespace

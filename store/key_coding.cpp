@@ -46,6 +46,20 @@ std::string stream_index(std::string_view stream, std::uint64_t version) {
 
 std::string last_position() { return "last-position"; }
 
+std::string owner_index_prefix(std::string_view index, std::string_view owner) {
+  std::string key(index);
+  key.push_back('/');
+  key.append(owner);
+  key.push_back('\0');
+  return key;
+}
+
+std::string owner_index(std::string_view index, std::string_view owner, std::uint64_t position) {
+  std::string key = owner_index_prefix(index, owner);
+  append_u64(key, position);
+  return key;
+}
+
 std::string checkpoint(std::string_view projection) {
   std::string key = "~checkpoint/";
   key.append(projection);

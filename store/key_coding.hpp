@@ -24,6 +24,11 @@ std::string stream_index(std::string_view stream, std::uint64_t version);
 std::string stream_index_prefix(std::string_view stream);
 // meta CF: the highest position committed.
 std::string last_position();
+// views CF: one owner's entries of a read model's index, in log order:
+// "<index>/<owner>\0<position>". owner_index_prefix() covers them all.
+std::string owner_index_prefix(std::string_view index, std::string_view owner);
+std::string owner_index(std::string_view index, std::string_view owner, std::uint64_t position);
+
 // views CF: the checkpoint of one projection.
 std::string checkpoint(std::string_view projection);
 

@@ -13,15 +13,10 @@ namespace {
 std::string record_key(std::string_view id) { return "projects/id/" + std::string(id); }
 std::string position_key(std::string_view id) { return "projects/pos/" + std::string(id); }
 std::string account_prefix(std::string_view account) {
-  std::string key = "projects/acct/";
-  key.append(account);
-  key.push_back('\0');
-  return key;
+  return keys::owner_index_prefix("projects/acct", account);
 }
 std::string account_key(std::string_view account, std::uint64_t position) {
-  std::string key = account_prefix(account);
-  keys::append_u64(key, position);
-  return key;
+  return keys::owner_index("projects/acct", account, position);
 }
 
 }  // namespace

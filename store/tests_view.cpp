@@ -15,15 +15,10 @@ std::string coverage_key(std::string_view project) {
   return "tests/coverage/" + std::string(project);
 }
 std::string project_prefix(std::string_view project) {
-  std::string key = "tests/project/";
-  key.append(project);
-  key.push_back('\0');
-  return key;
+  return keys::owner_index_prefix("tests/project", project);
 }
 std::string project_key(std::string_view project, std::uint64_t position) {
-  std::string key = project_prefix(project);
-  keys::append_u64(key, position);
-  return key;
+  return keys::owner_index("tests/project", project, position);
 }
 
 std::optional<events::GeneratedTest> load(ViewWriter& writer, const std::string& id) {

@@ -5,6 +5,7 @@
 
 #include "events/overloaded.hpp"
 #include "events/webhook_codec.hpp"
+#include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
@@ -13,15 +14,10 @@ namespace {
 std::string record_key(std::string_view id) { return "webhooks/id/" + std::string(id); }
 std::string position_key(std::string_view id) { return "webhooks/pos/" + std::string(id); }
 std::string account_prefix(std::string_view account) {
-  std::string key = "webhooks/acct/";
-  key.append(account);
-  key.push_back('\0');
-  return key;
+  return keys::owner_index_prefix("webhooks/acct", account);
 }
 std::string account_key(std::string_view account, std::uint64_t position) {
-  std::string key = account_prefix(account);
-  keys::append_u64(key, position);
-  return key;
+  return keys::owner_index("webhooks/acct", account, position);
 }
 
 }  // namespace
@@ -88,27 +84,19 @@ events::Result<Page<events::Webhook>> WebhooksView::list(
     start = account_key(account, keys::decode_u64(position).value_or(0) + 1);
   }
   Page<events::Webhook> page;
-  rocksdb::ManagedSnapshot snapshot(&database_.db());
-  rocksdb::ReadOptions read_options;
-  read_options.snapshot = snapshot.snapshot();
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(read_options, database_.views()));
-  for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
-    if (page.items.size() == limit) {
-      page.has_more = true;
-      break;
-    }
-    std::string text;
-    if (!database_.db()
-             .Get(read_options, database_.views(), record_key(it->value().ToStringView()), &text)
-             .ok()) {
-      continue;
-    }
-    auto webhook = events::decode_webhook_record(text);
-    if (!webhook) return std::move(webhook).error();
-    page.items.push_back(std::move(webhook).value());
-  }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  auto walked = walk_index(
+      database_, prefix, start, [](std::string_view id) { return record_key(id); },
+      [&](std::string_view text) -> events::Result<bool> {
+        if (page.items.size() == limit) {
+          page.has_more = true;
+          return false;
+        }
+        auto webhook = events::decode_webhook_record(text);
+        if (!webhook) return std::move(webhook).error();
+        page.items.push_back(std::move(webhook).value());
+        return true;
+      });
+  if (!walked) return std::move(walked).error();
   return page;
 }
 
