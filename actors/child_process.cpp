@@ -1,10 +1,12 @@
 // The only translation unit that compiles Asio's pipes and Boost.Process.
 // Boost.Process v2 (1.81) with std::filesystem, so that no Boost.Filesystem
 // library is needed; its config header forgets two includes in that mode.
+// clang-format off
 #define BOOST_PROCESS_USE_STD_FS 1
 #include <boost/optional.hpp>
 #include <boost/type_traits/remove_pointer.hpp>
 #include <type_traits>
+// clang-format on
 
 #include "actors/child_process.hpp"
 
@@ -46,7 +48,8 @@ struct NewProcessGroup {
   template <class Launcher>
   bp::error_code on_exec_setup(Launcher&, const std::filesystem::path&, const char* const*) {
     if (::setpgid(0, 0) != 0) return bp::error_code(errno, bp::system_category());
-    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return bp::error_code(errno, bp::system_category());
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+      return bp::error_code(errno, bp::system_category());
     return {};
   }
 };
@@ -205,8 +208,8 @@ void ChildProcess::kill() {
 
 void ChildProcess::exchange(std::string input, bool close_stdin, std::chrono::milliseconds timeout,
                             LineCallback done) {
-  asio::post(state_->host.context, [state = state_, input = std::move(input), close_stdin,
-                                    timeout, done = std::move(done)]() mutable {
+  asio::post(state_->host.context, [state = state_, input = std::move(input), close_stdin, timeout,
+                                    done = std::move(done)]() mutable {
     auto once = std::make_shared<LineCallback>(std::move(done));
     auto finish = [state, once](std::optional<std::string> line) {
       if (!*once) return;
@@ -231,15 +234,14 @@ void ChildProcess::exchange(std::string input, bool close_stdin, std::chrono::mi
     } else if (close_stdin) {
       state->in.close();
     }
-    asio::async_read_until(state->out, state->out_buffer, '\n',
-                           [state, finish](bp::error_code ec, std::size_t n) {
-                             if (ec) return finish(std::nullopt);
-                             const auto data = state->out_buffer.data();
-                             std::string line(asio::buffers_begin(data),
-                                              asio::buffers_begin(data) + (n - 1));
-                             state->out_buffer.consume(n);
-                             finish(std::move(line));
-                           });
+    asio::async_read_until(
+        state->out, state->out_buffer, '\n', [state, finish](bp::error_code ec, std::size_t n) {
+          if (ec) return finish(std::nullopt);
+          const auto data = state->out_buffer.data();
+          std::string line(asio::buffers_begin(data), asio::buffers_begin(data) + (n - 1));
+          state->out_buffer.consume(n);
+          finish(std::move(line));
+        });
   });
 }
 

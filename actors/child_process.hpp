@@ -37,8 +37,8 @@ struct ProcessSpec {
 };
 
 struct ProcessExit {
-  int code = -1;    // exit code, or -1 when signalled
-  int signal = 0;   // the signal that ended it, 0 when it exited
+  int code = -1;            // exit code, or -1 when signalled
+  int signal = 0;           // the signal that ended it, 0 when it exited
   std::string stderr_tail;  // the last kStderrTail bytes it wrote to stderr
   bool killed = false;      // we killed it (deadline, grace or kill())
 };
@@ -58,7 +58,7 @@ class ChildProcess : public std::enable_shared_from_this<ChildProcess> {
 
   // kUnavailable when it cannot be started (missing program, no resources).
   [[nodiscard]] static events::Result<std::shared_ptr<ChildProcess>> start(ProcessHost& host,
-                                                                          ProcessSpec spec);
+                                                                           ProcessSpec spec);
   ~ChildProcess();
 
   // Writes `input` to stdin (then closes stdin when `close_stdin`), and

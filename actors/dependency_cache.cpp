@@ -62,8 +62,8 @@ void install(Self self, const std::string& key, const events::RunEnvironment& en
   ProcessSpec spec;
   spec.program = settings.npm;
   spec.cwd = staging;
-  spec.args = {"install", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev",
-               "--no-package-lock", "--loglevel=error"};
+  spec.args = {"install",    "--ignore-scripts",  "--no-audit",      "--no-fund",
+               "--omit=dev", "--no-package-lock", "--loglevel=error"};
   const char* path = std::getenv("PATH");
   spec.env = {std::string("PATH=") + (path ? path : "/usr/local/bin:/usr/bin:/bin"),
               "HOME=" + (settings.dependency_root / ".npm-home").string(),
@@ -79,29 +79,27 @@ void install(Self self, const std::string& key, const events::RunEnvironment& en
   auto process = *child;
   // npm prints little on stdout; its first line (or its end) leads to the wait for its exit.
   const auto timeout = settings.install_timeout;
-  process->exchange({}, true, timeout,
-                    [process, handle, key, staging, final_folder,
-                     timeout](std::optional<std::string>) {
-                      process->wait(timeout, [handle, key, staging,
-                                                              final_folder](ProcessExit exit) {
-                        InstallOutcome outcome;
-                        std::error_code ec;
-                        if (exit.code == 0 && !exit.killed) {
-                          // The folder appears whole or not at all.
-                          std::filesystem::rename(staging, final_folder, ec);
-                          if (ec && !std::filesystem::exists(final_folder / "node_modules")) {
-                            outcome.error = events::RunError{
-                                "install_failed", "could not keep the installed dependencies: " +
-                                                      ec.message()};
-                          }
-                        } else {
-                          outcome.error = events::RunError{"install_failed", npm_reason(exit)};
-                        }
-                        std::filesystem::remove_all(staging, ec);
-                        if (!outcome.error) outcome.node_path = (final_folder / "node_modules").string();
-                        caf::anon_send(handle, installed_atom_v, key, std::move(outcome));
-                      });
-                    });
+  process->exchange(
+      {}, true, timeout,
+      [process, handle, key, staging, final_folder, timeout](std::optional<std::string>) {
+        process->wait(timeout, [handle, key, staging, final_folder](ProcessExit exit) {
+          InstallOutcome outcome;
+          std::error_code ec;
+          if (exit.code == 0 && !exit.killed) {
+            // The folder appears whole or not at all.
+            std::filesystem::rename(staging, final_folder, ec);
+            if (ec && !std::filesystem::exists(final_folder / "node_modules")) {
+              outcome.error = events::RunError{
+                  "install_failed", "could not keep the installed dependencies: " + ec.message()};
+            }
+          } else {
+            outcome.error = events::RunError{"install_failed", npm_reason(exit)};
+          }
+          std::filesystem::remove_all(staging, ec);
+          if (!outcome.error) outcome.node_path = (final_folder / "node_modules").string();
+          caf::anon_send(handle, installed_atom_v, key, std::move(outcome));
+        });
+      });
 }
 
 dependency_cache_actor::behavior_type dependency_cache(Self self, const RunnerSettings* settings,
@@ -109,13 +107,14 @@ dependency_cache_actor::behavior_type dependency_cache(Self self, const RunnerSe
   self->state.settings = settings;
   self->state.host = host;
   return {
-      [self](install_atom, const events::RunEnvironment& environment)
-          -> caf::result<InstallOutcome> {
+      [self](install_atom,
+             const events::RunEnvironment& environment) -> caf::result<InstallOutcome> {
         if (environment.dependencies.empty()) return InstallOutcome{};
         const auto key = dependency_key(environment);
         const auto installed = self->state.settings->dependency_root / key / "node_modules";
         std::error_code ec;
-        if (std::filesystem::is_directory(installed, ec)) return InstallOutcome{installed.string(), {}};
+        if (std::filesystem::is_directory(installed, ec))
+          return InstallOutcome{installed.string(), {}};
         auto promise = self->make_response_promise<InstallOutcome>();
         auto& waiting = self->state.installing[key];
         waiting.push_back(promise);

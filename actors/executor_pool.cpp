@@ -51,7 +51,6 @@ struct ExecutorPoolState {
 
 using Self = executor_pool_actor::stateful_pointer<ExecutorPoolState>;
 
-
 void start_runner(Self self, const std::string& major, std::uint64_t for_request) {
   auto& state = self->state;
   const auto start = state.next_ticket++;
@@ -65,33 +64,32 @@ void start_runner(Self self, const std::string& major, std::uint64_t for_request
   std::vector<std::string> args;
   if (for_request != 0 || !state.queue.empty()) args = {"--prime-rounds", "1"};
   auto child = ChildProcess::start(
-      *state.host, sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node,
-                                    "run.js", args));
+      *state.host,
+      sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node, "run.js", args));
   if (!child) {
     self->send(self, ready_atom_v, start, RunnerStart{std::nullopt, child.error().message});
     return;
   }
   auto process = *child;
   auto handle = caf::actor_cast<executor_pool_actor>(self);
-  process->exchange({}, false, kReadyTimeout,
-                    [process, handle, start, workdir, major](std::optional<std::string> line) {
-                      if (line && is_ready_line(*line)) {
-                        caf::anon_send(handle, ready_atom_v, start,
-                                       RunnerStart{WarmRunner{process, workdir, major}, {}});
-                        return;
-                      }
-                      process->wait(std::chrono::seconds(2), [handle, start, workdir,
-                                                              line](ProcessExit exit) {
-                        std::error_code ec;
-                        std::filesystem::remove_all(workdir, ec);
-                        std::string why = "a runner did not get ready: ";
-                        why += line ? *line : exit.stderr_tail.substr(
-                                                  exit.stderr_tail.size() > 2000
-                                                      ? exit.stderr_tail.size() - 2000
-                                                      : 0);
-                        caf::anon_send(handle, ready_atom_v, start, RunnerStart{std::nullopt, why});
-                      });
-                    });
+  process->exchange(
+      {}, false, kReadyTimeout,
+      [process, handle, start, workdir, major](std::optional<std::string> line) {
+        if (line && is_ready_line(*line)) {
+          caf::anon_send(handle, ready_atom_v, start,
+                         RunnerStart{WarmRunner{process, workdir, major}, {}});
+          return;
+        }
+        process->wait(std::chrono::seconds(2), [handle, start, workdir, line](ProcessExit exit) {
+          std::error_code ec;
+          std::filesystem::remove_all(workdir, ec);
+          std::string why = "a runner did not get ready: ";
+          why += line ? *line
+                      : exit.stderr_tail.substr(
+                            exit.stderr_tail.size() > 2000 ? exit.stderr_tail.size() - 2000 : 0);
+          caf::anon_send(handle, ready_atom_v, start, RunnerStart{std::nullopt, why});
+        });
+      });
 }
 
 void replenish(Self self) {

@@ -24,7 +24,7 @@ struct GeneratorPoolState {
   event_store_actor store;
   std::size_t busy = 0;
   std::uint64_t next_ticket = 1;
-  std::deque<std::uint64_t> waiting;  // tickets in arrival order
+  std::deque<std::uint64_t> waiting;            // tickets in arrival order
   std::unordered_map<std::uint64_t, Job> jobs;  // waiting and running
   static inline const char* name = "vouch.generator-pool";
 };
@@ -48,28 +48,27 @@ void launch(Self self, std::uint64_t ticket) {
   std::filesystem::create_directories(job.workdir, ec);
   const auto& limits = state.settings->generation_limits;
   auto child = ChildProcess::start(
-      *state.host, sandboxed_runner(*state.settings, limits, job.workdir, state.settings->node,
-                                    "generate.js"));
+      *state.host,
+      sandboxed_runner(*state.settings, limits, job.workdir, state.settings->node, "generate.js"));
   if (!child) {
     log_line("error", "generator", child.error().message);
     self->send(self, generated_atom_v, ticket, GenerationOutcome{std::move(child).error()});
     return;
   }
   const auto line = generation_job_line({job.command.files, job.command.framework,
-                                         job.command.threshold,
-                                         state.settings->generation_budget});
+                                         job.command.threshold, state.settings->generation_budget});
   auto process = *child;
   auto handle = caf::actor_cast<generator_pool_actor>(self);
   // The sandbox's wall limit ends a generator that hangs; this deadline is the backstop.
   const std::chrono::milliseconds deadline(limits.wall_ms + 5'000);
-  process->exchange(line, true, deadline,
-                    [process, handle, ticket](std::optional<std::string> answer) {
-                      process->wait(std::chrono::seconds(5),
-                                    [handle, ticket, answer = std::move(answer)](ProcessExit exit) {
-                                      caf::anon_send(handle, generated_atom_v, ticket,
-                                                     GenerationOutcome{read_generation(answer, exit)});
-                                    });
-                    });
+  process->exchange(
+      line, true, deadline, [process, handle, ticket](std::optional<std::string> answer) {
+        process->wait(std::chrono::seconds(5),
+                      [handle, ticket, answer = std::move(answer)](ProcessExit exit) {
+                        caf::anon_send(handle, generated_atom_v, ticket,
+                                       GenerationOutcome{read_generation(answer, exit)});
+                      });
+      });
 }
 
 void pump(Self self) {
@@ -101,10 +100,11 @@ void complete(Self self, Job job, GenerationOutput output) {
   request.events.push_back({events::new_id(events::kEventIdPrefix), std::move(encoded.type),
                             test.account, test.created, std::move(encoded.data)});
   self->request(self->state.store, caf::infinite, append_atom_v, std::move(request))
-      .then([promise = job.promise, test](const store::AppendResult&) mutable {
-        promise.deliver(test);
-      },
-            [promise = job.promise](caf::error& error) mutable { promise.deliver(std::move(error)); });
+      .then([promise = job.promise,
+             test](const store::AppendResult&) mutable { promise.deliver(test); },
+            [promise = job.promise](caf::error& error) mutable {
+              promise.deliver(std::move(error));
+            });
 }
 
 generator_pool_actor::behavior_type generator_pool(Self self, const RunnerSettings* settings,

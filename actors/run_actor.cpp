@@ -37,13 +37,13 @@ void execute(Self self, WarmRunner runner, const std::string& node_path) {
       run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
       [process, handle, executors, workdir](std::optional<std::string> line) {
         if (line) caf::anon_send(handle, report_atom_v, read_run(line, ProcessExit{.code = 0}));
-        process->wait(std::chrono::seconds(5), [handle, executors, workdir,
-                                                line = std::move(line)](ProcessExit exit) {
-          std::error_code ec;
-          std::filesystem::remove_all(workdir, ec);
-          caf::anon_send(executors, release_atom_v);
-          if (!line) caf::anon_send(handle, report_atom_v, read_run(line, exit));
-        });
+        process->wait(std::chrono::seconds(5),
+                      [handle, executors, workdir, line = std::move(line)](ProcessExit exit) {
+                        std::error_code ec;
+                        std::filesystem::remove_all(workdir, ec);
+                        caf::anon_send(executors, release_atom_v);
+                        if (!line) caf::anon_send(handle, report_atom_v, read_run(line, exit));
+                      });
       });
 }
 
@@ -52,28 +52,27 @@ run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
   auto& state = self->state;
   self->request(state.config.dependencies, caf::infinite, install_atom_v,
                 state.config.run.environment)
-      .then([self](InstallOutcome& installed) {
-        if (installed.error) {
-          self->send(self, report_atom_v,
-                     error_report(installed.error->code, installed.error->detail));
-          return;
-        }
-        auto& state = self->state;
-        self->request(state.config.executors, caf::infinite, acquire_atom_v,
-                      state.config.run.environment.node_version)
-            .then(
-                [self, node_path = installed.node_path](WarmRunner& runner) {
-                  execute(self, std::move(runner), node_path);
-                },
-                [self](caf::error& error) {
-                  self->send(self, report_atom_v,
-                             error_report("no_runner", from_caf_error(error).message));
-                });
-      },
-            [self](caf::error& error) {
+      .then(
+          [self](InstallOutcome& installed) {
+            if (installed.error) {
               self->send(self, report_atom_v,
-                         error_report("install_failed", from_caf_error(error).message));
-            });
+                         error_report(installed.error->code, installed.error->detail));
+              return;
+            }
+            auto& state = self->state;
+            self->request(state.config.executors, caf::infinite, acquire_atom_v,
+                          state.config.run.environment.node_version)
+                .then([self, node_path = installed.node_path](
+                          WarmRunner& runner) { execute(self, std::move(runner), node_path); },
+                      [self](caf::error& error) {
+                        self->send(self, report_atom_v,
+                                   error_report("no_runner", from_caf_error(error).message));
+                      });
+          },
+          [self](caf::error& error) {
+            self->send(self, report_atom_v,
+                       error_report("install_failed", from_caf_error(error).message));
+          });
   return {
       [self](report_atom, events::RunReport& report) {
         auto& state = self->state;

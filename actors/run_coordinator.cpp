@@ -39,7 +39,6 @@ double threshold_of(const RunCoordinatorConfig& config, const events::TestRun& r
   return 0;
 }
 
-
 void end_run(Self self, const events::TestRun& run, const events::RunReport& report) {
   auto& config = self->state.config;
   const auto at = events::now_millis();
@@ -58,9 +57,9 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
                 append_request(run, *decided, started_version, at))
       .await([](const store::AppendResult&) {},
              [run](caf::error& error) {
-               log_line("error", "runs",
-                        "could not record the end of " + run.id + ": " +
-                            from_caf_error(error).message);
+               log_line(
+                   "error", "runs",
+                   "could not record the end of " + run.id + ": " + from_caf_error(error).message);
              });
 }
 
@@ -78,8 +77,8 @@ void interrupt_unfinished(Self self) {
                   append_request(run, *decided, 1, events::now_millis()))
         .await([](const store::AppendResult&) {},
                [id = run.id](caf::error& error) {
-                 log_line("error", "runs", "could not end " + id + ": " +
-                                               from_caf_error(error).message);
+                 log_line("error", "runs",
+                          "could not end " + id + ": " + from_caf_error(error).message);
                });
   }
 }
@@ -122,7 +121,8 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
 
 }  // namespace
 
-run_coordinator_actor spawn_run_coordinator(caf::actor_system& system, RunCoordinatorConfig config) {
+run_coordinator_actor spawn_run_coordinator(caf::actor_system& system,
+                                            RunCoordinatorConfig config) {
   return system.spawn(run_coordinator, std::move(config));
 }
 

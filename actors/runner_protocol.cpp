@@ -74,7 +74,6 @@ void read_results(const boost::json::object& object, events::RunReport& report) 
   }
 }
 
-
 }  // namespace
 
 ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
@@ -141,13 +140,13 @@ events::Result<GenerationOutput> read_generation(const std::optional<std::string
     }
   }
   if (auto verdict = sandbox_verdict(exit); verdict && verdict->code.ends_with("_limit")) {
-    return events::Error::invalid("generation stopped at a limit of its sandbox: " +
-                                  verdict->detail +
-                                  "; the uploaded code may not terminate or may use too much");
+    return events::Error::invalid(
+        "generation stopped at a limit of its sandbox: " + verdict->detail +
+        "; the uploaded code may not terminate or may use too much");
   }
   return events::Error::internal("the generator ended without an answer (" +
-                                 exit_description(exit) + "): " +
-                                 last_lines(stderr_without_report(exit.stderr_tail), 5));
+                                 exit_description(exit) +
+                                 "): " + last_lines(stderr_without_report(exit.stderr_tail), 5));
 }
 
 std::string run_job_line(const RunJob& job) {
@@ -168,7 +167,8 @@ std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit) {
   const auto at = exit.stderr_tail.rfind("{\"sandbox\":");
   if (at != std::string::npos) {
     auto end = exit.stderr_tail.find('\n', at);
-    auto object = parse_line(exit.stderr_tail.substr(at, end == std::string::npos ? end : end - at));
+    auto object =
+        parse_line(exit.stderr_tail.substr(at, end == std::string::npos ? end : end - at));
     if (object) {
       const auto* report = object->if_contains("sandbox");
       if (report && report->is_object()) {
@@ -181,10 +181,11 @@ std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit) {
         };
         const auto status = text("status");
         if (status == "exited" && text("code") == "0") return std::nullopt;
-        if (status == "limit" || status == "error") return events::RunError{text("code"), text("detail")};
+        if (status == "limit" || status == "error")
+          return events::RunError{text("code"), text("detail")};
         if (status == "signaled") {
-          return events::RunError{"crashed", "the tested code's process was killed by " +
-                                                 text("signal")};
+          return events::RunError{"crashed",
+                                  "the tested code's process was killed by " + text("signal")};
         }
         return events::RunError{"unexpected_exit",
                                 "the runner exited with code " + text("code") + ": " +
@@ -194,8 +195,8 @@ std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit) {
   }
   if (exit.code == 0 && exit.signal == 0) return std::nullopt;
   return events::RunError{"sandbox_failed", "the sandbox ended without a report (" +
-                                                exit_description(exit) + "): " +
-                                                last_lines(exit.stderr_tail, 5)};
+                                                exit_description(exit) +
+                                                "): " + last_lines(exit.stderr_tail, 5)};
 }
 
 events::RunReport read_run(const std::optional<std::string>& line, const ProcessExit& exit) {
@@ -219,7 +220,8 @@ events::RunReport read_run(const std::optional<std::string>& line, const Process
         }
       }
     } catch (const ja::CorruptRecord& corrupt) {
-      report.error = events::RunError{"run_failed", "the runner's answer is malformed: " + corrupt.what};
+      report.error =
+          events::RunError{"run_failed", "the runner's answer is malformed: " + corrupt.what};
     }
     return report;
   }

@@ -23,9 +23,9 @@ struct SandboxLimits {
 struct RunnerSettings {
   std::filesystem::path runner_dir;  // holds bin/generate.js, bin/run.js, bin/sandbox.js
   std::filesystem::path node;        // runs sandbox.js, generate.js and default-version runs
-  std::filesystem::path npm;         // installs runs' dependencies (outside the sandbox, no scripts)
-  std::string isolation = "auto";    // sandbox.js --isolation; the probe's answer at start-up
-  std::filesystem::path work_root;   // one folder per job below it, removed after the job
+  std::filesystem::path npm;        // installs runs' dependencies (outside the sandbox, no scripts)
+  std::string isolation = "auto";   // sandbox.js --isolation; the probe's answer at start-up
+  std::filesystem::path work_root;  // one folder per job below it, removed after the job
   std::filesystem::path dependency_root;      // npm installs, one folder per dependency map
   std::vector<std::filesystem::path> hidden;  // covered inside the sandbox (the data folder)
 

@@ -2,6 +2,7 @@
 
 #include "actors/account_actor.hpp"
 #include "actors/child_process.hpp"
+#include "actors/commit_relay.hpp"
 #include "actors/dependency_cache.hpp"
 #include "actors/errors.hpp"
 #include "actors/event_store_actor.hpp"
@@ -10,7 +11,6 @@
 #include "actors/project_registry.hpp"
 #include "actors/run_coordinator.hpp"
 #include "actors/type_ids.hpp"
-#include "actors/commit_relay.hpp"
 #include "actors/webhook_dispatcher.hpp"
 #include "actors/webhook_registry.hpp"
 #include "store/read_models.hpp"
@@ -158,10 +158,9 @@ void Service::start_run(StartRun command, Callback<events::TestRun> done) {
 const RunnerSettings& Service::runner() const { return impl_->runner; }
 
 const RunnerStats& Service::runner_stats() const { return impl_->runner_stats; }
-events::Status Service::start_webhooks(const WebhookSettings& settings,
-                                       const store::EventLog& log,
-                                       const store::ReadModels& models,
-                                       store::Database& database, CommitRelay& relay) {
+events::Status Service::start_webhooks(const WebhookSettings& settings, const store::EventLog& log,
+                                       const store::ReadModels& models, store::Database& database,
+                                       CommitRelay& relay) {
   auto& impl = *impl_;
   WebhookClient::Options client_options;
   client_options.policy = AddressPolicy(settings.allow_cidrs);

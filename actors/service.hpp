@@ -8,9 +8,9 @@
 #include "actors/runner_settings.hpp"
 #include "actors/runner_stats.hpp"
 #include "actors/webhook_messages.hpp"
-#include "events/webhook.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
+#include "events/webhook.hpp"
 #include "store/event_log.hpp"
 #include "store/read_models.hpp"
 
@@ -74,8 +74,7 @@ class Service {
   void create_webhook(events::CreateWebhook command, Callback<events::Webhook> done);
   void update_webhook(events::UpdateWebhook command, Callback<events::Webhook> done);
   void delete_webhook(events::DeleteWebhook command, Callback<events::Webhook> done);
-  void rotate_webhook_secret(events::RotateWebhookSecret command,
-                             Callback<events::Webhook> done);
+  void rotate_webhook_secret(events::RotateWebhookSecret command, Callback<events::Webhook> done);
   void redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done);
 
  private:

@@ -71,7 +71,7 @@ struct WebhookActorState {
   std::vector<Unrecorded> unrecorded;  // waiting for the next append
   std::vector<Unrecorded> appending;   // in the append in flight
   bool append_in_flight = false;
-  std::size_t timers = 0;     // retries scheduled
+  std::size_t timers = 0;  // retries scheduled
   std::optional<events::Millis> failing_since;
   std::mt19937_64 random{std::random_device{}()};
   Clock::time_point last_active = Clock::now();
@@ -159,8 +159,8 @@ caf::result<events::Webhook> handle(Self self, const Command& command, const Rul
 void disable(Self self, std::string reason) {
   auto& state = self->state;
   const auto now = events::now_millis();
-  auto decided = events::decide(state.webhook, events::DisableWebhook{state.config.webhook_id,
-                                                                      reason, now});
+  auto decided =
+      events::decide(state.webhook, events::DisableWebhook{state.config.webhook_id, reason, now});
   if (!decided || decided->empty()) return;
   log_line("warn", state.config.webhook_id, "disabled: " + reason);
   commit(
@@ -217,9 +217,8 @@ void flush_records(Self self) {
   if (state.append_in_flight || state.unrecorded.empty()) return;
   state.appending = std::move(state.unrecorded);
   state.unrecorded.clear();
-  store::AppendRequest request{events::deliveries_stream(state.config.webhook_id),
-                               store::kAnyVersion,
-                               {}};
+  store::AppendRequest request{
+      events::deliveries_stream(state.config.webhook_id), store::kAnyVersion, {}};
   request.events.reserve(state.appending.size());
   const std::string account = state.webhook.webhook ? state.webhook.webhook->account : "";
   for (const auto& waiting : state.appending) {
@@ -259,8 +258,8 @@ void record(Self self, Send send, const OutboundResult& result, bool sent,
             bool retry_unsent = false) {
   auto& state = self->state;
   const auto now = events::now_millis();
-  const auto verdict = sent ? events::verdict_of(result.status, result.refused)
-                            : events::AttemptVerdict::kFailed;
+  const auto verdict =
+      sent ? events::verdict_of(result.status, result.refused) : events::AttemptVerdict::kFailed;
   events::DeliveryAttempted attempt;
   attempt.delivery_id = events::new_id(events::kDeliveryIdPrefix);
   attempt.webhook_id = state.config.webhook_id;
@@ -308,8 +307,7 @@ void start(Self self, Send send) {
   const auto secrets = events::signing_secrets(webhook, now);
   std::string standard;
   for (const auto& secret : secrets) {
-    if (auto signature =
-            events::standard_signature(secret, send.event_id, timestamp, *send.body)) {
+    if (auto signature = events::standard_signature(secret, send.event_id, timestamp, *send.body)) {
       if (!standard.empty()) standard.push_back(' ');
       standard += *signature;
     }
@@ -319,13 +317,13 @@ void start(Self self, Send send) {
   request.timeout = state.config.timeout;
   request.body = *send.body;
   const std::string ts = std::to_string(timestamp);
-  request.headers = {{"content-type", "application/json"},
-                     {"webhook-id", send.event_id},
-                     {"webhook-timestamp", ts},
-                     {"webhook-signature", standard},
-                     {"x-service-timestamp", ts},
-                     {"x-service-signature",
-                      events::service_signature(secrets.front(), timestamp, *send.body)}};
+  request.headers = {
+      {"content-type", "application/json"},
+      {"webhook-id", send.event_id},
+      {"webhook-timestamp", ts},
+      {"webhook-signature", standard},
+      {"x-service-timestamp", ts},
+      {"x-service-signature", events::service_signature(secrets.front(), timestamp, *send.body)}};
   if (secrets.size() > 1) {
     request.headers.emplace_back("x-service-signature-previous",
                                  events::service_signature(secrets[1], timestamp, *send.body));
@@ -396,18 +394,18 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         for (auto& delivery : batch.deliveries) {
           if (delivery.check_attempted) {
             // Attempted before a restart: its retries are the pending ones.
-            auto earlier = state.config.deliveries->attempts(state.config.webhook_id,
-                                                             delivery.event_id);
+            auto earlier =
+                state.config.deliveries->attempts(state.config.webhook_id, delivery.event_id);
             if (!earlier) return to_caf_error(std::move(earlier).error());
             if (*earlier > 0) continue;
           }
           sends.push_back(Send{std::move(delivery.event_id), delivery.event_position,
-                               std::move(delivery.public_type), std::move(delivery.body), 1,
-                               false, nullptr});
+                               std::move(delivery.public_type), std::move(delivery.body), 1, false,
+                               nullptr});
         }
         if (sends.empty()) return true;
-        auto ack = std::make_shared<BatchAck>(
-            BatchAck{self->make_response_promise<bool>(), sends.size()});
+        auto ack =
+            std::make_shared<BatchAck>(BatchAck{self->make_response_promise<bool>(), sends.size()});
         for (auto& send : sends) {
           send.ack = ack;
           enqueue(self, std::move(send));
@@ -459,8 +457,8 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         const auto& original = **entry;
         auto record = event_at(*state.config.log, original.event_position, original.event_id);
         if (!record) return to_caf_error(std::move(record).error());
-        auto recorded = state.config.deliveries->attempts(state.config.webhook_id,
-                                                          original.event_id);
+        auto recorded =
+            state.config.deliveries->attempts(state.config.webhook_id, original.event_id);
         if (!recorded) return to_caf_error(std::move(recorded).error());
         // The attempts recorded, made but not yet recorded, and in flight.
         std::uint32_t attempt = *recorded + 1;
@@ -473,8 +471,7 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
           }
         }
         enqueue(self, Send{original.event_id, original.event_position, original.event_type,
-                           std::make_shared<const std::string>(
-                               *events::public_envelope(*record)),
+                           std::make_shared<const std::string>(*events::public_envelope(*record)),
                            attempt, true, nullptr});
         return RedeliveryQueued{command.webhook_id, original.event_id, original.event_type,
                                 attempt};
@@ -491,8 +488,7 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
       [self](idle_atom) {
         auto& state = self->state;
         const bool busy = !state.queue.empty() || !state.in_flight.empty() ||
-                          state.append_in_flight || !state.unrecorded.empty() ||
-                          state.timers != 0;
+                          state.append_in_flight || !state.unrecorded.empty() || state.timers != 0;
         if (state.stopping) {
           if (busy) {
             self->delayed_send(self, std::chrono::seconds(1), idle_atom_v);

@@ -68,8 +68,8 @@ events::Result<Target> parse_target(std::string_view text) {
   if (target.resource.empty() || target.resource.front() != '/') {
     target.resource.insert(0, "/");
   }
-  target.pool_key = std::string(target.tls ? "https://" : "http://") + target.host + ":" +
-                    target.port;
+  target.pool_key =
+      std::string(target.tls ? "https://" : "http://") + target.host + ":" + target.port;
   return target;
 }
 
@@ -244,10 +244,9 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
     message_.prepare_payload();
     connection_->tcp().expires_at(deadline_);
     with_stream([&](auto& stream) {
-      http::async_write(stream, message_,
-                        [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                          self->on_write(ec);
-                        });
+      http::async_write(
+          stream, message_,
+          [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_write(ec); });
     });
   }
 
@@ -370,18 +369,18 @@ void WebhookClient::shutdown() {
 }
 
 void WebhookClient::post(OutboundRequest request, Done done) {
-  net::post(impl_->io, [impl = impl_.get(), request = std::move(request),
-                        done = std::move(done)]() mutable {
-    auto target = parse_target(request.url);
-    if (!target) {
-      OutboundResult result;
-      result.error = target.error().message;
-      return done(std::move(result));
-    }
-    std::make_shared<Exchange>(*impl, std::move(target).value(), std::move(request),
-                               std::move(done))
-        ->start();
-  });
+  net::post(impl_->io,
+            [impl = impl_.get(), request = std::move(request), done = std::move(done)]() mutable {
+              auto target = parse_target(request.url);
+              if (!target) {
+                OutboundResult result;
+                result.error = target.error().message;
+                return done(std::move(result));
+              }
+              std::make_shared<Exchange>(*impl, std::move(target).value(), std::move(request),
+                                         std::move(done))
+                  ->start();
+            });
 }
 
 }  // namespace vouch::actors

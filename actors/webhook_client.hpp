@@ -16,7 +16,7 @@ namespace vouch::actors {
 struct OutboundRequest {
   std::string url;  // absolute http(s) URL
   std::vector<std::pair<std::string, std::string>> headers;
-  std::string body;  // POSTed as is
+  std::string body;                           // POSTed as is
   std::chrono::milliseconds timeout{15'000};  // for the whole exchange
 };
 
@@ -40,9 +40,9 @@ class WebhookClient {
  public:
   struct Options {
     AddressPolicy policy;
-    std::string ca_file;                   // extra trusted CA bundle (PEM); empty for none
-    std::size_t max_idle_per_host = 64;    // kept-alive connections per scheme://host:port
-    std::chrono::seconds max_idle{30};     // idle connections older than this are closed
+    std::string ca_file;                 // extra trusted CA bundle (PEM); empty for none
+    std::size_t max_idle_per_host = 64;  // kept-alive connections per scheme://host:port
+    std::chrono::seconds max_idle{30};   // idle connections older than this are closed
   };
   using Done = std::function<void(OutboundResult)>;
 

@@ -16,9 +16,9 @@ namespace vouch::actors {
 
 // The server's webhook settings (DESIGN §7).
 struct WebhookSettings {
-  std::vector<Cidr> allow_cidrs;  // --webhook-allow-cidr
-  bool allow_http = false;        // --webhook-allow-http
-  double retry_scale = 1.0;       // --webhook-retry-scale
+  std::vector<Cidr> allow_cidrs;              // --webhook-allow-cidr
+  bool allow_http = false;                    // --webhook-allow-http
+  double retry_scale = 1.0;                   // --webhook-retry-scale
   std::chrono::milliseconds timeout{15'000};  // --webhook-timeout
   std::string ca_file;                        // --webhook-ca
 };
@@ -28,7 +28,7 @@ struct WebhookSettings {
 struct Delivery {
   std::string event_id;
   std::uint64_t event_position = 0;
-  std::string public_type;  // e.g. "project.created"
+  std::string public_type;                  // e.g. "project.created"
   std::shared_ptr<const std::string> body;  // {id, type, created, data}, as signed
   // The event may have been attempted already (handed over again after a
   // restart or after a failed hand-over): the webhook actor checks the read

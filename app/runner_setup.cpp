@@ -1,8 +1,8 @@
 #include "app/runner_setup.hpp"
 
-#include <boost/json/parse.hpp>
 #include <unistd.h>
 
+#include <boost/json/parse.hpp>
 #include <cstdlib>
 #include <future>
 #include <iostream>
@@ -27,7 +27,8 @@ std::optional<std::filesystem::path> on_path(std::string_view program) {
     if (!folder.empty()) {
       auto candidate = std::filesystem::path(folder) / program;
       std::error_code ec;
-      if (std::filesystem::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0) {
+      if (std::filesystem::is_regular_file(candidate, ec) &&
+          ::access(candidate.c_str(), X_OK) == 0) {
         return std::filesystem::canonical(candidate, ec);
       }
     }
@@ -44,11 +45,11 @@ std::optional<std::string> first_line(actors::ProcessHost& host, actors::Process
   std::promise<std::optional<std::string>> promise;
   auto future = promise.get_future();
   auto process = *child;
-  process->exchange({}, true, std::chrono::seconds(20),
-                    [&promise, process](std::optional<std::string> line) {
-                      process->wait(std::chrono::seconds(5),
-                                    [&promise, line](actors::ProcessExit) { promise.set_value(line); });
-                    });
+  process->exchange(
+      {}, true, std::chrono::seconds(20), [&promise, process](std::optional<std::string> line) {
+        process->wait(std::chrono::seconds(5),
+                      [&promise, line](actors::ProcessExit) { promise.set_value(line); });
+      });
   return future.get();
 }
 

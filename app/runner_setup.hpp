@@ -10,7 +10,7 @@
 namespace vouch::app {
 
 struct RunnerOptions {
-  std::filesystem::path runner_dir;              // runner/ of this build
+  std::filesystem::path runner_dir;                // runner/ of this build
   std::vector<std::filesystem::path> extra_nodes;  // --node: more Node.js binaries
   std::size_t generator_slots = 2;
   std::size_t executor_slots = 2;

@@ -16,7 +16,6 @@ inline constexpr std::string_view kProjectCreatedV1 = "ProjectCreated.v1";
 inline constexpr std::string_view kProjectUpdatedV1 = "ProjectUpdated.v1";
 inline constexpr std::string_view kProjectDeletedV1 = "ProjectDeleted.v1";
 
-
 EncodedEvent encode(const ProjectEvent& event);
 bool is_project_event(std::string_view type);
 // REQUIRES: is_project_event(type). kInternal when the data is corrupt.

@@ -14,13 +14,14 @@ std::optional<std::string> invalid_upload_path(std::string_view path) {
   if (path.front() == '/') return "must be relative, not absolute";
   for (const char c : path) {
     if (c == '\\') return "must use / as separator, not backslashes";
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return "must not hold control characters";
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      return "must not hold control characters";
   }
   std::size_t start = 0;
   while (start <= path.size()) {
     const auto slash = path.find('/', start);
-    const auto segment =
-        path.substr(start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
+    const auto segment = path.substr(
+        start, slash == std::string_view::npos ? std::string_view::npos : slash - start);
     if (segment == "..") return "must stay inside the upload (no \"..\" segments)";
     if (segment.empty() || segment == ".") return "must not have empty or \".\" segments";
     if (slash == std::string_view::npos) break;

@@ -1,11 +1,10 @@
 #pragma once
 
+#include <boost/json/array.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <boost/json/array.hpp>
 
 namespace vouch::events {
 

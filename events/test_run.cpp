@@ -1,8 +1,8 @@
 #include "events/test_run.hpp"
 
 #include <boost/json/serialize.hpp>
-#include <cstdio>
 #include <boost/json/value.hpp>
+#include <cstdio>
 
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
@@ -86,7 +86,8 @@ std::optional<RunResults> results_from_json(const boost::json::object& object) {
   const auto* coverage = results.if_contains("coverage");
   if (!coverage) throw ja::CorruptRecord{"results without coverage"};
   return RunResults{ja::int_at(results, "total"), ja::int_at(results, "passed"),
-                    ja::int_at(results, "failed"), coverage_from_json(ja::as_object(*coverage, "coverage"))};
+                    ja::int_at(results, "failed"),
+                    coverage_from_json(ja::as_object(*coverage, "coverage"))};
 }
 
 boost::json::value error_to_json(const std::optional<RunError>& error) {
@@ -171,15 +172,15 @@ Result<std::vector<RunEvent>> finish_run(const TestRun& run, const RunReport& re
   std::string detail;
   if (results.failed > 0) {
     reason = kReasonTestsFailed;
-    detail = std::to_string(results.failed) + " of " + std::to_string(results.total) +
-             " tests failed";
+    detail =
+        std::to_string(results.failed) + " of " + std::to_string(results.total) + " tests failed";
   } else if (!meets(results.coverage, threshold)) {
     reason = kReasonCoverageBelowThreshold;
     detail = below_threshold_detail(results.coverage, threshold);
   }
   const std::string outcome(reason.empty() ? kOutcomeSuccess : kOutcomeFailure);
-  out.push_back(RunCompleted{run.id, run.test_id, run.project_id, outcome, results,
-                             report.duration, at});
+  out.push_back(
+      RunCompleted{run.id, run.test_id, run.project_id, outcome, results, report.duration, at});
   if (!reason.empty()) {
     out.push_back(RunFailed{run.id, run.test_id, run.project_id, outcome, reason, detail,
                             std::move(failures), std::nullopt, results, report.duration, at});
@@ -313,10 +314,9 @@ Result<RunEvent> decode_run_event(std::string_view type, std::string_view data,
     if (type == kTestCoverageUpdatedV1) {
       const auto* current = object.if_contains("current");
       if (!current) throw ja::CorruptRecord{"missing current"};
-      return RunEvent{CoverageUpdated{project_id, test_id, run_id,
-                                      optional_coverage_from_json(object, "previous"),
-                                      coverage_from_json(ja::as_object(*current, "current")),
-                                      millis_at(object, "updated")}};
+      return RunEvent{CoverageUpdated{
+          project_id, test_id, run_id, optional_coverage_from_json(object, "previous"),
+          coverage_from_json(ja::as_object(*current, "current")), millis_at(object, "updated")}};
     }
     return Error::internal("not a run event: " + std::string(type));
   } catch (const ja::CorruptRecord& corrupt) {

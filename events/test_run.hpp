@@ -68,11 +68,11 @@ struct TestRun {
   std::string project_id;
   RunEnvironment environment;
   std::string status{kRunRunning};
-  std::string outcome;                 // empty while running
-  std::optional<RunResults> results;   // when tests ran
-  std::vector<std::string> failures;   // failing tests, "name: why" (at most kMaxFailuresListed)
-  std::optional<RunError> error;       // with outcome error
-  std::int64_t duration = 0;           // ms, from start to end
+  std::string outcome;                // empty while running
+  std::optional<RunResults> results;  // when tests ran
+  std::vector<std::string> failures;  // failing tests, "name: why" (at most kMaxFailuresListed)
+  std::optional<RunError> error;      // with outcome error
+  std::int64_t duration = 0;          // ms, from start to end
   Millis created = 0;
   Millis completed = 0;  // 0 while running
 };

@@ -8,8 +8,7 @@
 namespace vouch::events {
 namespace {
 
-void check_url(const std::string& url, const WebhookRules& rules,
-               std::vector<FieldError>& errors) {
+void check_url(const std::string& url, const WebhookRules& rules, std::vector<FieldError>& errors) {
   if (auto problem = check_webhook_url(url, rules.allow_http)) errors.push_back({"url", *problem});
 }
 
@@ -25,9 +24,9 @@ void check_patterns(const std::vector<std::string>& patterns, std::vector<FieldE
     if (is_valid_event_pattern(patterns[i])) continue;
     std::string known;
     for (const auto& type : public_event_types()) known += type + ", ";
-    errors.push_back({"events[" + std::to_string(i) + "]",
-                      "unknown event type \"" + patterns[i] + "\"; use one of " + known +
-                          "test.*, project.* or *"});
+    errors.push_back({"events[" + std::to_string(i) + "]", "unknown event type \"" + patterns[i] +
+                                                               "\"; use one of " + known +
+                                                               "test.*, project.* or *"});
   }
 }
 
@@ -119,8 +118,8 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Update
   if (!errors.empty()) return Error::invalid("the update is not valid", std::move(errors));
 
   const Webhook& current = *state.webhook;
-  WebhookUpdated event{command.id, std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                       command.at};
+  WebhookUpdated event{command.id,   std::nullopt, std::nullopt,
+                       std::nullopt, std::nullopt, command.at};
   if (command.url && *command.url != current.url) event.url = command.url;
   if (command.events && *command.events != current.events) event.events = command.events;
   if (command.description && *command.description != current.description) {
@@ -141,10 +140,9 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Delete
 Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
                                          const RotateWebhookSecret& command) {
   if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
-  return std::vector<WebhookEvent>{WebhookSecretRotated{command.id, command.secret,
-                                                        state.webhook->secret,
-                                                        command.at + kSecretOverlapMillis,
-                                                        command.at}};
+  return std::vector<WebhookEvent>{
+      WebhookSecretRotated{command.id, command.secret, state.webhook->secret,
+                           command.at + kSecretOverlapMillis, command.at}};
 }
 
 Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DisableWebhook& command) {
@@ -155,13 +153,12 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Disabl
 }
 
 const std::string& webhook_id_of(const WebhookEvent& event) {
-  return std::visit(Overloaded{
-                        [](const WebhookCreated& created) -> const std::string& {
-                          return created.webhook.id;
-                        },
-                        [](const auto& other) -> const std::string& { return other.id; },
-                    },
-                    event);
+  return std::visit(
+      Overloaded{
+          [](const WebhookCreated& created) -> const std::string& { return created.webhook.id; },
+          [](const auto& other) -> const std::string& { return other.id; },
+      },
+      event);
 }
 
 WebhookState evolve(WebhookState state, const WebhookEvent& event) {

@@ -108,8 +108,7 @@ EncodedEvent encode(const WebhookEvent& event) {
                                      {"previousSecret", rotated.previous_secret},
                                      {"previousSecretUntil", rotated.previous_secret_until},
                                      {"at", rotated.at}};
-            return EncodedEvent{std::string(kWebhookSecretRotatedV1),
-                                boost::json::serialize(data)};
+            return EncodedEvent{std::string(kWebhookSecretRotatedV1), boost::json::serialize(data)};
           },
           [](const WebhookDisabled& disabled) {
             boost::json::object data{
@@ -149,9 +148,8 @@ Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_vie
           ja::int_at(object, "at")}};
     }
     if (type == kWebhookDisabledV1) {
-      return WebhookEvent{WebhookDisabled{ja::string_at(object, "id"),
-                                          ja::string_at(object, "reason"),
-                                          ja::int_at(object, "at")}};
+      return WebhookEvent{WebhookDisabled{
+          ja::string_at(object, "id"), ja::string_at(object, "reason"), ja::int_at(object, "at")}};
     }
     return Error::internal("not a webhook event: " + std::string(type));
   } catch (const ja::CorruptRecord& corrupt) {

@@ -45,11 +45,11 @@ struct DeliveryAttempted {
 
 // What the receiver's answer (or its absence) means for the delivery.
 enum class AttemptVerdict {
-  kDelivered,   // 2xx
-  kRetry,       // any other status (3xx is not followed), timeout, connection error: try again
-  kFailed,      // not sent at all (the webhook's backlog is full): final for this delivery
-  kGone,        // 410: the receiver asks to be disabled
-  kRefused,     // the address is not allowed (SSRF policy): final
+  kDelivered,  // 2xx
+  kRetry,      // any other status (3xx is not followed), timeout, connection error: try again
+  kFailed,     // not sent at all (the webhook's backlog is full): final for this delivery
+  kGone,       // 410: the receiver asks to be disabled
+  kRefused,    // the address is not allowed (SSRF policy): final
 };
 
 // REQUIRES: status is 0 (no answer) or an HTTP status code.

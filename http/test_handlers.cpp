@@ -98,8 +98,8 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   auto project = reads.projects.find(context.caller.account, *project_id);
   if (!project) return respond(error_response(project.error(), context.request_id));
   if (!*project) {
-    return respond(error_response(events::Error::not_found("no project " + *project_id),
-                                  context.request_id));
+    return respond(
+        error_response(events::Error::not_found("no project " + *project_id), context.request_id));
   }
   actors::GenerateTests command;
   command.test_id = events::new_id(events::kTestIdPrefix);
@@ -109,14 +109,14 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   command.threshold = threshold.value_or((*project)->threshold);
   command.files = std::move(files);
   command.at = events::now_millis();
-  service.generate_tests(
-      std::move(command), [respond = std::move(respond), request_id = context.request_id](
-                              events::Result<events::GeneratedTest> result) {
-        if (!result) return respond(error_response(result.error(), request_id));
-        Response response = json_response(201, to_json(*result));
-        response.set_header("Location", "/v1/tests/" + result->id);
-        respond(std::move(response));
-      });
+  service.generate_tests(std::move(command),
+                         [respond = std::move(respond), request_id = context.request_id](
+                             events::Result<events::GeneratedTest> result) {
+                           if (!result) return respond(error_response(result.error(), request_id));
+                           Response response = json_response(201, to_json(*result));
+                           response.set_header("Location", "/v1/tests/" + result->id);
+                           respond(std::move(response));
+                         });
 }
 
 void read_test(const Reads& reads, const Context& context, Respond respond) {
@@ -142,8 +142,8 @@ void list_tests(const Reads& reads, const Request& request, const Context& conte
   auto project = reads.projects.find(context.caller.account, *project_id);
   if (!project) return respond(error_response(project.error(), context.request_id));
   if (!*project) {
-    return respond(error_response(events::Error::not_found("no project " + *project_id),
-                                  context.request_id));
+    return respond(
+        error_response(events::Error::not_found("no project " + *project_id), context.request_id));
   }
   auto page =
       reads.tests.list(context.caller.account, *project_id, query->starting_after, query->limit);
@@ -178,9 +178,11 @@ void check_dependency(JsonBody& body, const std::string& name, const std::string
   const auto field = "environment.dependencies." + name;
   if (name.size() > 214 || !std::regex_match(name, kName)) {
     body.reject(field, "is not a valid npm package name");
-  } else if (!std::regex_match(range, kRange) || range.find_first_not_of(' ') == std::string::npos) {
-    body.reject(field, "must be a version range or tag from the npm registry (\"^1.2.0\", "
-                       "\"~2\", \"latest\"); URLs, git and file references are not allowed");
+  } else if (!std::regex_match(range, kRange) ||
+             range.find_first_not_of(' ') == std::string::npos) {
+    body.reject(field,
+                "must be a version range or tag from the npm registry (\"^1.2.0\", "
+                "\"~2\", \"latest\"); URLs, git and file references are not allowed");
   }
 }
 
@@ -198,9 +200,9 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
   if (node_version) {
     auto major = node_major_of(*node_version);
     if (!major || runner.node_versions.count(*major) == 0) {
-      body->reject("environment.nodeVersion",
-                    "Node.js " + *node_version + " is not installed; available: " +
-                        available_nodes(runner));
+      body->reject(
+          "environment.nodeVersion",
+          "Node.js " + *node_version + " is not installed; available: " + available_nodes(runner));
     } else {
       environment.node_version = *major;
     }
@@ -223,14 +225,14 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
   }
   actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(**test),
                            std::move(environment), events::now_millis()};
-  service.start_run(std::move(command), [respond = std::move(respond),
-                                         request_id = context.request_id](
-                                            events::Result<events::TestRun> result) {
-    if (!result) return respond(error_response(result.error(), request_id));
-    Response response = json_response(202, to_json(*result));
-    response.set_header("Location", "/v1/tests/results/" + result->id);
-    respond(std::move(response));
-  });
+  service.start_run(std::move(command),
+                    [respond = std::move(respond),
+                     request_id = context.request_id](events::Result<events::TestRun> result) {
+                      if (!result) return respond(error_response(result.error(), request_id));
+                      Response response = json_response(202, to_json(*result));
+                      response.set_header("Location", "/v1/tests/results/" + result->id);
+                      respond(std::move(response));
+                    });
 }
 
 void read_run(const Reads& reads, const Context& context, Respond respond) {

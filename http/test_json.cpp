@@ -30,14 +30,14 @@ boost::json::object to_json(const events::TestRun& run) {
   boost::json::value results = nullptr;
   if (run.results) {
     const auto& coverage = run.results->coverage;
-    results = boost::json::object{{"total", run.results->total},
-                                  {"passed", run.results->passed},
-                                  {"failed", run.results->failed},
-                                  {"coverage", boost::json::object{
-                                                   {"statements", json_number(coverage.statements)},
-                                                   {"branches", json_number(coverage.branches)},
-                                                   {"functions", json_number(coverage.functions)},
-                                                   {"lines", json_number(coverage.lines)}}}};
+    results = boost::json::object{
+        {"total", run.results->total},
+        {"passed", run.results->passed},
+        {"failed", run.results->failed},
+        {"coverage", boost::json::object{{"statements", json_number(coverage.statements)},
+                                         {"branches", json_number(coverage.branches)},
+                                         {"functions", json_number(coverage.functions)},
+                                         {"lines", json_number(coverage.lines)}}}};
   }
   boost::json::value error = nullptr;
   if (run.error) {

@@ -140,16 +140,15 @@ void redeliver(actors::Service& service, const Context& context, Respond respond
   if (!id) return;
   const auto& delivery_id = context.params.at("deliveryId");
   if (!events::looks_like_id(delivery_id, events::kDeliveryIdPrefix)) {
-    return respond(error_response(events::Error::not_found("no delivery " + delivery_id),
-                                  context.request_id));
+    return respond(
+        error_response(events::Error::not_found("no delivery " + delivery_id), context.request_id));
   }
-  service.redeliver(
-      actors::RedeliverWebhook{*id, delivery_id, context.caller.account},
-      [respond = std::move(respond),
-       request_id = context.request_id](events::Result<actors::RedeliveryQueued> result) {
-        if (!result) return respond(error_response(result.error(), request_id));
-        respond(json_response(202, to_json(*result)));
-      });
+  service.redeliver(actors::RedeliverWebhook{*id, delivery_id, context.caller.account},
+                    [respond = std::move(respond), request_id = context.request_id](
+                        events::Result<actors::RedeliveryQueued> result) {
+                      if (!result) return respond(error_response(result.error(), request_id));
+                      respond(json_response(202, to_json(*result)));
+                    });
 }
 
 }  // namespace
@@ -183,11 +182,11 @@ void add_webhook_routes(Router& router, actors::Service& service,
               [&service](const Request&, const Context& context, Respond respond) {
                 rotate(service, context, std::move(respond));
               }});
-  router.add({"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,
-              [&webhooks, &deliveries](const Request& request, const Context& context,
-                                       Respond respond) {
-                list_deliveries(webhooks, deliveries, request, context, std::move(respond));
-              }});
+  router.add(
+      {"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,
+       [&webhooks, &deliveries](const Request& request, const Context& context, Respond respond) {
+         list_deliveries(webhooks, deliveries, request, context, std::move(respond));
+       }});
   router.add({"POST", "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver", write_scope, false,
               [&service](const Request&, const Context& context, Respond respond) {
                 redeliver(service, context, std::move(respond));

@@ -148,8 +148,7 @@ events::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending()
   std::vector<events::DeliveryAttempted> out;
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
-  for (it->Seek(kPendingPrefix); it->Valid() && it->key().starts_with(kPendingPrefix);
-       it->Next()) {
+  for (it->Seek(kPendingPrefix); it->Valid() && it->key().starts_with(kPendingPrefix); it->Next()) {
     auto attempt = events::decode_delivery_attempted(it->value().ToStringView());
     if (!attempt) return std::move(attempt).error();
     out.push_back(std::move(attempt).value());
@@ -175,7 +174,8 @@ events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
       database_.db().Get(rocksdb::ReadOptions(), database_.views(), health_key(webhook_id), &value);
   if (status.IsNotFound()) return std::optional<events::Millis>{};
   if (!status.ok()) return events::Error::internal(status.ToString());
-  return std::optional<events::Millis>{static_cast<events::Millis>(keys::decode_u64(value).value_or(0))};
+  return std::optional<events::Millis>{
+      static_cast<events::Millis>(keys::decode_u64(value).value_or(0))};
 }
 
 }  // namespace vouch::store

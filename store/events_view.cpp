@@ -55,9 +55,8 @@ events::Result<Page<std::string>> EventsView::list(const std::string& account,
     }
     start = account_key(account, *decoded + 1);
   }
-  Page<std::string> page;
   std::string_view entry_type;  // of the entry whose record the walk reads next
-  auto collected = walk_index(
+  return read_page<std::string>(
       database_, prefix, start,
       [&](std::string_view entry) {
         // An index entry is "<type>\0<id>".
@@ -65,17 +64,11 @@ events::Result<Page<std::string>> EventsView::list(const std::string& account,
         entry_type = entry.substr(0, separator);
         return record_key(entry.substr(separator + 1));
       },
-      [&](std::string_view envelope) -> events::Result<bool> {
-        if (type && entry_type != *type) return true;
-        if (page.items.size() == limit) {
-          page.has_more = true;
-          return false;
-        }
-        page.items.emplace_back(envelope);
-        return true;
+      limit,
+      [&](std::string_view envelope) -> events::Result<std::optional<std::string>> {
+        if (type && entry_type != *type) return std::optional<std::string>();
+        return std::optional<std::string>(envelope);
       });
-  if (!collected) return std::move(collected).error();
-  return page;
 }
 
 }  // namespace vouch::store

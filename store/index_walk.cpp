@@ -17,8 +17,8 @@ events::Status walk_index(
   std::unique_ptr<rocksdb::Iterator> it(database.db().NewIterator(read_options, database.views()));
   for (it->Seek(start); it->Valid() && it->key().starts_with(prefix); it->Next()) {
     std::string text;
-    const auto status =
-        database.db().Get(read_options, database.views(), record_key(it->value().ToStringView()), &text);
+    const auto status = database.db().Get(read_options, database.views(),
+                                          record_key(it->value().ToStringView()), &text);
     if (status.IsNotFound()) continue;
     if (!status.ok()) return events::Error::internal(status.ToString());
     auto go_on = visit(text);

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "events/result.hpp"
 #include "store/database.hpp"
+#include "store/page.hpp"
 
 namespace vouch::store {
 
@@ -18,5 +20,31 @@ namespace vouch::store {
     Database& database, std::string_view prefix, std::string_view start,
     const std::function<std::string(std::string_view id)>& record_key,
     const std::function<events::Result<bool>(std::string_view record)>& visit);
+
+// One page of the records an index names, from `start` on: each record's
+// text goes through `decode`, which gives a T, nullopt to skip the record
+// (another account's), or an error; at most `limit` items, has_more when
+// another would follow.
+template <class T, class Decode>
+[[nodiscard]] events::Result<Page<T>> read_page(
+    Database& database, std::string_view prefix, std::string_view start,
+    const std::function<std::string(std::string_view id)>& record_key, std::size_t limit,
+    Decode decode) {
+  Page<T> page;
+  auto walked = walk_index(database, prefix, start, record_key,
+                           [&](std::string_view text) -> events::Result<bool> {
+                             events::Result<std::optional<T>> item = decode(text);
+                             if (!item) return std::move(item).error();
+                             if (!*item) return true;
+                             if (page.items.size() == limit) {
+                               page.has_more = true;
+                               return false;
+                             }
+                             page.items.push_back(std::move(**item));
+                             return true;
+                           });
+  if (!walked) return std::move(walked).error();
+  return page;
+}
 
 }  // namespace vouch::store

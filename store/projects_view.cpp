@@ -95,21 +95,13 @@ events::Result<Page<events::Project>> ProjectsView::list(
     start = account_key(account, keys::decode_u64(position).value_or(0) + 1);
   }
 
-  Page<events::Project> page;
-  auto walked = walk_index(
-      database_, prefix, start, [](std::string_view id) { return record_key(id); },
-      [&](std::string_view text) -> events::Result<bool> {
-        if (page.items.size() == limit) {
-          page.has_more = true;
-          return false;
-        }
+  return read_page<events::Project>(
+      database_, prefix, start, [](std::string_view id) { return record_key(id); }, limit,
+      [&](std::string_view text) -> events::Result<std::optional<events::Project>> {
         auto project = events::decode_project(text);
         if (!project) return std::move(project).error();
-        page.items.push_back(std::move(project).value());
-        return true;
+        return std::optional<events::Project>(std::move(project).value());
       });
-  if (!walked) return std::move(walked).error();
-  return page;
 }
 
 }  // namespace vouch::store

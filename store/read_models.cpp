@@ -30,8 +30,8 @@ ReadModels::ReadModels(Database& database)
       webhooks_(database),
       deliveries_(database),
       events_(database),
-      projector_(database, {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_,
-                            &events_}) {}
+      projector_(database,
+                 {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_, &events_}) {}
 
 events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
                                                             const std::filesystem::path& scratch) {

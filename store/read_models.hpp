@@ -7,13 +7,13 @@
 #include "events/result.hpp"
 #include "store/access_view.hpp"
 #include "store/database.hpp"
-#include "store/events_view.hpp"
+#include "store/deliveries_view.hpp"
 #include "store/event_log.hpp"
+#include "store/events_view.hpp"
 #include "store/projector.hpp"
 #include "store/projects_view.hpp"
 #include "store/runs_view.hpp"
 #include "store/tests_view.hpp"
-#include "store/deliveries_view.hpp"
 #include "store/webhooks_view.hpp"
 
 namespace vouch::store {

@@ -7,7 +7,9 @@ namespace {
 
 std::string record_key(std::string_view id) { return "runs/id/" + std::string(id); }
 constexpr std::string_view kRunningPrefix = "runs/running/";
-std::string running_key(std::string_view id) { return std::string(kRunningPrefix) + std::string(id); }
+std::string running_key(std::string_view id) {
+  return std::string(kRunningPrefix) + std::string(id);
+}
 
 std::string_view run_id_of(const events::RunEvent& event) {
   return std::visit(

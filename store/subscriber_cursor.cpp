@@ -18,8 +18,8 @@ events::Result<std::uint64_t> SubscriberCursor::load() const {
 }
 
 events::Status SubscriberCursor::save(std::uint64_t position) {
-  auto status =
-      database_.db().Put(rocksdb::WriteOptions(), database_.meta(), key_, keys::encode_u64(position));
+  auto status = database_.db().Put(rocksdb::WriteOptions(), database_.meta(), key_,
+                                   keys::encode_u64(position));
   if (!status.ok()) return events::Error::internal("cursor write failed: " + status.ToString());
   return events::ok_status();
 }

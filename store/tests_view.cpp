@@ -69,8 +69,8 @@ events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter&
                               completed.at, false);
                  },
                  [&](const events::RunFailed& failed) {
-                   follow_run(writer, failed.test_id, failed.run_id, events::kTestFailed,
-                              failed.at, false);
+                   follow_run(writer, failed.test_id, failed.run_id, events::kTestFailed, failed.at,
+                              false);
                  },
                  [&](const events::CoverageUpdated& updated) {
                    writer.put(coverage_key(updated.project_id),
@@ -81,8 +81,8 @@ events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter&
   return events::ok_status();
 }
 
-events::Result<std::optional<events::GeneratedTest>> TestsView::find(
-    const std::string& account, const std::string& id) const {
+events::Result<std::optional<events::GeneratedTest>> TestsView::find(const std::string& account,
+                                                                     const std::string& id) const {
   std::string text;
   auto status =
       database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
@@ -114,22 +114,14 @@ events::Result<Page<events::GeneratedTest>> TestsView::list(
     start = project_key(project_id, keys::decode_u64(position).value_or(0) + 1);
   }
 
-  Page<events::GeneratedTest> page;
-  auto walked = walk_index(
-      database_, prefix, start, [](std::string_view id) { return record_key(id); },
-      [&](std::string_view text) -> events::Result<bool> {
+  return read_page<events::GeneratedTest>(
+      database_, prefix, start, [](std::string_view id) { return record_key(id); }, limit,
+      [&](std::string_view text) -> events::Result<std::optional<events::GeneratedTest>> {
         auto test = events::decode_generated_test(text);
         if (!test) return std::move(test).error();
-        if (test->account != account) return true;
-        if (page.items.size() == limit) {
-          page.has_more = true;
-          return false;
-        }
-        page.items.push_back(std::move(test).value());
-        return true;
+        if (test->account != account) return std::optional<events::GeneratedTest>();
+        return std::optional<events::GeneratedTest>(std::move(test).value());
       });
-  if (!walked) return std::move(walked).error();
-  return page;
 }
 
 events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(

@@ -83,21 +83,13 @@ events::Result<Page<events::Webhook>> WebhooksView::list(
     }
     start = account_key(account, keys::decode_u64(position).value_or(0) + 1);
   }
-  Page<events::Webhook> page;
-  auto walked = walk_index(
-      database_, prefix, start, [](std::string_view id) { return record_key(id); },
-      [&](std::string_view text) -> events::Result<bool> {
-        if (page.items.size() == limit) {
-          page.has_more = true;
-          return false;
-        }
+  return read_page<events::Webhook>(
+      database_, prefix, start, [](std::string_view id) { return record_key(id); }, limit,
+      [&](std::string_view text) -> events::Result<std::optional<events::Webhook>> {
         auto webhook = events::decode_webhook_record(text);
         if (!webhook) return std::move(webhook).error();
-        page.items.push_back(std::move(webhook).value());
-        return true;
+        return std::optional<events::Webhook>(std::move(webhook).value());
       });
-  if (!walked) return std::move(walked).error();
-  return page;
 }
 
 events::Result<std::vector<WebhookEntry>> WebhooksView::all_of(const std::string& account) const {
@@ -118,8 +110,8 @@ events::Result<std::vector<WebhookEntry>> WebhooksView::all_of(const std::string
     auto webhook = events::decode_webhook_record(text);
     if (!webhook) return std::move(webhook).error();
     const auto key = it->key().ToStringView();
-    out.push_back({std::move(webhook).value(),
-                   keys::decode_u64(key.substr(key.size() - 8)).value_or(0)});
+    out.push_back(
+        {std::move(webhook).value(), keys::decode_u64(key.substr(key.size() - 8)).value_or(0)});
   }
   if (!it->status().ok()) return events::Error::internal(it->status().ToString());
   return out;

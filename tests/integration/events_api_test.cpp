@@ -14,8 +14,10 @@ std::vector<std::string> types_of(const boost::json::object& page) {
 
 TEST_F(ApiTest, EventsShowAnAccountsPublicEventsInLogOrder) {
   const auto project = create_project(VouchdProcess::kAdminKey, "audited");
-  ASSERT_EQ(call("PUT", "/v1/projects/" + project, VouchdProcess::kAdminKey, R"({"name":"renamed"})").status,
-            200u);
+  ASSERT_EQ(
+      call("PUT", "/v1/projects/" + project, VouchdProcess::kAdminKey, R"({"name":"renamed"})")
+          .status,
+      200u);
   ASSERT_EQ(call("DELETE", "/v1/projects/" + project, VouchdProcess::kAdminKey).status, 204u);
   // Another account's events and internal events (keys, accounts) stay out.
   const auto other = issue_key("other", "pro", R"(["projects:write","events:read"])");

@@ -97,8 +97,9 @@ TEST_F(GenerateTest, ProblemsAreReportedPerFile) {
   const auto project = create_project();
   auto response = generate(project, {{"ok.js", "exports.twice = (n) => n * 2;\n"},
                                      {"broken.js", "function (\n  oops\n"},
-                                     {"needs.js", "const x = require('left-pad-not-installed');\n"
-                                                  "exports.pad = (s) => x(s, 3);\n"},
+                                     {"needs.js",
+                                      "const x = require('left-pad-not-installed');\n"
+                                      "exports.pad = (s) => x(s, 3);\n"},
                                      {"notes.txt", "not code"}});
   ASSERT_EQ(response.status, 201u) << response.body;
   auto problems = json(response)["summary"].as_object()["problems"].as_array();
@@ -158,8 +159,9 @@ TEST_F(GenerateTest, BadGenerationRequestsAreRefusedAndNothingIsStored) {
 
   // An unknown project, and another account's, are both 404.
   EXPECT_EQ(generate("prj_missing", {{"a.js", "exports.f = () => 1;"}}).status, 404u);
-  auto other = call("POST", "/v1/keys", VouchdProcess::kAdminKey,
-                    R"({"account":"other","plan":"pro","scopes":["projects:write","tests:read","tests:write"]})");
+  auto other = call(
+      "POST", "/v1/keys", VouchdProcess::kAdminKey,
+      R"({"account":"other","plan":"pro","scopes":["projects:write","tests:read","tests:write"]})");
   ASSERT_EQ(other.status, 201u);
   const std::string other_key(json(other)["key"].as_string());
   EXPECT_EQ(generate(project, {{"a.js", "exports.f = () => 1;"}}, other_key).status, 404u);
@@ -181,8 +183,9 @@ TEST_F(GenerateTest, ABusyGeneratorPoolAnswers503WithRetryAfter) {
   start({"--generators", "1", "--generation-queue-ms", "100"});
   const auto project = create_project();
   // A module whose loading takes a while keeps the only generator busy.
-  const Files slow = {{"slow.js", "const end = Date.now() + 1500; while (Date.now() < end) {}\n"
-                                  "exports.f = (n) => n + 1;\n"}};
+  const Files slow = {{"slow.js",
+                       "const end = Date.now() + 1500; while (Date.now() < end) {}\n"
+                       "exports.f = (n) => n + 1;\n"}};
   auto first = std::async(std::launch::async, [&] { return generate(project, slow); });
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   auto second = generate(project, {{"b.js", "exports.g = () => 2;"}});

@@ -7,52 +7,25 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <cstdio>
-#include <thread>
 
 #include "http_client.hpp"
+#include "vouchd_process.hpp"
 
 namespace vouch::testing {
 
 ReceiverProcess::ReceiverProcess(std::vector<std::string> extra_args) {
-  int out[2];
-  if (pipe(out) != 0) {
-    ADD_FAILURE() << "pipe failed";
-    return;
-  }
   std::vector<std::string> args{"node", WEBHOOK_RECEIVER_JS};
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  pid_ = fork();
-  if (pid_ == 0) {
-    dup2(out[1], STDOUT_FILENO);
-    close(out[0]);
-    close(out[1]);
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    execvp("node", argv.data());
-    _exit(127);
-  }
-  close(out[1]);
-  FILE* stream = fdopen(out[0], "r");
-  char line[256];
-  while (fgets(line, sizeof line, stream)) {
-    const std::string text(line);
-    if (text.rfind("listening on ", 0) == 0) {
-      port_ = static_cast<std::uint16_t>(std::stoi(text.substr(13)));
-      const auto control = text.find(" control ");
-      if (control != std::string::npos) {
-        control_port_ = static_cast<std::uint16_t>(std::stoi(text.substr(control + 9)));
-      }
-      break;
+  auto child = start_child(std::move(args), "", "listening on ");
+  pid_ = child.pid;
+  const auto& text = child.line;
+  if (text.rfind("listening on ", 0) == 0) {
+    port_ = static_cast<std::uint16_t>(std::stoi(text.substr(13)));
+    const auto control = text.find(" control ");
+    if (control != std::string::npos) {
+      control_port_ = static_cast<std::uint16_t>(std::stoi(text.substr(control + 9)));
     }
   }
-  std::thread([stream] {
-    char rest[256];
-    while (fgets(rest, sizeof rest, stream)) {
-    }
-    fclose(stream);
-  }).detach();
   if (port_ == 0 || control_port_ == 0) ADD_FAILURE() << "the receiver did not print its ports";
 }
 

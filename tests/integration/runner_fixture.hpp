@@ -29,10 +29,11 @@ class RunnerTest : public VouchdTest {
     return boost::json::serialize(array);
   }
 
-  std::string create_project(double threshold = 80, const std::string& key = VouchdProcess::kAdminKey) {
-    auto response = call("POST", "/v1/projects", key,
-                         R"({"name":"p","config":{"coverage":{"threshold":)" +
-                             std::to_string(threshold) + "}}}");
+  std::string create_project(double threshold = 80,
+                             const std::string& key = VouchdProcess::kAdminKey) {
+    auto response = call(
+        "POST", "/v1/projects", key,
+        R"({"name":"p","config":{"coverage":{"threshold":)" + std::to_string(threshold) + "}}}");
     EXPECT_EQ(response.status, 201u) << response.body;
     return std::string(json(response)["id"].as_string());
   }

@@ -36,7 +36,8 @@ TEST_F(RunsTest, APassingSuiteCompletesWithResultsAndCoverage) {
   auto started = json(response);
   EXPECT_EQ(started["status"], "running");
   EXPECT_TRUE(started["results"].is_null());
-  EXPECT_EQ(response.header("location"), "/v1/tests/results/" + std::string(started["runId"].as_string()));
+  EXPECT_EQ(response.header("location"),
+            "/v1/tests/results/" + std::string(started["runId"].as_string()));
   auto run = wait_for_run(std::string(started["runId"].as_string()));
   EXPECT_EQ(run["outcome"], "success") << boost::json::serialize(run);
   auto& results = run["results"].as_object();
@@ -54,8 +55,8 @@ TEST_F(RunsTest, APassingSuiteCompletesWithResultsAndCoverage) {
   ASSERT_EQ(server_->terminate(), 0);
   auto replay = run_vouchd({"replay", "--data", data().string(), "--verify"});
   EXPECT_EQ(replay.status, 0) << replay.out;
-  for (const char* type : {"TestGenerated.v1", "TestRunStarted.v1", "TestRunCompleted.v1",
-                           "TestCoverageUpdated.v1"}) {
+  for (const char* type :
+       {"TestGenerated.v1", "TestRunStarted.v1", "TestRunCompleted.v1", "TestCoverageUpdated.v1"}) {
     EXPECT_NE(replay.out.find(type), std::string::npos) << type;
   }
 }
@@ -80,8 +81,9 @@ TEST_F(RunsTest, CoverageUnderTheProjectThresholdIsAFailure) {
   const auto project = create_project(100);
   // The generator cannot set this variable: one branch stays uncovered.
   const auto test = generated(
-      project, {{"env.js", "exports.mode = () => {\n  if (process.env.VOUCH_NEVER_SET === 'yes') {\n"
-                           "    return 'special';\n  }\n  return 'normal';\n};\n"}});
+      project, {{"env.js",
+                 "exports.mode = () => {\n  if (process.env.VOUCH_NEVER_SET === 'yes') {\n"
+                 "    return 'special';\n  }\n  return 'normal';\n};\n"}});
   auto run = run_to_end(test);
   EXPECT_EQ(run["outcome"], "failure") << boost::json::serialize(run);
   EXPECT_EQ(run["results"].at("failed").to_number<double>(), 0);
@@ -160,8 +162,9 @@ TEST_F(RunsTest, HostileCodeIsContained) {
        true, "error", "process_limit"},
       // Spawning without ever yielding: stopped by the memory or the process
       // limit (a node that cannot start a thread may crash), always an error.
-      {"forks_blindly", "  const { spawn } = require('child_process');\n"
-                        "  for (;;) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);",
+      {"forks_blindly",
+       "  const { spawn } = require('child_process');\n"
+       "  for (;;) spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);",
        false, "error", "\"code\""},
       {"writes_big", "  require('fs').writeFileSync('big.bin', Buffer.alloc(64 * 1024 * 1024));",
        false, "error", "file_size_limit"},
@@ -183,7 +186,8 @@ TEST_F(RunsTest, HostileCodeIsContained) {
     const auto test = generated(project, {{c.name + ".js", triggered(c.body, c.async)}});
     auto run = run_to_end(test, kWithTrigger);
     EXPECT_EQ(run["outcome"].as_string(), c.outcome) << boost::json::serialize(run);
-    const auto text = boost::json::serialize(run["outcome"] == "error" ? run["error"] : run["failures"]);
+    const auto text =
+        boost::json::serialize(run["outcome"] == "error" ? run["error"] : run["failures"]);
     EXPECT_NE(text.find(c.evidence), std::string::npos) << text;
     if (c.name == "reads_data") EXPECT_EQ(text.find("LOCK"), std::string::npos) << text;
     // vouchd serves on.

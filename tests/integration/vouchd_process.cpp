@@ -21,22 +21,22 @@ std::vector<char*> argv_of(std::vector<std::string>& args) {
 
 }  // namespace
 
-VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args) {
+StartedChild start_child(std::vector<std::string> args, const std::string& env,
+                         const std::string& marker) {
+  StartedChild child;
   int out[2];
   if (pipe(out) != 0) {
     ADD_FAILURE() << "pipe failed";
-    return;
+    return child;
   }
-  std::vector<std::string> args{VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"};
-  args.insert(args.end(), extra_args.begin(), extra_args.end());
-  pid_ = fork();
-  if (pid_ == 0) {
+  child.pid = fork();
+  if (child.pid == 0) {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
-    setenv("VOUCH_BOOTSTRAP_KEY", kAdminKey, 1);
+    if (!env.empty()) putenv(const_cast<char*>(env.c_str()));
     auto argv = argv_of(args);
-    execv(argv[0], argv.data());
+    execvp(argv[0], argv.data());
     _exit(127);
   }
   close(out[1]);
@@ -44,9 +44,8 @@ VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string
   char line[256];
   while (fgets(line, sizeof line, stream)) {
     const std::string text(line);
-    const auto at = text.find("listening on 127.0.0.1:");
-    if (at != std::string::npos) {
-      port_ = static_cast<std::uint16_t>(std::stoi(text.substr(at + 23)));
+    if (text.find(marker) != std::string::npos) {
+      child.line = text;
       break;
     }
   }
@@ -57,6 +56,20 @@ VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string
     }
     fclose(stream);
   }).detach();
+  return child;
+}
+
+VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args) {
+  std::vector<std::string> args{VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  const std::string marker = "listening on 127.0.0.1:";
+  auto child =
+      start_child(std::move(args), std::string("VOUCH_BOOTSTRAP_KEY=") + kAdminKey, marker);
+  pid_ = child.pid;
+  const auto at = child.line.find(marker);
+  if (at != std::string::npos) {
+    port_ = static_cast<std::uint16_t>(std::stoi(child.line.substr(at + marker.size())));
+  }
   if (port_ == 0) ADD_FAILURE() << "vouchd did not print its port";
 }
 

@@ -31,6 +31,17 @@ class VouchdProcess {
   std::uint16_t port_ = 0;
 };
 
+// A child started with `args` (args[0] found on PATH), one variable added to
+// its environment when `env` is not empty, and stdout read until a line
+// holding `marker`; the rest of stdout is drained in the background, so the
+// child never blocks on it. `line` is empty when no such line came.
+struct StartedChild {
+  pid_t pid = -1;
+  std::string line;
+};
+StartedChild start_child(std::vector<std::string> args, const std::string& env,
+                         const std::string& marker);
+
 // Runs `vouchd ARGS...` to completion; returns its exit status and stdout.
 struct CommandResult {
   int status = -1;

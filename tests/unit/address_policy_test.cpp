@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "actors/address_policy.hpp"
+
+#include <gtest/gtest.h>
 
 namespace vouch::actors {
 namespace {

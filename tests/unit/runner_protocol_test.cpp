@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "actors/runner_protocol.hpp"
+
+#include <gtest/gtest.h>
 
 namespace vouch::actors {
 namespace {
@@ -28,29 +28,31 @@ TEST(ReadRun, ResultsAndFailuresComeFromTheResultLine) {
 }
 
 TEST(ReadRun, TheRunnersOwnErrorKeepsItsCode) {
-  auto report = read_run(R"({"ok":false,"error":{"code":"no_tests","detail":"no test files"}})",
-                         exited(1));
+  auto report =
+      read_run(R"({"ok":false,"error":{"code":"no_tests","detail":"no test files"}})", exited(1));
   ASSERT_TRUE(report.error);
   EXPECT_EQ(report.error->code, "no_tests");
 }
 
 TEST(ReadRun, WithoutAResultLineTheSandboxReportSaysWhy) {
   auto report = read_run(
-      std::nullopt,
-      exited(202, "noise\n{\"sandbox\":{\"status\":\"limit\",\"code\":\"wall_time_limit\","
-                  "\"detail\":\"wall time limit exceeded (2000 ms)\"}}\n"));
+      std::nullopt, exited(202,
+                           "noise\n{\"sandbox\":{\"status\":\"limit\",\"code\":\"wall_time_limit\","
+                           "\"detail\":\"wall time limit exceeded (2000 ms)\"}}\n"));
   ASSERT_TRUE(report.error);
   EXPECT_EQ(report.error->code, "wall_time_limit");
   EXPECT_EQ(report.error->detail, "wall time limit exceeded (2000 ms)");
-  auto crashed = read_run(std::nullopt, exited(139, R"({"sandbox":{"status":"signaled","signal":"SIGSEGV"}})"));
+  auto crashed = read_run(std::nullopt,
+                          exited(139, R"({"sandbox":{"status":"signaled","signal":"SIGSEGV"}})"));
   EXPECT_EQ(crashed.error->code, "crashed");
   auto silent = read_run(std::nullopt, exited(1, "Segmentation fault"));
   EXPECT_EQ(silent.error->code, "sandbox_failed");
 }
 
 TEST(ReadGeneration, AnAnswerOrAClearError) {
-  auto ok = read_generation(R"({"files":[{"path":"__tests__/a.test.js","content":"x"}],"summary":{"testsKept":1}})",
-                            exited(0));
+  auto ok = read_generation(
+      R"({"files":[{"path":"__tests__/a.test.js","content":"x"}],"summary":{"testsKept":1}})",
+      exited(0));
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_EQ(ok->files.size(), 1u);
   EXPECT_EQ(ok->summary, R"({"testsKept":1})");
@@ -58,7 +60,10 @@ TEST(ReadGeneration, AnAnswerOrAClearError) {
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, events::ErrorCode::kInternal);
   auto limit = read_generation(
-      std::nullopt, exited(203, R"x({"sandbox":{"status":"limit","code":"memory_limit","detail":"memory limit exceeded (2048 MB)"}})x"));
+      std::nullopt,
+      exited(
+          203,
+          R"x({"sandbox":{"status":"limit","code":"memory_limit","detail":"memory limit exceeded (2048 MB)"}})x"));
   ASSERT_FALSE(limit);
   EXPECT_EQ(limit.error().code, events::ErrorCode::kInvalid);
   EXPECT_NE(limit.error().message.find("memory limit exceeded"), std::string::npos);
@@ -71,14 +76,30 @@ TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
   settings.isolation = "bubblewrap";
   settings.hidden = {"/var/lib/vouch"};
   settings.dependency_root = "/var/lib/vouch/deps";
-  auto spec = sandboxed_runner(settings, SandboxLimits{3, 256, 32, 8, 2000}, "/var/lib/vouch/work/x",
-                               "/usr/bin/node", "run.js");
+  auto spec = sandboxed_runner(settings, SandboxLimits{3, 256, 32, 8, 2000},
+                               "/var/lib/vouch/work/x", "/usr/bin/node", "run.js");
   EXPECT_EQ(spec.program, "/usr/bin/node");
-  const std::vector<std::string> expected{
-      "/opt/vouch/runner/bin/sandbox.js", "/var/lib/vouch/work/x", "--isolation", "bubblewrap",
-      "--cpu-seconds", "3", "--memory-mb", "256", "--max-procs", "32", "--max-file-mb", "8",
-      "--wall-ms", "2000", "--hide", "/var/lib/vouch", "--ro", "/var/lib/vouch/deps", "--",
-      "/usr/bin/node", "/opt/vouch/runner/bin/run.js"};
+  const std::vector<std::string> expected{"/opt/vouch/runner/bin/sandbox.js",
+                                          "/var/lib/vouch/work/x",
+                                          "--isolation",
+                                          "bubblewrap",
+                                          "--cpu-seconds",
+                                          "3",
+                                          "--memory-mb",
+                                          "256",
+                                          "--max-procs",
+                                          "32",
+                                          "--max-file-mb",
+                                          "8",
+                                          "--wall-ms",
+                                          "2000",
+                                          "--hide",
+                                          "/var/lib/vouch",
+                                          "--ro",
+                                          "/var/lib/vouch/deps",
+                                          "--",
+                                          "/usr/bin/node",
+                                          "/opt/vouch/runner/bin/run.js"};
   EXPECT_EQ(spec.args, expected);
   ASSERT_EQ(spec.env.size(), 1u);
   EXPECT_TRUE(spec.env[0].starts_with("PATH="));

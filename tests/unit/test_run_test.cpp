@@ -1,7 +1,8 @@
+#include "events/test_run.hpp"
+
 #include <gtest/gtest.h>
 
 #include "events/source_file.hpp"
-#include "events/test_run.hpp"
 
 namespace vouch::events {
 namespace {
@@ -57,7 +58,8 @@ TEST(FinishRun, AFailingTestIsAFailureWithTheReason) {
 }
 
 TEST(FinishRun, AnyFigureUnderTheThresholdIsAFailure) {
-  auto events = finish_run(running_run(), report_with(3, 0, {95, 70, 100, 95}), 80, std::nullopt, 2000);
+  auto events =
+      finish_run(running_run(), report_with(3, 0, {95, 70, 100, 95}), 80, std::nullopt, 2000);
   ASSERT_TRUE(events);
   const auto& failed = std::get<RunFailed>((*events)[1]);
   EXPECT_EQ(failed.reason, kReasonCoverageBelowThreshold);

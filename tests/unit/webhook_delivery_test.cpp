@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "events/webhook_delivery.hpp"
+
+#include <gtest/gtest.h>
 
 namespace vouch::events {
 namespace {
@@ -68,9 +68,7 @@ TEST(AttemptVerdict, ClassifiesAnswers) {
   EXPECT_EQ(verdict_of(0, true), AttemptVerdict::kRefused);
 }
 
-TEST(DeliveryStream, OnePerWebhook) {
-  EXPECT_EQ(deliveries_stream("whk_1"), "deliveries-whk_1");
-}
+TEST(DeliveryStream, OnePerWebhook) { EXPECT_EQ(deliveries_stream("whk_1"), "deliveries-whk_1"); }
 
 }  // namespace
 }  // namespace vouch::events

@@ -1,6 +1,6 @@
-#include <gtest/gtest.h>
-
 #include "events/webhook_signature.hpp"
+
+#include <gtest/gtest.h>
 
 namespace vouch::events {
 namespace {
@@ -33,9 +33,10 @@ TEST(WebhookSignature, ServiceSignatureIsHexHmacOverTimestampDotBody) {
 }
 
 TEST(WebhookSignature, StandardSignatureMatchesTheSpecificationsExample) {
-  EXPECT_EQ(standard_signature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
-                               "msg_p5jXN8AQM9LWM0D4loKWxJek", 1614265330, R"({"test": 2432232314})"),
-            "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+  EXPECT_EQ(
+      standard_signature("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", "msg_p5jXN8AQM9LWM0D4loKWxJek",
+                         1614265330, R"({"test": 2432232314})"),
+      "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
 }
 
 TEST(WebhookSignature, AChangedBodyChangesBothSignatures) {
@@ -55,7 +56,8 @@ TEST(WebhookSignature, SecretsAreWhsecAndBase64Of24Bytes) {
 }
 
 TEST(WebhookSignature, Base64RoundTripsAndRejectsGarbage) {
-  for (const std::string& text : std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)}) {
+  for (const std::string& text :
+       std::vector<std::string>{"", "a", "ab", "abc", "abcd", std::string("\0\xff\x10", 3)}) {
     EXPECT_EQ(base64_decode(base64_encode(text)), text);
   }
   EXPECT_EQ(base64_encode("ab"), "YWI=");

@@ -1,6 +1,7 @@
+#include "events/webhook.hpp"
+
 #include <gtest/gtest.h>
 
-#include "events/webhook.hpp"
 #include "events/webhook_codec.hpp"
 
 namespace vouch::events {
@@ -97,7 +98,7 @@ TEST(Webhook, UpdateRecordsOnlyWhatChanges) {
   EXPECT_TRUE(nothing->empty());
 
   UpdateWebhook off{"whk_1", "acme", std::nullopt, std::vector<std::string>{"*"}, std::nullopt,
-                    false, 3};
+                    false,   3};
   auto changed = decide(state, off, kHttpsOnly);
   ASSERT_TRUE(changed.ok());
   ASSERT_EQ(changed->size(), 1u);
