@@ -1,5 +1,8 @@
 #include "actors/run_coordinator.hpp"
 
+#include <unordered_map>
+#include <vector>
+
 #include "actors/errors.hpp"
 #include "actors/log.hpp"
 #include "actors/run_actor.hpp"
@@ -8,9 +11,25 @@
 namespace vouch::actors {
 namespace {
 
+// Waits for one run's end (long-polling readers) are capped per run, so
+// that a client cannot make the coordinator hold promises without bound; a
+// wait over the cap is answered at once and the reader sees the run running.
+constexpr std::size_t kMaxWaitsPerRun = 64;
+
 struct RunCoordinatorState {
   RunCoordinatorConfig config;
+  // The runs this process started and has not recorded the end of yet, with
+  // the readers waiting for that end.
+  std::unordered_map<std::string, std::vector<caf::typed_response_promise<bool>>> active;
+  bool releasing = false;  // vouchd is stopping: waits are answered at once
   static inline const char* name = "vouch.run-coordinator";
+
+  void ended(const std::string& run_id) {
+    auto found = active.find(run_id);
+    if (found == active.end()) return;
+    for (auto& waiter : found->second) waiter.deliver(true);
+    active.erase(found);
+  }
 };
 
 using Self = run_coordinator_actor::stateful_pointer<RunCoordinatorState>;
@@ -45,21 +64,26 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
   auto previous = config.tests->latest_coverage(run.project_id);
   if (!previous) {
     log_line("error", "runs", previous.error().message);
+    self->state.ended(run.id);
     return;
   }
   auto decided = events::finish_run(run, report, threshold_of(config, run), *previous, at);
   if (!decided) {
     log_line("warn", "runs", decided.error().message);
+    self->state.ended(run.id);
     return;
   }
   const std::uint64_t started_version = 1;
+  // Readers waiting for the end are answered once it is durable (and in the
+  // read models), or once recording it failed: then they see it running.
   self->request(config.store, caf::infinite, append_atom_v,
                 append_request(run, *decided, started_version, at))
-      .await([](const store::AppendResult&) {},
-             [run](caf::error& error) {
+      .await([self, id = run.id](const store::AppendResult&) { self->state.ended(id); },
+             [self, run](caf::error& error) {
                log_line(
                    "error", "runs",
                    "could not record the end of " + run.id + ": " + from_caf_error(error).message);
+               self->state.ended(run.id);
              });
 }
 
@@ -104,6 +128,7 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
             .then(
                 [self, promise, run, files = std::move(files)](const store::AppendResult&) mutable {
                   auto& config = self->state.config;
+                  self->state.active.try_emplace(run.id);
                   spawn_run_actor(self->system(),
                                   RunActorConfig{run, std::move(files), config.settings,
                                                  config.dependencies, config.executors,
@@ -115,6 +140,22 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
       },
       [self](finish_atom, const events::TestRun& run, const events::RunReport& report) {
         end_run(self, run, report);
+      },
+      [self](await_end_atom, const std::string& run_id) -> caf::result<bool> {
+        auto& state = self->state;
+        auto found = state.active.find(run_id);
+        if (found == state.active.end()) return true;
+        if (state.releasing || found->second.size() >= kMaxWaitsPerRun) return false;
+        auto promise = self->make_response_promise<bool>();
+        found->second.push_back(promise);
+        return promise;
+      },
+      [self](release_all_atom) {
+        self->state.releasing = true;
+        for (auto& [id, waiters] : self->state.active) {
+          for (auto& waiter : waiters) waiter.deliver(false);
+          waiters.clear();
+        }
       },
   };
 }

@@ -155,6 +155,19 @@ void Service::start_run(StartRun command, Callback<events::TestRun> done) {
   impl_->ask<events::TestRun>(impl_->runs, std::move(command), std::move(done));
 }
 
+void Service::await_run_end(std::string run_id, std::chrono::milliseconds wait,
+                            Callback<bool> done) {
+  impl_->system.spawn([runs = impl_->runs, run_id = std::move(run_id), wait,
+                       done = std::move(done)](caf::event_based_actor* self) {
+    self->request(runs, wait, await_end_atom_v, run_id)
+        .then([done](bool ended) { done(ended); },
+              // A wait that ran out is no error: the reader sees the run as it is.
+              [done](caf::error&) { done(false); });
+  });
+}
+
+void Service::release_run_waits() { caf::anon_send(impl_->runs, release_all_atom_v); }
+
 const RunnerSettings& Service::runner() const { return impl_->runner; }
 
 const RunnerStats& Service::runner_stats() const { return impl_->runner_stats; }

@@ -59,6 +59,13 @@ class Service {
   void generate_tests(GenerateTests command, Callback<events::GeneratedTest> done);
   // Answers once the run has started (durable); it goes on in the background.
   void start_run(StartRun command, Callback<events::TestRun> done);
+  // Answers true once the end of run `run_id` is durable and readable (at
+  // once when this process is not driving that run), false when `wait`
+  // passes first or vouchd is stopping. For readers that long-poll a run.
+  void await_run_end(std::string run_id, std::chrono::milliseconds wait, Callback<bool> done);
+  // Answers every await_run_end now, and later ones at once: vouchd is
+  // stopping and its in-flight requests should not wait.
+  void release_run_waits();
 
   const RunnerSettings& runner() const;
   const RunnerStats& runner_stats() const;

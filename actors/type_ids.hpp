@@ -84,6 +84,8 @@ CAF_ADD_ATOM(vouch, vouch::actors, install_atom, "install")
 CAF_ADD_ATOM(vouch, vouch::actors, installed_atom, "installed")
 CAF_ADD_ATOM(vouch, vouch::actors, finish_atom, "finish")
 CAF_ADD_ATOM(vouch, vouch::actors, report_atom, "report")
+CAF_ADD_ATOM(vouch, vouch::actors, await_end_atom, "awaitend")
+CAF_ADD_ATOM(vouch, vouch::actors, release_all_atom, "releaseall")
 
 CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
@@ -155,9 +157,13 @@ using dependency_cache_actor =
 
 // Starts runs and records how they end, one end at a time, so that each
 // test.coverage.updated compares with the coverage recorded just before.
+// await_end answers once the run's end is recorded (at once for a run it is
+// not driving); release_all answers every such wait now (shutdown).
 using run_coordinator_actor =
     caf::typed_actor<caf::replies_to<StartRun>::with<events::TestRun>,
-                     caf::reacts_to<finish_atom, events::TestRun, events::RunReport>>;
+                     caf::reacts_to<finish_atom, events::TestRun, events::RunReport>,
+                     caf::replies_to<await_end_atom, std::string>::with<bool>,
+                     caf::reacts_to<release_all_atom>>;
 
 // One per run: installs, waits for a runner, runs, reports.
 using run_actor = caf::typed_actor<caf::reacts_to<report_atom, events::RunReport>>;

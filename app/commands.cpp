@@ -147,6 +147,7 @@ int serve(const std::vector<std::string>& args) {
   http::ServerOptions server_options;
   server_options.host = listen.substr(0, colon);
   server_options.port = static_cast<std::uint16_t>(port);
+  server_options.on_drain = [&service = *(*runtime)->service] { service.release_run_waits(); };
   http::Server server(server_options, [&api](http::Request request, http::Respond respond) {
     api.handle(std::move(request), std::move(respond));
   });

@@ -22,10 +22,10 @@ const base = `http://${ADDRESS}`;
 const packagesDir = path.join(WORK, 'packages', 'node_modules');
 const jestBin = path.join(ROOT, 'runner', 'node_modules', 'jest', 'bin', 'jest.js');
 
-async function api(method, target, body) {
+async function api(method, target, body, headers = {}) {
   const response = await fetch(base + target, {
     method,
-    headers: { Authorization: `Bearer ${KEY}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: { Authorization: `Bearer ${KEY}`, ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await response.text();
@@ -33,12 +33,12 @@ async function api(method, target, body) {
   return JSON.parse(text);
 }
 
+// Long-polls the run (`Prefer: wait`): the answer comes as soon as it ends.
 async function runToEnd(testId) {
   const started = await api('POST', '/v1/tests/run', { testId, environment: {} });
   for (;;) {
-    const run = await api('GET', `/v1/tests/results/${started.runId}`);
+    const run = await api('GET', `/v1/tests/results/${started.runId}`, undefined, { Prefer: 'wait=20' });
     if (run.status === 'completed') return run;
-    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 

@@ -14,6 +14,7 @@ struct Request {
   std::string target;  // path and query as sent
   std::string authorization;
   std::string content_type;
+  std::string prefer;  // RFC 7240 preferences, e.g. "wait=20"
   std::string body;
 };
 

@@ -84,6 +84,7 @@ class Session : public std::enable_shared_from_this<Session> {
     request.target = std::string(message.target());
     request.authorization = std::string(message[bhttp::field::authorization]);
     request.content_type = std::string(message[bhttp::field::content_type]);
+    request.prefer = std::string(message["Prefer"]);
     request.body = std::move(message.body());
 
     ++state_->in_flight;
@@ -227,6 +228,7 @@ void Server::run() {
     impl_->state->draining = true;
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
+    if (impl_->state->options.on_drain) impl_->state->options.on_drain();
     impl_->drain(std::chrono::steady_clock::now() + impl_->state->options.drain_timeout);
   });
   impl_->do_accept();

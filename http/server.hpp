@@ -20,6 +20,9 @@ struct ServerOptions {
   std::uint64_t body_limit = 1024 * 1024;  // larger bodies get 413
   std::chrono::seconds read_timeout{30};   // for a whole request, and idle keep-alive
   std::chrono::seconds drain_timeout{10};  // SIGTERM waits this long for in-flight requests
+  // Runs once when SIGTERM or SIGINT arrives, before the drain: lets requests
+  // that wait for something (long polls) answer now.
+  std::function<void()> on_drain;
 };
 
 // The Beast HTTP/1.1 server: keep-alive, one request at a time per

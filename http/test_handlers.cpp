@@ -9,6 +9,7 @@
 #include "events/scopes.hpp"
 #include "events/source_file.hpp"
 #include "http/json_body.hpp"
+#include "http/prefer.hpp"
 #include "http/query.hpp"
 #include "http/reply.hpp"
 #include "http/test_json.hpp"
@@ -235,14 +236,38 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
                     });
 }
 
-void read_run(const Reads& reads, const Context& context, Respond respond) {
+// A reader may long-poll a running run with `Prefer: wait=N` (RFC 7240): the
+// answer then comes when the run ends or after N seconds (at most
+// kMaxRunWait), whichever is first, with `Preference-Applied`.
+constexpr std::chrono::seconds kMaxRunWait{25};
+
+// The run as the caller may see it: 200 with the run, or the error. Sets
+// `running` when the run has not ended.
+Response run_response(const Reads& reads, const std::string& account, const std::string& id,
+                      std::string_view request_id, bool* running = nullptr) {
+  auto run = reads.runs.find(account, id);
+  if (!run) return error_response(run.error(), request_id);
+  if (!*run) return error_response(events::Error::not_found("no run " + id), request_id);
+  if (running) *running = (*run)->status != events::kRunCompleted;
+  return json_response(200, to_json(**run));
+}
+
+void read_run(actors::Service& service, const Reads& reads, const Request& request,
+              const Context& context, Respond respond) {
   const auto& id = context.params.at("id");
-  auto run = reads.runs.find(context.caller.account, id);
-  if (!run) return respond(error_response(run.error(), context.request_id));
-  if (!*run) {
-    return respond(error_response(events::Error::not_found("no run " + id), context.request_id));
-  }
-  respond(json_response(200, to_json(**run)));
+  bool running = false;
+  auto response = run_response(reads, context.caller.account, id, context.request_id, &running);
+  const auto wait = preferred_wait(request.prefer);
+  if (!running || !wait || wait->count() == 0) return respond(std::move(response));
+  const auto granted = std::min(*wait, kMaxRunWait);
+  service.await_run_end(
+      id, granted,
+      [reads, account = context.caller.account, id, granted, request_id = context.request_id,
+       respond = std::move(respond)](events::Result<bool>) {
+        auto response = run_response(reads, account, id, request_id);
+        response.set_header("Preference-Applied", "wait=" + std::to_string(granted.count()));
+        respond(std::move(response));
+      });
 }
 
 }  // namespace
@@ -269,8 +294,8 @@ void add_test_routes(Router& router, actors::Service& service, const store::Proj
                 read_test(reads, context, std::move(respond));
               }});
   router.add({"GET", "/v1/tests/results/{id}", read_scope, false,
-              [reads](const Request&, const Context& context, Respond respond) {
-                read_run(reads, context, std::move(respond));
+              [&service, reads](const Request& request, const Context& context, Respond respond) {
+                read_run(service, reads, request, context, std::move(respond));
               }});
 }
 

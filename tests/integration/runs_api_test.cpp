@@ -61,6 +61,60 @@ TEST_F(RunsTest, APassingSuiteCompletesWithResultsAndCoverage) {
   }
 }
 
+TEST_F(RunsTest, ALongPollAnswersWhenTheRunEnds) {
+  const auto project = create_project(0);
+  const auto test = generated(project, {{"math.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"}});
+  auto response = start_run(test);
+  ASSERT_EQ(response.status, 202u) << response.body;
+  const std::string run_id(json(response)["runId"].as_string());
+  HttpRequest poll{"GET", "/v1/tests/results/" + run_id, VouchdProcess::kAdminKey};
+  poll.headers["Prefer"] = "respond-async, wait=25";
+  auto answer = send(server_->port(), poll);
+  ASSERT_EQ(answer.status, 200u) << answer.body;
+  EXPECT_EQ(json(answer)["status"], "completed") << answer.body;
+  EXPECT_EQ(json(answer)["outcome"], "success") << answer.body;
+  EXPECT_EQ(answer.header("preference-applied"), "wait=25");
+
+  // A completed run, an unknown one and a malformed preference answer at once.
+  answer = send(server_->port(), poll);
+  EXPECT_EQ(json(answer)["status"], "completed");
+  EXPECT_EQ(answer.header("preference-applied"), "");
+  poll.target = "/v1/tests/results/run_000000000000000000000000";
+  EXPECT_EQ(send(server_->port(), poll).status, 404u);
+  poll.target = "/v1/tests/results/" + run_id;
+  poll.headers["Prefer"] = "wait=soon";
+  EXPECT_EQ(send(server_->port(), poll).status, 200u);
+}
+
+TEST_F(RunsTest, ALongPollOfALongerRunAnswersRunningWhenItsWaitEnds) {
+  const auto project = create_project(0);
+  const auto test = generated(project, {{"spin.js", triggered("  for (;;) {}")}});
+  run_to_end(test, kWithTrigger);  // installs the trigger
+  auto response = start_run(test, kWithTrigger);
+  ASSERT_EQ(response.status, 202u);
+  const std::string run_id(json(response)["runId"].as_string());
+  HttpRequest poll{"GET", "/v1/tests/results/" + run_id, VouchdProcess::kAdminKey};
+  poll.headers["Prefer"] = "wait=1";
+  const auto asked = std::chrono::steady_clock::now();
+  auto answer = send(server_->port(), poll);
+  EXPECT_GE(std::chrono::steady_clock::now() - asked, std::chrono::milliseconds(900));
+  EXPECT_EQ(json(answer)["status"], "running") << answer.body;
+  EXPECT_EQ(answer.header("preference-applied"), "wait=1");
+
+  // SIGTERM answers a waiting long poll at once instead of holding the drain.
+  poll.headers["Prefer"] = "wait=25";
+  std::thread stopper([this] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_EQ(server_->terminate(), 0);
+  });
+  const auto waited = std::chrono::steady_clock::now();
+  answer = send(server_->port(), poll);
+  stopper.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - waited, std::chrono::seconds(5));
+  EXPECT_EQ(answer.status, 200u) << answer.body;
+  EXPECT_EQ(json(answer)["status"], "running") << answer.body;
+}
+
 TEST_F(RunsTest, FailingTestsMakeAFailureThatNamesThem) {
   const auto project = create_project(0);
   const auto test = generated(project, {{"flip.js", triggered("  return 'awake';")}});
