@@ -22,8 +22,10 @@ const std::string kWithTrigger = R"({"dependencies":{"is-number":"7.0.0"}})";
 class RunsTest : public RunnerTest {
  protected:
   void SetUp() override {
-    // Small limits, so that hostile runs end quickly.
-    start({"--run-wall-ms", "8000", "--run-cpu-seconds", "6", "--run-memory-mb", "512",
+    // Small limits, so that hostile runs end quickly. The CPU limit includes
+    // the runner's start (one to two CPU seconds of priming Jest), and filling
+    // 512 MB takes V8's collector a few more: the CPU limit is the last to come.
+    start({"--run-wall-ms", "8000", "--run-cpu-seconds", "12", "--run-memory-mb", "512",
            "--run-max-file-mb", "8", "--run-max-procs", "96"});
   }
 };

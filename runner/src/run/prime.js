@@ -29,9 +29,13 @@ const EXPECTED = { passed: 6, failed: 1 };
 const ROUNDS = 4;
 
 // Runs the warm-up in a folder of its own inside `workdir`, removed before
-// the job's files arrive. `rounds` (1 to ROUNDS) trades the runner's start-up
-// for its job's speed: the server asks for one round when runs are already
-// waiting (the start is then on their path) and for all when it has time.
+// the job's files arrive. `rounds` (0 to ROUNDS) trades the runner's start-up
+// for its job's speed: the server asks for none when runs are already waiting
+// (the start is then on their path, and a round costs more than the job
+// saves by it: measured on a 21-test suite, 0.93 s to ready and 0.19 s for
+// the job after one round, 0.24 s and 0.72 s after none) and for all when it
+// has time. With none, Jest is loaded but not tried: a broken Jest shows in
+// the job's result instead of at start.
 async function primeJest(workdir, rounds = ROUNDS) {
   for (let round = 0; round < rounds; round += 1) {
     await runSample(workdir);
@@ -60,7 +64,7 @@ function primeRoundsOf(argv) {
   const at = argv.indexOf('--prime-rounds');
   if (at < 0) return ROUNDS;
   const rounds = Number(argv[at + 1]);
-  if (!Number.isInteger(rounds) || rounds < 1 || rounds > ROUNDS) {
+  if (!Number.isInteger(rounds) || rounds < 0 || rounds > ROUNDS) {
     throw new Error(`--prime-rounds must be an integer from 1 to ${ROUNDS}`);
   }
   return rounds;
