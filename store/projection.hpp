@@ -3,12 +3,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "events/event_record.hpp"
 #include "events/result.hpp"
 
 namespace rocksdb {
-class WriteBatchWithIndex;
+class WriteBatch;
 }  // namespace rocksdb
 
 namespace vouch::store {
@@ -18,9 +19,14 @@ class Database;
 // What a projection writes through while folding events: one batch over the
 // views column family whose reads see the batch's own earlier writes. The
 // projector commits it together with the checkpoints.
+//
+// The batch is a plain WriteBatch; the keys it wrote are also kept in a hash
+// map, so reads of the batch's own writes need no sorted index (RocksDB's
+// WriteBatchWithIndex keeps a skip list beside the batch: a second sorted
+// insert for every write, when only a few keys are ever read back).
 class ViewWriter {
  public:
-  ViewWriter(Database& database, rocksdb::WriteBatchWithIndex& batch)
+  ViewWriter(Database& database, rocksdb::WriteBatch& batch)
       : database_(database), batch_(batch) {}
 
   std::optional<std::string> get(std::string_view key) const;
@@ -29,7 +35,9 @@ class ViewWriter {
 
  private:
   Database& database_;
-  rocksdb::WriteBatchWithIndex& batch_;
+  rocksdb::WriteBatch& batch_;
+  // The latest write of each key in the batch; nullopt for an erase.
+  std::unordered_map<std::string, std::optional<std::string>> written_;
 };
 
 // A read model: a fold over the log. apply() ignores event types it does not

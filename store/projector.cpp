@@ -1,7 +1,7 @@
 #include "store/projector.hpp"
 
 #include <rocksdb/db.h>
-#include <rocksdb/utilities/write_batch_with_index.h>
+#include <rocksdb/write_batch.h>
 
 #include <algorithm>
 #include <iostream>
@@ -43,7 +43,7 @@ void Projector::on_committed(const std::vector<events::RecordedEvent>& committed
 
 events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch) {
   if (batch.empty()) return events::ok_status();
-  rocksdb::WriteBatchWithIndex write_batch(rocksdb::BytewiseComparator(), 0, true);
+  rocksdb::WriteBatch write_batch;
   ViewWriter writer(database_, write_batch);
   std::vector<std::uint64_t> advanced = checkpoints_;
   for (std::size_t i = 0; i < projections_.size(); ++i) {
@@ -61,7 +61,7 @@ events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch)
   // which catch_up() replays the log.
   rocksdb::WriteOptions options;
   options.disableWAL = true;
-  auto status = database_.db().Write(options, write_batch.GetWriteBatch());
+  auto status = database_.db().Write(options, &write_batch);
   if (!status.ok()) return events::Error::internal("read-model write failed: " + status.ToString());
   checkpoints_ = std::move(advanced);
   checkpoint_ = *std::min_element(checkpoints_.begin(), checkpoints_.end());
