@@ -59,13 +59,15 @@ struct NewProcessGroup {
 struct ProcessHost::Impl {
   Impl() : guard(context.get_executor()), thread([this] { context.run(); }) {}
   ~Impl() {
-    {
-      std::lock_guard lock(mutex);
-      for (const int group : groups) ::kill(-group, SIGKILL);
-    }
+    kill_all();
     guard.reset();
     context.stop();
     thread.join();
+  }
+
+  void kill_all() {
+    std::lock_guard lock(mutex);
+    for (const int group : groups) ::kill(-group, SIGKILL);
   }
 
   void track(int group) {
@@ -91,6 +93,8 @@ ProcessHost::ProcessHost() {
 }
 
 ProcessHost::~ProcessHost() = default;
+
+void ProcessHost::kill_all() { impl_->kill_all(); }
 
 struct ChildProcess::State : std::enable_shared_from_this<State> {
   State(ProcessHost::Impl& host)

@@ -22,6 +22,10 @@ class ProcessHost {
   ProcessHost(const ProcessHost&) = delete;
   ProcessHost& operator=(const ProcessHost&) = delete;
 
+  // Kills every child's process group now (vouchd is stopping): their
+  // owners then see them end, as they would at a deadline.
+  void kill_all();
+
   struct Impl;
   Impl& impl() { return *impl_; }
 

@@ -61,6 +61,11 @@ struct Service::Impl {
           caf::actor_cast<caf::actor>(store)}) {
       caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
     }
+    // Runs still executing would keep their actors, and so the actor system,
+    // alive until their wall-time limit. Their runners die now; their run
+    // actors report to a coordinator that has stopped, so nothing is
+    // recorded, and the next start ends those runs as interrupted.
+    processes.kill_all();
   }
 
   // Bridges one request from a plain thread into the actor world: a

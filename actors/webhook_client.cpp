@@ -10,7 +10,9 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/url/parse.hpp>
 #include <map>
+#include <optional>
 #include <thread>
+#include <unordered_map>
 
 namespace vouch::actors {
 namespace {
@@ -24,6 +26,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::uint64_t kResponseBodyLimit = 1024 * 1024;  // the body is read and dropped
 constexpr const char* kUserAgent = "Vouch-Webhooks/1.0";
+constexpr std::size_t kMaxCachedTargets = 4096;  // parsed URLs kept; cleared when full
 
 struct Target {
   bool tls = true;
@@ -127,7 +130,18 @@ struct WebhookClient::Impl {
     connections.push_back(std::move(connection));
   }
 
+  // A webhook's URL is parsed once, not for every attempt. I/O thread only.
+  events::Result<Target> target_of(const std::string& url) {
+    if (auto it = targets.find(url); it != targets.end()) return it->second;
+    auto target = parse_target(url);
+    if (!target) return target;
+    if (targets.size() >= kMaxCachedTargets) targets.clear();
+    targets.emplace(url, *target);
+    return target;
+  }
+
   Options options;
+  std::unordered_map<std::string, Target> targets;
   net::io_context io{1};
   net::executor_work_guard<net::io_context::executor_type> work;
   ssl::context tls{ssl::context::tls_client};
@@ -146,8 +160,18 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
       : client_(client),
         target_(std::move(target)),
         request_(std::move(request)),
-        done_(std::move(done)),
-        resolver_(client.io) {}
+        done_(std::move(done)) {
+    // Built once: a reconnect sends the same message again.
+    message_.method(http::verb::post);
+    message_.target(target_.resource);
+    message_.version(11);
+    message_.set(http::field::host, target_.host_header);
+    message_.set(http::field::user_agent, kUserAgent);
+    for (const auto& [name, value] : request_.headers) message_.set(name, value);
+    message_.body() = std::move(request_.body);
+    message_.keep_alive(true);
+    message_.prepare_payload();
+  }
 
   void start() {
     started_ = Clock::now();
@@ -163,7 +187,9 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
 
  private:
   void do_resolve() {
-    resolver_.async_resolve(
+    // Only an exchange without a pooled connection resolves.
+    resolver_.emplace(client_.io);
+    resolver_->async_resolve(
         target_.host, target_.port,
         [self = shared_from_this()](beast::error_code ec, tcp::resolver::results_type results) {
           self->on_resolve(ec, std::move(results));
@@ -232,16 +258,6 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   }
 
   void do_write() {
-    message_ = {};
-    message_.method(http::verb::post);
-    message_.target(target_.resource);
-    message_.version(11);
-    message_.set(http::field::host, target_.host_header);
-    message_.set(http::field::user_agent, kUserAgent);
-    for (const auto& [name, value] : request_.headers) message_.set(name, value);
-    message_.body() = request_.body;
-    message_.keep_alive(true);
-    message_.prepare_payload();
     connection_->tcp().expires_at(deadline_);
     with_stream([&](auto& stream) {
       http::async_write(
@@ -328,7 +344,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   Target target_;
   OutboundRequest request_;
   WebhookClient::Done done_;
-  tcp::resolver resolver_;
+  std::optional<tcp::resolver> resolver_;
   std::vector<tcp::endpoint> endpoints_;
   std::unique_ptr<Connection> connection_;
   bool reused_ = false;
@@ -371,7 +387,7 @@ void WebhookClient::shutdown() {
 void WebhookClient::post(OutboundRequest request, Done done) {
   net::post(impl_->io,
             [impl = impl_.get(), request = std::move(request), done = std::move(done)]() mutable {
-              auto target = parse_target(request.url);
+              auto target = impl->target_of(request.url);
               if (!target) {
                 OutboundResult result;
                 result.error = target.error().message;

@@ -26,8 +26,7 @@ class Database;
 // insert for every write, when only a few keys are ever read back).
 class ViewWriter {
  public:
-  ViewWriter(Database& database, rocksdb::WriteBatch& batch)
-      : database_(database), batch_(batch) {}
+  ViewWriter(Database& database, rocksdb::WriteBatch& batch) : database_(database), batch_(batch) {}
 
   std::optional<std::string> get(std::string_view key) const;
   void put(std::string_view key, std::string_view value);
