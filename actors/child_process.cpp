@@ -58,6 +58,15 @@ struct NewProcessGroup {
 
 struct ProcessHost::Impl {
   Impl() : guard(context.get_executor()), thread([this] { context.run(); }) {}
+
+  // Launches happen on this context, which nothing runs and which holds no
+  // descriptors. Boost.Process tells the launching executor's context of the
+  // fork (notify_fork), and in the child that re-registers every descriptor
+  // of the context with a new epoll: done on `context`, which its thread uses
+  // at the same time, it could throw in the child (a pipe closed meanwhile)
+  // and the child went on running vouchd's code. The launched process is then
+  // attached to `context` by its pid.
+  asio::io_context launcher;
   ~Impl() {
     kill_all();
     guard.reset();
@@ -178,16 +187,21 @@ events::Result<std::shared_ptr<ChildProcess>> ChildProcess::start(ProcessHost& h
                                                                   ProcessSpec spec) {
   auto state = std::make_shared<State>(host.impl());
   // Launching only forks and execs; it is safe from any thread.
+  const pid_t launching = ::getpid();
   try {
-    state->process.emplace(host.impl().context, spec.program, spec.args,
-                           bp::process_stdio{state->in, state->out, state->err},
-                           bp::process_start_dir{spec.cwd.string()},
-                           bp::process_environment{spec.env}, NewProcessGroup{});
+    bp::process launched(host.impl().launcher, spec.program, spec.args,
+                         bp::process_stdio{state->in, state->out, state->err},
+                         bp::process_start_dir{spec.cwd.string()},
+                         bp::process_environment{spec.env}, NewProcessGroup{});
+    state->pid = launched.id();
+    launched.detach();
+    state->process.emplace(host.impl().context.get_executor(), state->pid);
   } catch (const std::exception& error) {
+    // Never go on in a child that failed between fork and exec.
+    if (::getpid() != launching) ::_exit(127);
     return events::Error::unavailable("could not start " + spec.program.string() + ": " +
                                       error.what());
   }
-  state->pid = state->process->id();
   host.impl().track(state->pid);
   asio::post(host.impl().context, [state] {
     state->drain_stderr();
