@@ -169,29 +169,26 @@ using run_coordinator_actor =
 using run_actor = caf::typed_actor<caf::reacts_to<report_atom, events::RunReport>>;
 // --- Webhooks ---------------------------------------------------------------
 
+// What a webhook takes: its commands and its deliveries. DeliverEvents
+// answers once the first attempt of each delivery is recorded (or skipped).
+using webhook_interface =
+    caf::typed_actor<caf::replies_to<events::CreateWebhook>::with<events::Webhook>,
+                     caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
+                     caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
+                     caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
+                     caf::replies_to<DeliverEvents>::with<bool>,
+                     caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>,
+                     caf::reacts_to<RetryDelivery>>;
+
 // One per webhook: serialises its commands and delivers its events (several
 // attempts in flight at once, each recorded as an event).
 using webhook_actor =
-    caf::typed_actor<caf::replies_to<events::CreateWebhook>::with<events::Webhook>,
-                     caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
-                     caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
-                     caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
-                     // Answers once the first attempt of each delivery is recorded (or skipped).
-                     caf::replies_to<DeliverEvents>::with<bool>,
-                     caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>,
-                     caf::reacts_to<RetryDelivery>, caf::reacts_to<AttemptFinished>,
-                     caf::reacts_to<idle_atom>, caf::reacts_to<stop_atom>>;
+    webhook_interface::extend<caf::reacts_to<AttemptFinished>, caf::reacts_to<idle_atom>,
+                              caf::reacts_to<stop_atom>>;
 
 // Routes webhook commands and deliveries to the webhook actors, spawning them
 // on demand and stopping them when idle.
-using webhook_registry_actor =
-    caf::typed_actor<caf::replies_to<events::CreateWebhook>::with<events::Webhook>,
-                     caf::replies_to<events::UpdateWebhook>::with<events::Webhook>,
-                     caf::replies_to<events::DeleteWebhook>::with<events::Webhook>,
-                     caf::replies_to<events::RotateWebhookSecret>::with<events::Webhook>,
-                     caf::replies_to<DeliverEvents>::with<bool>,
-                     caf::replies_to<RedeliverWebhook>::with<RedeliveryQueued>,
-                     caf::reacts_to<RetryDelivery>, caf::reacts_to<idle_atom, std::string>>;
+using webhook_registry_actor = webhook_interface::extend<caf::reacts_to<idle_atom, std::string>>;
 
 // Follows the log from its stored cursor and fans public events out.
 using webhook_dispatcher_actor =
