@@ -1,5 +1,6 @@
 #include "actors/run_coordinator.hpp"
 
+#include <chrono>
 #include <unordered_map>
 #include <vector>
 
@@ -12,22 +13,28 @@ namespace vouch::actors {
 namespace {
 
 // Waits for one run's end (long-polling readers) are capped per run, so
-// that a client cannot make the coordinator hold promises without bound; a
+// that clients cannot make the coordinator hold promises without bound; a
 // wait over the cap is answered at once and the reader sees the run running.
+// Waits whose asker has given up are dropped before counting.
 constexpr std::size_t kMaxWaitsPerRun = 64;
+
+struct Waiter {
+  caf::typed_response_promise<bool> promise;
+  std::chrono::steady_clock::time_point given_up;  // the asker's own timeout
+};
 
 struct RunCoordinatorState {
   RunCoordinatorConfig config;
   // The runs this process started and has not recorded the end of yet, with
   // the readers waiting for that end.
-  std::unordered_map<std::string, std::vector<caf::typed_response_promise<bool>>> active;
+  std::unordered_map<std::string, std::vector<Waiter>> active;
   bool releasing = false;  // vouchd is stopping: waits are answered at once
   static inline const char* name = "vouch.run-coordinator";
 
   void ended(const std::string& run_id) {
     auto found = active.find(run_id);
     if (found == active.end()) return;
-    for (auto& waiter : found->second) waiter.deliver(true);
+    for (auto& waiter : found->second) waiter.promise.deliver(true);
     active.erase(found);
   }
 };
@@ -141,19 +148,23 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
       [self](finish_atom, const events::TestRun& run, const events::RunReport& report) {
         end_run(self, run, report);
       },
-      [self](await_end_atom, const std::string& run_id) -> caf::result<bool> {
+      [self](await_end_atom, const std::string& run_id, caf::timespan wait) -> caf::result<bool> {
         auto& state = self->state;
         auto found = state.active.find(run_id);
         if (found == state.active.end()) return true;
-        if (state.releasing || found->second.size() >= kMaxWaitsPerRun) return false;
+        auto& waiters = found->second;
+        const auto now = std::chrono::steady_clock::now();
+        std::erase_if(waiters, [now](const Waiter& waiter) { return waiter.given_up <= now; });
+        if (state.releasing || waiters.size() >= kMaxWaitsPerRun) return false;
         auto promise = self->make_response_promise<bool>();
-        found->second.push_back(promise);
+        waiters.push_back(
+            {promise, now + std::chrono::duration_cast<std::chrono::steady_clock::duration>(wait)});
         return promise;
       },
       [self](release_all_atom) {
         self->state.releasing = true;
         for (auto& [id, waiters] : self->state.active) {
-          for (auto& waiter : waiters) waiter.deliver(false);
+          for (auto& waiter : waiters) waiter.promise.deliver(false);
           waiters.clear();
         }
       },

@@ -164,7 +164,7 @@ void Service::await_run_end(std::string run_id, std::chrono::milliseconds wait,
                             Callback<bool> done) {
   impl_->system.spawn([runs = impl_->runs, run_id = std::move(run_id), wait,
                        done = std::move(done)](caf::event_based_actor* self) {
-    self->request(runs, wait, await_end_atom_v, run_id)
+    self->request(runs, wait, await_end_atom_v, run_id, caf::timespan{wait})
         .then([done](bool ended) { done(ended); },
               // A wait that ran out is no error: the reader sees the run as it is.
               [done](caf::error&) { done(false); });

@@ -158,11 +158,12 @@ using dependency_cache_actor =
 // Starts runs and records how they end, one end at a time, so that each
 // test.coverage.updated compares with the coverage recorded just before.
 // await_end answers once the run's end is recorded (at once for a run it is
-// not driving); release_all answers every such wait now (shutdown).
+// not driving); the timespan is how long the asker waits for the answer.
+// release_all answers every such wait now (shutdown).
 using run_coordinator_actor =
     caf::typed_actor<caf::replies_to<StartRun>::with<events::TestRun>,
                      caf::reacts_to<finish_atom, events::TestRun, events::RunReport>,
-                     caf::replies_to<await_end_atom, std::string>::with<bool>,
+                     caf::replies_to<await_end_atom, std::string, caf::timespan>::with<bool>,
                      caf::reacts_to<release_all_atom>>;
 
 // One per run: installs, waits for a runner, runs, reports.
