@@ -1,5 +1,7 @@
 #include "actors/service.hpp"
 
+#include <tuple>
+
 #include "actors/account_actor.hpp"
 #include "actors/child_process.hpp"
 #include "actors/commit_relay.hpp"
@@ -79,12 +81,24 @@ struct Service::Impl {
   template <class Reply, class Handle, class Message>
   void ask(const Handle& target, Message message, Callback<Reply> done,
            std::chrono::milliseconds timeout) {
-    system.spawn([target, message = std::move(message), done = std::move(done),
-                  timeout](caf::event_based_actor* self) mutable {
-      self->request(target, timeout, std::move(message))
-          .then([done](Reply& reply) { done(std::move(reply)); },
-                [done](caf::error& error) { done(from_caf_error(error)); });
-    });
+    ask_with<Reply>(timeout, target, std::move(done), std::move(message));
+  }
+
+  // The same for a message of several elements.
+  template <class Reply, class Handle, class... Elements>
+  void ask_with(std::chrono::milliseconds timeout, const Handle& target, Callback<Reply> done,
+                Elements... message) {
+    system.spawn(
+        [target, done = std::move(done), timeout,
+         message = std::make_tuple(std::move(message)...)](caf::event_based_actor* self) mutable {
+          std::apply(
+              [&](auto&... elements) {
+                self->request(target, timeout, std::move(elements)...)
+                    .then([done](Reply& reply) { done(std::move(reply)); },
+                          [done](caf::error& error) { done(from_caf_error(error)); });
+              },
+              message);
+        });
   }
 
   // Declared before the actor system so that it outlives it: webhook actors
@@ -162,13 +176,11 @@ void Service::start_run(StartRun command, Callback<events::TestRun> done) {
 
 void Service::await_run_end(std::string run_id, std::chrono::milliseconds wait,
                             Callback<bool> done) {
-  impl_->system.spawn([runs = impl_->runs, run_id = std::move(run_id), wait,
-                       done = std::move(done)](caf::event_based_actor* self) {
-    self->request(runs, wait, await_end_atom_v, run_id, caf::timespan{wait})
-        .then([done](bool ended) { done(ended); },
-              // A wait that ran out is no error: the reader sees the run as it is.
-              [done](caf::error&) { done(false); });
-  });
+  impl_->ask_with<bool>(
+      wait, impl_->runs,
+      // A wait that ran out is no error: the reader sees the run as it is.
+      [done = std::move(done)](events::Result<bool> ended) { done(ended && *ended); },
+      await_end_atom_v, std::move(run_id), caf::timespan{wait});
 }
 
 void Service::release_run_waits() { caf::anon_send(impl_->runs, release_all_atom_v); }

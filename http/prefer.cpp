@@ -26,7 +26,7 @@ std::optional<std::chrono::seconds> preferred_wait(std::string_view prefer) {
     std::uint32_t seconds = 0;
     const auto* end = value.data() + value.size();
     const auto [at, error] = std::from_chars(value.data(), end, seconds);
-    if (error != std::errc() || at != end || value.empty()) return std::nullopt;
+    if (error != std::errc() || at != end) return std::nullopt;
     return std::chrono::seconds(seconds);
   }
   return std::nullopt;

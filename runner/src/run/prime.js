@@ -65,7 +65,7 @@ function primeRoundsOf(argv) {
   if (at < 0) return ROUNDS;
   const rounds = Number(argv[at + 1]);
   if (!Number.isInteger(rounds) || rounds < 0 || rounds > ROUNDS) {
-    throw new Error(`--prime-rounds must be an integer from 1 to ${ROUNDS}`);
+    throw new Error(`--prime-rounds must be an integer from 0 to ${ROUNDS}`);
   }
   return rounds;
 }
