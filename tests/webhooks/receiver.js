@@ -13,6 +13,7 @@
 //   delay=MS            wait before answering (delayFirst=1: only the first attempt of each event)
 // Control: GET /_requests?name=NAME lists what /h/NAME received (not with --quiet);
 //          GET /_stats?name=NAME gives {count, first, last, latencies} (ms from event creation);
+//          POST /_reset?name=NAME forgets NAME's stats (between benchmark rounds);
 //          POST /_verify {name, secrets: [...]} checks each request against each secret;
 //          GET /_count gives the number of deliveries received.
 'use strict';
@@ -133,6 +134,10 @@ function handle(req, res) {
     if (url.pathname === '/_count') return reply(res, 200, {}, { count });
     if (url.pathname === '/_stats') {
       return reply(res, 200, {}, stats.get(url.searchParams.get('name')) || { count: 0, latencies: [] });
+    }
+    if (url.pathname === '/_reset' && req.method === 'POST') {
+      stats.delete(url.searchParams.get('name'));
+      return reply(res, 200, {}, {});
     }
     if (url.pathname === '/_verify') {
       const { name, secrets } = JSON.parse(body);
