@@ -119,7 +119,7 @@ void commit(Self self, const std::vector<events::WebhookEvent>& decided, const s
   store::AppendRequest request{events::webhook_stream(state.config.webhook_id), state.version, {}};
   for (const auto& event : decided) {
     auto encoded = events::encode(event);
-    request.events.push_back({events::new_id(events::kEventIdPrefix), std::move(encoded.type),
+    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
                               account, at, std::move(encoded.data)});
   }
   // await: no other command of this webhook runs until the append is durable.
@@ -223,7 +223,7 @@ void flush_records(Self self) {
   const std::string account = state.webhook.webhook ? state.webhook.webhook->account : "";
   for (const auto& waiting : state.appending) {
     auto encoded = events::encode(waiting.attempt);
-    request.events.push_back({events::new_id(events::kEventIdPrefix), std::move(encoded.type),
+    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
                               account, waiting.attempt.at, std::move(encoded.data)});
   }
   state.append_in_flight = true;
@@ -261,7 +261,7 @@ void record(Self self, Send send, const OutboundResult& result, bool sent,
   const auto verdict =
       sent ? events::verdict_of(result.status, result.refused) : events::AttemptVerdict::kFailed;
   events::DeliveryAttempted attempt;
-  attempt.delivery_id = events::new_id(events::kDeliveryIdPrefix);
+  attempt.delivery_id = events::new_time_ordered_id(events::kDeliveryIdPrefix);
   attempt.webhook_id = state.config.webhook_id;
   attempt.event_id = send.event_id;
   attempt.event_position = send.event_position;

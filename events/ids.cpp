@@ -7,6 +7,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "events/clock.hpp"
+
 namespace vouch::events {
 namespace {
 
@@ -41,8 +43,9 @@ class RandomBuffer {
   std::size_t used_ = buffer_.size();
 };
 
+constexpr char kDigits[] = "0123456789abcdef";
+
 std::string random_hex(std::size_t bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   thread_local RandomBuffer random;
   std::array<unsigned char, 64> buffer{};
   if (bytes > buffer.size()) throw std::invalid_argument("random_hex: too many bytes");
@@ -59,6 +62,15 @@ std::string random_hex(std::size_t bytes) {
 }  // namespace
 
 std::string new_id(std::string_view prefix) { return std::string(prefix) + random_hex(12); }
+
+std::string new_time_ordered_id(std::string_view prefix) {
+  const auto millis = static_cast<std::uint64_t>(std::max<Millis>(now_millis(), 0));
+  std::string out(prefix);
+  out.reserve(prefix.size() + 28);
+  for (int shift = 44; shift >= 0; shift -= 4) out.push_back(kDigits[(millis >> shift) & 0x0f]);
+  out += random_hex(8);
+  return out;
+}
 
 std::string new_api_key() { return std::string(kApiKeyPrefix) + random_hex(32); }
 

@@ -9,21 +9,30 @@
 namespace vouch::store {
 namespace {
 
-// The part of a key before its first NUL, the NUL included: the stream of a
-// stream index key (`i<stream>\0<version>`), the webhook of a delivery-log
-// key (`deliveries/hook/<id>\0<position>`). Keys under one such prefix are
-// written in increasing order, so RocksDB can insert each next to the one
-// before (memtable_insert_with_hint_prefix_extractor) instead of searching
-// the skip list from its top. Keys without a NUL are inserted as usual.
-class UpToFirstNul : public rocksdb::SliceTransform {
+// The "folder" of a key, for memtable_insert_with_hint_prefix_extractor:
+// keys under one folder are mostly written in increasing order, so RocksDB
+// can insert each next to the one before instead of searching the skip list
+// from its top. The folder is the part before the first NUL, the NUL
+// included: the stream of a stream index key (`i<stream>\0<version>`), the
+// webhook of a delivery-log key (`deliveries/hook/<id>\0<position>`). A key
+// without a NUL is a record under its id, and its folder is the part up to
+// its last '/' (`events/id/`, `deliveries/id/`): event and delivery ids are
+// time-ordered (events::new_time_ordered_id). Other keys get no hint.
+class KeyFolder : public rocksdb::SliceTransform {
  public:
-  const char* Name() const override { return "vouch.UpToFirstNul"; }
+  const char* Name() const override { return "vouch.KeyFolder"; }
   rocksdb::Slice Transform(const rocksdb::Slice& key) const override {
-    const auto nul = key.ToStringView().find('\0');
-    return rocksdb::Slice(key.data(), nul + 1);
+    return rocksdb::Slice(key.data(), folder_size(key.ToStringView()));
   }
   bool InDomain(const rocksdb::Slice& key) const override {
-    return key.ToStringView().find('\0') != std::string_view::npos;
+    return folder_size(key.ToStringView()) != 0;
+  }
+
+ private:
+  static std::size_t folder_size(std::string_view key) {
+    if (const auto nul = key.find('\0'); nul != std::string_view::npos) return nul + 1;
+    if (const auto slash = key.rfind('/'); slash != std::string_view::npos) return slash + 1;
+    return 0;
   }
 };
 
@@ -49,7 +58,7 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
   events_options.memtable_insert_with_hint_prefix_extractor.reset(
       rocksdb::NewFixedPrefixTransform(0));
   rocksdb::ColumnFamilyOptions indexed_options = cf_options;
-  indexed_options.memtable_insert_with_hint_prefix_extractor = std::make_shared<UpToFirstNul>();
+  indexed_options.memtable_insert_with_hint_prefix_extractor = std::make_shared<KeyFolder>();
 
   const std::vector<rocksdb::ColumnFamilyDescriptor> families{
       {rocksdb::kDefaultColumnFamilyName, cf_options},
