@@ -5,6 +5,7 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#include <initializer_list>
 #include <stdexcept>
 
 namespace vouch::events {
@@ -32,17 +33,20 @@ class HmacContext {
   HmacContext(const HmacContext&) = delete;
   HmacContext& operator=(const HmacContext&) = delete;
 
-  std::string sign(std::string_view key, std::string_view message) {
+  // The MAC of the concatenation of `parts`, fed one after the other.
+  std::string sign(std::string_view key, std::initializer_list<std::string_view> parts) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     std::size_t length = 0;
     // An empty key still needs a non-null pointer to re-key the context.
     static const unsigned char kNoKey = 0;
     const auto* key_bytes =
         key.empty() ? &kNoKey : reinterpret_cast<const unsigned char*>(key.data());
-    if (!EVP_MAC_init(ctx_, key_bytes, key.size(), nullptr) ||
-        !EVP_MAC_update(ctx_, reinterpret_cast<const unsigned char*>(message.data()),
-                        message.size()) ||
-        !EVP_MAC_final(ctx_, digest, &length, sizeof digest)) {
+    bool ok = EVP_MAC_init(ctx_, key_bytes, key.size(), nullptr) == 1;
+    for (const auto part : parts) {
+      ok = ok && EVP_MAC_update(ctx_, reinterpret_cast<const unsigned char*>(part.data()),
+                                part.size()) == 1;
+    }
+    if (!ok || !EVP_MAC_final(ctx_, digest, &length, sizeof digest)) {
       throw std::runtime_error("OpenSSL HMAC-SHA256 failed");
     }
     return std::string(reinterpret_cast<const char*>(digest), length);
@@ -53,9 +57,20 @@ class HmacContext {
   EVP_MAC_CTX* ctx_ = nullptr;
 };
 
-std::string hmac_sha256(std::string_view key, std::string_view message) {
+std::string hmac_sha256(std::string_view key, std::initializer_list<std::string_view> parts) {
   thread_local HmacContext context;
-  return context.sign(key, message);
+  return context.sign(key, parts);
+}
+
+std::string to_hex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char byte : bytes) {
+    out.push_back(kDigits[byte >> 4]);
+    out.push_back(kDigits[byte & 0x0f]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -92,23 +107,13 @@ std::string new_webhook_secret() {
 }
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  const std::string digest = hmac_sha256(key, message);
-  std::string out;
-  out.reserve(digest.size() * 2);
-  for (unsigned char byte : digest) {
-    out.push_back(kDigits[byte >> 4]);
-    out.push_back(kDigits[byte & 0x0f]);
-  }
-  return out;
+  return to_hex(hmac_sha256(key, {message}));
 }
 
 std::string service_signature(std::string_view secret, std::int64_t timestamp,
                               std::string_view body) {
-  std::string message = std::to_string(timestamp);
-  message.push_back('.');
-  message.append(body);
-  return hmac_sha256_hex(secret, message);
+  const std::string stamp = std::to_string(timestamp);
+  return to_hex(hmac_sha256(secret, {stamp, ".", body}));
 }
 
 std::optional<std::string> standard_signature(std::string_view secret, std::string_view message_id,
@@ -118,12 +123,8 @@ std::optional<std::string> standard_signature(std::string_view secret, std::stri
   }
   const auto key = base64_decode(secret);
   if (!key) return std::nullopt;
-  std::string message(message_id);
-  message.push_back('.');
-  message += std::to_string(timestamp);
-  message.push_back('.');
-  message.append(body);
-  return "v1," + base64_encode(hmac_sha256(*key, message));
+  const std::string stamp = std::to_string(timestamp);
+  return "v1," + base64_encode(hmac_sha256(*key, {message_id, ".", stamp, ".", body}));
 }
 
 }  // namespace vouch::events
