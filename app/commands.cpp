@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/open_files.hpp"
 #include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
 #include "app/webhook_options.hpp"
@@ -129,6 +130,7 @@ int serve(const std::vector<std::string>& args) {
 
   runner_options.runner_dir = runner_dir;
   runner_options.extra_nodes.assign(extra_nodes.begin(), extra_nodes.end());
+  log_line("info", raise_open_file_limit());
   auto runtime = Runtime::open(data, [&] { return prepare_runner(data, runner_options); });
   if (!runtime) {
     log_line("error", runtime.error().message);

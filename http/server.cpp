@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "events/clock.hpp"
 #include "http/problem.hpp"
 
 namespace vouch::http {
@@ -165,15 +166,37 @@ struct Server::Impl {
 
   void do_accept() {
     acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
-      if (ec) {
-        if (ec == asio::error::operation_aborted) return;  // stopped
-      } else if (state->connections.load() >= state->options.max_connections) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;  // stopped
+      if (ec) return pause_accepting(ec);
+      if (state->connections.load() >= state->options.max_connections) {
         beast::error_code ignored;
         socket.close(ignored);  // over the limit: refuse rather than queue without bound
       } else {
         std::make_shared<Session>(std::move(socket), state)->start();
       }
       do_accept();
+    });
+  }
+
+  // A failed accept (mostly: out of file descriptors) leaves the connection
+  // queued, so accepting again at once would fail again at once, a busy loop.
+  // Wait a little instead; sessions ending meanwhile free descriptors.
+  void pause_accepting(beast::error_code ec) {
+    std::cerr << "time=" << events::format_timestamp(events::now_millis())
+              << " level=warn component=http msg=\"accepting a connection failed: " << ec.message()
+              << "; accepting again in " << kAcceptPause.count() << " ms\"\n";
+    accept_pause.expires_after(kAcceptPause);
+    accept_pause.async_wait([this](beast::error_code waited) {
+      if (!waited && acceptor.is_open()) do_accept();
+    });
+  }
+
+  // Stops accepting, on the acceptor's strand.
+  void stop_accepting() {
+    asio::dispatch(acceptor.get_executor(), [this] {
+      beast::error_code ignored;
+      acceptor.close(ignored);
+      accept_pause.cancel();
     });
   }
 
@@ -188,8 +211,11 @@ struct Server::Impl {
     drain_timer.async_wait([this, deadline](beast::error_code) { drain(deadline); });
   }
 
+  static constexpr std::chrono::milliseconds kAcceptPause{100};
+
   asio::io_context io;
   tcp::acceptor acceptor;
+  asio::steady_timer accept_pause{acceptor.get_executor()};  // on the acceptor's strand
   asio::steady_timer drain_timer{io};
   // Registered at construction, before the port is announced, so a SIGTERM
   // that comes early is queued for run() rather than killing the process.
@@ -226,8 +252,7 @@ void Server::run() {
   impl_->signals.async_wait([this](beast::error_code ec, int) {
     if (ec) return;
     impl_->state->draining = true;
-    beast::error_code ignored;
-    impl_->acceptor.close(ignored);
+    impl_->stop_accepting();
     if (impl_->state->options.on_drain) impl_->state->options.on_drain();
     impl_->drain(std::chrono::steady_clock::now() + impl_->state->options.drain_timeout);
   });
