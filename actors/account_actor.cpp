@@ -38,8 +38,8 @@ store::AppendRequest append_request(std::string stream, std::uint64_t version,
   store::AppendRequest request{std::move(stream), version, {}};
   for (const auto& event : decided) {
     auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
-                              account, at, std::move(encoded.data)});
+    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+                              std::move(encoded.type), account, at, std::move(encoded.data)});
   }
   return request;
 }

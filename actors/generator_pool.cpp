@@ -97,8 +97,9 @@ void complete(Self self, Job job, GenerationOutput output) {
   test.updated = job.command.at;
   auto encoded = events::encode(events::TestGenerated{test});
   store::AppendRequest request{events::test_stream(test.id), store::kNoStream, {}};
-  request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
-                            test.account, test.created, std::move(encoded.data)});
+  request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+                            std::move(encoded.type), test.account, test.created,
+                            std::move(encoded.data)});
   self->request(self->state.store, caf::infinite, append_atom_v, std::move(request))
       .then([promise = job.promise,
              test](const store::AppendResult&) mutable { promise.deliver(test); },

@@ -50,8 +50,9 @@ caf::result<events::Project> handle(Self self, const Command& command) {
   store::AppendRequest request{events::project_stream(state.config.project_id), state.version, {}};
   for (const auto& event : *decided) {
     auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
-                              command.account, command.at, std::move(encoded.data)});
+    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+                              std::move(encoded.type), command.account, command.at,
+                              std::move(encoded.data)});
   }
   auto promise = self->make_response_promise<events::Project>();
   // await: no other command of this project runs until the append is durable.

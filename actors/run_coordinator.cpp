@@ -47,8 +47,8 @@ store::AppendRequest append_request(const events::TestRun& run,
   store::AppendRequest request{events::run_stream(run.id), expected_version, {}};
   for (const auto& event : decided) {
     auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
-                              run.account, at, std::move(encoded.data)});
+    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+                              std::move(encoded.type), run.account, at, std::move(encoded.data)});
   }
   return request;
 }

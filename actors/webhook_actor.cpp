@@ -119,8 +119,8 @@ void commit(Self self, const std::vector<events::WebhookEvent>& decided, const s
   store::AppendRequest request{events::webhook_stream(state.config.webhook_id), state.version, {}};
   for (const auto& event : decided) {
     auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
-                              account, at, std::move(encoded.data)});
+    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+                              std::move(encoded.type), account, at, std::move(encoded.data)});
   }
   // await: no other command of this webhook runs until the append is durable.
   self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
@@ -223,8 +223,9 @@ void flush_records(Self self) {
   const std::string account = state.webhook.webhook ? state.webhook.webhook->account : "";
   for (const auto& waiting : state.appending) {
     auto encoded = events::encode(waiting.attempt);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix), std::move(encoded.type),
-                              account, waiting.attempt.at, std::move(encoded.data)});
+    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+                              std::move(encoded.type), account, waiting.attempt.at,
+                              std::move(encoded.data)});
   }
   state.append_in_flight = true;
   self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
