@@ -1,6 +1,10 @@
 #include "app/runtime.hpp"
 
 #include <future>
+#include <iostream>
+
+#include "events/clock.hpp"
+#include "store/read_model_format.hpp"
 
 namespace vouch::app {
 
@@ -10,6 +14,13 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   auto database = store::Database::open(folder);
   if (!database) return std::move(database).error();
   runtime->database = std::move(database).value();
+  auto cleared = store::prepare_read_model_format(*runtime->database);
+  if (!cleared) return std::move(cleared).error();
+  if (*cleared) {
+    std::cerr << "time=" << events::format_timestamp(events::now_millis())
+              << " level=info msg=\"the read models were in format " << **cleared
+              << "; rebuilding them from the log in format " << store::kReadModelFormat << "\"\n";
+  }
   runtime->models = std::make_unique<store::ReadModels>(*runtime->database);
   runtime->log = std::make_unique<store::EventLog>(*runtime->database);
   // Nothing appends before the service exists, so nothing slips between the

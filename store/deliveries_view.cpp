@@ -5,6 +5,7 @@
 
 #include "events/webhook_codec.hpp"
 #include "store/key_coding.hpp"
+#include "store/record_codec.hpp"
 
 namespace vouch::store {
 namespace {
@@ -49,8 +50,9 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
   if (!decoded) return std::move(decoded).error();
   const auto& attempt = *decoded;
 
-  // The entry holds its log position (for startingAfter) before the data.
-  writer.put(entry_key(attempt.delivery_id), keys::encode_u64(record.position) + record.event.data);
+  // The entry holds the attempt's log position; the attempt itself is read
+  // from the log (format 1 held a copy of it, see read_model_format.hpp).
+  writer.put(entry_key(attempt.delivery_id), keys::encode_u64(record.position));
   writer.put(webhook_key(attempt.webhook_id, record.position), attempt.delivery_id);
 
   // Per (webhook, event): the number of the latest attempt recorded (the
@@ -81,15 +83,43 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
   return events::ok_status();
 }
 
+events::Result<events::DeliveryAttempted> DeliveriesView::attempt_at(
+    std::uint64_t position, const rocksdb::ReadOptions& options) const {
+  std::string bytes;
+  const auto status =
+      database_.db().Get(options, database_.events(), keys::event(position), &bytes);
+  if (!status.ok()) {
+    return events::Error::internal("no delivery attempt at log position " +
+                                   std::to_string(position) + ": " + status.ToString());
+  }
+  auto record = decode_record(bytes);
+  if (!record) return std::move(record).error();
+  if (record->event.type != events::kWebhookDeliveryAttemptedV1) {
+    return events::Error::internal("log position " + std::to_string(position) +
+                                   " holds no delivery attempt");
+  }
+  return events::decode_delivery_attempted(record->event.data);
+}
+
+events::Result<std::optional<std::uint64_t>> DeliveriesView::position_of(
+    const std::string& delivery_id, const rocksdb::ReadOptions& options) const {
+  std::string entry;
+  const auto status =
+      database_.db().Get(options, database_.views(), entry_key(delivery_id), &entry);
+  if (status.IsNotFound()) return std::optional<std::uint64_t>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  const auto position = keys::decode_u64(entry);
+  if (!position) return events::Error::internal("corrupt delivery entry " + delivery_id);
+  return std::optional<std::uint64_t>{*position};
+}
+
 events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
     const std::string& delivery_id) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), entry_key(delivery_id), &text);
-  if (status.IsNotFound()) return std::optional<events::DeliveryAttempted>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  if (text.size() < 8) return events::Error::internal("corrupt delivery entry " + delivery_id);
-  auto attempt = events::decode_delivery_attempted(std::string_view(text).substr(8));
+  const rocksdb::ReadOptions options;
+  auto position = position_of(delivery_id, options);
+  if (!position) return std::move(position).error();
+  if (!*position) return std::optional<events::DeliveryAttempted>{};
+  auto attempt = attempt_at(**position, options);
   if (!attempt) return std::move(attempt).error();
   return std::optional<events::DeliveryAttempted>{std::move(attempt).value()};
 }
@@ -97,46 +127,36 @@ events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
 events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
     const std::string& webhook_id, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
+  rocksdb::ManagedSnapshot snapshot(&database_.db());
+  rocksdb::ReadOptions options;
+  options.snapshot = snapshot.snapshot();
   const std::string prefix = webhook_prefix(webhook_id);
   std::string start = prefix + std::string(8, '\xff');
   if (starting_after) {
-    std::string text;
-    const auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                           entry_key(*starting_after), &text);
-    if (!status.ok() && !status.IsNotFound()) return events::Error::internal(status.ToString());
-    std::optional<events::DeliveryAttempted> cursor;
-    if (status.ok() && text.size() >= 8) {
-      auto attempt = events::decode_delivery_attempted(std::string_view(text).substr(8));
-      if (!attempt) return std::move(attempt).error();
-      cursor = std::move(attempt).value();
-    }
-    if (!cursor || cursor->webhook_id != webhook_id) {
+    auto position = position_of(*starting_after, options);
+    if (!position) return std::move(position).error();
+    std::string ignored;
+    // The cursor must be an entry of this webhook's log.
+    if (!*position ||
+        !database_.db()
+             .Get(options, database_.views(), webhook_key(webhook_id, **position), &ignored)
+             .ok()) {
       return events::Error::invalid("startingAfter names no delivery of this webhook",
                                     {{"startingAfter", "no delivery " + *starting_after}});
     }
-    const auto after = keys::decode_u64(std::string_view(text).substr(0, 8)).value_or(0);
-    if (after == 0) return Page<events::DeliveryAttempted>{};
-    start = webhook_key(webhook_id, after - 1);
+    if (**position == 0) return Page<events::DeliveryAttempted>{};
+    start = webhook_key(webhook_id, **position - 1);
   }
   Page<events::DeliveryAttempted> page;
-  rocksdb::ManagedSnapshot snapshot(&database_.db());
-  rocksdb::ReadOptions read_options;
-  read_options.snapshot = snapshot.snapshot();
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(read_options, database_.views()));
+  std::unique_ptr<rocksdb::Iterator> it(database_.db().NewIterator(options, database_.views()));
   for (it->SeekForPrev(start); it->Valid() && it->key().starts_with(prefix); it->Prev()) {
     if (page.items.size() == limit) {
       page.has_more = true;
       break;
     }
-    std::string text;
-    if (!database_.db()
-             .Get(read_options, database_.views(), entry_key(it->value().ToStringView()), &text)
-             .ok()) {
-      continue;
-    }
-    if (text.size() < 8) return events::Error::internal("corrupt delivery entry");
-    auto attempt = events::decode_delivery_attempted(std::string_view(text).substr(8));
+    const auto position = keys::decode_u64(it->key().ToStringView().substr(prefix.size()));
+    if (!position) return events::Error::internal("corrupt delivery-log key of " + webhook_id);
+    auto attempt = attempt_at(*position, options);
     if (!attempt) return std::move(attempt).error();
     page.items.push_back(std::move(attempt).value());
   }

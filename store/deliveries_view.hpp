@@ -11,10 +11,15 @@
 #include "store/page.hpp"
 #include "store/projection.hpp"
 
+namespace rocksdb {
+struct ReadOptions;
+}  // namespace rocksdb
+
 namespace vouch::store {
 
 // Read model of webhook deliveries, folded from WebhookDeliveryAttempted:
-//   - the delivery log: one entry per attempt, per webhook newest first;
+//   - the delivery log: one entry per attempt, per webhook newest first,
+//     each pointing at the attempt's event in the log (not a copy of it);
 //   - the pending retries: per (webhook, event), the last automatic attempt
 //     while it names a next one — what a restart reschedules;
 //   - per webhook, since when it has failed without a success in between;
@@ -52,6 +57,13 @@ class DeliveriesView : public Projection {
       const std::string& webhook_id) const;
 
  private:
+  // The attempt recorded at `position` in the log.
+  events::Result<events::DeliveryAttempted> attempt_at(std::uint64_t position,
+                                                       const rocksdb::ReadOptions& options) const;
+  // The log position of a delivery's attempt; nullopt when there is none.
+  events::Result<std::optional<std::uint64_t>> position_of(
+      const std::string& delivery_id, const rocksdb::ReadOptions& options) const;
+
   Database& database_;
 };
 

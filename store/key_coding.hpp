@@ -24,6 +24,8 @@ std::string stream_index(std::string_view stream, std::uint64_t version);
 std::string stream_index_prefix(std::string_view stream);
 // meta CF: the highest position committed.
 std::string last_position();
+// meta: the format of the read models (store/read_model_format.hpp).
+std::string read_model_format();
 // views CF: one owner's entries of a read model's index, in log order:
 // "<index>/<owner>\0<position>". owner_index_prefix() covers them all.
 std::string owner_index_prefix(std::string_view index, std::string_view owner);

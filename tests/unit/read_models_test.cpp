@@ -7,6 +7,8 @@
 #include "events/ids.hpp"
 #include "events/project_codec.hpp"
 #include "events/webhook_codec.hpp"
+#include "store/key_coding.hpp"
+#include "store/read_model_format.hpp"
 #include "temp_folder.hpp"
 
 namespace vouch::store {
@@ -20,6 +22,7 @@ class ReadModelsTest : public ::testing::Test {
     models_.reset();
     database_.reset();
     database_ = std::move(Database::open(folder_.path() / "data").value());
+    ASSERT_TRUE(prepare_read_model_format(*database_).ok());
     models_ = std::make_unique<ReadModels>(*database_);
     ASSERT_TRUE(models_->projector().catch_up(EventLog(*database_)).ok());
     log_ = std::make_unique<EventLog>(*database_);
@@ -165,6 +168,76 @@ TEST_F(ReadModelsTest, DeliveryAttemptsFoldIntoLogRetriesAndCounts) {
 
   open();
   EXPECT_EQ(*models_->deliveries().attempts("whk_1", "evt_1"), 3u);
+  auto differences = verify_read_models(*database_, *log_, folder_.path() / "scratch");
+  ASSERT_TRUE(differences.ok());
+  EXPECT_TRUE(differences->empty()) << differences->front();
+}
+
+TEST_F(ReadModelsTest, DeliveryEntriesPointAtTheAttemptInTheLog) {
+  events::DeliveryAttempted attempt;
+  attempt.delivery_id = "dlv_1";
+  attempt.webhook_id = "whk_1";
+  attempt.event_id = "evt_1";
+  attempt.event_position = 1;
+  attempt.event_type = "project.created";
+  attempt.url = "https://example.com/h";
+  attempt.attempt = 1;
+  attempt.status = 200;
+  attempt.success = true;
+  attempt.at = 1000;
+  append(events::deliveries_stream("whk_1"), attempt);
+
+  // The entry is the attempt's log position, not a copy of the attempt.
+  std::string entry;
+  ASSERT_TRUE(database_->db()
+                  .Get(rocksdb::ReadOptions(), database_->views(), "deliveries/id/dlv_1", &entry)
+                  .ok());
+  ASSERT_EQ(entry.size(), 8u);
+  const auto found = models_->deliveries().find("dlv_1");
+  ASSERT_TRUE(found.ok() && found->has_value());
+  EXPECT_EQ((*found)->url, "https://example.com/h");
+  EXPECT_EQ((*found)->status, 200u);
+
+  const auto page = models_->deliveries().list("whk_1", std::nullopt, 10);
+  ASSERT_TRUE(page.ok());
+  ASSERT_EQ(page->items.size(), 1u);
+  EXPECT_EQ(page->items[0].url, "https://example.com/h");
+  EXPECT_TRUE(models_->deliveries().list("whk_1", std::string("dlv_1"), 10)->items.empty());
+}
+
+TEST_F(ReadModelsTest, ReadModelsOfAnotherFormatAreRebuiltFromTheLog) {
+  create("prj_a");
+  // A fresh folder records the current format and keeps its read models.
+  std::string format;
+  ASSERT_TRUE(
+      database_->db()
+          .Get(rocksdb::ReadOptions(), database_->meta(), keys::read_model_format(), &format)
+          .ok());
+  EXPECT_EQ(keys::decode_u64(format), kReadModelFormat);
+  open();
+  EXPECT_TRUE(models_->projects().find("acme", "prj_a")->has_value());
+
+  // A folder from before formats were recorded, with a key the current
+  // format does not write: cleared, then rebuilt by the catch-up.
+  ASSERT_TRUE(database_->db()
+                  .Delete(rocksdb::WriteOptions(), database_->meta(), keys::read_model_format())
+                  .ok());
+  ASSERT_TRUE(
+      database_->db().Put(rocksdb::WriteOptions(), database_->views(), "stale/key", "x").ok());
+  log_.reset();
+  models_.reset();
+  auto cleared = prepare_read_model_format(*database_);
+  ASSERT_TRUE(cleared.ok());
+  EXPECT_EQ(*cleared, std::optional<std::uint64_t>(1));
+  std::string value;
+  EXPECT_TRUE(database_->db()
+                  .Get(rocksdb::ReadOptions(), database_->views(), "stale/key", &value)
+                  .IsNotFound());
+  EXPECT_TRUE(database_->db()
+                  .Get(rocksdb::ReadOptions(), database_->views(), "projects/id/prj_a", &value)
+                  .IsNotFound());
+  open();  // prepares again (nothing to do), then catches up from position 1
+  EXPECT_TRUE(models_->projects().find("acme", "prj_a")->has_value());
   auto differences = verify_read_models(*database_, *log_, folder_.path() / "scratch");
   ASSERT_TRUE(differences.ok());
   EXPECT_TRUE(differences->empty()) << differences->front();
