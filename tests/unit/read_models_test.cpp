@@ -44,6 +44,27 @@ class ReadModelsTest : public ::testing::Test {
     append(events::project_stream(id), event, account);
   }
 
+  // Attempt `number` of delivering evt_1 to whk_1.
+  static events::DeliveryAttempted attempt(std::string id, std::uint32_t number, bool success,
+                                           std::optional<events::Millis> next,
+                                           bool manual = false) {
+    events::DeliveryAttempted out;
+    out.delivery_id = std::move(id);
+    out.webhook_id = "whk_1";
+    out.event_id = "evt_1";
+    out.event_position = 1;
+    out.event_type = "project.created";
+    out.url = "https://example.com/h";
+    out.attempt = number;
+    out.status = success ? 200 : 503;
+    out.success = success;
+    out.error = success ? "" : "the receiver answered 503";
+    out.next_attempt = next;
+    out.manual = manual;
+    out.at = 1000 * number;
+    return out;
+  }
+
   testing::TempFolder folder_;
   std::unique_ptr<Database> database_;
   std::unique_ptr<ReadModels> models_;
@@ -117,24 +138,6 @@ TEST_F(ReadModelsTest, CatchUpAfterReopenAndRebuildAreEqual) {
 }
 
 TEST_F(ReadModelsTest, DeliveryAttemptsFoldIntoLogRetriesAndCounts) {
-  auto attempt = [](std::string id, std::uint32_t number, bool success,
-                    std::optional<events::Millis> next, bool manual = false) {
-    events::DeliveryAttempted out;
-    out.delivery_id = std::move(id);
-    out.webhook_id = "whk_1";
-    out.event_id = "evt_1";
-    out.event_position = 1;
-    out.event_type = "project.created";
-    out.url = "https://example.com/h";
-    out.attempt = number;
-    out.status = success ? 200 : 503;
-    out.success = success;
-    out.error = success ? "" : "the receiver answered 503";
-    out.next_attempt = next;
-    out.manual = manual;
-    out.at = 1000 * number;
-    return out;
-  };
   const auto& deliveries = models_->deliveries();
   EXPECT_EQ(*deliveries.attempts("whk_1", "evt_1"), 0u);
 
@@ -174,18 +177,7 @@ TEST_F(ReadModelsTest, DeliveryAttemptsFoldIntoLogRetriesAndCounts) {
 }
 
 TEST_F(ReadModelsTest, DeliveryEntriesPointAtTheAttemptInTheLog) {
-  events::DeliveryAttempted attempt;
-  attempt.delivery_id = "dlv_1";
-  attempt.webhook_id = "whk_1";
-  attempt.event_id = "evt_1";
-  attempt.event_position = 1;
-  attempt.event_type = "project.created";
-  attempt.url = "https://example.com/h";
-  attempt.attempt = 1;
-  attempt.status = 200;
-  attempt.success = true;
-  attempt.at = 1000;
-  append(events::deliveries_stream("whk_1"), attempt);
+  append(events::deliveries_stream("whk_1"), attempt("dlv_1", 1, true, std::nullopt));
 
   // The entry is the attempt's log position, not a copy of the attempt.
   std::string entry;
