@@ -48,8 +48,9 @@ struct NewProcessGroup {
   template <class Launcher>
   bp::error_code on_exec_setup(Launcher&, const std::filesystem::path&, const char* const*) {
     if (::setpgid(0, 0) != 0) return bp::error_code(errno, bp::system_category());
-    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
       return bp::error_code(errno, bp::system_category());
+    }
     return {};
   }
 };

@@ -159,7 +159,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
            WebhookClient::Done done)
       : client_(client),
         target_(std::move(target)),
-        request_(std::move(request)),
+        timeout_(request.timeout),
         done_(std::move(done)) {
     // Built once: a reconnect sends the same message again.
     message_.method(http::verb::post);
@@ -167,15 +167,15 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
     message_.version(11);
     message_.set(http::field::host, target_.host_header);
     message_.set(http::field::user_agent, kUserAgent);
-    for (const auto& [name, value] : request_.headers) message_.set(name, value);
-    message_.body() = std::move(request_.body);
+    for (const auto& [name, value] : request.headers) message_.set(name, value);
+    message_.body() = std::move(request.body);
     message_.keep_alive(true);
     message_.prepare_payload();
   }
 
   void start() {
     started_ = Clock::now();
-    deadline_ = started_ + request_.timeout;
+    deadline_ = started_ + timeout_;
     if (auto connection = client_.take_idle(target_.pool_key)) {
       connection_ = std::move(connection);
       reused_ = true;
@@ -314,8 +314,8 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
 
   std::string describe(std::string_view step, beast::error_code ec) const {
     if (ec == beast::error::timeout) {
-      return "timed out after " + std::to_string(request_.timeout.count()) + " ms (" +
-             std::string(step) + ")";
+      return "timed out after " + std::to_string(timeout_.count()) + " ms (" + std::string(step) +
+             ")";
     }
     return std::string(step) + " failed: " + ec.message();
   }
@@ -342,7 +342,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
 
   WebhookClient::Impl& client_;
   Target target_;
-  OutboundRequest request_;
+  std::chrono::milliseconds timeout_;  // for the whole exchange
   WebhookClient::Done done_;
   std::optional<tcp::resolver> resolver_;
   std::vector<tcp::endpoint> endpoints_;

@@ -2,6 +2,8 @@
 
 #include <openssl/evp.h>
 
+#include <boost/algorithm/hex.hpp>
+#include <iterator>
 #include <stdexcept>
 
 namespace vouch::events {
@@ -12,13 +14,9 @@ std::string sha256_hex(std::string_view data) {
   if (EVP_Digest(data.data(), data.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
     throw std::runtime_error("OpenSSL EVP_Digest(SHA-256) failed");
   }
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;
   out.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kDigits[digest[i] >> 4]);
-    out.push_back(kDigits[digest[i] & 0x0f]);
-  }
+  boost::algorithm::hex_lower(digest, digest + length, std::back_inserter(out));
   return out;
 }
 

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/algorithm/hex.hpp>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 #include "events/clock.hpp"
@@ -43,19 +45,19 @@ class RandomBuffer {
   std::size_t used_ = buffer_.size();
 };
 
-constexpr char kDigits[] = "0123456789abcdef";
-
-std::string random_hex(std::size_t bytes) {
+// Appends `bytes` random bytes to `out` as lowercase hex.
+void append_random_hex(std::string& out, std::size_t bytes) {
   thread_local RandomBuffer random;
   std::array<unsigned char, 64> buffer{};
   if (bytes > buffer.size()) throw std::invalid_argument("random_hex: too many bytes");
   random.fill(buffer.data(), bytes);
+  boost::algorithm::hex_lower(buffer.begin(), buffer.begin() + bytes, std::back_inserter(out));
+}
+
+std::string random_hex(std::size_t bytes) {
   std::string out;
   out.reserve(bytes * 2);
-  for (std::size_t i = 0; i < bytes; ++i) {
-    out.push_back(kDigits[buffer[i] >> 4]);
-    out.push_back(kDigits[buffer[i] & 0x0f]);
-  }
+  append_random_hex(out, bytes);
   return out;
 }
 
@@ -65,10 +67,12 @@ std::string new_id(std::string_view prefix) { return std::string(prefix) + rando
 
 std::string new_time_ordered_id(std::string_view prefix) {
   const auto millis = static_cast<std::uint64_t>(std::max<Millis>(now_millis(), 0));
+  std::array<unsigned char, 6> time{};  // big-endian: ids sort as their times
+  for (std::size_t i = 0; i < time.size(); ++i) time[i] = (millis >> (8 * (5 - i))) & 0xff;
   std::string out(prefix);
   out.reserve(prefix.size() + 28);
-  for (int shift = 44; shift >= 0; shift -= 4) out.push_back(kDigits[(millis >> shift) & 0x0f]);
-  out += random_hex(8);
+  boost::algorithm::hex_lower(time.begin(), time.end(), std::back_inserter(out));
+  append_random_hex(out, 8);
   return out;
 }
 

@@ -14,8 +14,9 @@ std::optional<std::string> invalid_upload_path(std::string_view path) {
   if (path.front() == '/') return "must be relative, not absolute";
   for (const char c : path) {
     if (c == '\\') return "must use / as separator, not backslashes";
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
       return "must not hold control characters";
+    }
   }
   std::size_t start = 0;
   while (start <= path.size()) {

@@ -5,6 +5,7 @@
 #include <openssl/params.h>
 #include <openssl/rand.h>
 
+#include <boost/algorithm/hex.hpp>
 #include <initializer_list>
 #include <stdexcept>
 
@@ -62,17 +63,6 @@ std::string hmac_sha256(std::string_view key, std::initializer_list<std::string_
   return context.sign(key, parts);
 }
 
-std::string to_hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char byte : bytes) {
-    out.push_back(kDigits[byte >> 4]);
-    out.push_back(kDigits[byte & 0x0f]);
-  }
-  return out;
-}
-
 }  // namespace
 
 std::string base64_encode(std::string_view bytes) {
@@ -107,13 +97,13 @@ std::string new_webhook_secret() {
 }
 
 std::string hmac_sha256_hex(std::string_view key, std::string_view message) {
-  return to_hex(hmac_sha256(key, {message}));
+  return boost::algorithm::hex_lower(hmac_sha256(key, {message}));
 }
 
 std::string service_signature(std::string_view secret, std::int64_t timestamp,
                               std::string_view body) {
   const std::string stamp = std::to_string(timestamp);
-  return to_hex(hmac_sha256(secret, {stamp, ".", body}));
+  return boost::algorithm::hex_lower(hmac_sha256(secret, {stamp, ".", body}));
 }
 
 std::optional<std::string> standard_signature(std::string_view secret, std::string_view message_id,

@@ -53,7 +53,8 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
   // The entry holds the attempt's log position; the attempt itself is read
   // from the log (format 1 held a copy of it, see read_model_format.hpp).
   writer.put(entry_key(attempt.delivery_id), keys::encode_u64(record.position));
-  writer.put(webhook_key(attempt.webhook_id, record.position), attempt.delivery_id);
+  // The webhook's log: the key alone (its position) says where the attempt is.
+  writer.put(webhook_key(attempt.webhook_id, record.position), "");
 
   // Per (webhook, event): the number of the latest attempt recorded (the
   // attempts of a delivery are numbered 1, 2, … in log order).

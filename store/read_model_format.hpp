@@ -10,7 +10,8 @@ namespace vouch::store {
 
 // The layout of the read models' keys and values, recorded in the data
 // folder. 1: before it was recorded; 2: delivery-log entries hold the log
-// position of their attempt instead of a copy of it.
+// position of their attempt instead of a copy of it, and each webhook's
+// index of them is keys only.
 inline constexpr std::uint64_t kReadModelFormat = 2;
 
 // Before the read models are opened: when the data folder's read models were
