@@ -3,9 +3,7 @@
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -28,31 +26,13 @@ using Clock = std::chrono::steady_clock;
 class LimitedVouchd {
  public:
   LimitedVouchd(const std::filesystem::path& folder, int soft, int hard)
-      : stderr_path_(folder / "vouchd.err") {
-    const std::string command =
-        "exec prlimit --nofile=" + std::to_string(soft) + ":" + std::to_string(hard) + " " +
-        VOUCHD_PATH + " --data '" + (folder / "data").string() +
-        "' --listen 127.0.0.1:0 --warm-runners 0 2>'" + stderr_path_.string() + "'";
-    const std::string marker = "listening on 127.0.0.1:";
-    auto child =
-        start_child({"sh", "-c", command},
-                    std::string("VOUCH_BOOTSTRAP_KEY=") + VouchdProcess::kAdminKey, marker);
-    pid_ = child.pid;
-    if (const auto at = child.line.find(marker); at != std::string::npos) {
-      port_ = static_cast<std::uint16_t>(std::stoi(child.line.substr(at + marker.size())));
-    }
-  }
-  ~LimitedVouchd() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-  }
-  LimitedVouchd(const LimitedVouchd&) = delete;
-  LimitedVouchd& operator=(const LimitedVouchd&) = delete;
+      : stderr_path_(folder / "vouchd.err"),
+        server_(folder / "data", {"--warm-runners", "0"},
+                {{"prlimit", "--nofile=" + std::to_string(soft) + ":" + std::to_string(hard)},
+                 stderr_path_}) {}
 
-  pid_t pid() const { return pid_; }
-  std::uint16_t port() const { return port_; }
+  pid_t pid() const { return server_.pid(); }
+  std::uint16_t port() const { return server_.port(); }
   std::string log() const {
     std::ifstream in(stderr_path_);
     std::stringstream text;
@@ -62,8 +42,7 @@ class LimitedVouchd {
 
  private:
   std::filesystem::path stderr_path_;
-  pid_t pid_ = -1;
-  std::uint16_t port_ = 0;
+  VouchdProcess server_;
 };
 
 // The soft and hard "Max open files" of a process, from /proc.

@@ -1,5 +1,6 @@
 #include "vouchd_process.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -22,7 +23,7 @@ std::vector<char*> argv_of(std::vector<std::string>& args) {
 }  // namespace
 
 StartedChild start_child(std::vector<std::string> args, const std::string& env,
-                         const std::string& marker) {
+                         const std::string& marker, const std::filesystem::path& stderr_file) {
   StartedChild child;
   int out[2];
   if (pipe(out) != 0) {
@@ -34,6 +35,12 @@ StartedChild start_child(std::vector<std::string> args, const std::string& env,
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
+    if (!stderr_file.empty()) {
+      const int err = open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (err < 0) _exit(127);
+      dup2(err, STDERR_FILENO);
+      close(err);
+    }
     if (!env.empty()) putenv(const_cast<char*>(env.c_str()));
     auto argv = argv_of(args);
     execvp(argv[0], argv.data());
@@ -59,12 +66,14 @@ StartedChild start_child(std::vector<std::string> args, const std::string& env,
   return child;
 }
 
-VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args) {
-  std::vector<std::string> args{VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"};
+VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args,
+                             Launch launch) {
+  std::vector<std::string> args = std::move(launch.through);
+  args.insert(args.end(), {VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"});
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   const std::string marker = "listening on 127.0.0.1:";
-  auto child =
-      start_child(std::move(args), std::string("VOUCH_BOOTSTRAP_KEY=") + kAdminKey, marker);
+  auto child = start_child(std::move(args), std::string("VOUCH_BOOTSTRAP_KEY=") + kAdminKey, marker,
+                           launch.stderr_file);
   pid_ = child.pid;
   const auto at = child.line.find(marker);
   if (at != std::string::npos) {

@@ -15,11 +15,19 @@ class VouchdProcess {
  public:
   static constexpr const char* kAdminKey = "vk_integration_admin_key";
 
+  // How vouchd is started beyond its arguments.
+  struct Launch {
+    std::vector<std::string> through;   // a command that execs it ({"prlimit", "--nofile=64"})
+    std::filesystem::path stderr_file;  // its stderr goes here; inherited when empty
+  };
+
   // Starts vouchd (with `extra_args` after --data and --listen) and waits
   // for "listening on"; fails the test otherwise.
-  explicit VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args = {});
+  explicit VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args = {},
+                         Launch launch = {});
   ~VouchdProcess();  // SIGKILLs the process if it still runs
 
+  pid_t pid() const { return pid_; }
   std::uint16_t port() const { return port_; }
   // SIGTERM and wait; returns the exit status (or -1).
   int terminate();
@@ -32,15 +40,16 @@ class VouchdProcess {
 };
 
 // A child started with `args` (args[0] found on PATH), one variable added to
-// its environment when `env` is not empty, and stdout read until a line
-// holding `marker`; the rest of stdout is drained in the background, so the
-// child never blocks on it. `line` is empty when no such line came.
+// its environment when `env` is not empty, stderr to `stderr_file` when one is
+// given, and stdout read until a line holding `marker`; the rest of stdout is
+// drained in the background, so the child never blocks on it. `line` is empty
+// when no such line came.
 struct StartedChild {
   pid_t pid = -1;
   std::string line;
 };
 StartedChild start_child(std::vector<std::string> args, const std::string& env,
-                         const std::string& marker);
+                         const std::string& marker, const std::filesystem::path& stderr_file = {});
 
 // Runs `vouchd ARGS...` to completion; returns its exit status and stdout.
 struct CommandResult {
