@@ -113,8 +113,9 @@ dependency_cache_actor::behavior_type dependency_cache(Self self, const RunnerSe
         const auto key = dependency_key(environment);
         const auto installed = self->state.settings->dependency_root / key / "node_modules";
         std::error_code ec;
-        if (std::filesystem::is_directory(installed, ec))
+        if (std::filesystem::is_directory(installed, ec)) {
           return InstallOutcome{installed.string(), {}};
+        }
         auto promise = self->make_response_promise<InstallOutcome>();
         auto& waiting = self->state.installing[key];
         waiting.push_back(promise);

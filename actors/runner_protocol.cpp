@@ -181,8 +181,9 @@ std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit) {
         };
         const auto status = text("status");
         if (status == "exited" && text("code") == "0") return std::nullopt;
-        if (status == "limit" || status == "error")
+        if (status == "limit" || status == "error") {
           return events::RunError{text("code"), text("detail")};
+        }
         if (status == "signaled") {
           return events::RunError{"crashed",
                                   "the tested code's process was killed by " + text("signal")};

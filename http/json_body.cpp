@@ -92,8 +92,9 @@ std::optional<double> JsonBody::number(std::string_view path) {
     std::int64_t as_int = 0;
     std::uint64_t as_uint = 0;
     if (element->get_int64().get(as_int) == simdjson::SUCCESS) return static_cast<double>(as_int);
-    if (element->get_uint64().get(as_uint) == simdjson::SUCCESS)
+    if (element->get_uint64().get(as_uint) == simdjson::SUCCESS) {
       return static_cast<double>(as_uint);
+    }
     errors_.push_back({std::string(path), "must be a number"});
     return std::nullopt;
   }

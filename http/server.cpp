@@ -74,8 +74,9 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == bhttp::error::header_limit) {
       return reply_problem({431, "headers_too_large", "the request headers are too large", {}});
     }
-    if (ec)
+    if (ec) {
       return reply_problem({400, "invalid_request", "malformed HTTP request: " + ec.message(), {}});
+    }
 
     auto message = parser_->release();
     keep_alive_ = message.keep_alive();

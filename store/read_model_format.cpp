@@ -47,8 +47,9 @@ events::Result<std::optional<std::uint64_t>> prepare_read_model_format(Database&
   if (found == kReadModelFormat) return std::optional<std::uint64_t>{};
   // Drops the cleared keys from disk now rather than at some later compaction.
   status = db.CompactRange(rocksdb::CompactRangeOptions(), database.views(), nullptr, nullptr);
-  if (!status.ok())
+  if (!status.ok()) {
     return events::Error::internal("cannot compact the read models: " + status.ToString());
+  }
   return std::optional<std::uint64_t>{found};
 }
 
