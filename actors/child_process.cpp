@@ -10,6 +10,7 @@
 
 #include "actors/child_process.hpp"
 
+#include <linux/close_range.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -39,14 +40,25 @@ namespace {
 namespace asio = boost::asio;
 namespace bp = boost::process::v2;
 
-// Puts the child in a process group of its own, so that killing the group
-// reaches everything it started, and has the kernel kill it when vouchd dies
-// (even by SIGKILL), so no runner outlives the server. The death signal
-// follows the launching thread: children are started from threads that live
-// as long as the server (CAF's workers, the main thread).
-struct NewProcessGroup {
+// Runs in the forked child, just before exec:
+// - Nothing of the server's crosses into the child: every descriptor above
+//   stdio is marked close-on-exec, whoever opened it and however (Asio's
+//   sockets are not close-on-exec, the listening socket among them, and
+//   Boost.Process 1.81's own clean-up skips the descriptors below its error
+//   pipe: its close_all() compares each whitelisted descriptor with itself).
+//   Close-on-exec rather than closed: the launcher's error pipe must live
+//   until exec succeeds.
+// - The child gets a process group of its own, so that killing the group
+//   reaches everything it started, and the kernel kills it when vouchd dies
+//   (even by SIGKILL), so no runner outlives the server. The death signal
+//   follows the launching thread: children are started from threads that
+//   live as long as the server (CAF's workers, the main thread).
+struct ChildSetup {
   template <class Launcher>
   bp::error_code on_exec_setup(Launcher&, const std::filesystem::path&, const char* const*) {
+    if (::close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
+      return bp::error_code(errno, bp::system_category());
+    }
     if (::setpgid(0, 0) != 0) return bp::error_code(errno, bp::system_category());
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
       return bp::error_code(errno, bp::system_category());
@@ -193,7 +205,7 @@ events::Result<std::shared_ptr<ChildProcess>> ChildProcess::start(ProcessHost& h
     bp::process launched(host.impl().launcher, spec.program, spec.args,
                          bp::process_stdio{state->in, state->out, state->err},
                          bp::process_start_dir{spec.cwd.string()},
-                         bp::process_environment{spec.env}, NewProcessGroup{});
+                         bp::process_environment{spec.env}, ChildSetup{});
     state->pid = launched.id();
     launched.detach();
     state->process.emplace(host.impl().context.get_executor(), state->pid);
