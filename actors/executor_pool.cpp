@@ -17,6 +17,7 @@ constexpr std::uint64_t kBackOffOver = 0;  // expired_atom's ticket for the end 
 
 struct Request {
   std::string node_major;
+  std::string node_path;  // the run's dependency set, "" for none
   caf::typed_response_promise<WarmRunner> promise;
   bool waiting = true;  // false once a runner is being started for it
 };
@@ -51,7 +52,10 @@ struct ExecutorPoolState {
 
 using Self = executor_pool_actor::stateful_pointer<ExecutorPoolState>;
 
-void start_runner(Self self, const std::string& major, std::uint64_t for_request) {
+// A runner sees one dependency set at most: the run's own, bound read-only
+// into its sandbox (the cache that holds every set stays hidden).
+void start_runner(Self self, const std::string& major, const std::string& node_path,
+                  std::uint64_t for_request) {
   auto& state = self->state;
   const auto start = state.next_ticket++;
   state.starts[start] = for_request;
@@ -66,7 +70,9 @@ void start_runner(Self self, const std::string& major, std::uint64_t for_request
   if (for_request != 0 || !state.queue.empty()) args = {"--prime-rounds", "0"};
   auto child = ChildProcess::start(
       *state.host,
-      sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node, "run.js", args));
+      sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node, "run.js", args,
+                       node_path.empty() ? std::vector<std::filesystem::path>{}
+                                         : std::vector<std::filesystem::path>{node_path}));
   if (!child) {
     self->send(self, ready_atom_v, start, RunnerStart{std::nullopt, child.error().message});
     return;
@@ -103,7 +109,7 @@ void replenish(Self self) {
   if (state.busy > 0 && state.requests.empty() && !state.ready.empty()) return;
   while (state.ready.size() + state.warming < state.settings->warm_runners) {
     ++state.warming;
-    start_runner(self, state.settings->default_node_major, 0);
+    start_runner(self, state.settings->default_node_major, "", 0);
   }
 }
 
@@ -117,7 +123,7 @@ void pump(Self self) {
       continue;
     }
     auto& request = found->second;
-    if (request.node_major == state.settings->default_node_major) {
+    if (request.node_major == state.settings->default_node_major && request.node_path.empty()) {
       if (state.ready.empty()) break;  // a warm one is on its way (replenish below)
       auto runner = std::move(state.ready.front());
       state.ready.pop_front();
@@ -129,7 +135,7 @@ void pump(Self self) {
       state.queue.pop_front();
       ++state.busy;
       request.waiting = false;
-      start_runner(self, request.node_major, ticket);
+      start_runner(self, request.node_major, request.node_path, ticket);
     }
   }
   replenish(self);
@@ -147,11 +153,12 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
   self->state.stats = stats;
   replenish(self);
   return {
-      [self](acquire_atom, const std::string& major) -> caf::result<WarmRunner> {
+      [self](acquire_atom, const std::string& major,
+             const std::string& node_path) -> caf::result<WarmRunner> {
         auto& state = self->state;
         const auto ticket = state.next_ticket++;
         auto promise = self->make_response_promise<WarmRunner>();
-        state.requests.emplace(ticket, Request{major, promise, true});
+        state.requests.emplace(ticket, Request{major, node_path, promise, true});
         state.queue.push_back(ticket);
         pump(self);
         if (state.requests.count(ticket)) {

@@ -61,7 +61,7 @@ run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
             }
             auto& state = self->state;
             self->request(state.config.executors, caf::infinite, acquire_atom_v,
-                          state.config.run.environment.node_version)
+                          state.config.run.environment.node_version, installed.node_path)
                 .then([self, node_path = installed.node_path](
                           WarmRunner& runner) { execute(self, std::move(runner), node_path); },
                       [self](caf::error& error) {

@@ -79,7 +79,8 @@ void read_results(const boost::json::object& object, events::RunReport& report) 
 ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
                              const std::filesystem::path& workdir,
                              const std::filesystem::path& node, std::string_view script,
-                             const std::vector<std::string>& script_args) {
+                             const std::vector<std::string>& script_args,
+                             const std::vector<std::filesystem::path>& readable) {
   ProcessSpec spec;
   spec.program = settings.node;
   spec.cwd = workdir;
@@ -100,9 +101,7 @@ ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits
   for (const auto& hidden : settings.hidden) {
     spec.args.insert(spec.args.end(), {"--hide", hidden.string()});
   }
-  if (!settings.dependency_root.empty()) {
-    spec.args.insert(spec.args.end(), {"--ro", settings.dependency_root.string()});
-  }
+  for (const auto& folder : readable) spec.args.insert(spec.args.end(), {"--ro", folder.string()});
   spec.args.insert(spec.args.end(),
                    {"--", node.string(), (settings.runner_dir / "bin" / script).string()});
   spec.args.insert(spec.args.end(), script_args.begin(), script_args.end());

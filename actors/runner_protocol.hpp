@@ -17,10 +17,13 @@
 namespace vouch::actors {
 
 // `node sandbox.js WORKDIR LIMITS --hide … [--ro …] -- NODE SCRIPT ARGS…`.
+// The data folder is hidden; `readable` are the only folders of it the job
+// sees (read-only): its own dependency set, never the cache that holds it.
 ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
                              const std::filesystem::path& workdir,
                              const std::filesystem::path& node, std::string_view script,
-                             const std::vector<std::string>& script_args = {});
+                             const std::vector<std::string>& script_args = {},
+                             const std::vector<std::filesystem::path>& readable = {});
 
 // --- generate ---------------------------------------------------------------
 

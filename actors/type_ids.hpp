@@ -145,7 +145,10 @@ using generator_pool_actor =
 // Keeps runner processes started and ready, and hands each to one run; a
 // bounded number of runs execute at once.
 using executor_pool_actor =
-    caf::typed_actor<caf::replies_to<acquire_atom, std::string>::with<WarmRunner>,  // Node major
+    // A runner for a Node.js major and a dependency set (its node_modules
+    // folder, "" for none): warm ones for the default major without
+    // dependencies, started on demand for the others.
+    caf::typed_actor<caf::replies_to<acquire_atom, std::string, std::string>::with<WarmRunner>,
                      caf::reacts_to<release_atom>,  // a run's runner has ended
                      caf::reacts_to<ready_atom, std::uint64_t, RunnerStart>,
                      caf::reacts_to<expired_atom, std::uint64_t>>;

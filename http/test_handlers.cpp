@@ -5,6 +5,7 @@
 #include <set>
 
 #include "events/clock.hpp"
+#include "events/dependency_spec.hpp"
 #include "events/ids.hpp"
 #include "events/scopes.hpp"
 #include "events/source_file.hpp"
@@ -171,19 +172,12 @@ std::string available_nodes(const actors::RunnerSettings& runner) {
   return names.empty() ? "none" : names;
 }
 
-// npm's rules for package names, and registry version ranges only: no
-// URLs, git or file references, which would fetch from elsewhere.
-void check_dependency(JsonBody& body, const std::string& name, const std::string& range) {
-  static const std::regex kName(R"(^(@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$)");
-  static const std::regex kRange(R"(^[0-9A-Za-z.*^~<>=|+ -]{1,100}$)");
+void check_dependency(JsonBody& body, const std::string& name, const std::string& spec) {
   const auto field = "environment.dependencies." + name;
-  if (name.size() > 214 || !std::regex_match(name, kName)) {
-    body.reject(field, "is not a valid npm package name");
-  } else if (!std::regex_match(range, kRange) ||
-             range.find_first_not_of(' ') == std::string::npos) {
-    body.reject(field,
-                "must be a version range or tag from the npm registry (\"^1.2.0\", "
-                "\"~2\", \"latest\"); URLs, git and file references are not allowed");
+  if (auto problem = events::invalid_package_name(name)) {
+    body.reject(field, *problem);
+  } else if (auto problem = events::invalid_dependency_spec(spec)) {
+    body.reject(field, *problem);
   }
 }
 

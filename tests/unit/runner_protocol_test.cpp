@@ -76,8 +76,9 @@ TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
   settings.isolation = "bubblewrap";
   settings.hidden = {"/var/lib/vouch"};
   settings.dependency_root = "/var/lib/vouch/deps";
-  auto spec = sandboxed_runner(settings, SandboxLimits{3, 256, 32, 8, 2000},
-                               "/var/lib/vouch/work/x", "/usr/bin/node", "run.js");
+  auto spec =
+      sandboxed_runner(settings, SandboxLimits{3, 256, 32, 8, 2000}, "/var/lib/vouch/work/x",
+                       "/usr/bin/node", "run.js", {}, {"/var/lib/vouch/deps/abc/node_modules"});
   EXPECT_EQ(spec.program, "/usr/bin/node");
   const std::vector<std::string> expected{"/opt/vouch/runner/bin/sandbox.js",
                                           "/var/lib/vouch/work/x",
@@ -96,7 +97,7 @@ TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
                                           "--hide",
                                           "/var/lib/vouch",
                                           "--ro",
-                                          "/var/lib/vouch/deps",
+                                          "/var/lib/vouch/deps/abc/node_modules",
                                           "--",
                                           "/usr/bin/node",
                                           "/opt/vouch/runner/bin/run.js"};
