@@ -138,10 +138,23 @@ events::Result<GenerationOutput> read_generation(const std::optional<std::string
       return events::Error::internal("the generator's answer is malformed: " + corrupt.what);
     }
   }
-  if (auto verdict = sandbox_verdict(exit); verdict && verdict->code.ends_with("_limit")) {
+  const auto verdict = sandbox_verdict(exit);
+  if (verdict && verdict->code.ends_with("_limit")) {
     return events::Error::invalid(
         "generation stopped at a limit of its sandbox: " + verdict->detail +
         "; the uploaded code may not terminate or may use too much");
+  }
+  // The generator never dies by a signal of its own: the uploaded code it
+  // loaded signalled it (its parent, its process group or every process).
+  if (verdict && verdict->code == "crashed") {
+    return events::Error::invalid("generation ended: " + verdict->detail +
+                                  " (uploaded code that signals its parent or its process group "
+                                  "does this); no tests were generated");
+  }
+  if (!verdict && exit.signal != 0 && !exit.killed) {
+    return events::Error::invalid("generation ended: the sandbox was " + exit_description(exit) +
+                                  ", which uploaded code that signals every process it may "
+                                  "does; no tests were generated");
   }
   return events::Error::internal("the generator ended without an answer (" +
                                  exit_description(exit) +

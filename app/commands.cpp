@@ -87,10 +87,15 @@ int serve(const std::vector<std::string>& args) {
   runner_options.runner_dir = VOUCH_RUNNER_DIR;
   std::string runner_dir = runner_options.runner_dir.string();
   std::vector<std::string> extra_nodes;
+  http::ServerOptions server_options;
   po::options_description options("vouchd serve");
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
       "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one")(
       "no-rate-limits", "serve without the plans' rate limits (benchmarks, trusted deployments)")(
+      "max-connections", po::value(&server_options.max_connections),
+      "open client connections at most (default: three quarters of the open-file limit)")(
+      "max-connections-per-address", po::value(&server_options.max_connections_per_address),
+      "open connections from one client address at most (default: half of max-connections)")(
       "runner", po::value(&runner_dir), "the runner/ folder (Node.js side) with its node_modules")(
       "node", po::value(&extra_nodes)->composing(),
       "another Node.js binary runs may ask for by major version (repeatable)")(
@@ -146,7 +151,6 @@ int serve(const std::vector<std::string>& args) {
   api_options.rate_limits = values.count("no-rate-limits") == 0;
   if (!api_options.rate_limits) log_line("warn", "rate limits are off (--no-rate-limits)");
   http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->log, api_options);
-  http::ServerOptions server_options;
   server_options.host = listen.substr(0, colon);
   server_options.port = static_cast<std::uint16_t>(port);
   server_options.on_drain = [&service = *(*runtime)->service] { service.release_run_waits(); };

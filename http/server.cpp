@@ -1,5 +1,9 @@
 #include "http/server.hpp"
 
+#include <fcntl.h>
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <boost/asio/bind_executor.hpp>
@@ -12,6 +16,10 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <iostream>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -26,27 +34,131 @@ namespace beast = boost::beast;
 namespace bhttp = beast::http;
 using tcp = asio::ip::tcp;
 
+class Session;
+
+// Marks a descriptor close-on-exec. Asio opens sockets without the flag; the
+// child launcher closes everything anyway, this keeps them out of any other
+// exec too.
+void close_on_exec(int fd) {
+  const int flags = ::fcntl(fd, F_GETFD);
+  if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+// The open connections, counted overall and by client address, and the idle
+// ones (waiting for the first byte of a request) from the longest idle on.
+// The listener asks it to admit each new connection; when a limit is reached
+// it names an idle connection to close instead of refusing the new one.
+class ConnectionTable {
+ public:
+  struct Admission {
+    bool admitted = false;
+    std::weak_ptr<Session> evict;  // close this one to make room (may be empty)
+  };
+
+  void set_limits(std::size_t total, std::size_t per_address) {
+    max_total_ = total;
+    max_per_address_ = per_address;
+  }
+  std::size_t max_total() const { return max_total_; }
+  std::size_t max_per_address() const { return max_per_address_; }
+
+  Admission admit(const asio::ip::address& address) {
+    const std::lock_guard lock(mutex_);
+    Admission admission;
+    const bool total_full = total_ >= max_total_;
+    const bool address_full = by_address_[address] >= max_per_address_;
+    if (total_full || address_full) {
+      // The longest-idle connection that frees the limit that is reached.
+      const auto victim = std::find_if(idle_.begin(), idle_.end(), [&](const IdleEntry& entry) {
+        return !address_full || entry.address == address;
+      });
+      if (victim == idle_.end()) {
+        if (by_address_[address] == 0) by_address_.erase(address);
+        return admission;
+      }
+      admission.evict = victim->session;
+      *victim->listed = false;
+      idle_.erase(victim);
+    }
+    ++total_;
+    ++by_address_[address];
+    admission.admitted = true;
+    return admission;
+  }
+
+  void release(const asio::ip::address& address) {
+    const std::lock_guard lock(mutex_);
+    --total_;
+    if (--by_address_[address] == 0) by_address_.erase(address);
+  }
+
+  // `listed` and `entry` belong to the session and are guarded by the table.
+  struct IdleEntry {
+    std::weak_ptr<Session> session;
+    asio::ip::address address;
+    bool* listed;
+  };
+  using IdleList = std::list<IdleEntry>;
+
+  void mark_idle(IdleEntry entry, IdleList::iterator& at) {
+    const std::lock_guard lock(mutex_);
+    *entry.listed = true;
+    at = idle_.insert(idle_.end(), std::move(entry));
+  }
+
+  void mark_busy(bool& listed, IdleList::iterator at) {
+    const std::lock_guard lock(mutex_);
+    if (!listed) return;  // already taken off by admit()
+    listed = false;
+    idle_.erase(at);
+  }
+
+  std::size_t total() const {
+    const std::lock_guard lock(mutex_);
+    return total_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::size_t max_total_ = 0;
+  std::size_t max_per_address_ = 0;
+  std::size_t total_ = 0;
+  std::map<asio::ip::address, std::size_t> by_address_;
+  IdleList idle_;
+};
+
 // Shared by the listener and every session.
 struct ServerState {
   ServerOptions options;
   Server::Handler handler;
-  std::atomic<std::size_t> connections{0};
+  ConnectionTable connections;
   std::atomic<std::size_t> in_flight{0};
   std::atomic<bool> draining{false};
 };
 
-// One connection: read a request, hand it over, write the response, repeat.
+// One connection: wait for a request, read its header then its body (each
+// phase with its own deadline), hand it over, write the response, repeat.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket&& socket, std::shared_ptr<ServerState> state)
-      : stream_(std::move(socket)), state_(std::move(state)) {
-    ++state_->connections;
+  Session(tcp::socket&& socket, asio::ip::address address, std::shared_ptr<ServerState> state)
+      : stream_(std::move(socket)), address_(std::move(address)), state_(std::move(state)) {}
+  ~Session() {
+    state_->connections.mark_busy(idle_listed_, idle_entry_);
+    state_->connections.release(address_);
   }
-  ~Session() { --state_->connections; }
 
   void start() {
     asio::dispatch(stream_.get_executor(),
                    beast::bind_front_handler(&Session::do_read, shared_from_this()));
+  }
+
+  // Closes the connection if it is still idle: the listener needs its slot.
+  void evict() {
+    asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (!self->idle_) return;  // a request began meanwhile: let it be
+      beast::error_code ignored;
+      self->stream_.socket().close(ignored);
+    });
   }
 
  private:
@@ -54,16 +166,43 @@ class Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->header_limit(state_->options.header_limit);
     parser_->body_limit(state_->options.body_limit);
-    stream_.expires_after(state_->options.read_timeout);
-    bhttp::async_read(stream_, buffer_, *parser_,
-                      beast::bind_front_handler(&Session::on_read, shared_from_this()));
+    if (buffer_.size() > 0) return read_header();  // a pipelined request is here already
+    idle_ = true;
+    state_->connections.mark_idle({weak_from_this(), address_, &idle_listed_}, idle_entry_);
+    stream_.expires_after(state_->options.idle_timeout);
+    stream_.async_read_some(
+        buffer_.prepare(kFirstRead),
+        beast::bind_front_handler(&Session::on_first_bytes, shared_from_this()));
   }
 
-  void on_read(beast::error_code ec, std::size_t) {
-    if (ec == bhttp::error::end_of_stream || ec == beast::error::timeout ||
-        ec == asio::error::operation_aborted || ec == asio::error::connection_reset) {
-      return close();
-    }
+  void on_first_bytes(beast::error_code ec, std::size_t bytes) {
+    idle_ = false;
+    state_->connections.mark_busy(idle_listed_, idle_entry_);
+    if (ec) return;  // closed, idle too long or evicted: nothing to answer
+    buffer_.commit(bytes);
+    read_header();
+  }
+
+  void read_header() {
+    stream_.expires_after(state_->options.header_timeout);
+    bhttp::async_read_header(stream_, buffer_, *parser_,
+                             beast::bind_front_handler(&Session::on_header, shared_from_this()));
+  }
+
+  void on_header(beast::error_code ec, std::size_t) {
+    if (ec) return on_read_error(ec);
+    if (parser_->is_done()) return dispatch();
+    stream_.expires_after(state_->options.body_timeout);
+    bhttp::async_read(stream_, buffer_, *parser_,
+                      beast::bind_front_handler(&Session::on_body, shared_from_this()));
+  }
+
+  void on_body(beast::error_code ec, std::size_t) {
+    if (ec) return on_read_error(ec);
+    dispatch();
+  }
+
+  void on_read_error(beast::error_code ec) {
     if (ec == bhttp::error::body_limit) {
       return reply_problem(
           {413,
@@ -74,10 +213,17 @@ class Session : public std::enable_shared_from_this<Session> {
     if (ec == bhttp::error::header_limit) {
       return reply_problem({431, "headers_too_large", "the request headers are too large", {}});
     }
-    if (ec) {
+    const bool malformed =
+        ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category() &&
+        ec != bhttp::error::end_of_stream && ec != bhttp::error::partial_message;
+    if (malformed) {
       return reply_problem({400, "invalid_request", "malformed HTTP request: " + ec.message(), {}});
     }
+    // Closed by the client, reset, or too slow (the stream's deadline closed
+    // the socket already): nobody to answer.
+  }
 
+  void dispatch() {
     auto message = parser_->release();
     keep_alive_ = message.keep_alive();
     version_ = message.version();
@@ -116,7 +262,7 @@ class Session : public std::enable_shared_from_this<Session> {
     message->body() = std::move(response.body);
     message->keep_alive(keep_alive_ && !state_->draining.load());
     message->prepare_payload();
-    stream_.expires_after(state_->options.read_timeout);
+    stream_.expires_after(state_->options.write_timeout);
     bhttp::async_write(stream_, *message,
                        [self = shared_from_this(), message](beast::error_code ec, std::size_t) {
                          self->on_write(ec, message->keep_alive());
@@ -124,7 +270,8 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void on_write(beast::error_code ec, bool keep_alive) {
-    if (ec || !keep_alive) return close();
+    if (ec) return;
+    if (!keep_alive) return close();
     do_read();
   }
 
@@ -134,7 +281,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void close() {
     beast::error_code ignored;
     stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-    stream_.expires_after(std::chrono::seconds(5));
+    stream_.expires_after(kLinger);
     do_discard();
   }
 
@@ -145,14 +292,32 @@ class Session : public std::enable_shared_from_this<Session> {
                             });
   }
 
+  static constexpr std::size_t kFirstRead = 4096;
+  static constexpr std::chrono::seconds kLinger{5};
+
   beast::tcp_stream stream_;
+  const asio::ip::address address_;
   std::shared_ptr<ServerState> state_;
   beast::flat_buffer buffer_;
   std::optional<bhttp::request_parser<bhttp::string_body>> parser_;
   std::array<char, 16 * 1024> discard_{};
   bool keep_alive_ = true;
   unsigned version_ = 11;
+  bool idle_ = false;  // on the strand: waiting for the first byte of a request
+  // Guarded by the connection table: whether and where we are in its idle list.
+  bool idle_listed_ = false;
+  ConnectionTable::IdleList::iterator idle_entry_;
 };
+
+// The connection limit from the open-file limit, keeping a quarter of the
+// descriptors (and at least 64) for everything else.
+std::size_t connection_limit_from_open_files() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 4096;
+  const auto open_files = static_cast<std::size_t>(limit.rlim_cur);
+  const auto reserved = std::max<std::size_t>(64, open_files / 4);
+  return open_files > reserved + 16 ? open_files - reserved : 16;
+}
 
 }  // namespace
 
@@ -161,6 +326,12 @@ struct Server::Impl {
       : io(static_cast<int>(options.threads)),
         acceptor(asio::make_strand(io)),
         state(std::make_shared<ServerState>()) {
+    const auto total =
+        options.max_connections != 0 ? options.max_connections : connection_limit_from_open_files();
+    const auto per_address = options.max_connections_per_address != 0
+                                 ? options.max_connections_per_address
+                                 : std::max<std::size_t>(1, total / 2);
+    state->connections.set_limits(total, per_address);
     state->options = std::move(options);
     state->handler = std::move(handler);
   }
@@ -169,14 +340,25 @@ struct Server::Impl {
     acceptor.async_accept(asio::make_strand(io), [this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;  // stopped
       if (ec) return pause_accepting(ec);
-      if (state->connections.load() >= state->options.max_connections) {
-        beast::error_code ignored;
-        socket.close(ignored);  // over the limit: refuse rather than queue without bound
-      } else {
-        std::make_shared<Session>(std::move(socket), state)->start();
-      }
+      admit(std::move(socket));
       do_accept();
     });
+  }
+
+  // Serves a new connection if the table admits it, closing the idle
+  // connection it names; refuses it otherwise.
+  void admit(tcp::socket socket) {
+    close_on_exec(socket.native_handle());
+    beast::error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    if (ec) return;  // gone already
+    auto admission = state->connections.admit(peer.address());
+    if (!admission.admitted) {
+      socket.close(ec);  // every connection busy: refuse rather than queue without bound
+      return;
+    }
+    if (auto idle = admission.evict.lock()) idle->evict();
+    std::make_shared<Session>(std::move(socket), peer.address(), state)->start();
   }
 
   // A failed accept (mostly: out of file descriptors) leaves the connection
@@ -236,6 +418,7 @@ events::Status Server::listen() {
   const tcp::endpoint endpoint(address, impl_->state->options.port);
   auto& acceptor = impl_->acceptor;
   acceptor.open(endpoint.protocol(), ec);
+  if (!ec) close_on_exec(acceptor.native_handle());
   if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);

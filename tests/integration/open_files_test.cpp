@@ -25,9 +25,10 @@ using Clock = std::chrono::steady_clock;
 // vouchd started through `prlimit --nofile=SOFT:HARD`, its stderr in a file.
 class LimitedVouchd {
  public:
+  // `--max-connections` above the descriptors left: accepting can run out of them.
   LimitedVouchd(const std::filesystem::path& folder, int soft, int hard)
       : stderr_path_(folder / "vouchd.err"),
-        server_(folder / "data", {"--warm-runners", "0"},
+        server_(folder / "data", {"--warm-runners", "0", "--max-connections", "100000"},
                 {{"prlimit", "--nofile=" + std::to_string(soft) + ":" + std::to_string(hard)},
                  stderr_path_}) {}
 

@@ -2,6 +2,9 @@
 // descriptors (the listening socket, RocksDB's files, other runners' pipes),
 // its environment, its processes, the dependency cache. Generation, runs and
 // the runners started for runs with dependencies each run hostile code.
+#include <fcntl.h>
+
+#include <fstream>
 #include <set>
 
 #include "runner_fixture.hpp"
@@ -176,6 +179,55 @@ TEST_F(SandboxBoundaryTest, DependencySpecsThatNameFilesOrPlacesAreRefused) {
     EXPECT_EQ(response.status, 400u) << spec << " → " << response.body;
     EXPECT_NE(response.body.find("environment.dependencies.left-pad"), std::string::npos)
         << response.body;
+  }
+}
+
+// Every descriptor vouchd holds above stdio is close-on-exec (vouchd was
+// started with nothing above stdio): none could cross into a child even
+// without the launcher's own closing.
+TEST_F(SandboxBoundaryTest, EveryDescriptorOfTheServerIsCloseOnExec) {
+  const auto project = create_project(0);
+  const auto test = generated(project, {{"a.js", "exports.f = (x) => x + 1;\n"}});
+  run_to_end(test);
+  const auto proc = "/proc/" + std::to_string(server_->pid());
+  std::size_t checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(proc + "/fd")) {
+    const auto fd = std::stoi(entry.path().filename().string());
+    if (fd <= 2) continue;
+    std::ifstream info(proc + "/fdinfo/" + std::to_string(fd));
+    std::string line;
+    while (std::getline(info, line) && line.rfind("flags:", 0) != 0) {
+    }
+    if (line.empty()) continue;  // closed meanwhile
+    const auto flags = std::stoul(line.substr(6), nullptr, 8);
+    std::error_code ec;
+    EXPECT_NE(flags & O_CLOEXEC, 0u)
+        << "descriptor " << fd << " (" << std::filesystem::read_symlink(entry.path(), ec)
+        << ") is inherited by children";
+    ++checked;
+  }
+  EXPECT_GT(checked, 5u);
+}
+
+// Code that kills the process running it, its parent or every process it
+// may signal ends generation with a clear answer, and vouchd serves on.
+TEST_F(SandboxBoundaryTest, GenerationWhoseCodeKillsItsParentEndsWithAClearAnswer) {
+  const auto project = create_project(0);
+  for (const std::string attack :
+       {"process.kill(process.ppid, 'SIGKILL');", "process.kill(-1, 'SIGKILL');",
+        "process.kill(0, 'SIGKILL');", "process.kill(process.pid, 'SIGSEGV');"}) {
+    auto response = generate(project, {{"killer.js", attack + "\nexports.f = () => 1;\n"}});
+    // Either generation as a whole is refused, saying why, or the module's
+    // problem is named in the summary.
+    if (response.status == 201u) {
+      auto problems = json(response)["summary"].as_object()["problems"].as_array();
+      ASSERT_FALSE(problems.empty()) << attack << " → " << response.body;
+    } else {
+      EXPECT_EQ(response.status, 400u) << attack << " → " << response.body;
+      EXPECT_NE(response.body.find("killed by SIG"), std::string::npos)
+          << attack << " → " << response.body;
+    }
+    EXPECT_EQ(call("GET", "/v1/projects/" + project).status, 200u);
   }
 }
 

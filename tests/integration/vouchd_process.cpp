@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <linux/close_range.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,6 +43,8 @@ StartedChild start_child(std::vector<std::string> args, const std::string& env,
       close(err);
     }
     if (!env.empty()) putenv(const_cast<char*>(env.c_str()));
+    // Nothing of the test's own (or its harness's) crosses into the child.
+    close_range(3, ~0U, CLOSE_RANGE_CLOEXEC);
     auto argv = argv_of(args);
     execvp(argv[0], argv.data());
     _exit(127);
