@@ -5,9 +5,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "actors/log.hpp"
 #include "events/digest.hpp"
 #include "events/ids.hpp"
+#include "log/log.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -125,7 +125,7 @@ dependency_cache_actor::behavior_type dependency_cache(Self self, const RunnerSe
       [self](installed_atom, const std::string& key, InstallOutcome& outcome) {
         auto found = self->state.installing.find(key);
         if (found == self->state.installing.end()) return;
-        if (outcome.error) log_line("warn", "dependencies", outcome.error->detail);
+        if (outcome.error) log::warn("dependencies", outcome.error->detail);
         for (auto& promise : found->second) promise.deliver(outcome);
         self->state.installing.erase(found);
       },

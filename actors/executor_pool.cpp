@@ -4,9 +4,9 @@
 #include <unordered_map>
 
 #include "actors/errors.hpp"
-#include "actors/log.hpp"
 #include "actors/runner_protocol.hpp"
 #include "events/ids.hpp"
+#include "log/log.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -176,7 +176,7 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
         state.starts.erase(start);
         if (for_request == 0) --state.warming;
         if (!outcome.runner) {
-          log_line("error", "executor-pool", outcome.error);
+          log::error("executor-pool", outcome.error);
           ++state.stats->runner_start_failures;
           if (for_request != 0) {
             --state.busy;

@@ -4,9 +4,9 @@
 #include <unordered_map>
 
 #include "actors/errors.hpp"
-#include "actors/log.hpp"
 #include "actors/runner_protocol.hpp"
 #include "events/ids.hpp"
+#include "log/log.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -51,7 +51,7 @@ void launch(Self self, std::uint64_t ticket) {
       *state.host,
       sandboxed_runner(*state.settings, limits, job.workdir, state.settings->node, "generate.js"));
   if (!child) {
-    log_line("error", "generator", child.error().message);
+    log::error("generator", child.error().message);
     self->send(self, generated_atom_v, ticket, GenerationOutcome{std::move(child).error()});
     return;
   }
@@ -140,7 +140,7 @@ generator_pool_actor::behavior_type generator_pool(Self self, const RunnerSettin
             complete(self, std::move(job), std::move(outcome.output).value());
           } else {
             if (outcome.output.error().code == events::ErrorCode::kInternal) {
-              log_line("error", "generator", outcome.output.error().message);
+              log::error("generator", outcome.output.error().message);
             }
             job.promise.deliver(to_caf_error(std::move(outcome.output).error()));
           }

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "actors/errors.hpp"
-#include "actors/log.hpp"
 #include "actors/run_actor.hpp"
 #include "events/ids.hpp"
+#include "log/log.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -70,13 +70,13 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
   const auto at = events::now_millis();
   auto previous = config.tests->latest_coverage(run.project_id);
   if (!previous) {
-    log_line("error", "runs", previous.error().message);
+    log::error("runs", previous.error().message);
     self->state.ended(run.id);
     return;
   }
   auto decided = events::finish_run(run, report, threshold_of(config, run), *previous, at);
   if (!decided) {
-    log_line("warn", "runs", decided.error().message);
+    log::warn("runs", decided.error().message);
     self->state.ended(run.id);
     return;
   }
@@ -87,9 +87,8 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
                 append_request(run, *decided, started_version, at))
       .await([self, id = run.id](const store::AppendResult&) { self->state.ended(id); },
              [self, run](caf::error& error) {
-               log_line(
-                   "error", "runs",
-                   "could not record the end of " + run.id + ": " + from_caf_error(error).message);
+               log::error("runs", "could not record the end of " + run.id + ": " +
+                                      from_caf_error(error).message);
                self->state.ended(run.id);
              });
 }
@@ -97,19 +96,18 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
 void interrupt_unfinished(Self self) {
   auto running = self->state.config.runs->running();
   if (!running) {
-    log_line("error", "runs", running.error().message);
+    log::error("runs", running.error().message);
     return;
   }
   for (const auto& run : *running) {
     auto decided = events::interrupt_run(run, events::now_millis());
     if (!decided) continue;
-    log_line("warn", "runs", run.id + " was running when vouchd stopped; ended as interrupted");
+    log::warn("runs", run.id + " was running when vouchd stopped; ended as interrupted");
     self->request(self->state.config.store, caf::infinite, append_atom_v,
                   append_request(run, *decided, 1, events::now_millis()))
         .await([](const store::AppendResult&) {},
                [id = run.id](caf::error& error) {
-                 log_line("error", "runs",
-                          "could not end " + id + ": " + from_caf_error(error).message);
+                 log::error("runs", "could not end " + id + ": " + from_caf_error(error).message);
                });
   }
 }

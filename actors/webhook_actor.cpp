@@ -12,6 +12,7 @@
 #include "events/public_types.hpp"
 #include "events/webhook_codec.hpp"
 #include "events/webhook_signature.hpp"
+#include "log/log.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -80,11 +81,6 @@ struct WebhookActorState {
 };
 
 using Self = webhook_actor::stateful_pointer<WebhookActorState>;
-
-void log_line(std::string_view level, const std::string& webhook, const std::string& message) {
-  std::cerr << "time=" << events::format_timestamp(events::now_millis()) << " level=" << level
-            << " component=webhooks webhook=" << webhook << " msg=\"" << message << "\"\n";
-}
 
 void load(Self self) {
   auto& state = self->state;
@@ -162,12 +158,12 @@ void disable(Self self, std::string reason) {
   auto decided =
       events::decide(state.webhook, events::DisableWebhook{state.config.webhook_id, reason, now});
   if (!decided || decided->empty()) return;
-  log_line("warn", state.config.webhook_id, "disabled: " + reason);
+  log::warn("webhooks", "disabled: " + reason, {{"webhookId", state.config.webhook_id}});
   commit(
       self, *decided, state.webhook.webhook->account, now,
       [self](caf::error error) {
-        log_line("error", self->state.config.webhook_id,
-                 "could not record the disabling: " + caf::to_string(error));
+        log::error("webhooks", "could not record the disabling: " + caf::to_string(error),
+                   {{"webhookId", self->state.config.webhook_id}});
       },
       [] {});
 }
@@ -243,9 +239,10 @@ void flush_records(Self self) {
             auto lost = std::move(state.appending);
             state.appending.clear();
             state.append_in_flight = false;
-            log_line("error", state.config.webhook_id,
-                     "could not record " + std::to_string(lost.size()) +
-                         " delivery attempts: " + caf::to_string(error));
+            log::error("webhooks",
+                       "could not record " + std::to_string(lost.size()) +
+                           " delivery attempts: " + caf::to_string(error),
+                       {{"webhookId", self->state.config.webhook_id}});
             for (auto& attempt : lost) {
               if (attempt.ack) attempt.ack->failed(error);
             }
@@ -429,7 +426,7 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         }
         auto record = event_at(*state.config.log, retry.event_position, retry.event_id);
         if (!record) {
-          log_line("error", state.config.webhook_id, record.error().message);
+          log::error("webhooks", record.error().message, {{"webhookId", state.config.webhook_id}});
           return;
         }
         const auto type = events::public_type_of(record->event.type);

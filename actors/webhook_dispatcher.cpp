@@ -10,6 +10,7 @@
 #include "events/public_types.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_codec.hpp"
+#include "log/log.hpp"
 #include "store/subscriber_cursor.hpp"
 
 namespace vouch::actors {
@@ -40,11 +41,6 @@ struct DispatcherState {
 
 using Self = webhook_dispatcher_actor::stateful_pointer<DispatcherState>;
 
-void log_line(std::string_view level, const std::string& message) {
-  std::cerr << "time=" << events::format_timestamp(events::now_millis()) << " level=" << level
-            << " component=webhook-dispatcher msg=\"" << message << "\"\n";
-}
-
 std::uint64_t done_through(const DispatcherState& state) {
   return state.unrecorded.empty() ? state.next - 1 : state.unrecorded.begin()->first - 1;
 }
@@ -74,9 +70,10 @@ void hand_over(Self self, DeliverEvents batch) {
             for (const auto& delivery : batch.deliveries) recorded(self, delivery.event_position);
           },
           [self, batch](caf::error& error) mutable {
-            log_line("warn", "handing " + std::to_string(batch.deliveries.size()) +
-                                 " events to webhook " + batch.webhook_id + " failed (" +
-                                 from_caf_error(error).message + "); trying again");
+            log::warn("webhook-dispatcher", "handing " + std::to_string(batch.deliveries.size()) +
+                                                " events to webhook " + batch.webhook_id +
+                                                " failed (" + from_caf_error(error).message +
+                                                "); trying again");
             // Some may have been attempted meanwhile: the webhook actor checks.
             for (auto& delivery : batch.deliveries) delivery.check_attempted = true;
             self->delayed_send(self, kHandOverAgainAfter, std::move(batch));
@@ -105,7 +102,7 @@ void pump(Self self) {
   while (state.unrecorded_total + kPage <= kMaxUnrecordedDeliveries) {
     auto page = state.config.log->read_all_of(state.next, kPage, wanted);
     if (!page) {
-      log_line("error", "cannot read the log: " + page.error().message);
+      log::error("webhook-dispatcher", "cannot read the log: " + page.error().message);
       return;
     }
     std::map<std::string, DeliverEvents> batches;  // by webhook id
@@ -121,7 +118,7 @@ void pump(Self self) {
       if (known == webhooks_of.end()) {
         auto webhooks = state.config.webhooks->all_of(record.event.account);
         if (!webhooks) {
-          log_line("error", "cannot read the webhooks: " + webhooks.error().message);
+          log::error("webhook-dispatcher", "cannot read the webhooks: " + webhooks.error().message);
           next = record.position;  // read it again on the next pump
           break;
         }
@@ -154,7 +151,7 @@ void pump(Self self) {
 void reschedule_pending(Self self) {
   auto pending = self->state.config.deliveries->pending();
   if (!pending) {
-    log_line("error", "cannot read the pending retries: " + pending.error().message);
+    log::error("webhook-dispatcher", "cannot read the pending retries: " + pending.error().message);
     return;
   }
   for (const auto& attempt : *pending) {
@@ -163,7 +160,8 @@ void reschedule_pending(Self self) {
                              attempt.attempt + 1, attempt.next_attempt.value_or(0), false});
   }
   if (!pending->empty()) {
-    log_line("info", "rescheduled " + std::to_string(pending->size()) + " pending retries");
+    log::info("webhook-dispatcher",
+              "rescheduled " + std::to_string(pending->size()) + " pending retries");
   }
 }
 
@@ -173,7 +171,8 @@ webhook_dispatcher_actor::behavior_type dispatcher(Self self, WebhookDispatcherC
   state.cursor = std::make_unique<store::SubscriberCursor>(*state.config.database, "webhooks");
   auto saved = state.cursor->load();
   if (!saved) {
-    log_line("error", "cannot read the dispatcher's cursor: " + saved.error().message);
+    log::error("webhook-dispatcher",
+               "cannot read the dispatcher's cursor: " + saved.error().message);
   } else {
     state.saved = *saved;
     state.next = *saved + 1;
@@ -192,7 +191,7 @@ webhook_dispatcher_actor::behavior_type dispatcher(Self self, WebhookDispatcherC
         const auto through = done_through(state);
         if (through <= state.saved) return;
         if (auto status = state.cursor->save(through); !status) {
-          log_line("error", status.error().message);
+          log::error("webhook-dispatcher", status.error().message);
           return;
         }
         state.saved = through;

@@ -14,6 +14,7 @@
 #include "http/api.hpp"
 #include "http/key_handlers.hpp"
 #include "http/server.hpp"
+#include "log/log.hpp"
 #include "store/record_codec.hpp"
 
 namespace vouch::app {
@@ -32,11 +33,6 @@ bool parse(const std::vector<std::string>& args, const po::options_description& 
     std::cerr << "vouchd: " << error.what() << "\n" << options;
     return false;
   }
-}
-
-void log_line(std::string_view level, std::string_view message) {
-  std::cerr << "time=" << events::format_timestamp(events::now_millis()) << " level=" << level
-            << " msg=\"" << message << "\"\n";
 }
 
 std::vector<std::string> split(const std::string& text, char separator) {
@@ -66,14 +62,14 @@ bool bootstrap(Runtime& runtime) {
   command.at = events::now_millis();
   auto issued = issue_key_and_wait(*runtime.service, std::move(command));
   if (!issued) {
-    log_line("error", "cannot create the bootstrap key: " + issued.error().message);
+    log::error("vouchd", "cannot create the bootstrap key: " + issued.error().message);
     return false;
   }
   if (given && *given) {
-    log_line("info", "created the admin key from VOUCH_BOOTSTRAP_KEY (account admin)");
+    log::info("vouchd", "created the admin key from VOUCH_BOOTSTRAP_KEY (account admin)");
   } else {
     std::cout << "admin key: " << issued->secret << std::endl;
-    log_line("info", "created an admin key (account admin); it is printed once on stdout");
+    log::info("vouchd", "created an admin key (account admin); it is printed once on stdout");
   }
   return true;
 }
@@ -135,21 +131,21 @@ int serve(const std::vector<std::string>& args) {
 
   runner_options.runner_dir = runner_dir;
   runner_options.extra_nodes.assign(extra_nodes.begin(), extra_nodes.end());
-  log_line("info", raise_open_file_limit());
+  log::info("vouchd", raise_open_file_limit());
   auto runtime = Runtime::open(data, [&] { return prepare_runner(data, runner_options); });
   if (!runtime) {
-    log_line("error", runtime.error().message);
+    log::error("vouchd", runtime.error().message);
     return 1;
   }
   if (auto status = (*runtime)->start_webhooks(*webhooks); !status) {
-    log_line("error", status.error().message);
+    log::error("vouchd", status.error().message);
     return 1;
   }
   if (!bootstrap(**runtime)) return 1;
 
   http::Api::Options api_options;
   api_options.rate_limits = values.count("no-rate-limits") == 0;
-  if (!api_options.rate_limits) log_line("warn", "rate limits are off (--no-rate-limits)");
+  if (!api_options.rate_limits) log::warn("vouchd", "rate limits are off (--no-rate-limits)");
   http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->log, api_options);
   server_options.host = listen.substr(0, colon);
   server_options.port = static_cast<std::uint16_t>(port);
@@ -158,14 +154,14 @@ int serve(const std::vector<std::string>& args) {
     api.handle(std::move(request), std::move(respond));
   });
   if (auto status = server.listen(); !status) {
-    log_line("error", status.error().message);
+    log::error("vouchd", status.error().message);
     return 1;
   }
   const std::string address = server_options.host + ":" + std::to_string(server.port());
   std::cout << "listening on " << address << std::endl;
-  log_line("info", "serving " + data + " on " + address);
+  log::info("vouchd", "serving " + data + " on " + address);
   server.run();
-  log_line("info", "stopped: drained in-flight requests");
+  log::info("vouchd", "stopped: drained in-flight requests");
   return 0;
 }
 

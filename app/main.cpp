@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "app/commands.hpp"
+#include "log/log.hpp"
 
 namespace {
 
@@ -12,10 +13,7 @@ constexpr const char* kUsage =
     "  vouchd keys create --data DIR --account NAME --plan PLAN --scopes S1,S2 [--name NAME]\n"
     "  vouchd replay --data DIR [--from POSITION] [--verify]\n";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+int command(const std::vector<std::string>& args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
     std::cout << kUsage;
     return 0;
@@ -28,4 +26,12 @@ int main(int argc, char** argv) {
   if (args[0] == "replay") return vouch::app::replay({args.begin() + 1, args.end()});
   std::cerr << "vouchd: unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int status = command({argv + 1, argv + argc});
+  vouch::log::flush();  // the log's last lines before the process ends
+  return status;
 }

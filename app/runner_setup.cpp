@@ -8,15 +8,11 @@
 #include <iostream>
 
 #include "actors/child_process.hpp"
-#include "actors/log.hpp"
 #include "events/clock.hpp"
+#include "log/log.hpp"
 
 namespace vouch::app {
 namespace {
-
-void log_line(std::string_view level, std::string_view message) {
-  actors::log_line(level, "runner", message);
-}
 
 std::optional<std::filesystem::path> on_path(std::string_view program) {
   const char* path = std::getenv("PATH");
@@ -106,12 +102,12 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
     auto major = version ? major_of(*version) : std::nullopt;
     if (!major) {
       if (binary == settings.node) return events::Error::invalid("cannot run " + binary.string());
-      log_line("warn", "ignored --node " + binary.string() + ": it does not run");
+      log::warn("runner", "ignored --node " + binary.string() + ": it does not run");
       continue;
     }
     if (binary == settings.node) settings.default_node_major = *major;
     settings.node_versions.emplace(*major, binary);
-    log_line("info", "Node.js " + *version + " at " + binary.string());
+    log::info("runner", "Node.js " + *version + " at " + binary.string());
   }
 
   auto probe = first_line(host, {settings.node,
@@ -127,10 +123,10 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
   const bool network = answer.get_object().if_contains("network") &&
                        answer.get_object().at("network").is_bool() &&
                        answer.get_object().at("network").get_bool();
-  log_line(network ? "warn" : "info",
-           "sandbox isolation: " + settings.isolation +
-               (network ? " (tested code CAN reach the network: no bubblewrap or unshare here)"
-                        : " (no network for tested code)"));
+  log::write(network ? log::Level::kWarn : log::Level::kInfo, "runner",
+             "sandbox isolation: " + settings.isolation +
+                 (network ? " (tested code CAN reach the network: no bubblewrap or unshare here)"
+                          : " (no network for tested code)"));
   return settings;
 }
 

@@ -1,6 +1,8 @@
 #include "http/api.hpp"
 
 #include <boost/json/serialize.hpp>
+#include <chrono>
+#include <memory>
 
 #include "events/clock.hpp"
 #include "events/ids.hpp"
@@ -11,6 +13,7 @@
 #include "http/reply.hpp"
 #include "http/test_handlers.hpp"
 #include "http/webhook_handlers.hpp"
+#include "log/log.hpp"
 
 namespace vouch::http {
 namespace {
@@ -45,9 +48,12 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
                }});
   router_.add(
       {"GET", "/readyz", "", false, [this](const Request&, const Context&, Respond respond) {
-         const bool ready = models_.projector().healthy();
-         respond(json_response(ready ? 200 : 503,
-                               boost::json::object{{"status", ready ? "ready" : "degraded"}}));
+         const auto& projector = models_.projector();
+         if (projector.healthy()) {
+           return respond(json_response(200, boost::json::object{{"status", "ready"}}));
+         }
+         respond(json_response(
+             503, boost::json::object{{"status", "degraded"}, {"reason", projector.problem()}}));
        }});
   router_.add(
       {"GET", "/metrics", "", false, [this](const Request&, const Context&, Respond respond) {
@@ -63,6 +69,22 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
   add_webhook_routes(router_, service, models.webhooks(), models.deliveries());
 }
 
+void Api::log_access(const AccessRecord& access, unsigned status, std::string_view request_id) {
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::steady_clock::now() - access.start)
+                          .count();
+  const std::string route = access.route.empty() ? "(none)" : access.route;
+  log::Fields fields;
+  fields["method"] = access.method;
+  fields["route"] = route;
+  fields["status"] = status;
+  fields["durationUs"] = micros;
+  fields["requestId"] = request_id;
+  if (!access.account.empty()) fields["account"] = access.account;
+  log::info("access", access.method + " " + route + " " + std::to_string(status),
+            std::move(fields));
+}
+
 void Api::count(unsigned status) {
   const auto index = std::min<std::size_t>(status / 100, responses_by_class_.size() - 1);
   responses_by_class_[index].fetch_add(1, std::memory_order_relaxed);
@@ -71,11 +93,16 @@ void Api::count(unsigned status) {
 void Api::handle(Request request, Respond respond) {
   Context context;
   context.request_id = events::new_id(events::kRequestIdPrefix);
-  // Every answer goes through here: stamp the request id and count it.
-  Respond finish = [this, respond = std::move(respond),
-                    request_id = context.request_id](Response response) {
+  // Filled in as the request is routed and authenticated, logged with the answer.
+  auto access = std::make_shared<AccessRecord>();
+  access->method = request.method;
+  access->start = std::chrono::steady_clock::now();
+  // Every answer goes through here: stamp the request id, count and log it.
+  Respond finish = [this, respond = std::move(respond), request_id = context.request_id,
+                    access](Response response) {
     response.set_header("X-Request-Id", request_id);
     count(response.status);
+    log_access(*access, response.status, request_id);
     respond(std::move(response));
   };
   const auto fail = [&](Problem problem) { finish(to_response(problem, context.request_id)); };
@@ -92,6 +119,7 @@ void Api::handle(Request request, Respond respond) {
     return finish(std::move(response));
   }
   const Route& route = *match->route;
+  access->route = route.pattern;
   context.params = match->params;
   if (route.scope.empty()) return route.handler(request, context, std::move(finish));
 
@@ -106,6 +134,7 @@ void Api::handle(Request request, Respond respond) {
     return finish(std::move(response));
   }
   context.caller = std::move(grant).value();
+  access->account = context.caller.account;
 
   RateDecision decision;
   Respond limited = std::move(finish);

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <string>
 
 #include "actors/service.hpp"
@@ -36,7 +37,16 @@ class Api {
   std::string metrics() const;
 
  private:
+  // What the access log says of a request besides its answer's status.
+  struct AccessRecord {
+    std::string method;
+    std::string route;    // the matched pattern ("/v1/projects/{id}"); empty when none
+    std::string account;  // empty until authenticated
+    std::chrono::steady_clock::time_point start;
+  };
+
   void count(unsigned status);
+  static void log_access(const AccessRecord& access, unsigned status, std::string_view request_id);
 
   Options options_;
   Router router_;

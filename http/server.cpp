@@ -15,7 +15,6 @@
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <iostream>
 #include <list>
 #include <map>
 #include <mutex>
@@ -23,8 +22,8 @@
 #include <thread>
 #include <vector>
 
-#include "events/clock.hpp"
 #include "http/problem.hpp"
+#include "log/log.hpp"
 
 namespace vouch::http {
 namespace {
@@ -237,13 +236,23 @@ class Session : public std::enable_shared_from_this<Session> {
 
     ++state_->in_flight;
     stream_.expires_never();  // the handler's own timeouts apply while it works
-    // The handler may answer from any thread; the write goes back to our strand.
-    state_->handler(std::move(request), [self = shared_from_this()](Response response) {
+    // The handler may answer from any thread, once; the write goes back to our strand.
+    auto answered = std::make_shared<std::atomic<bool>>(false);
+    Respond respond = [self = shared_from_this(), answered](Response response) {
+      if (answered->exchange(true)) return;
       asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
         --self->state_->in_flight;
         self->do_write(std::move(response));
       });
-    });
+    };
+    // An exception barrier: a handler that throws answers 500 (when it has
+    // not answered yet) and leaves the server serving.
+    try {
+      state_->handler(std::move(request), respond);
+    } catch (const std::exception& error) {
+      log::error("http", std::string("a request handler threw: ") + error.what());
+      respond(to_response({500, "internal_error", "the service failed", {}}, ""));
+    }
   }
 
   void reply_problem(const Problem& problem) {
@@ -365,9 +374,8 @@ struct Server::Impl {
   // queued, so accepting again at once would fail again at once, a busy loop.
   // Wait a little instead; sessions ending meanwhile free descriptors.
   void pause_accepting(beast::error_code ec) {
-    std::cerr << "time=" << events::format_timestamp(events::now_millis())
-              << " level=warn component=http msg=\"accepting a connection failed: " << ec.message()
-              << "; accepting again in " << kAcceptPause.count() << " ms\"\n";
+    log::warn("http", "accepting a connection failed: " + ec.message() + "; accepting again in " +
+                          std::to_string(kAcceptPause.count()) + " ms");
     accept_pause.expires_after(kAcceptPause);
     accept_pause.async_wait([this](beast::error_code waited) {
       if (!waited && acceptor.is_open()) do_accept();

@@ -4,8 +4,8 @@
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
-#include <iostream>
 
+#include "log/log.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
@@ -24,6 +24,7 @@ Projector::Projector(Database& database, std::vector<Projection*> projections)
 }
 
 events::Status Projector::catch_up(const EventLog& log) {
+  log_ = &log;
   constexpr std::size_t kPage = 1024;
   for (;;) {
     auto page = log.read_all(checkpoint_.load() + 1, kPage);
@@ -34,11 +35,39 @@ events::Status Projector::catch_up(const EventLog& log) {
 }
 
 void Projector::on_committed(const std::vector<events::RecordedEvent>& committed) {
-  if (auto status = apply(committed); !status) {
-    healthy_ = false;
-    std::cerr << "level=error component=projector msg=\"read models fell behind the log\" detail=\""
-              << status.error().message << "\"\n";
+  if (committed.empty() || stopped_) return;
+  // Straight from the batch when it follows the checkpoint; otherwise an
+  // earlier batch failed, and the log holds everything from the checkpoint on.
+  const bool follows = failures_ == 0 && committed.front().position == checkpoint_.load() + 1;
+  auto status = follows || log_ == nullptr ? apply(committed) : catch_up(*log_);
+  if (!status) return record_failure(status.error());
+  if (failures_ > 0) {
+    log::info("projector", "read models caught up with the log at position " +
+                               std::to_string(checkpoint_.load()));
   }
+  failures_ = 0;
+  healthy_ = true;
+  const std::lock_guard lock(problem_mutex_);
+  problem_.clear();
+}
+
+void Projector::record_failure(const events::Error& error) {
+  ++failures_;
+  healthy_ = false;
+  stopped_ = failures_ >= kMaxAttempts;
+  std::string problem = "read models are behind the log after position " +
+                        std::to_string(checkpoint_.load()) + ": " + error.message;
+  if (stopped_) {
+    problem += " (stopped after " + std::to_string(failures_) + " attempts; restart to retry)";
+  }
+  log::write(stopped_ ? log::Level::kError : log::Level::kWarn, "projector", problem);
+  const std::lock_guard lock(problem_mutex_);
+  problem_ = std::move(problem);
+}
+
+std::string Projector::problem() const {
+  const std::lock_guard lock(problem_mutex_);
+  return problem_;
 }
 
 events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch) {

@@ -24,8 +24,8 @@ class ReadModelsTest : public ::testing::Test {
     database_ = std::move(Database::open(folder_.path() / "data").value());
     ASSERT_TRUE(prepare_read_model_format(*database_).ok());
     models_ = std::make_unique<ReadModels>(*database_);
-    ASSERT_TRUE(models_->projector().catch_up(EventLog(*database_)).ok());
     log_ = std::make_unique<EventLog>(*database_);
+    ASSERT_TRUE(models_->projector().catch_up(*log_).ok());
     log_->add_listener(&models_->projector());
   }
 

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <boost/json/object.hpp>
+#include <string_view>
+
+// The service's log: one JSON object per line on stderr, written by one
+// background thread (spdlog's async logger), so that lines from different
+// threads never interleave and a request never waits for the terminal.
+//
+//   {"time":"2026-11-24T19:22:55.123Z","level":"warn","component":"http",
+//    "msg":"accepting a connection failed: …","requestId":"req_…"}
+//
+// The bottom layer: everything may log, it depends on nothing of Vouch.
+namespace vouch::log {
+
+enum class Level { kDebug, kInfo, kWarn, kError };
+
+// Extra fields of a line, after time, level, component and msg.
+using Fields = boost::json::object;
+
+void write(Level level, std::string_view component, std::string_view message, Fields fields = {});
+
+inline void info(std::string_view component, std::string_view message, Fields fields = {}) {
+  write(Level::kInfo, component, message, std::move(fields));
+}
+inline void warn(std::string_view component, std::string_view message, Fields fields = {}) {
+  write(Level::kWarn, component, message, std::move(fields));
+}
+inline void error(std::string_view component, std::string_view message, Fields fields = {}) {
+  write(Level::kError, component, message, std::move(fields));
+}
+
+// Writes every queued line and stops the background thread; call before the
+// process exits (later lines are written synchronously).
+void flush();
+
+}  // namespace vouch::log
