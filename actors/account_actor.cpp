@@ -1,6 +1,7 @@
 #include "actors/account_actor.hpp"
 
 #include "actors/errors.hpp"
+#include "actors/timeouts.hpp"
 #include "events/access_codec.hpp"
 #include "events/digest.hpp"
 #include "events/ids.hpp"
@@ -64,7 +65,7 @@ caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,
   auto promise = self->make_response_promise<IssuedKey>();
   auto record_key = [self, promise, store, issue, secret, plan = command.plan,
                      issued = std::move(issued).value()]() mutable {
-    self->request(store, caf::infinite, append_atom_v,
+    self->request(store, kAppendTimeout, append_atom_v,
                   append_request(events::apikey_stream(issue.key_id), store::kNoStream, issued,
                                  issue.account, issue.at))
         .await(
@@ -79,7 +80,7 @@ caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,
     record_key();
   } else {
     self->request(
-            store, caf::infinite, append_atom_v,
+            store, kAppendTimeout, append_atom_v,
             append_request(account_stream, account->second, *opened, command.account, command.at))
         .await([record_key](const store::AppendResult&) mutable { record_key(); },
                [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });
@@ -97,7 +98,7 @@ caf::result<bool> revoke_key(Self self, const store::EventLog& log, const event_
   if (revoked->empty()) return true;
   auto promise = self->make_response_promise<bool>();
   self->request(
-          store, caf::infinite, append_atom_v,
+          store, kAppendTimeout, append_atom_v,
           append_request(stream, key->second, *revoked, key->first.issued->account, command.at))
       .await([promise](const store::AppendResult&) mutable { promise.deliver(true); },
              [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });

@@ -5,6 +5,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/runner_protocol.hpp"
+#include "actors/timeouts.hpp"
 #include "events/ids.hpp"
 #include "log/log.hpp"
 
@@ -100,7 +101,7 @@ void complete(Self self, Job job, GenerationOutput output) {
   request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
                             std::move(encoded.type), test.account, test.created,
                             std::move(encoded.data)});
-  self->request(self->state.store, caf::infinite, append_atom_v, std::move(request))
+  self->request(self->state.store, kAppendTimeout, append_atom_v, std::move(request))
       .then([promise = job.promise,
              test](const store::AppendResult&) mutable { promise.deliver(test); },
             [promise = job.promise](caf::error& error) mutable {

@@ -1,6 +1,7 @@
 #include "actors/project_actor.hpp"
 
 #include "actors/errors.hpp"
+#include "actors/timeouts.hpp"
 #include "events/ids.hpp"
 #include "events/project_codec.hpp"
 
@@ -56,7 +57,7 @@ caf::result<events::Project> handle(Self self, const Command& command) {
   }
   auto promise = self->make_response_promise<events::Project>();
   // await: no other command of this project runs until the append is durable.
-  self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
+  self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))
       .await(
           [self, promise,
            events = std::move(decided).value()](const store::AppendResult& result) mutable {

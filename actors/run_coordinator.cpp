@@ -6,6 +6,7 @@
 
 #include "actors/errors.hpp"
 #include "actors/run_actor.hpp"
+#include "actors/timeouts.hpp"
 #include "events/ids.hpp"
 #include "log/log.hpp"
 
@@ -83,7 +84,7 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
   const std::uint64_t started_version = 1;
   // Readers waiting for the end are answered once it is durable (and in the
   // read models), or once recording it failed: then they see it running.
-  self->request(config.store, caf::infinite, append_atom_v,
+  self->request(config.store, kAppendTimeout, append_atom_v,
                 append_request(run, *decided, started_version, at))
       .await([self, id = run.id](const store::AppendResult&) { self->state.ended(id); },
              [self, run](caf::error& error) {
@@ -103,7 +104,7 @@ void interrupt_unfinished(Self self) {
     auto decided = events::interrupt_run(run, events::now_millis());
     if (!decided) continue;
     log::warn("runs", run.id + " was running when vouchd stopped; ended as interrupted");
-    self->request(self->state.config.store, caf::infinite, append_atom_v,
+    self->request(self->state.config.store, kAppendTimeout, append_atom_v,
                   append_request(run, *decided, 1, events::now_millis()))
         .await([](const store::AppendResult&) {},
                [id = run.id](caf::error& error) {
@@ -128,7 +129,7 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
         auto promise = self->make_response_promise<events::TestRun>();
         std::vector<events::SourceFile> files = command.test.sources;
         files.insert(files.end(), command.test.files.begin(), command.test.files.end());
-        self->request(config.store, caf::infinite, append_atom_v,
+        self->request(config.store, kAppendTimeout, append_atom_v,
                       append_request(run, {events::RunStarted{run}}, store::kNoStream, run.created))
             .then(
                 [self, promise, run, files = std::move(files)](const store::AppendResult&) mutable {

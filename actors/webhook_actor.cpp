@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "actors/errors.hpp"
+#include "actors/timeouts.hpp"
 #include "events/ids.hpp"
 #include "events/public_types.hpp"
 #include "events/webhook_codec.hpp"
@@ -119,7 +120,7 @@ void commit(Self self, const std::vector<events::WebhookEvent>& decided, const s
                               std::move(encoded.type), account, at, std::move(encoded.data)});
   }
   // await: no other command of this webhook runs until the append is durable.
-  self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
+  self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))
       .await(
           [self, decided, succeeded](const store::AppendResult& result) {
             for (const auto& event : decided) {
@@ -224,7 +225,7 @@ void flush_records(Self self) {
                               std::move(encoded.data)});
   }
   state.append_in_flight = true;
-  self->request(state.config.store, caf::infinite, append_atom_v, std::move(request))
+  self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))
       .then(
           [self](const store::AppendResult&) {
             auto& state = self->state;

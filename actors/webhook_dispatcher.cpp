@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "actors/errors.hpp"
+#include "actors/timeouts.hpp"
 #include "actors/webhook_actor.hpp"
 #include "events/public_types.hpp"
 #include "events/webhook.hpp"
@@ -64,7 +65,7 @@ void recorded(Self self, std::uint64_t position) {
 }
 
 void hand_over(Self self, DeliverEvents batch) {
-  self->request(self->state.config.registry, caf::infinite, batch)
+  self->request(self->state.config.registry, kLocalRequestTimeout, batch)
       .then(
           [self, batch](bool) {
             for (const auto& delivery : batch.deliveries) recorded(self, delivery.event_position);

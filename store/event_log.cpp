@@ -5,6 +5,7 @@
 
 #include <future>
 
+#include "log/log.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
 
@@ -73,8 +74,47 @@ void EventLog::run_writer() {
         queue_.pop_front();
       }
     }
-    commit_group(group);
+    // The exception barrier: whatever throws, every appender hears back and
+    // the writer goes on from what the database holds.
+    const auto first_position = next_position_;
+    try {
+      commit_group(group);
+    } catch (const std::exception& error) {
+      recover(group, first_position, error.what());
+    } catch (...) {
+      recover(group, first_position, "an unknown exception");
+    }
     group.clear();
+  }
+}
+
+void EventLog::recover(std::vector<Pending>& group, std::uint64_t first_position,
+                       const std::string& what) {
+  log::error("event-log", "committing a group of appends threw: " + what);
+  // The caches may be ahead of or behind the database: read it again.
+  heads_.clear();
+  std::string value;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.meta(), keys::last_position(), &value);
+  const auto last = status.ok() ? keys::decode_u64(value).value_or(0) : 0;
+  const bool stored = last >= first_position;
+  last_position_.store(last, std::memory_order_release);
+  next_position_ = last + 1;
+  for (auto& pending : group) {
+    if (pending.answered) continue;
+    answer(pending,
+           events::Error::internal(
+               std::string("the event log failed while committing (") + what + "); " +
+               (stored ? "the events are stored, reread before retrying" : "nothing was stored")));
+  }
+}
+
+void EventLog::answer(Pending& pending, events::Result<AppendResult> outcome) {
+  pending.answered = true;
+  try {
+    pending.done(std::move(outcome));
+  } catch (const std::exception& error) {
+    log::error("event-log", std::string("an appender's callback threw: ") + error.what());
   }
 }
 
@@ -145,13 +185,19 @@ void EventLog::commit_group(std::vector<Pending>& group) {
       for (auto& [stream, head] : group_heads) heads_[stream] = head;
       last_position_.store(position - 1, std::memory_order_release);
       events_ += committed.size();
-      for (auto* listener : listeners_) listener->on_committed(committed);
+      for (auto* listener : listeners_) {
+        try {
+          listener->on_committed(committed);
+        } catch (const std::exception& error) {
+          log::error("event-log", std::string("a commit listener threw: ") + error.what());
+        }
+      }
     }
   }
 
   for (std::size_t i = 0; i < group.size(); ++i) {
     if (outcomes[i].ok()) ++appends_;
-    group[i].done(std::move(outcomes[i]));
+    answer(group[i], std::move(outcomes[i]));
   }
 }
 

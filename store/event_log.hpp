@@ -116,10 +116,16 @@ class EventLog {
   struct Pending {
     AppendRequest request;
     AppendCallback done;
+    bool answered = false;
   };
 
   void run_writer();
   void commit_group(std::vector<Pending>& group);
+  // After commit_group threw: reloads the position and heads from the
+  // database and answers every appender not answered yet.
+  void recover(std::vector<Pending>& group, std::uint64_t first_position, const std::string& what);
+  // Calls the appender's callback; one that throws is logged.
+  static void answer(Pending& pending, events::Result<AppendResult> outcome);
   std::uint64_t head_of(const std::string& stream);
 
   Database& database_;

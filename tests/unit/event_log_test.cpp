@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
+#include <stdexcept>
 #include <thread>
 
 #include "temp_folder.hpp"
@@ -158,6 +160,36 @@ TEST_F(EventLogTest, ListenersSeeCommitsBeforeAppendersHearBack) {
   ASSERT_TRUE(result.ok());
   EXPECT_EQ(recorder.seen.load(), result->recorded[0].position);
   log_.reset();  // the listener must not outlive... the log it listens to
+}
+
+// A listener or an appender's callback that throws is logged; the commit
+// stands, every other appender hears back, and the writer goes on.
+TEST_F(EventLogTest, ThrowingListenersAndCallbacksDoNotStopTheWriter) {
+  struct Thrower : CommitListener {
+    int calls = 0;
+    void on_committed(const std::vector<events::RecordedEvent>&) override {
+      if (++calls == 1) throw std::runtime_error("listener broke");
+    }
+  } thrower;
+  log_.reset();
+  log_ = std::make_unique<EventLog>(*database_);
+  log_->add_listener(&thrower);
+  auto first = log_->append(request("a", kNoStream));
+  ASSERT_TRUE(first.ok()) << first.error().message;
+
+  std::promise<void> thrown;
+  log_->append_async(request("b", kNoStream), [&thrown](events::Result<AppendResult> result) {
+    EXPECT_TRUE(result.ok());
+    thrown.set_value();
+    throw std::runtime_error("callback broke");
+  });
+  thrown.get_future().wait();
+  auto after = log_->append(request("c", kNoStream));
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  EXPECT_EQ(after->recorded[0].position, 3u);
+  EXPECT_EQ(thrower.calls, 3);
+  EXPECT_EQ(log_->read_stream("a")->size(), 1u);
+  log_.reset();
 }
 
 }  // namespace

@@ -1,0 +1,138 @@
+// Actors whose peers hang or are gone, on CAF's deterministic test
+// scheduler: messages run when the test says so and timeouts fire when the
+// test triggers them, so no test sleeps or depends on a machine's speed.
+#include <gtest/gtest.h>
+
+#include <caf/all.hpp>
+#include <caf/scheduler/test_coordinator.hpp>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "actors/errors.hpp"
+#include "actors/project_actor.hpp"
+#include "actors/type_ids.hpp"
+#include "store/database.hpp"
+#include "store/event_log.hpp"
+#include "temp_folder.hpp"
+
+namespace vouch::actors {
+namespace {
+
+caf::actor_system_config& testing_config(caf::actor_system_config& config) {
+  config.set("scheduler.policy", caf::atom("testing"));
+  config.add_message_types<caf::id_block::vouch>();
+  return config;
+}
+
+class ActorFailuresTest : public ::testing::Test {
+ protected:
+  ActorFailuresTest()
+      : database_(std::move(store::Database::open(folder_.path() / "data").value())),
+        log_(*database_),
+        system_(testing_config(config_)),
+        scheduler_(dynamic_cast<caf::scheduler::test_coordinator&>(system_.scheduler())) {
+    // Actors left waiting (on the silent store) end with the test.
+    system_.await_actors_before_shutdown(false);
+  }
+  // The project actors re-arm their idle timers forever: end them first.
+  ~ActorFailuresTest() override {
+    for (const auto& actor : spawned_) caf::anon_send_exit(actor, caf::exit_reason::kill);
+    scheduler_.run();
+  }
+
+  // An event store that takes appends and never answers them.
+  event_store_actor silent_store() {
+    auto held = held_;
+    return system_.spawn(
+        [held](event_store_actor::pointer self) -> event_store_actor::behavior_type {
+          return {
+              [self, held](append_atom, store::AppendRequest&) -> caf::result<store::AppendResult> {
+                held->push_back(self->make_response_promise<store::AppendResult>());
+                return held->back();
+              },
+              [](appended_atom, std::uint64_t, store::AppendResult&) {},
+              [](appended_atom, std::uint64_t, events::Error&) {},
+          };
+        });
+  }
+
+  project_actor project_with(event_store_actor store) {
+    ProjectActorConfig config;
+    config.project_id = "prj_1";
+    config.log = &log_;
+    config.store = std::move(store);
+    config.idle_after = std::chrono::hours(1);
+    auto project = spawn_project_actor(system_, std::move(config));
+    spawned_.push_back(caf::actor_cast<caf::actor>(project));
+    return project;
+  }
+
+  // Sends CreateProject from a probe that waits without a limit of its own;
+  // the answer (or error) lands in `answer`.
+  void create(const project_actor& project) {
+    auto answer = answer_;
+    system_.spawn([project, answer](caf::event_based_actor* self) {
+      self->request(project, caf::infinite,
+                    events::CreateProject{"prj_1", "acme", "n", "", std::nullopt, std::nullopt, 1})
+          .then([answer](events::Project&) { *answer = events::ok_status(); },
+                [answer](caf::error& error) { *answer = from_caf_error(error); });
+    });
+  }
+
+  testing::TempFolder folder_;
+  std::unique_ptr<store::Database> database_;
+  store::EventLog log_;
+  caf::actor_system_config config_;
+  caf::actor_system system_;
+  caf::scheduler::test_coordinator& scheduler_;
+  std::vector<caf::actor> spawned_;
+  std::shared_ptr<std::vector<caf::response_promise>> held_ =
+      std::make_shared<std::vector<caf::response_promise>>();
+  std::shared_ptr<std::optional<events::Status>> answer_ =
+      std::make_shared<std::optional<events::Status>>();
+};
+
+TEST_F(ActorFailuresTest, AnAppendNeverAnsweredEndsWithUnavailableWhenItsTimeoutFires) {
+  const auto project = project_with(silent_store());
+  create(project);
+  scheduler_.run();
+  ASSERT_EQ(held_->size(), 1u);        // the append reached the store
+  EXPECT_FALSE(answer_->has_value());  // and the command waits for it
+  scheduler_.trigger_timeouts();
+  scheduler_.run();
+  ASSERT_TRUE(answer_->has_value());
+  ASSERT_FALSE(answer_->value().ok());
+  EXPECT_EQ(answer_->value().error().code, events::ErrorCode::kUnavailable);
+  EXPECT_NE(answer_->value().error().message.find("timed out"), std::string::npos)
+      << answer_->value().error().message;
+}
+
+TEST_F(ActorFailuresTest, AStoreThatIsGoneEndsTheCommandAtOnce) {
+  auto store = silent_store();
+  caf::anon_send_exit(store, caf::exit_reason::kill);
+  scheduler_.run();
+  const auto project = project_with(store);
+  create(project);
+  scheduler_.run();  // no timeout triggered: the dead peer answers by being dead
+  ASSERT_TRUE(answer_->has_value());
+  ASSERT_FALSE(answer_->value().ok());
+  EXPECT_EQ(answer_->value().error().code, events::ErrorCode::kUnavailable);
+}
+
+TEST_F(ActorFailuresTest, AfterAFailedAppendTheProjectServesTheNextCommand) {
+  const auto project = project_with(silent_store());
+  create(project);
+  scheduler_.run();
+  scheduler_.trigger_timeouts();
+  scheduler_.run();
+  ASSERT_TRUE(answer_->has_value());
+  // The project reloaded its stream (still empty) and takes the next command.
+  answer_->reset();
+  create(project);
+  scheduler_.run();
+  EXPECT_EQ(held_->size(), 2u);
+}
+
+}  // namespace
+}  // namespace vouch::actors
