@@ -72,7 +72,8 @@ struct Service::Impl {
 
   // Bridges one request from a plain thread into the actor world: a
   // short-lived actor sends it, waits (without blocking a thread) for the
-  // reply or the timeout, hands the result to `done` and ends.
+  // reply, the timeout or the target's end (it monitors the target: a target
+  // stopped at shutdown never answers), hands the result to `done` and ends.
   template <class Reply, class Handle, class Message>
   void ask(const Handle& target, Message message, Callback<Reply> done) {
     ask<Reply>(target, std::move(message), std::move(done), options.request_timeout);
@@ -91,11 +92,23 @@ struct Service::Impl {
     system.spawn(
         [target, done = std::move(done), timeout,
          message = std::make_tuple(std::move(message)...)](caf::event_based_actor* self) mutable {
+          self->monitor(target);
+          self->set_down_handler([self, done](caf::down_msg&) {
+            done(events::Error::unavailable("the service is stopping; retry later"));
+            self->quit();
+          });
           std::apply(
               [&](auto&... elements) {
                 self->request(target, timeout, std::move(elements)...)
-                    .then([done](Reply& reply) { done(std::move(reply)); },
-                          [done](caf::error& error) { done(from_caf_error(error)); });
+                    .then(
+                        [self, done](Reply& reply) {
+                          done(std::move(reply));
+                          self->quit();
+                        },
+                        [self, done](caf::error& error) {
+                          done(from_caf_error(error));
+                          self->quit();
+                        });
               },
               message);
         });

@@ -88,6 +88,10 @@ int serve(const std::vector<std::string>& args) {
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
       "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one")(
       "no-rate-limits", "serve without the plans' rate limits (benchmarks, trusted deployments)")(
+      "drain-timeout-s", po::value<unsigned>()->notifier([&](unsigned seconds) {
+        server_options.drain_timeout = std::chrono::seconds(seconds);
+      }),
+      "on SIGTERM, how long in-flight requests may finish (default 10)")(
       "max-connections", po::value(&server_options.max_connections),
       "open client connections at most (default: three quarters of the open-file limit)")(
       "max-connections-per-address", po::value(&server_options.max_connections_per_address),
@@ -161,6 +165,10 @@ int serve(const std::vector<std::string>& args) {
   std::cout << "listening on " << address << std::endl;
   log::info("vouchd", "serving " + data + " on " + address);
   server.run();
+  // The actors stop first, while the Api and the server they answer through
+  // still exist: a request still in flight (past the drain) is answered into
+  // the stopped server, never into freed memory.
+  runtime->reset();
   log::info("vouchd", "stopped: drained in-flight requests");
   return 0;
 }
