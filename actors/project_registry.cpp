@@ -1,47 +1,48 @@
 #include "actors/project_registry.hpp"
 
-#include <unordered_map>
+#include <optional>
 
+#include "actors/keyed_actors.hpp"
 #include "actors/project_actor.hpp"
 
 namespace vouch::actors {
 namespace {
 
 struct RegistryState {
-  std::unordered_map<std::string, project_actor> projects;
+  std::optional<KeyedActors<project_actor>> projects;
   static inline const char* name = "vouch.project-registry";
 };
 
 using Self = project_registry_actor::stateful_pointer<RegistryState>;
 
-project_actor actor_for(Self self, const std::string& id, const store::EventLog* log,
-                        const event_store_actor& store, std::chrono::milliseconds idle_after) {
-  auto& projects = self->state.projects;
-  if (auto it = projects.find(id); it != projects.end()) return it->second;
-  auto actor =
-      spawn_project_actor(self->system(), ProjectActorConfig{id, log, store, self, idle_after});
-  // Linked, so that stopping the registry stops every project actor with it.
-  self->link_to(actor);
-  projects.emplace(id, actor);
-  return actor;
+// Answers `command` with the reply of the project's actor, once it has one.
+template <class Command>
+caf::result<events::Project> route(Self self, const Command& command) {
+  auto promise = self->make_response_promise<events::Project>();
+  self->state.projects->with(command.id, [promise, command](const project_actor& actor) mutable {
+    promise.delegate(actor, command);
+  });
+  return promise;
 }
 
 project_registry_actor::behavior_type registry(Self self, const store::EventLog* log,
                                                event_store_actor store,
                                                std::chrono::milliseconds idle_after) {
-  auto route = [=](const auto& command) {
-    return self->delegate(actor_for(self, command.id, log, store, idle_after), command);
-  };
+  self->state.projects.emplace([=](const std::string& id) {
+    auto actor =
+        spawn_project_actor(self->system(), ProjectActorConfig{id, log, store, self, idle_after});
+    // Linked, so that stopping the registry stops every project actor with
+    // it; monitored, so that it is forgotten only once gone.
+    self->link_to(actor);
+    self->monitor(actor);
+    return actor;
+  });
+  self->set_down_handler([self](caf::down_msg& down) { self->state.projects->gone(down.source); });
   return {
-      [route](const events::CreateProject& command) { return route(command); },
-      [route](const events::UpdateProject& command) { return route(command); },
-      [route](const events::DeleteProject& command) { return route(command); },
-      [self](idle_atom, const std::string& id) {
-        auto it = self->state.projects.find(id);
-        if (it == self->state.projects.end()) return;
-        self->send(it->second, stop_atom_v);
-        self->state.projects.erase(it);
-      },
+      [self](const events::CreateProject& command) { return route(self, command); },
+      [self](const events::UpdateProject& command) { return route(self, command); },
+      [self](const events::DeleteProject& command) { return route(self, command); },
+      [self](idle_atom, const std::string& id) { self->state.projects->stop(id, stop_atom_v); },
   };
 }
 

@@ -9,8 +9,8 @@ namespace vouch::actors {
 
 // Spawns the registry that routes each project command to the one actor of
 // that project, spawning it on first use. An idle project actor asks to stop;
-// the registry forgets it first and then tells it to stop, so the stop comes
-// after every command the registry routed to it and none is lost.
+// the registry tells it to stop and holds the project's next commands until
+// it is gone, then hands them to a fresh actor (actors/keyed_actors.hpp).
 project_registry_actor spawn_project_registry(caf::actor_system& system, const store::EventLog& log,
                                               event_store_actor store,
                                               std::chrono::milliseconds idle_after);

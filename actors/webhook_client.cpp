@@ -5,6 +5,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
@@ -122,6 +123,24 @@ struct WebhookClient::Impl {
     return nullptr;
   }
 
+  // Closes idle connections older than max_idle, every half of it: a host
+  // never posted to again keeps none open.
+  void sweep_idle_later() {
+    sweeper.expires_after(std::max<Clock::duration>(options.max_idle / 2, std::chrono::seconds(1)));
+    sweeper.async_wait([this](beast::error_code ec) {
+      if (ec) return;  // shut down
+      const auto now = Clock::now();
+      for (auto it = idle.begin(); it != idle.end();) {
+        auto& connections = it->second;
+        std::erase_if(connections, [&](const std::unique_ptr<Connection>& connection) {
+          return now - connection->idle_since >= options.max_idle;
+        });
+        it = connections.empty() ? idle.erase(it) : std::next(it);
+      }
+      sweep_idle_later();
+    });
+  }
+
   void give_back(std::unique_ptr<Connection> connection) {
     auto& connections = idle[connection->pool_key];
     if (connections.size() >= options.max_idle_per_host) return;
@@ -146,6 +165,7 @@ struct WebhookClient::Impl {
   net::executor_work_guard<net::io_context::executor_type> work;
   ssl::context tls{ssl::context::tls_client};
   std::map<std::string, std::vector<std::unique_ptr<Connection>>> idle;  // I/O thread only
+  net::steady_timer sweeper{io};
   std::thread thread;
 };
 
@@ -370,6 +390,7 @@ events::Result<std::unique_ptr<WebhookClient>> WebhookClient::create(Options opt
   }
   impl->tls.set_verify_mode(ssl::verify_peer);
   auto* raw = impl.get();
+  net::post(raw->io, [raw] { raw->sweep_idle_later(); });
   impl->thread = std::thread([raw] { raw->io.run(); });
   return std::unique_ptr<WebhookClient>(new WebhookClient(std::move(impl)));
 }

@@ -1,50 +1,66 @@
 #include "actors/webhook_registry.hpp"
 
-#include <unordered_map>
+#include <optional>
+
+#include "actors/keyed_actors.hpp"
 
 namespace vouch::actors {
 namespace {
 
 struct RegistryState {
-  std::unordered_map<std::string, webhook_actor> webhooks;
+  std::optional<KeyedActors<webhook_actor>> webhooks;
   static inline const char* name = "vouch.webhook-registry";
 };
 
 using Self = webhook_registry_actor::stateful_pointer<RegistryState>;
 
-webhook_actor actor_for(Self self, const std::string& id, const WebhookActorConfig& prototype) {
-  auto& webhooks = self->state.webhooks;
-  if (auto it = webhooks.find(id); it != webhooks.end()) return it->second;
-  WebhookActorConfig config = prototype;
-  config.webhook_id = id;
-  config.registry = self;
-  auto actor = spawn_webhook_actor(self->system(), std::move(config));
-  // Linked, so that stopping the registry stops every webhook actor with it.
-  self->link_to(actor);
-  webhooks.emplace(id, actor);
-  return actor;
+// Answers `message` with the reply of the webhook's actor, once it has one.
+template <class Reply, class Message>
+caf::result<Reply> route(Self self, const std::string& id, Message message) {
+  auto promise = self->make_response_promise<Reply>();
+  self->state.webhooks->with(
+      id, [promise, message = std::move(message)](const webhook_actor& actor) mutable {
+        promise.delegate(actor, std::move(message));
+      });
+  return promise;
 }
 
 webhook_registry_actor::behavior_type registry(Self self, WebhookActorConfig prototype) {
-  auto route = [self, prototype](const std::string& id, const auto& message) {
-    return self->delegate(actor_for(self, id, prototype), message);
-  };
+  self->state.webhooks.emplace([self, prototype](const std::string& id) {
+    WebhookActorConfig config = prototype;
+    config.webhook_id = id;
+    config.registry = self;
+    auto actor = spawn_webhook_actor(self->system(), std::move(config));
+    // Linked, so that stopping the registry stops every webhook actor with
+    // it; monitored, so that it is forgotten only once gone.
+    self->link_to(actor);
+    self->monitor(actor);
+    return actor;
+  });
+  self->set_down_handler([self](caf::down_msg& down) { self->state.webhooks->gone(down.source); });
   return {
-      [route](const events::CreateWebhook& command) { return route(command.id, command); },
-      [route](const events::UpdateWebhook& command) { return route(command.id, command); },
-      [route](const events::DeleteWebhook& command) { return route(command.id, command); },
-      [route](const events::RotateWebhookSecret& command) { return route(command.id, command); },
-      [route](const DeliverEvents& batch) { return route(batch.webhook_id, batch); },
-      [route](const RedeliverWebhook& command) { return route(command.webhook_id, command); },
-      [self, prototype](const RetryDelivery& retry) {
-        self->send(actor_for(self, retry.webhook_id, prototype), retry);
+      [self](const events::CreateWebhook& command) {
+        return route<events::Webhook>(self, command.id, command);
       },
-      [self](idle_atom, const std::string& id) {
-        auto it = self->state.webhooks.find(id);
-        if (it == self->state.webhooks.end()) return;
-        self->send(it->second, stop_atom_v);
-        self->state.webhooks.erase(it);
+      [self](const events::UpdateWebhook& command) {
+        return route<events::Webhook>(self, command.id, command);
       },
+      [self](const events::DeleteWebhook& command) {
+        return route<events::Webhook>(self, command.id, command);
+      },
+      [self](const events::RotateWebhookSecret& command) {
+        return route<events::Webhook>(self, command.id, command);
+      },
+      [self](const DeliverEvents& batch) { return route<bool>(self, batch.webhook_id, batch); },
+      [self](const RedeliverWebhook& command) {
+        return route<RedeliveryQueued>(self, command.webhook_id, command);
+      },
+      [self](const RetryDelivery& retry) {
+        self->state.webhooks->with(retry.webhook_id, [self, retry](const webhook_actor& actor) {
+          self->send(actor, retry);
+        });
+      },
+      [self](idle_atom, const std::string& id) { self->state.webhooks->stop(id, stop_atom_v); },
   };
 }
 

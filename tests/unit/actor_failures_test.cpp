@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "actors/errors.hpp"
+#include "actors/keyed_actors.hpp"
 #include "actors/project_actor.hpp"
 #include "actors/type_ids.hpp"
 #include "store/database.hpp"
@@ -132,6 +133,53 @@ TEST_F(ActorFailuresTest, AfterAFailedAppendTheProjectServesTheNextCommand) {
   create(project);
   scheduler_.run();
   EXPECT_EQ(held_->size(), 2u);
+}
+
+// A registry's per-id actors: while an idle actor stops, messages for its id
+// wait, then go to a fresh actor; never are two actors alive for one id.
+TEST_F(ActorFailuresTest, ARegistryNeverHoldsTwoActorsForOneId) {
+  struct Counts {
+    int spawned = 0;
+    int alive = 0;
+    int most_alive = 0;
+    std::vector<std::string> received;
+  };
+  auto counts = std::make_shared<Counts>();
+  auto host = system_.spawn([counts](caf::event_based_actor* self) -> caf::behavior {
+    auto keyed = std::make_shared<KeyedActors<caf::actor>>([self, counts](const std::string&) {
+      const int number = ++counts->spawned;
+      counts->most_alive = std::max(counts->most_alive, ++counts->alive);
+      auto worker = self->spawn([number, counts](caf::event_based_actor* me) -> caf::behavior {
+        me->attach_functor([counts] { --counts->alive; });
+        return {
+            [number, counts](int value) {
+              counts->received.push_back(std::to_string(number) + ":" + std::to_string(value));
+            },
+            [me](stop_atom) { me->quit(); },
+        };
+      });
+      self->monitor(worker);
+      return worker;
+    });
+    self->set_down_handler([keyed](caf::down_msg& down) { keyed->gone(down.source); });
+    return {
+        [keyed](const std::string& id, int value) {
+          keyed->with(id, [value](const caf::actor& actor) { caf::anon_send(actor, value); });
+        },
+        [keyed](idle_atom, const std::string& id) { keyed->stop(id, stop_atom_v); },
+    };
+  });
+  spawned_.push_back(host);
+  caf::anon_send(host, std::string("a"), 1);
+  scheduler_.run();
+  // The actor of "a" is idle and asked to stop; a message for "a" comes at once.
+  caf::anon_send(host, idle_atom_v, std::string("a"));
+  caf::anon_send(host, std::string("a"), 2);
+  caf::anon_send(host, std::string("a"), 3);
+  scheduler_.run();
+  EXPECT_EQ(counts->received, (std::vector<std::string>{"1:1", "2:2", "2:3"}));
+  EXPECT_EQ(counts->spawned, 2);
+  EXPECT_EQ(counts->most_alive, 1);
 }
 
 }  // namespace
