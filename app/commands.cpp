@@ -92,6 +92,8 @@ int serve(const std::vector<std::string>& args) {
         server_options.drain_timeout = std::chrono::seconds(seconds);
       }),
       "on SIGTERM, how long in-flight requests may finish (default 10)")(
+      "allow-unsandboxed",
+      "serve even where tested code cannot be isolated (no bubblewrap or unshare)")(
       "max-connections", po::value(&server_options.max_connections),
       "open client connections at most (default: three quarters of the open-file limit)")(
       "max-connections-per-address", po::value(&server_options.max_connections_per_address),
@@ -134,6 +136,7 @@ int serve(const std::vector<std::string>& args) {
   }
 
   runner_options.runner_dir = runner_dir;
+  runner_options.allow_unsandboxed = values.count("allow-unsandboxed") != 0;
   runner_options.extra_nodes.assign(extra_nodes.begin(), extra_nodes.end());
   log::info("vouchd", raise_open_file_limit());
   auto runtime = Runtime::open(data, [&] { return prepare_runner(data, runner_options); });

@@ -120,6 +120,12 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
     return events::Error::invalid("the sandbox does not work here: " + probe.value_or("no answer"));
   }
   settings.isolation = answer.get_object().at("isolation").as_string().c_str();
+  if (settings.isolation == "none" && !options.allow_unsandboxed) {
+    return events::Error::invalid(
+        "the sandbox has no isolation on this machine (neither bubblewrap nor unshare works), so "
+        "tested code would see the server's files, processes and network: install bubblewrap, "
+        "or pass --allow-unsandboxed to serve without isolation knowingly");
+  }
   const bool network = answer.get_object().if_contains("network") &&
                        answer.get_object().at("network").is_bool() &&
                        answer.get_object().at("network").get_bool();

@@ -17,13 +17,18 @@ struct RunnerOptions {
   std::size_t warm_runners = 2;
   unsigned generation_queue_ms = 10'000;  // a generation waits this long for a slot, then 503
   actors::SandboxLimits run_limits;       // of each test run
+  // Serve even where the sandbox has no isolation (no bubblewrap, no
+  // unshare): tested code then runs with the server's own view of the
+  // machine and the network. Off by default: vouchd refuses to start.
+  bool allow_unsandboxed = false;
 };
 
 // Settings for the runners of a server on `data`: the Node.js binaries found
 // (`node` and `npm` on PATH, plus `extra_nodes`) by major version, folders for
 // work and dependencies inside `data` (which the sandbox hides), and the
 // isolation the sandbox has on this machine (`sandbox.js --probe`), which is
-// logged. kInvalid when the runner or Node.js cannot be found.
+// logged. kInvalid when the runner or Node.js cannot be found, or when the
+// sandbox has no isolation and `allow_unsandboxed` is off.
 events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
                                                       const RunnerOptions& options);
 

@@ -206,9 +206,10 @@ TEST_F(RunsTest, HostileCodeIsContained) {
     std::string name;
     std::string body;
     bool async;
-    std::string outcome;   // error or failure
+    std::string outcome;   // error or failure; empty: either
     std::string evidence;  // in error.code, or in the failures
   };
+  const std::string server_port = std::to_string(server_->port());
   const std::vector<Case> cases = {
       {"loops", "  for (;;) {}", false, "error", "_limit"},
       {"allocates", "  const hoard = []; for (;;) hoard.push(new Array(1e6).fill(7));", false,
@@ -242,12 +243,36 @@ TEST_F(RunsTest, HostileCodeIsContained) {
        false, "failure", "act"},
       {"signals_parent", "  process.kill(process.ppid, 'SIGKILL');\n  return 'signalled';", false,
        "failure", "act"},
+      // The server's port on loopback: the sandbox's loopback is its own.
+      {"connects_to_server",
+       "  return await new Promise((resolve, reject) => {\n"
+       "    const socket = require('net').connect(" +
+           server_port +
+           ", '127.0.0.1', () => resolve('connected'));\n"
+           "    socket.on('error', (error) => reject(error));\n  });",
+       true, "failure", "ECONNREFUSED"},
+      // One 4 GiB allocation: refused (RangeError) or stopped at the memory limit.
+      {"allocates_4g", "  return Buffer.alloc(4 * 1024 * 1024 * 1024).length;", false, "", ""},
+      // A gigabyte of output: bounded, the run still ends with a report.
+      {"prints_a_lot",
+       "  const line = 'x'.repeat(4096);\n"
+       "  for (let i = 0; i < 250000; ++i) process.stdout.write(line);\n  return 'printed';",
+       false, "", ""},
+      {"signals_everyone", "  process.kill(-1, 'SIGKILL');\n  return 'signalled';", false, "", ""},
+      {"reads_other_jobs",
+       "  return require('fs').readdirSync('" + (data() / "work").string() + "').join(',');", false,
+       "failure", "Received"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     const auto test = generated(project, {{c.name + ".js", triggered(c.body, c.async)}});
     auto run = run_to_end(test, kWithTrigger);
-    EXPECT_EQ(run["outcome"].as_string(), c.outcome) << boost::json::serialize(run);
+    if (!c.outcome.empty()) {
+      EXPECT_EQ(run["outcome"].as_string(), c.outcome) << boost::json::serialize(run);
+    } else {
+      EXPECT_NE(run["outcome"].as_string(), "success") << boost::json::serialize(run);
+    }
+    EXPECT_LT(boost::json::serialize(run).size(), 1024u * 1024u) << c.name << ": report too big";
     const auto text =
         boost::json::serialize(run["outcome"] == "error" ? run["error"] : run["failures"]);
     EXPECT_NE(text.find(c.evidence), std::string::npos) << text;
