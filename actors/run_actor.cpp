@@ -2,7 +2,6 @@
 
 #include "actors/errors.hpp"
 #include "actors/runner_protocol.hpp"
-#include "actors/timeouts.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -51,9 +50,12 @@ void execute(Self self, WarmRunner runner, const std::string& node_path) {
 run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
   self->state.config = std::move(config);
   auto& state = self->state;
-  // Backstops: the cache and the pool each end the wait first, with a clearer error.
-  self->request(state.config.dependencies, state.config.settings->install_timeout + kBackstopMargin,
-                install_atom_v, state.config.run.environment)
+  // Both peers answer within limits of their own (the cache ends an install
+  // at install_timeout, the pool a wait at run_queue_wait), so these waits
+  // are bounded without a timeout of their own; one would keep CAF 0.17's
+  // actor system from shutting down until it expired (see actors/timeouts.hpp).
+  self->request(state.config.dependencies, caf::infinite, install_atom_v,
+                state.config.run.environment)
       .then(
           [self](InstallOutcome& installed) {
             if (installed.error) {
@@ -62,8 +64,7 @@ run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
               return;
             }
             auto& state = self->state;
-            self->request(state.config.executors,
-                          state.config.settings->run_queue_wait + kBackstopMargin, acquire_atom_v,
+            self->request(state.config.executors, caf::infinite, acquire_atom_v,
                           state.config.run.environment.node_version, installed.node_path)
                 .then([self, node_path = installed.node_path](
                           WarmRunner& runner) { execute(self, std::move(runner), node_path); },

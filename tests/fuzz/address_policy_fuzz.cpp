@@ -1,0 +1,37 @@
+// Webhook URLs and the address policy (SSRF protection): parsing arbitrary
+// text, and the properties the policy rests on.
+#include "actors/address_policy.hpp"
+#include "events/webhook.hpp"
+#include "fuzz_input.hpp"
+
+using namespace vouch;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const auto fields = fuzz::split_input(data, size, 2);
+  const auto url_refusal = events::check_webhook_url(fields[0], false);
+  // An http:// URL is never accepted when only https is allowed.
+  if (fields[0].starts_with("http://")) VOUCH_FUZZ_CHECK(url_refusal.has_value());
+  (void)events::check_webhook_url(fields[0], true);
+  (void)events::is_valid_event_pattern(fields[0]);
+
+  if (const auto address = actors::IpAddress::parse(fields[0])) {
+    // The printed form parses back to the same address.
+    const auto again = actors::IpAddress::parse(address->to_string());
+    VOUCH_FUZZ_CHECK(again.has_value());
+    VOUCH_FUZZ_CHECK(again->bytes == address->bytes && again->v4 == address->v4);
+    // A v4-mapped address is judged as its IPv4 address.
+    const auto unmapped = address->unmapped();
+    VOUCH_FUZZ_CHECK(actors::special_purpose_reason(*address).has_value() ==
+                     actors::special_purpose_reason(unmapped).has_value());
+    const actors::AddressPolicy strict;
+    VOUCH_FUZZ_CHECK(strict.refusal(*address).has_value() ==
+                     actors::special_purpose_reason(unmapped).has_value());
+    if (const auto cidr = actors::Cidr::parse(fields[1])) {
+      // An allowed range admits its own members, whatever else they are.
+      const actors::AddressPolicy allowing({*cidr});
+      if (cidr->contains(unmapped)) VOUCH_FUZZ_CHECK(!allowing.refusal(*address).has_value());
+    }
+  }
+  (void)actors::Cidr::parse(fields[0]);
+  return 0;
+}
