@@ -231,6 +231,9 @@ events::RunReport read_run(const std::optional<std::string>& line, const Process
         } else {
           report.error = events::RunError{"run_failed", "the runner failed without a reason"};
         }
+      } else if (!report.results) {
+        // Found by fuzzing: "ok" without results would end the run as neither.
+        report.error = events::RunError{"run_failed", "the runner's answer has no results"};
       }
     } catch (const ja::CorruptRecord& corrupt) {
       report.error =

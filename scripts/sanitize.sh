@@ -24,13 +24,19 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${missing[@]}" >&2
 fi
 
-CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DVOUCH_SANITIZE=ON >/dev/null
-cmake --build build-sanitize -j "$(nproc)"
+# -O1 with line tables only: what the sanitizers' reports need, and about
+# half the build time of RelWithDebInfo.
+CC=clang CXX=clang++ cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
+  -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -gline-tables-only" -DVOUCH_SANITIZE=ON >/dev/null
+targets=(vouchd vouch_unit_tests vouch_webhook_unit_tests vouch_integration_tests)
+for target in address_policy event_codecs http_request key_coding runner_protocol; do
+  targets+=("${target}_fuzz")
+done
+cmake --build build-sanitize -j "$(nproc)" --target "${targets[@]}"
 
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0"
-export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/tests/fuzz/ubsan.supp"
 
 build-sanitize/tests/vouch_unit_tests
 build-sanitize/tests/vouch_webhook_unit_tests
@@ -50,7 +56,7 @@ for target in address_policy event_codecs http_request key_coding runner_protoco
     echo "fuzz: $target found a failing input: $(ls "$findings/$target-"* 2>/dev/null)" >&2
     exit 1
   fi
-  grep -E "stat::number_of_executed_runs|stat::peak_rss" "$findings/$target.log" | tr '\n' ' ' >&2
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$findings/$target.log" | tr '\n' ' ' >&2
   echo >&2
   rm -rf "$work"
 done

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Sets everything up, then runs the whole test suite: the C++ unit and
-# integration tests (ctest) and the runner's Node.js tests.
+# integration tests (ctest), the runner's Node.js tests, and the sanitizer
+# build (unit and failure-path tests under ASan/UBSan, each fuzz target for
+# a bounded time: scripts/sanitize.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 ctest --test-dir build --output-on-failure --timeout 600
 (cd runner && npm test)
+scripts/sanitize.sh

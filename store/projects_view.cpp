@@ -63,45 +63,26 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
   return events::ok_status();
 }
 
+ProjectsView::ProjectsView(Database& database)
+    : records_(database, {"project", record_key, position_key, events::decode_project,
+                          [](const events::Project& record) -> const std::string& {
+                            return record.account;
+                          }}) {}
+
 events::Result<std::optional<events::Project>> ProjectsView::find(const std::string& account,
                                                                   const std::string& id) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
-  if (status.IsNotFound()) return std::optional<events::Project>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto project = events::decode_project(text);
-  if (!project) return std::move(project).error();
-  if (project->account != account) return std::optional<events::Project>{};
-  return std::optional<events::Project>{std::move(project).value()};
+  return records_.find(account, id);
 }
 
 events::Result<Page<events::Project>> ProjectsView::list(
     const std::string& account, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
-  const std::string prefix = account_prefix(account);
-  std::string start = prefix;
-  if (starting_after) {
-    auto cursor = find(account, *starting_after);
-    if (!cursor) return std::move(cursor).error();
-    std::string position;
-    if (!*cursor || !database_.db()
-                         .Get(rocksdb::ReadOptions(), database_.views(),
-                              position_key(*starting_after), &position)
-                         .ok()) {
-      return events::Error::invalid("startingAfter names no project of this account",
-                                    {{"startingAfter", "no project " + *starting_after}});
-    }
-    start = account_key(account, keys::decode_u64(position).value_or(0) + 1);
-  }
-
-  return read_page<events::Project>(
-      database_, prefix, start, [](std::string_view id) { return record_key(id); }, limit,
-      [&](std::string_view text) -> events::Result<std::optional<events::Project>> {
-        auto project = events::decode_project(text);
-        if (!project) return std::move(project).error();
-        return std::optional<events::Project>(std::move(project).value());
-      });
+  return records_.list(account,
+                       {account_prefix(account),
+                        [&](std::uint64_t position) { return account_key(account, position); },
+                        "of this account",
+                        {}},
+                       starting_after, limit);
 }
 
 }  // namespace vouch::store

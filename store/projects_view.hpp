@@ -7,6 +7,7 @@
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "store/database.hpp"
+#include "store/owned_records.hpp"
 #include "store/page.hpp"
 #include "store/projection.hpp"
 
@@ -17,7 +18,7 @@ namespace vouch::store {
 // committed state; they never touch the write path.
 class ProjectsView : public Projection {
  public:
-  explicit ProjectsView(Database& database) : database_(database) {}
+  explicit ProjectsView(Database& database);
 
   std::string_view name() const override { return "projects"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
@@ -33,7 +34,7 @@ class ProjectsView : public Projection {
       std::size_t limit) const;
 
  private:
-  Database& database_;
+  OwnedRecords<events::Project> records_;
 };
 
 }  // namespace vouch::store

@@ -50,17 +50,16 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
   return events::ok_status();
 }
 
+RunsView::RunsView(Database& database)
+    : database_(database),
+      records_(
+          database,
+          {"run", record_key, [](std::string_view) { return std::string(); }, events::decode_run,
+           [](const events::TestRun& record) -> const std::string& { return record.account; }}) {}
+
 events::Result<std::optional<events::TestRun>> RunsView::find(const std::string& account,
                                                               const std::string& id) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
-  if (status.IsNotFound()) return std::optional<events::TestRun>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto run = events::decode_run(text);
-  if (!run) return std::move(run).error();
-  if (run->account != account) return std::optional<events::TestRun>{};
-  return std::optional<events::TestRun>{std::move(run).value()};
+  return records_.find(account, id);
 }
 
 events::Result<std::vector<events::TestRun>> RunsView::running() const {

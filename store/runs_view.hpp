@@ -7,6 +7,7 @@
 #include "events/result.hpp"
 #include "events/test_run.hpp"
 #include "store/database.hpp"
+#include "store/owned_records.hpp"
 #include "store/projection.hpp"
 
 namespace vouch::store {
@@ -15,7 +16,7 @@ namespace vouch::store {
 // running (which a restart ends as interrupted).
 class RunsView : public Projection {
  public:
-  explicit RunsView(Database& database) : database_(database) {}
+  explicit RunsView(Database& database);
 
   std::string_view name() const override { return "runs"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
@@ -29,6 +30,7 @@ class RunsView : public Projection {
 
  private:
   Database& database_;
+  OwnedRecords<events::TestRun> records_;
 };
 
 }  // namespace vouch::store

@@ -81,47 +81,27 @@ events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter&
   return events::ok_status();
 }
 
+TestsView::TestsView(Database& database)
+    : database_(database),
+      records_(database, {"test", record_key, position_key, events::decode_generated_test,
+                          [](const events::GeneratedTest& record) -> const std::string& {
+                            return record.account;
+                          }}) {}
+
 events::Result<std::optional<events::GeneratedTest>> TestsView::find(const std::string& account,
                                                                      const std::string& id) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
-  if (status.IsNotFound()) return std::optional<events::GeneratedTest>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto test = events::decode_generated_test(text);
-  if (!test) return std::move(test).error();
-  if (test->account != account) return std::optional<events::GeneratedTest>{};
-  return std::optional<events::GeneratedTest>{std::move(test).value()};
+  return records_.find(account, id);
 }
 
 events::Result<Page<events::GeneratedTest>> TestsView::list(
     const std::string& account, const std::string& project_id,
     const std::optional<std::string>& starting_after, std::size_t limit) const {
-  const std::string prefix = project_prefix(project_id);
-  std::string start = prefix;
-  if (starting_after) {
-    auto cursor = find(account, *starting_after);
-    if (!cursor) return std::move(cursor).error();
-    std::string position;
-    if (!*cursor || (*cursor)->project_id != project_id ||
-        !database_.db()
-             .Get(rocksdb::ReadOptions(), database_.views(), position_key(*starting_after),
-                  &position)
-             .ok()) {
-      return events::Error::invalid("startingAfter names no test of this project",
-                                    {{"startingAfter", "no test " + *starting_after}});
-    }
-    start = project_key(project_id, keys::decode_u64(position).value_or(0) + 1);
-  }
-
-  return read_page<events::GeneratedTest>(
-      database_, prefix, start, [](std::string_view id) { return record_key(id); }, limit,
-      [&](std::string_view text) -> events::Result<std::optional<events::GeneratedTest>> {
-        auto test = events::decode_generated_test(text);
-        if (!test) return std::move(test).error();
-        if (test->account != account) return std::optional<events::GeneratedTest>();
-        return std::optional<events::GeneratedTest>(std::move(test).value());
-      });
+  return records_.list(
+      account,
+      {project_prefix(project_id),
+       [&](std::uint64_t position) { return project_key(project_id, position); }, "of this project",
+       [&](const events::GeneratedTest& test) { return test.project_id == project_id; }},
+      starting_after, limit);
 }
 
 events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(

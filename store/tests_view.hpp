@@ -7,6 +7,7 @@
 #include "events/result.hpp"
 #include "events/test_run.hpp"
 #include "store/database.hpp"
+#include "store/owned_records.hpp"
 #include "store/page.hpp"
 #include "store/projection.hpp"
 
@@ -18,7 +19,7 @@ namespace vouch::store {
 // test.coverage.updated). Queries read committed state only.
 class TestsView : public Projection {
  public:
-  explicit TestsView(Database& database) : database_(database) {}
+  explicit TestsView(Database& database);
 
   std::string_view name() const override { return "tests"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
@@ -39,6 +40,7 @@ class TestsView : public Projection {
 
  private:
   Database& database_;
+  OwnedRecords<events::GeneratedTest> records_;
 };
 
 }  // namespace vouch::store

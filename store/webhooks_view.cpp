@@ -52,44 +52,27 @@ events::Status WebhooksView::apply(const events::RecordedEvent& record, ViewWrit
   return events::ok_status();
 }
 
+WebhooksView::WebhooksView(Database& database)
+    : database_(database),
+      records_(database, {"webhook", record_key, position_key, events::decode_webhook_record,
+                          [](const events::Webhook& record) -> const std::string& {
+                            return record.account;
+                          }}) {}
+
 events::Result<std::optional<events::Webhook>> WebhooksView::find(const std::string& account,
                                                                   const std::string& id) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
-  if (status.IsNotFound()) return std::optional<events::Webhook>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto webhook = events::decode_webhook_record(text);
-  if (!webhook) return std::move(webhook).error();
-  if (webhook->account != account) return std::optional<events::Webhook>{};
-  return std::optional<events::Webhook>{std::move(webhook).value()};
+  return records_.find(account, id);
 }
 
 events::Result<Page<events::Webhook>> WebhooksView::list(
     const std::string& account, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
-  const std::string prefix = account_prefix(account);
-  std::string start = prefix;
-  if (starting_after) {
-    auto cursor = find(account, *starting_after);
-    if (!cursor) return std::move(cursor).error();
-    std::string position;
-    if (!*cursor || !database_.db()
-                         .Get(rocksdb::ReadOptions(), database_.views(),
-                              position_key(*starting_after), &position)
-                         .ok()) {
-      return events::Error::invalid("startingAfter names no webhook of this account",
-                                    {{"startingAfter", "no webhook " + *starting_after}});
-    }
-    start = account_key(account, keys::decode_u64(position).value_or(0) + 1);
-  }
-  return read_page<events::Webhook>(
-      database_, prefix, start, [](std::string_view id) { return record_key(id); }, limit,
-      [&](std::string_view text) -> events::Result<std::optional<events::Webhook>> {
-        auto webhook = events::decode_webhook_record(text);
-        if (!webhook) return std::move(webhook).error();
-        return std::optional<events::Webhook>(std::move(webhook).value());
-      });
+  return records_.list(account,
+                       {account_prefix(account),
+                        [&](std::uint64_t position) { return account_key(account, position); },
+                        "of this account",
+                        {}},
+                       starting_after, limit);
 }
 
 events::Result<std::vector<WebhookEntry>> WebhooksView::all_of(const std::string& account) const {

@@ -8,6 +8,7 @@
 #include "events/result.hpp"
 #include "events/webhook.hpp"
 #include "store/database.hpp"
+#include "store/owned_records.hpp"
 #include "store/page.hpp"
 #include "store/projection.hpp"
 
@@ -24,7 +25,7 @@ struct WebhookEntry {
 // index in creation order. Queries are thread-safe and read committed state.
 class WebhooksView : public Projection {
  public:
-  explicit WebhooksView(Database& database) : database_(database) {}
+  explicit WebhooksView(Database& database);
 
   std::string_view name() const override { return "webhooks"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
@@ -44,6 +45,7 @@ class WebhooksView : public Projection {
 
  private:
   Database& database_;
+  OwnedRecords<events::Webhook> records_;
 };
 
 }  // namespace vouch::store

@@ -38,6 +38,7 @@ class ActorFailuresTest : public ::testing::Test {
   }
   // The project actors re-arm their idle timers forever: end them first.
   ~ActorFailuresTest() override {
+    held_->clear();  // the promises point back at the project actors
     for (const auto& actor : spawned_) caf::anon_send_exit(actor, caf::exit_reason::kill);
     scheduler_.run();
   }
@@ -45,8 +46,8 @@ class ActorFailuresTest : public ::testing::Test {
   // An event store that takes appends and never answers them.
   event_store_actor silent_store() {
     auto held = held_;
-    return system_.spawn(
-        [held](event_store_actor::pointer self) -> event_store_actor::behavior_type {
+    auto store =
+        system_.spawn([held](event_store_actor::pointer self) -> event_store_actor::behavior_type {
           return {
               [self, held](append_atom, store::AppendRequest&) -> caf::result<store::AppendResult> {
                 held->push_back(self->make_response_promise<store::AppendResult>());
@@ -56,6 +57,8 @@ class ActorFailuresTest : public ::testing::Test {
               [](appended_atom, std::uint64_t, events::Error&) {},
           };
         });
+    spawned_.push_back(caf::actor_cast<caf::actor>(store));
+    return store;
   }
 
   project_actor project_with(event_store_actor store) {

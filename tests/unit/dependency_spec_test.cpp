@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "temp_folder.hpp"
+
 namespace vouch::events {
 namespace {
 
@@ -96,7 +98,8 @@ TEST(DependencySpecTest, NpmReadsEveryAcceptedSpecAsARegistrySpec) {
   boost::json::array pairs;
   for (const auto& spec : kRegistrySpecs) pairs.push_back(boost::json::array{"some-package", spec});
   for (const auto& spec : kRefused) pairs.push_back(boost::json::array{"some-package", spec});
-  const std::string input = std::tmpnam(nullptr);
+  testing::TempFolder folder;
+  const std::string input = (folder.path() / "specs.json").string();
   std::ofstream(input) << boost::json::serialize(pairs);
   const std::string command =
       "node " + std::string(VOUCH_SOURCE_DIR) + "/tests/unit/npa_types.js < " + input;
@@ -106,7 +109,6 @@ TEST(DependencySpecTest, NpmReadsEveryAcceptedSpecAsARegistrySpec) {
   char chunk[4096];
   while (auto n = std::fread(chunk, 1, sizeof chunk, pipe)) output.append(chunk, n);
   ASSERT_EQ(::pclose(pipe), 0) << output;
-  std::remove(input.c_str());
   const auto types = boost::json::parse(output).as_array();
   ASSERT_EQ(types.size(), pairs.size());
   const std::set<std::string> registry = {"version", "range", "tag"};

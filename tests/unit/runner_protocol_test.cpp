@@ -106,5 +106,14 @@ TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
   EXPECT_TRUE(spec.env[0].starts_with("PATH="));
 }
 
+// Every run ends with results or an error: an answer that says ok but
+// carries no results is an error (found by the runner_protocol fuzzer).
+TEST(ReadRun, OkWithoutResultsIsAnError) {
+  auto report = read_run(R"({"ok":true,"rsults":{"total":1}})", exited(0));
+  EXPECT_FALSE(report.results.has_value());
+  ASSERT_TRUE(report.error.has_value());
+  EXPECT_EQ(report.error->code, "run_failed");
+}
+
 }  // namespace
 }  // namespace vouch::actors
