@@ -35,7 +35,6 @@ done
 cmake --build build-sanitize -j "$(nproc)" --target "${targets[@]}"
 
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1"
-export LSAN_OPTIONS="suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/tests/fuzz/ubsan.supp"
 
 build-sanitize/tests/vouch_unit_tests
