@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,12 +29,12 @@ inline std::vector<std::string_view> split_input(const std::uint8_t* data, std::
 }
 
 // Stops the fuzzer with a message when a property does not hold.
-#define VOUCH_FUZZ_CHECK(condition)                                                      \
-  do {                                                                                   \
-    if (!(condition)) {                                                                  \
-      __builtin_printf("property failed: %s (%s:%d)\n", #condition, __FILE__, __LINE__); \
-      __builtin_trap();                                                                  \
-    }                                                                                    \
+#define VOUCH_FUZZ_CHECK(condition)                                                          \
+  do {                                                                                       \
+    if (!(condition)) {                                                                      \
+      std::fprintf(stderr, "property failed: %s (%s:%d)\n", #condition, __FILE__, __LINE__); \
+      __builtin_trap();                                                                      \
+    }                                                                                        \
   } while (false)
 
 }  // namespace vouch::fuzz

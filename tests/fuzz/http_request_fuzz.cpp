@@ -18,10 +18,21 @@ namespace bhttp = boost::beast::http;
 namespace {
 
 // The fields the endpoints read, by the reader each uses.
-constexpr const char* kStringFields[] = {
-    "name",           "repository", "config.framework", "projectId", "testId",
-    "environment.nodeVersion", "url", "description", "scopes", "plan", "account",
-    "files[0].path",  "files[0].content", "files[1].path", "files[1].content"};
+constexpr const char* kStringFields[] = {"name",
+                                         "repository",
+                                         "config.framework",
+                                         "projectId",
+                                         "testId",
+                                         "environment.nodeVersion",
+                                         "url",
+                                         "description",
+                                         "scopes",
+                                         "plan",
+                                         "account",
+                                         "files[0].path",
+                                         "files[0].content",
+                                         "files[1].path",
+                                         "files[1].content"};
 constexpr const char* kNumberFields[] = {"config.coverage.threshold", "expiresInDays"};
 constexpr const char* kBooleanFields[] = {"active"};
 constexpr const char* kStringListFields[] = {"events", "scopes"};

@@ -60,6 +60,16 @@ TEST(RecordCodec, RecordRoundTripsWithDataSplicedIn) {
   EXPECT_EQ(store::encode_record(*decoded), bytes);
 }
 
+// A damaged record whose data holds a number beyond double's range would
+// decode into data JSON cannot print back: it is refused (found by fuzzing).
+TEST(RecordCodec, DataWithANumberOutOfRangeIsCorrupt) {
+  auto decoded = store::decode_record(
+      R"({"position":1,"stream":"project-p","version":1,"id":"evt_1","type":"ProjectDeleted.v1",)"
+      R"("account":"a","created":1,"data":{"id":"p","at":1E99999}})");
+  ASSERT_FALSE(decoded.ok());
+  EXPECT_NE(decoded.error().message.find("out of range"), std::string::npos);
+}
+
 TEST(KeyCoding, BigEndianKeysSortNumerically) {
   EXPECT_LT(store::keys::event(255), store::keys::event(256));
   EXPECT_LT(store::keys::stream_index("s", 9), store::keys::stream_index("s", 10));
