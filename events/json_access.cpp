@@ -55,4 +55,19 @@ boost::json::object parse_object(std::string_view text, std::string_view what) {
   return as_object(value, what);
 }
 
+bool any_double(const boost::json::value& value, const std::function<bool(double)>& test) {
+  if (value.is_double()) return test(value.get_double());
+  if (value.is_array()) {
+    for (const auto& item : value.get_array()) {
+      if (any_double(item, test)) return true;
+    }
+  }
+  if (value.is_object()) {
+    for (const auto& field : value.get_object()) {
+      if (any_double(field.value(), test)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace vouch::events::json_access

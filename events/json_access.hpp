@@ -3,6 +3,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/value.hpp>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,6 +25,10 @@ std::int64_t int_at(const boost::json::object& object, std::string_view key);
 std::optional<std::string> optional_string_at(const boost::json::object& object,
                                               std::string_view key);
 std::optional<double> optional_number_at(const boost::json::object& object, std::string_view key);
+
+// Whether any number in `value` (at any depth) that JSON holds as a double
+// satisfies `test`.
+bool any_double(const boost::json::value& value, const std::function<bool(double)>& test);
 
 // Parses `text` as a JSON object or throws CorruptRecord.
 boost::json::object parse_object(std::string_view text, std::string_view what);

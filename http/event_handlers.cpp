@@ -1,24 +1,22 @@
 #include "http/event_handlers.hpp"
 
-#include <array>
+#include <algorithm>
 
 #include "events/scopes.hpp"
+#include "events/webhook.hpp"
 #include "http/query.hpp"
 #include "http/reply.hpp"
 
 namespace vouch::http {
 namespace {
 
-constexpr std::array<std::string_view, 8> kPublicTypes{
-    "test.started",    "test.completed",  "test.failed",     "test.coverage.updated",
-    "project.created", "project.updated", "project.deleted", "project.imported"};
-
 void list(const store::EventsView& events, const Request& request, const Context& context,
           Respond respond) {
   auto query = parse_page_query(request.target);
   if (!query) return respond(error_response(query.error(), context.request_id));
   auto type = query_param(request.target, "type");
-  if (type && std::find(kPublicTypes.begin(), kPublicTypes.end(), *type) == kPublicTypes.end()) {
+  const auto& known = events::public_event_types();
+  if (type && std::find(known.begin(), known.end(), *type) == known.end()) {
     return respond(error_response(
         events::Error::invalid("unknown event type", {{"type", "is not an event type: " + *type}}),
         context.request_id));

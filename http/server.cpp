@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "http/connection_table.hpp"
 #include "http/problem.hpp"
 #include "log/log.hpp"
 
@@ -43,94 +44,11 @@ void close_on_exec(int fd) {
   if (flags >= 0) ::fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
 }
 
-// The open connections, counted overall and by client address, and the idle
-// ones (waiting for the first byte of a request) from the longest idle on.
-// The listener asks it to admit each new connection; when a limit is reached
-// it names an idle connection to close instead of refusing the new one.
-class ConnectionTable {
- public:
-  struct Admission {
-    bool admitted = false;
-    std::weak_ptr<Session> evict;  // close this one to make room (may be empty)
-  };
-
-  void set_limits(std::size_t total, std::size_t per_address) {
-    max_total_ = total;
-    max_per_address_ = per_address;
-  }
-  std::size_t max_total() const { return max_total_; }
-  std::size_t max_per_address() const { return max_per_address_; }
-
-  Admission admit(const asio::ip::address& address) {
-    const std::lock_guard lock(mutex_);
-    Admission admission;
-    const bool total_full = total_ >= max_total_;
-    const bool address_full = by_address_[address] >= max_per_address_;
-    if (total_full || address_full) {
-      // The longest-idle connection that frees the limit that is reached.
-      const auto victim = std::find_if(idle_.begin(), idle_.end(), [&](const IdleEntry& entry) {
-        return !address_full || entry.address == address;
-      });
-      if (victim == idle_.end()) {
-        if (by_address_[address] == 0) by_address_.erase(address);
-        return admission;
-      }
-      admission.evict = victim->session;
-      *victim->listed = false;
-      idle_.erase(victim);
-    }
-    ++total_;
-    ++by_address_[address];
-    admission.admitted = true;
-    return admission;
-  }
-
-  void release(const asio::ip::address& address) {
-    const std::lock_guard lock(mutex_);
-    --total_;
-    if (--by_address_[address] == 0) by_address_.erase(address);
-  }
-
-  // `listed` and `entry` belong to the session and are guarded by the table.
-  struct IdleEntry {
-    std::weak_ptr<Session> session;
-    asio::ip::address address;
-    bool* listed;
-  };
-  using IdleList = std::list<IdleEntry>;
-
-  void mark_idle(IdleEntry entry, IdleList::iterator& at) {
-    const std::lock_guard lock(mutex_);
-    *entry.listed = true;
-    at = idle_.insert(idle_.end(), std::move(entry));
-  }
-
-  void mark_busy(bool& listed, IdleList::iterator at) {
-    const std::lock_guard lock(mutex_);
-    if (!listed) return;  // already taken off by admit()
-    listed = false;
-    idle_.erase(at);
-  }
-
-  std::size_t total() const {
-    const std::lock_guard lock(mutex_);
-    return total_;
-  }
-
- private:
-  mutable std::mutex mutex_;
-  std::size_t max_total_ = 0;
-  std::size_t max_per_address_ = 0;
-  std::size_t total_ = 0;
-  std::map<asio::ip::address, std::size_t> by_address_;
-  IdleList idle_;
-};
-
 // Shared by the listener and every session.
 struct ServerState {
   ServerOptions options;
   Server::Handler handler;
-  ConnectionTable connections;
+  ConnectionTable<Session> connections;
   std::atomic<std::size_t> in_flight{0};
   std::atomic<bool> draining{false};
 };
@@ -315,7 +233,7 @@ class Session : public std::enable_shared_from_this<Session> {
   bool idle_ = false;  // on the strand: waiting for the first byte of a request
   // Guarded by the connection table: whether and where we are in its idle list.
   bool idle_listed_ = false;
-  ConnectionTable::IdleList::iterator idle_entry_;
+  ConnectionTable<Session>::IdleList::iterator idle_entry_;
 };
 
 // The connection limit from the open-file limit, keeping a quarter of the

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "events/access_codec.hpp"
+#include "events/json_access.hpp"
 #include "events/project_codec.hpp"
 #include "events/webhook_codec.hpp"
 #include "fuzz_input.hpp"
@@ -19,18 +20,8 @@ namespace {
 // may print differently after a round trip. Our codecs never write one (they
 // write int64 integers); only a damaged record can hold it.
 bool has_inexact_number(const boost::json::value& value) {
-  if (value.is_double()) return std::abs(value.get_double()) >= 9007199254740992.0;
-  if (value.is_array()) {
-    for (const auto& item : value.get_array()) {
-      if (has_inexact_number(item)) return true;
-    }
-  }
-  if (value.is_object()) {
-    for (const auto& field : value.get_object()) {
-      if (has_inexact_number(field.value())) return true;
-    }
-  }
-  return false;
+  return events::json_access::any_double(
+      value, [](double number) { return std::abs(number) >= 9007199254740992.0; });
 }
 
 template <class Decode>
