@@ -1,5 +1,6 @@
 #include "actors/account_actor.hpp"
 
+#include "actors/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
 #include "events/access_codec.hpp"
@@ -30,19 +31,6 @@ events::Result<std::pair<State, std::uint64_t>> load(const store::EventLog& log,
     version = record.version;
   }
   return std::pair{std::move(state), version};
-}
-
-template <class Event>
-store::AppendRequest append_request(std::string stream, std::uint64_t version,
-                                    const std::vector<Event>& decided, const std::string& account,
-                                    events::Millis at) {
-  store::AppendRequest request{std::move(stream), version, {}};
-  for (const auto& event : decided) {
-    auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
-                              std::move(encoded.type), account, at, std::move(encoded.data)});
-  }
-  return request;
 }
 
 caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,

@@ -3,6 +3,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "actors/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/runner_protocol.hpp"
 #include "actors/timeouts.hpp"
@@ -96,11 +97,9 @@ void complete(Self self, Job job, GenerationOutput output) {
   test.summary = std::move(output.summary);
   test.created = job.command.at;
   test.updated = job.command.at;
-  auto encoded = events::encode(events::TestGenerated{test});
-  store::AppendRequest request{events::test_stream(test.id), store::kNoStream, {}};
-  request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
-                            std::move(encoded.type), test.account, test.created,
-                            std::move(encoded.data)});
+  auto request =
+      append_request(events::test_stream(test.id), store::kNoStream,
+                     std::vector{events::TestGenerated{test}}, test.account, test.created);
   self->request(self->state.store, kAppendTimeout, append_atom_v, std::move(request))
       .then([promise = job.promise,
              test](const store::AppendResult&) mutable { promise.deliver(test); },

@@ -1,5 +1,6 @@
 #include "actors/project_actor.hpp"
 
+#include "actors/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
 #include "events/ids.hpp"
@@ -48,13 +49,8 @@ caf::result<events::Project> handle(Self self, const Command& command) {
   if (!decided) return to_caf_error(std::move(decided).error());
   if (decided->empty()) return *state.project.project;
 
-  store::AppendRequest request{events::project_stream(state.config.project_id), state.version, {}};
-  for (const auto& event : *decided) {
-    auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
-                              std::move(encoded.type), command.account, command.at,
-                              std::move(encoded.data)});
-  }
+  auto request = append_request(events::project_stream(state.config.project_id), state.version,
+                                *decided, command.account, command.at);
   auto promise = self->make_response_promise<events::Project>();
   // await: no other command of this project runs until the append is durable.
   self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "actors/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/run_actor.hpp"
 #include "actors/timeouts.hpp"
@@ -42,16 +43,12 @@ struct RunCoordinatorState {
 
 using Self = run_coordinator_actor::stateful_pointer<RunCoordinatorState>;
 
-store::AppendRequest append_request(const events::TestRun& run,
-                                    const std::vector<events::RunEvent>& decided,
-                                    std::uint64_t expected_version, events::Millis at) {
-  store::AppendRequest request{events::run_stream(run.id), expected_version, {}};
-  for (const auto& event : decided) {
-    auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
-                              std::move(encoded.type), run.account, at, std::move(encoded.data)});
-  }
-  return request;
+// A run's events, appended to its stream.
+store::AppendRequest run_append(const events::TestRun& run,
+                                const std::vector<events::RunEvent>& decided,
+                                std::uint64_t expected_version, events::Millis at) {
+  return actors::append_request(events::run_stream(run.id), expected_version, decided, run.account,
+                                at);
 }
 
 // The threshold a run is judged by: its project's now, or the one the test
@@ -85,7 +82,7 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
   // Readers waiting for the end are answered once it is durable (and in the
   // read models), or once recording it failed: then they see it running.
   self->request(config.store, kAppendTimeout, append_atom_v,
-                append_request(run, *decided, started_version, at))
+                run_append(run, *decided, started_version, at))
       .await([self, id = run.id](const store::AppendResult&) { self->state.ended(id); },
              [self, run](caf::error& error) {
                log::error("runs", "could not record the end of " + run.id + ": " +
@@ -105,7 +102,7 @@ void interrupt_unfinished(Self self) {
     if (!decided) continue;
     log::warn("runs", run.id + " was running when vouchd stopped; ended as interrupted");
     self->request(self->state.config.store, kAppendTimeout, append_atom_v,
-                  append_request(run, *decided, 1, events::now_millis()))
+                  run_append(run, *decided, 1, events::now_millis()))
         .await([](const store::AppendResult&) {},
                [id = run.id](caf::error& error) {
                  log::error("runs", "could not end " + id + ": " + from_caf_error(error).message);
@@ -130,7 +127,7 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
         std::vector<events::SourceFile> files = command.test.sources;
         files.insert(files.end(), command.test.files.begin(), command.test.files.end());
         self->request(config.store, kAppendTimeout, append_atom_v,
-                      append_request(run, {events::RunStarted{run}}, store::kNoStream, run.created))
+                      run_append(run, {events::RunStarted{run}}, store::kNoStream, run.created))
             .then(
                 [self, promise, run, files = std::move(files)](const store::AppendResult&) mutable {
                   auto& config = self->state.config;

@@ -1,5 +1,6 @@
 #include "actors/webhook_actor.hpp"
 
+#include "actors/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
 #include "actors/webhook_actor_state.hpp"
@@ -41,12 +42,8 @@ void commit(Self self, const std::vector<events::WebhookEvent>& decided, const s
             events::Millis at, std::function<void(caf::error)> failed,
             std::function<void()> succeeded) {
   auto& state = self->state;
-  store::AppendRequest request{events::webhook_stream(state.config.webhook_id), state.version, {}};
-  for (const auto& event : decided) {
-    auto encoded = events::encode(event);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
-                              std::move(encoded.type), account, at, std::move(encoded.data)});
-  }
+  auto request = append_request(events::webhook_stream(state.config.webhook_id), state.version,
+                                decided, account, at);
   // await: no other command of this webhook runs until the append is durable.
   self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))
       .await(

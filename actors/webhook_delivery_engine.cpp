@@ -5,6 +5,7 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
+#include "actors/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
 #include "actors/webhook_actor_state.hpp"
@@ -64,10 +65,7 @@ void flush_records(Self self) {
   request.events.reserve(state.appending.size());
   const std::string account = state.webhook.webhook ? state.webhook.webhook->account : "";
   for (const auto& waiting : state.appending) {
-    auto encoded = events::encode(waiting.attempt);
-    request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
-                              std::move(encoded.type), account, waiting.attempt.at,
-                              std::move(encoded.data)});
+    add_event(request, waiting.attempt, account, waiting.attempt.at);
   }
   state.append_in_flight = true;
   self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))

@@ -1,0 +1,37 @@
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "events/event_record.hpp"
+#include "events/ids.hpp"
+#include "store/event_log.hpp"
+
+// The one way an actor turns the events it decided into an append: each
+// encoded with its aggregate's codec (found by argument-dependent lookup, so
+// the caller includes that codec), under a new time-ordered event id, with
+// the owning account and the time.
+namespace vouch::actors {
+
+template <class Event>
+void add_event(store::AppendRequest& request, const Event& event, const std::string& account,
+               events::Millis at) {
+  auto encoded = encode(event);
+  request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+                            std::move(encoded.type), account, at, std::move(encoded.data)});
+}
+
+// `decided` appended to `stream`, which must be at `expected_version`
+// (store::kAnyVersion: anywhere).
+template <class Event>
+store::AppendRequest append_request(std::string stream, std::uint64_t expected_version,
+                                    const std::vector<Event>& decided, const std::string& account,
+                                    events::Millis at) {
+  store::AppendRequest request{std::move(stream), expected_version, {}};
+  request.events.reserve(decided.size());
+  for (const auto& event : decided) add_event(request, event, account, at);
+  return request;
+}
+
+}  // namespace vouch::actors
