@@ -9,11 +9,12 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
-#include <boost/url/parse.hpp>
 #include <map>
 #include <optional>
 #include <thread>
 #include <unordered_map>
+
+#include "actors/webhook_target.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -28,54 +29,6 @@ using Clock = std::chrono::steady_clock;
 constexpr std::uint64_t kResponseBodyLimit = 1024 * 1024;  // the body is read and dropped
 constexpr const char* kUserAgent = "Vouch-Webhooks/1.0";
 constexpr std::size_t kMaxCachedTargets = 4096;  // parsed URLs kept; cleared when full
-
-struct Target {
-  bool tls = true;
-  std::string host;         // to resolve; an IPv6 literal without brackets
-  bool host_is_ip = false;  // no SNI; the certificate must name the address
-  std::string port;
-  std::string host_header;  // host[:port] as sent in Host
-  std::string resource;     // path and query
-  std::string pool_key;     // scheme://host:port
-};
-
-events::Result<Target> parse_target(std::string_view text) {
-  auto url = boost::urls::parse_absolute_uri(text);
-  if (!url) return events::Error::invalid("not an absolute URL: " + url.error().message());
-  Target target;
-  if (url->scheme_id() == boost::urls::scheme::https) {
-    target.tls = true;
-  } else if (url->scheme_id() == boost::urls::scheme::http) {
-    target.tls = false;
-  } else {
-    return events::Error::invalid("not an http(s) URL");
-  }
-  switch (url->host_type()) {
-    case boost::urls::host_type::ipv4:
-      target.host = url->host_ipv4_address().to_string();
-      target.host_is_ip = true;
-      break;
-    case boost::urls::host_type::ipv6:
-      target.host = url->host_ipv6_address().to_string();
-      target.host_is_ip = true;
-      break;
-    case boost::urls::host_type::name:
-      target.host = url->host_name();
-      break;
-    default:
-      return events::Error::invalid("the URL has no usable host");
-  }
-  if (target.host.empty()) return events::Error::invalid("the URL has no host");
-  target.port = url->has_port() ? std::string(url->port()) : (target.tls ? "443" : "80");
-  target.host_header = std::string(url->encoded_host_and_port());
-  target.resource = std::string(url->encoded_target());
-  if (target.resource.empty() || target.resource.front() != '/') {
-    target.resource.insert(0, "/");
-  }
-  target.pool_key =
-      std::string(target.tls ? "https://" : "http://") + target.host + ":" + target.port;
-  return target;
-}
 
 std::optional<IpAddress> to_ip(const net::ip::address& address) {
   IpAddress out;
@@ -150,9 +103,9 @@ struct WebhookClient::Impl {
   }
 
   // A webhook's URL is parsed once, not for every attempt. I/O thread only.
-  events::Result<Target> target_of(const std::string& url) {
+  events::Result<WebhookTarget> target_of(const std::string& url) {
     if (auto it = targets.find(url); it != targets.end()) return it->second;
-    auto target = parse_target(url);
+    auto target = parse_webhook_target(url);
     if (!target) return target;
     if (targets.size() >= kMaxCachedTargets) targets.clear();
     targets.emplace(url, *target);
@@ -160,7 +113,7 @@ struct WebhookClient::Impl {
   }
 
   Options options;
-  std::unordered_map<std::string, Target> targets;
+  std::unordered_map<std::string, WebhookTarget> targets;
   net::io_context io{1};
   net::executor_work_guard<net::io_context::executor_type> work;
   ssl::context tls{ssl::context::tls_client};
@@ -175,7 +128,7 @@ namespace {
 // (TLS handshake) → write → read. Handlers run on the client's one thread.
 class Exchange : public std::enable_shared_from_this<Exchange> {
  public:
-  Exchange(WebhookClient::Impl& client, Target target, OutboundRequest request,
+  Exchange(WebhookClient::Impl& client, WebhookTarget target, OutboundRequest request,
            WebhookClient::Done done)
       : client_(client),
         target_(std::move(target)),
@@ -361,7 +314,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   }
 
   WebhookClient::Impl& client_;
-  Target target_;
+  WebhookTarget target_;
   std::chrono::milliseconds timeout_;  // for the whole exchange
   WebhookClient::Done done_;
   std::optional<tcp::resolver> resolver_;

@@ -1,6 +1,7 @@
 // Webhook URLs and the address policy (SSRF protection): parsing arbitrary
 // text, and the properties the policy rests on.
 #include "actors/address_policy.hpp"
+#include "actors/webhook_target.hpp"
 #include "events/webhook.hpp"
 #include "fuzz_input.hpp"
 
@@ -12,6 +13,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // An http:// URL is never accepted when only https is allowed.
   if (fields[0].starts_with("http://")) VOUCH_FUZZ_CHECK(url_refusal.has_value());
   (void)events::check_webhook_url(fields[0], true);
+  // Where a URL sends to: a request line's target always starts with '/',
+  // and connections are pooled by scheme, host and port.
+  if (auto target = actors::parse_webhook_target(fields[0]); target.ok()) {
+    VOUCH_FUZZ_CHECK(!target->resource.empty() && target->resource.front() == '/');
+    VOUCH_FUZZ_CHECK(!target->host.empty() && !target->port.empty());
+    VOUCH_FUZZ_CHECK(target->pool_key.starts_with(target->tls ? "https://" : "http://"));
+  }
   (void)events::is_valid_event_pattern(fields[0]);
 
   if (const auto address = actors::IpAddress::parse(fields[0])) {
