@@ -31,7 +31,13 @@ events::Result<WebhookTarget> parse_webhook_target(std::string_view text) {
       return events::Error::invalid("the URL has no usable host");
   }
   if (target.host.empty()) return events::Error::invalid("the URL has no host");
-  target.port = url->has_port() ? std::string(url->port()) : (target.tls ? "443" : "80");
+  // An empty port ("https://host:/") is the scheme's default (RFC 3986 3.2.3;
+  // found by fuzzing: it was kept empty, and resolving failed).
+  const bool has_port = url->has_port() && !url->port().empty();
+  if (has_port && (url->port_number() == 0 || url->port().size() > 5)) {
+    return events::Error::invalid("the URL's port is not 1 to 65535");
+  }
+  target.port = has_port ? std::string(url->port()) : (target.tls ? "443" : "80");
   target.host_header = std::string(url->encoded_host_and_port());
   target.resource = std::string(url->encoded_target());
   if (target.resource.empty() || target.resource.front() != '/') {

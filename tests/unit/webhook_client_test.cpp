@@ -14,6 +14,8 @@
 #include <string>
 #include <thread>
 
+#include "actors/webhook_target.hpp"
+
 namespace vouch::actors {
 namespace {
 
@@ -97,6 +99,22 @@ TEST(WebhookClient, AnIdleConnectionIsClosedOnceOlderThanMaxIdle) {
   ASSERT_TRUE(after.has_value()) << "the idle connection was never closed";
   EXPECT_GE(*after, std::chrono::milliseconds(900));
   EXPECT_LE(*after, std::chrono::seconds(5));
+}
+
+}  // namespace
+}  // namespace vouch::actors
+
+namespace vouch::actors {
+namespace {
+
+// Found by fuzzing: an empty port kept the target's port empty.
+TEST(WebhookTarget, AnEmptyPortIsTheSchemesDefaultAndABadOneIsRefused) {
+  auto target = parse_webhook_target("https://hooks.example.com:/in");
+  ASSERT_TRUE(target.ok()) << target.error().message;
+  EXPECT_EQ(target->port, "443");
+  EXPECT_EQ(target->pool_key, "https://hooks.example.com:443");
+  EXPECT_FALSE(parse_webhook_target("http://hooks.example.com:0/in").ok());
+  EXPECT_EQ(parse_webhook_target("http://10.0.0.1:8080").value().resource, "/");
 }
 
 }  // namespace
