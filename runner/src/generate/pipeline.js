@@ -6,7 +6,7 @@
 //   4. keep the smallest set of scenarios that holds that coverage and write them as Jest tests
 //   5. run Jest over sources and tests until every kept test passes twice; report its coverage
 
-const { notJavaScriptReason } = require('./source-kind');
+const { classifySource } = require('./source-kind');
 const { SourceSyntaxError } = require('./parse');
 const { analyzeSource } = require('./analyze');
 const { instrumentSource } = require('./instrument');
@@ -31,15 +31,14 @@ const { planBudget } = require('./budget');
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 
-// Step 1: which files are JavaScript that parses.
+// Step 1: which files are JavaScript that parses. Support files (JSON, text, .d.ts) are only
+// written beside the sources.
 function analyzeFiles(files, problems) {
   const analysed = [];
   for (const file of files) {
-    const reason = notJavaScriptReason(file.path, file.content);
-    if (reason) {
-      problems.push(problem(file.path, 'not_javascript', reason));
-      continue;
-    }
+    const source = classifySource(file.path, file.content);
+    if (source.kind === 'foreign') problems.push(problem(file.path, 'not_javascript', source.reason));
+    if (source.kind !== 'javascript') continue;
     try {
       analysed.push({ path: file.path, content: file.content, analysis: analyzeSource(file.content) });
     } catch (error) {

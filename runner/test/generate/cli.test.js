@@ -165,3 +165,31 @@ test('answers a malformed job with an error and exit code 1', () => {
   assert.equal(status, 1);
   assert.deepEqual(result, { error: 'files must be a non-empty array' });
 });
+
+test('support files are written beside the sources, never targets: a module requiring its package.json and reading a text file', () => {
+  const files = [
+    { path: 'pkg/package.json', content: JSON.stringify({ name: 'greeter', version: '1.2.3' }) },
+    { path: 'pkg/words.txt', content: 'hello\nhowdy\n' },
+    { path: 'pkg/index.d.ts', content: 'export declare function greet(name: string): string;\n' },
+    {
+      path: 'pkg/index.js',
+      content: `const fs = require('fs');
+const path = require('path');
+const { version } = require('./package.json');
+const words = fs.readFileSync(path.join(__dirname, 'words.txt'), 'utf8').trim().split('\\n');
+exports.version = () => version;
+exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
+`,
+    },
+  ];
+  const { status, result } = runGenerate({ files, timeBudgetMs: 8000 });
+  assert.equal(status, 0);
+  assert.deepEqual(result.summary.problems, []);
+  assert.deepEqual(result.summary.perFile.map((file) => file.path), ['pkg/index.js']);
+  const test = result.files.find((file) => file.path === 'pkg/__tests__/index.test.js').content;
+  assert.match(test, /'1\.2\.3'/);
+  assert.match(test, /'hello, /);
+  const { results } = runJest([...files, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.equal(results.numPassedTests, result.summary.testsKept);
+});
