@@ -7,6 +7,7 @@
 
 const { Hint } = require('./hint');
 const { mutateCandidate } = require('./mutation');
+const { atom, toSource } = require('./candidate');
 
 const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
@@ -17,6 +18,8 @@ const MAX_EXTENSIONS = 8;
 const UNKNOWN_SLOTS = [0, 1].map((i) => ({ name: i ? 'second' : 'value', hint: EMPTY_HINT, rest: false, optional: true }));
 // Chance that a member call reuses an argument of an earlier step: `add('a')` then `remove('a')`.
 const REUSE_CHANCE = 0.4;
+// Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
+const INSTANCE_ARGUMENT_CHANCE = 0.15;
 
 // Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
 // its elements; a function reading `arguments` gets three unknown slots.
@@ -101,7 +104,15 @@ class ScenarioFactory {
   }
 
   constructStep(args) {
-    return { op: 'new', callee: this.target.callee, args, params: this.slots, bind: this.receiver };
+    const step = { op: 'new', callee: this.target.callee, args, params: this.slots, bind: this.receiver };
+    return this.target.emitter ? { ...step, recordEvents: true } : step;
+  }
+
+  // Another instance of the class, as an argument of its methods (`a.equals(b)`); `args` are
+  // the constructor's, by default each slot's second seed (the receiver gets the first).
+  instanceArgument(args = this.slots.map((slot, i) => this.seedLists[i][1] || this.seedLists[i][0])) {
+    const required = this.firstArgs(this.slots, this.seedLists).length;
+    return atom.expression('instance', `new ${this.target.callee}(${args.slice(0, Math.max(required, 1)).map((arg) => toSource(arg)).join(', ')})`);
   }
 
   memberStep(member, args) {
@@ -126,7 +137,7 @@ class ScenarioFactory {
     const construct = this.constructStep(this.firstArgs(this.slots, this.seedLists));
     yield* this.pairSeeds(construct);
     for (const member of this.members) {
-      const seedLists = member.slots.map((slot) => this.pool.seeds(slot.hint));
+      const seedLists = member.slots.map((slot, i) => [...this.pool.seeds(slot.hint), ...(i === 0 && this.slots.length ? [this.instanceArgument()] : [])]);
       const sweeps = member.kind === 'getter' ? [[]] : member.kind === 'setter' ? seedLists[0].map((value) => [value]) : this.argumentSweeps(member.slots, seedLists);
       for (const args of sweeps) {
         const steps = [construct, this.memberStep(member, args)];
@@ -161,7 +172,11 @@ class ScenarioFactory {
   randomMemberStep(previousSteps = []) {
     const member = this.rng.pick(this.members);
     const earlier = previousSteps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
-    return this.memberStep(member, this.randomArgs(member.slots, earlier));
+    const args = this.randomArgs(member.slots, earlier);
+    if (args.length && this.rng.chance(INSTANCE_ARGUMENT_CHANCE)) {
+      args[this.rng.int(args.length)] = this.instanceArgument(this.randomArgs(this.slots));
+    }
+    return this.memberStep(member, args);
   }
 
   random() {

@@ -10,6 +10,7 @@ const { stepAssertions } = require('./assertions');
 const { effectAssertions, untouchedDeclarations } = require('./effect-assertions');
 const { testName } = require('./test-names');
 const { quoteString } = require('./js-source');
+const { recordEvents } = require('./event-recorder');
 
 const INDENT = '    ';
 
@@ -45,6 +46,10 @@ const HELPERS = {
     '  return values;',
     '}',
   ],
+  recordEvents: [
+    '// Records every event the emitter emits from now on, as [name, ...args].',
+    ...recordEvents.toString().split('\n'),
+  ],
 };
 
 // Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'.
@@ -68,14 +73,16 @@ function prepareTestCase(entry, bindingNames, classRefs) {
   const original = renderScenario(entry.scenario, taken);
   // Inputs the call neither changed nor called back through read better inline.
   const untouched = untouchedDeclarations(entry.effects);
-  const inline = new Set(original.declarations.filter((_, index) => untouched.has(index)).map((d) => `${d.step}:${d.arg}`));
+  const inline = new Set(original.tracked.filter((tracked, index) => tracked.kind === 'input' && untouched.has(index)).map((t) => `${t.step}:${t.arg}`));
   const rendered = renderScenario(entry.scenario, taken, inline);
-  const declaredNames = original.declarations.map((d) => {
-    const kept = rendered.declarations.find((other) => other.step === d.step && other.arg === d.arg);
-    return kept ? kept.name : null;
+  // What the test calls each value the scenario tracked, in tracking order (null: written inline).
+  const trackedNames = original.tracked.map((tracked) => {
+    const same = rendered.tracked.find((other) => other.kind === tracked.kind && other.step === tracked.step && other.arg === tracked.arg);
+    return same ? { kind: same.kind, name: same.name } : null;
   });
+  const inputNames = trackedNames.map((tracked) => (tracked && tracked.kind === 'input' ? tracked.name : null));
 
-  const names = new NameScope([...bindingNames, ...rendered.declarations.map((d) => d.name), ...rendered.steps.map((s) => s.bind).filter(Boolean)]);
+  const names = new NameScope([...bindingNames, ...rendered.tracked.map((t) => t.name)]);
   const lines = [];
   const helpers = new Set();
   let isAsync = false;
@@ -83,11 +90,16 @@ function prepareTestCase(entry, bindingNames, classRefs) {
     for (const declaration of rendered.declarations.filter((d) => d.step === index)) {
       lines.push(`const ${declaration.name} = ${toSource(declaration.candidate, INDENT)};`);
     }
-    const assertion = stepAssertions(step, entry.outcomes[index], classRefs, index === rendered.steps.length - 1, names, declaredNames);
+    const outcome = entry.outcomes[index];
+    const assertion = stepAssertions(step, outcome, classRefs, index === rendered.steps.length - 1, names, inputNames);
     lines.push(...assertion.lines);
     assertion.helpers.forEach((helper) => helpers.add(helper));
     isAsync = isAsync || assertion.async;
-    lines.push(...effectAssertions(entry.effects, index, declaredNames));
+    if (step.records && outcome.kind !== 'throw' && outcome.kind !== 'reject') {
+      lines.push(`const ${step.records} = recordEvents(${step.bind});`);
+      helpers.add('recordEvents');
+    }
+    lines.push(...effectAssertions(entry.effects, index, trackedNames, entry.outcomes));
   });
   return { describe: entry.target.label, name: testName(entry.scenario, entry.outcomes), lines, async: isAsync, helpers };
 }

@@ -11,6 +11,7 @@ const { readExportsShape } = require('./shape');
 const { CoverageProbe } = require('./coverage-probe');
 const { jestStandIn } = require('./mock-function');
 const { withClockShift } = require('./clock');
+const { recordEvents } = require('../event-recorder');
 
 let loader = null;
 let probe = null;
@@ -25,8 +26,9 @@ process.exit = (code) => {
 };
 process.on('uncaughtException', (error) => disturbances.push(`uncaught ${error && error.message}`));
 process.on('unhandledRejection', (error) => disturbances.push(`unhandled rejection ${error && error.message}`));
-// Scenario source calls `jest.fn(...)`, exactly as the emitted test will.
+// Scenario source calls `jest.fn(...)` and `recordEvents(...)`, exactly as the emitted test will.
 globalThis.jest = jestStandIn;
+globalThis.recordEvents = recordEvents;
 
 function bindingValues(moduleExports, bindings) {
   return bindings.map((binding) => {
