@@ -126,6 +126,16 @@ function prepareSuites(modules, corpus) {
   return suites;
 }
 
+// A module that loaded yet ends without tests says why: the search found no scenario worth a
+// test, or verification dropped every test written for it.
+function untestedProblems(modules, suites, verified) {
+  const kept = new Set(verified.suites.map((suite) => suite.spec.sourcePath));
+  const written = new Set(suites.map((suite) => suite.spec.sourcePath));
+  return modules.filter((module) => !kept.has(module.path)).map((module) => (written.has(module.path)
+    ? problem(module.path, 'no_tests', `every test written for it failed verification: ${verified.dropped || 'the suite did not pass'}`)
+    : problem(module.path, 'no_tests', module.targets.length ? 'no call of its exports ran to completion twice with the same outcome' : 'it exports nothing to call')));
+}
+
 async function generateTests(job, { log = () => {} } = {}) {
   const started = Date.now();
   const problems = [];
@@ -156,13 +166,14 @@ async function generateTests(job, { log = () => {} } = {}) {
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ dir: workspace.suiteDir, workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, log })
-      : { suites: [], coverage: null };
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, log })
+      : { suites: [], coverage: null, files: [], dropped: null };
+    problems.push(...untestedProblems(loadedModules, suites, verified));
 
     const files = verified.suites.length
       ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), ...(config ? [config] : [])]
       : [];
-    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, suiteDir: workspace.suiteDir, problems });
+    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems });
     log(`done in ${Date.now() - started} ms: ${summary.testsKept}/${testsGenerated} tests kept`);
     return { files, summary };
   } finally {
