@@ -96,6 +96,7 @@ async function loadModules(instrumented, executor, problems, observed, rng) {
     const pool = new InputPool(file.analysis.literals, observed, rng);
     loaded.samples.forEach((sample) => observed.addSample(sample));
     module.entry = file.absolute;
+    module.fakeTimers = file.analysis.schedulesTimers;
     module.bindings = bindings.map(({ name, from, key }) => ({ name, from, key }));
     module.bindingNames = bindings.map((binding) => binding.name);
     module.pool = pool;
@@ -119,7 +120,7 @@ function prepareSuites(modules, corpus) {
     if (!entries.length) continue;
     const { testPath, request } = testFileFor(module.path, takenPaths);
     takenPaths.add(testPath);
-    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings };
+    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings, fakeTimers: module.fakeTimers };
     const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
     suites.push({ testPath, spec, cases });
   }

@@ -211,6 +211,15 @@ class ScenarioFactory {
       .slice(0, MAX_EXTENSIONS);
   }
 
+  // Follow-ups for code that schedules timers (run with Jest's fake timers): the timers moved
+  // by each mined number of milliseconds, and all pending timers run.
+  timerAdvances(scenario) {
+    const last = scenario.steps[scenario.steps.length - 1];
+    if (last.op === 'advance' || scenario.steps.length >= MAX_STEPS) return [];
+    const amounts = [...new Set(this.pool.minedFor('number').map((n) => n.value).filter((n) => Number.isInteger(n) && n > 0 && n <= 3600000))].slice(0, 3);
+    return [...amounts.map((ms) => ({ op: 'advance', ms })), { op: 'advance' }].map((step) => this.scenario([...scenario.steps, step]));
+  }
+
   // A scenario that repeats its last call: caches and counters behave differently the second time.
   repeated(scenario) {
     const last = scenario.steps[scenario.steps.length - 1];

@@ -60,7 +60,7 @@ class Search {
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
     const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
     this.executions++;
-    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, clockShiftMs);
+    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers });
     return { ...reply, usable: usable(reply) };
   }
 
@@ -110,7 +110,10 @@ class Search {
     entry.keys.forEach((k) => this.covered.add(k));
     this.corpus.push(entry);
     slot.entries.push(entry);
-    if (slot.pending.length < MAX_PENDING) slot.pending.push(...slot.factory.extend(entry.scenario, entry.outcomes[entry.outcomes.length - 1]));
+    if (slot.pending.length < MAX_PENDING) {
+      slot.pending.push(...slot.factory.extend(entry.scenario, entry.outcomes[entry.outcomes.length - 1]));
+      if (module.fakeTimers) slot.pending.push(...slot.factory.timerAdvances(entry.scenario));
+    }
     slot.hasHappyPath = slot.hasHappyPath || entry.happy;
     if (gained) slot.gains++;
     return gained;
