@@ -9,6 +9,7 @@
 
 const { quoteString, propertyKey } = require('./js-source');
 const { valueSource, isPrimitive, Unassertable, BUILTIN_ERRORS } = require('./value-source');
+const { stateAssertion } = require('./effect-assertions');
 
 const MAX_LITERAL_LINES = 40;
 const TEST_INDENT = '    ';
@@ -94,8 +95,7 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
       if (step.bind) {
         // The state of a new instance is worth asserting when constructing it is what the test is about.
         const lines = [`const ${step.bind} = ${expression};`];
-        const state = outcome.value;
-        if (isLast && state.t === 'object' && state.entries.length) lines.push(...valueAssertions(step.bind, { ...state, ctor: null }, classRefs, indent));
+        if (isLast) lines.push(...stateAssertion(step.bind, outcome.value));
         return lines;
       }
       const desc = outcome.value;

@@ -97,7 +97,13 @@ function isEventEmitter(memberShapes) {
 function buildTargets(file, analysis, bindings) {
   const lookup = new SyntaxLookup(analysis);
   const targets = [];
-  const add = (target) => targets.length < MAX_TARGETS_PER_FILE && targets.push({ file: file.path, id: `${file.path}#${target.label}`, ...target });
+  // Parameters of a method of an object a call returns, by its name (see ScenarioFactory.extend).
+  const methodParams = (name) => {
+    const declared = analysis.declarations.byName.get(name);
+    const node = analysis.declarations.methods.get(name) || (isFunctionNode(declared) ? declared : null);
+    return node ? lookup.params(node, 0) : null;
+  };
+  const add = (target) => targets.length < MAX_TARGETS_PER_FILE && targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
 
   const visit = (binding, shape, keys, callee, depth) => {
     // Functions of Node's or a dependency's reached through the exports (`exports.inherits =

@@ -91,11 +91,12 @@ function prepareTestCase(entry, bindingNames, classRefs) {
       lines.push(`const ${declaration.name} = ${toSource(declaration.candidate, INDENT)};`);
     }
     const outcome = entry.outcomes[index];
-    const assertion = stepAssertions(step, outcome, classRefs, index === rendered.steps.length - 1, names, inputNames);
+    const isLast = index === rendered.steps.length - 1;
+    const assertion = stepAssertions(step, outcome, classRefs, isLast, names, inputNames);
     lines.push(...assertion.lines);
     assertion.helpers.forEach((helper) => helpers.add(helper));
     isAsync = isAsync || assertion.async;
-    if (step.records && outcome.kind !== 'throw' && outcome.kind !== 'reject') {
+    if (step.records && !isLast && outcome.kind !== 'throw' && outcome.kind !== 'reject') {
       lines.push(`const ${step.records} = recordEvents(${step.bind});`);
       helpers.add('recordEvents');
     }
