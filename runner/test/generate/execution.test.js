@@ -126,3 +126,29 @@ test('runs a scenario with Jest fake timers: a timer fires only when the scenari
     executor.close();
   }
 });
+
+test('tells the module\'s own class members from inherited library ones, and records events a scenario causes', async () => {
+  const { instrumentSource } = require('../../src/generate/instrument');
+  const file = '/virtual/store.js';
+  const source = `const EventEmitter = require('events');
+class Store extends EventEmitter {
+  set(key, value) { this.emit('set', key, value); return this; }
+  get size() { return 0; }
+}
+module.exports = Store;`;
+  const { code } = instrumentSource(file, source, { esm: false });
+  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
+  try {
+    const loaded = await executor.load(file, 5000);
+    const members = loaded.shape.members;
+    assert.deepEqual(members.filter((member) => member.own).map((member) => `${member.kind} ${member.name}`), ['method set', 'getter size']);
+    assert.ok(members.some((member) => member.name === 'emit' && !member.own));
+    const body = `const store = await __vouch.step(0, () => new Store());
+      const events = recordEvents(store); __vouch.track('events', events);
+      await __vouch.step(1, () => store.set('a', 1));`;
+    const reply = await executor.run(file, [{ name: 'Store', from: 'module' }], `(async function (__vouch, Store) {\n${body}\n})`, 5000);
+    assert.deepEqual(reply.effects[1][0].after, { t: 'array', items: [{ t: 'array', items: [{ t: 'string', v: 'set' }, { t: 'string', v: 'a' }, { t: 'number', v: 1 }] }] });
+  } finally {
+    executor.close();
+  }
+});
