@@ -15,6 +15,8 @@ function analyzeSource(source) {
     exports,
     declarations,
     literals,
+    // Code that schedules timers is run, and tested, with Jest's fake timers.
+    schedulesTimers: /\bset(Timeout|Interval|Immediate)\b/.test(source),
     paramContext: { declarations, constants: literals.constants, comments: parsed.comments, source, cache: new Map() },
   };
 }

@@ -1,14 +1,15 @@
 'use strict';
 // Turns one step and what it did into Jest statements:
 //   returned 60000  -> expect(ms('1m')).toBe(60000);
-//   threw           -> expect(() => ms(undefined)).toThrow('val is not a non-empty string');
+//   threw           -> expect(() => ms(undefined)).toThrow(expect.objectContaining({ name: 'Error', message: '…' }));
 //   resolved        -> await expect(fetchUser(1)).resolves.toEqual({ id: 1 });
-//   rejected        -> await expect(fetchUser(-1)).rejects.toThrow('not found');
+//   rejected        -> await expect(fetchUser(-1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: 'not found' }));
 //   yielded         -> expect([...range(3)]).toEqual([0, 1, 2]);
 // A value too large to read in a test is asserted by its size instead.
 
-const { quoteString } = require('./js-source');
+const { quoteString, propertyKey } = require('./js-source');
 const { valueSource, isPrimitive, Unassertable, BUILTIN_ERRORS } = require('./value-source');
+const { stateAssertion } = require('./effect-assertions');
 
 const MAX_LITERAL_LINES = 40;
 const TEST_INDENT = '    ';
@@ -40,11 +41,16 @@ function valueAssertions(subject, desc, classRefs, indent) {
   return lines;
 }
 
-// The argument of toThrow: the message when known, else the error class when it is built in.
+// The argument of toThrow: the error's name (its class: `TypeError` turned into `Error` is a bug
+// too), its message and its primitive own properties (`code`), as far as both runs agreed on them.
 function thrownMatcher(desc) {
   if (desc.t !== 'error') return '';
-  if (desc.message) return quoteString(desc.message);
-  return BUILTIN_ERRORS.has(desc.ctor) ? desc.ctor : '';
+  const props = desc.props.filter(([key, value]) => isPrimitive(value) && key !== 'name' && key !== 'message');
+  if (desc.message === null && !props.length) return BUILTIN_ERRORS.has(desc.ctor) && desc.name === desc.ctor ? desc.ctor : '';
+  const entries = [['name', quoteString(desc.name)]];
+  if (desc.message !== null) entries.push(['message', quoteString(desc.message)]);
+  entries.push(...props.map(([key, value]) => [key, valueSource(value)]));
+  return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
 }
 
 // What a test does with a returned iterator: spread it, or take the first values of an endless
@@ -89,8 +95,7 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
       if (step.bind) {
         // The state of a new instance is worth asserting when constructing it is what the test is about.
         const lines = [`const ${step.bind} = ${expression};`];
-        const state = outcome.value;
-        if (isLast && state.t === 'object' && state.entries.length) lines.push(...valueAssertions(step.bind, { ...state, ctor: null }, classRefs, indent));
+        if (isLast) lines.push(...stateAssertion(step.bind, outcome.value));
         return lines;
       }
       const desc = outcome.value;

@@ -13,7 +13,7 @@ const TAKEN = new Set(['jest', 'expect', 'test', 'it', 'describe', 'beforeEach',
   'Array', 'String', 'Number', 'Boolean', 'Map', 'Set', 'Promise', 'Symbol', 'Error', 'TypeError', 'RangeError', 'RegExp',
   'Function', 'BigInt', 'Reflect', 'Proxy', 'WeakMap', 'WeakSet', 'Intl', 'URL', 'setTimeout', 'clearTimeout',
   // helpers a test file may define (test-writer.js)
-  'take', 'collect', 'calledBack']);
+  'take', 'collect', 'calledBack', 'recordEvents']);
 
 function camelCase(text) {
   const words = text.split(/[^A-Za-z0-9$]+/).filter(Boolean);

@@ -1,6 +1,7 @@
 'use strict';
-// Assertions about what a step did to the inputs the test declared: the calls each mock function
-// received, and the new contents of an object or array the call modified.
+// Assertions about what a step did to the values a test tracks: the calls each mock function it
+// declared received, the new contents of an object or array the call modified, the events an
+// emitter emitted, and the state of the instance the steps work on.
 
 const { valueSource, Unassertable } = require('./value-source');
 const { memberAccess } = require('./js-source');
@@ -51,13 +52,63 @@ function untouchedDeclarations(effectsPerStep) {
   return untouched;
 }
 
-// Lines after step `stepIndex`: mock calls made and changes since the previous step.
-function effectAssertions(effectsPerStep, stepIndex, declaredNames) {
+// The steps after which a tracked instance's state is asserted: steps that return nothing
+// (`cache.set(…)`: their effect is the state) when they changed it, and the last step unless the
+// state asserted last is still the same.
+function stateCheckSteps(effectsPerStep, outcomes, index) {
+  const steps = new Set();
+  let asserted = null;
+  let previous = null;
+  effectsPerStep.forEach((effects, step) => {
+    const effect = effects[index];
+    if (!effect) return;
+    if (previous === null) previous = JSON.stringify(effect.before);
+    const outcome = outcomes[step];
+    const voidStep = outcome && outcome.kind === 'return' && outcome.value.t === 'undefined';
+    const description = JSON.stringify(effect.after);
+    const changed = description !== previous;
+    previous = description;
+    if ((voidStep && changed) || (step === effectsPerStep.length - 1 && description !== asserted)) {
+      steps.add(step);
+      asserted = description;
+    }
+  });
+  return steps;
+}
+
+// Node's EventEmitter bookkeeping (an instance with its kCapture symbol property), not the
+// module's state.
+const EMITTER_FIELDS = new Set(['_events', '_eventsCount', '_maxListeners']);
+
+// `expect(instance).toEqual({…})` for the state of an instance, or nothing when it shows none.
+function stateAssertion(name, desc) {
+  if (desc.t !== 'object') return [];
+  const state = desc.symbols ? { ...desc, entries: desc.entries.filter(([key]) => !EMITTER_FIELDS.has(key)) } : desc;
+  // An object of closures shows no state: its methods are all there is.
+  if (state.entries.every(([, value]) => value.t === 'function')) return [];
+  try {
+    const line = equalityLine(name, state);
+    return line ? [line] : [];
+  } catch (error) {
+    if (!(error instanceof Unassertable)) throw error;
+    return [];
+  }
+}
+
+// Lines after step `stepIndex`: mock calls made and changes since the previous step to the inputs
+// the test declared, events recorded, and the state of instances the steps work on.
+// trackedNames: per tracked value (see scenario.js), { kind, name } or null when not declared.
+function effectAssertions(effectsPerStep, stepIndex, trackedNames, outcomes) {
   const lines = [];
   const effects = effectsPerStep[stepIndex] || [];
   effects.forEach((effect, index) => {
-    const name = declaredNames[index];
-    if (!name) return;
+    const tracked = trackedNames[index];
+    if (!tracked) return;
+    const { name } = tracked;
+    if (tracked.kind === 'state') {
+      if (stateCheckSteps(effectsPerStep, outcomes, index).has(stepIndex)) lines.push(...stateAssertion(name, effect.after));
+      return;
+    }
     const previous = stepIndex > 0 && effectsPerStep[stepIndex - 1][index] ? effectsPerStep[stepIndex - 1][index].after : effect.before;
     if (!sameDescription(effect.after, previous) && effect.after.t !== 'function') {
       try {
@@ -73,4 +124,4 @@ function effectAssertions(effectsPerStep, stepIndex, declaredNames) {
   return lines;
 }
 
-module.exports = { effectAssertions, untouchedDeclarations };
+module.exports = { effectAssertions, untouchedDeclarations, stateAssertion };

@@ -63,9 +63,10 @@ class Executor {
     return this.request({ type: 'load', entry }, timeoutMs);
   }
 
-  // clockShiftMs moves the clock the scenario sees (see child/clock.js).
-  run(entry, bindings, program, timeoutMs, clockShiftMs = 0) {
-    return this.request({ type: 'run', entry, bindings, program, clockShiftMs }, timeoutMs);
+  // clockShiftMs moves the clock the scenario sees (see child/clock.js); fakeTimers runs it with
+  // Jest's fake timers in use (see child/fake-timers.js).
+  run(entry, bindings, program, timeoutMs, { clockShiftMs = 0, fakeTimers = false } = {}) {
+    return this.request({ type: 'run', entry, bindings, program, clockShiftMs, fakeTimers }, timeoutMs);
   }
 
   kill() {

@@ -46,9 +46,11 @@ function membersOf(node, declarations, bindingName = null) {
   if (isClassNode(node)) return classMembers(node);
   if (node && node.type === 'ObjectExpression') return objectMembers(node, declarations);
   if (isFunctionNode(node)) {
-    const ownName = bindingName || (node.id && node.id.name);
+    const ownName = bindingName || declarations.nameOf(node);
     const attached = (ownName && declarations.attached.get(ownName)) || [];
-    return attached.map((member) => ({ name: member.name, kind: 'method', static: member.static, node: member.node, ...describeFunction(member.node) }));
+    return attached.map((member) => ({ ...member, node: declarations.resolve(member.node) }))
+      .filter((member) => isFunctionNode(member.node))
+      .map((member) => ({ name: member.name, kind: member.kind, static: member.static, node: member.node, ...describeFunction(member.node) }));
   }
   return [];
 }

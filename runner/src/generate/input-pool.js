@@ -10,10 +10,12 @@ const { Hint } = require('./hint');
 const HTTP_DATE = 'Sat, 01 Jan 2000 00:00:00 GMT';
 const ISO_DATE = '2020-01-02T03:04:05.000Z';
 // Short and empty strings, numbers as text, and the shapes strings often have in real code
-// (versions, URLs, e-mail addresses, JSON, lists, dates).
-const BOUNDARY_STRINGS = ['', 'abc', 'a', 'Hello World', '42', ' ', 'foo-bar_baz', 'A', '-1', '1.5', '1.2.3', 'a,b,c', 'a.b.c',
+// (versions, URLs, e-mail addresses, JSON, lists, dates). The first of each list is what other
+// arguments are varied around: an ordinary value ('abc', 3), not an edge case ('', 0) that makes
+// most code return early or return something trivial (and 3, unlike 1 or 2, tells `*` from `+`).
+const BOUNDARY_STRINGS = ['abc', '', 'a', 'Hello World', '42', ' ', 'foo-bar_baz', 'A', '-1', '1.5', '1.2.3', 'a,b,c', 'a.b.c',
   'https://example.com/a?b=1', 'user@example.com', '{"a":1}', 'line1\nline2', HTTP_DATE, ISO_DATE];
-const BOUNDARY_NUMBERS = [0, 1, -1, 2, 10, 0.5, 1.5, -2.5, 100, 1000, 1024, 123456789, 2 ** 31, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity, -0];
+const BOUNDARY_NUMBERS = [3, 0, 1, -1, 2, 10, 0.5, 1.5, -2.5, 100, 1000, 1024, 123456789, 2 ** 31, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity, -0];
 const MAX_SEEDS_PER_PARAM = 40;
 const MAX_DEPTH = 2;
 

@@ -6,7 +6,7 @@
 //   4. keep the smallest set of scenarios that holds that coverage and write them as Jest tests
 //   5. run Jest over sources and tests until every kept test passes twice; report its coverage
 
-const { notJavaScriptReason } = require('./source-kind');
+const { classifySource } = require('./source-kind');
 const { SourceSyntaxError } = require('./parse');
 const { analyzeSource } = require('./analyze');
 const { instrumentSource } = require('./instrument');
@@ -31,15 +31,14 @@ const { planBudget } = require('./budget');
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 
-// Step 1: which files are JavaScript that parses.
+// Step 1: which files are JavaScript that parses. Support files (JSON, text, .d.ts) are only
+// written beside the sources.
 function analyzeFiles(files, problems) {
   const analysed = [];
   for (const file of files) {
-    const reason = notJavaScriptReason(file.path, file.content);
-    if (reason) {
-      problems.push(problem(file.path, 'not_javascript', reason));
-      continue;
-    }
+    const source = classifySource(file.path, file.content);
+    if (source.kind === 'foreign') problems.push(problem(file.path, 'not_javascript', source.reason));
+    if (source.kind !== 'javascript') continue;
     try {
       analysed.push({ path: file.path, content: file.content, analysis: analyzeSource(file.content) });
     } catch (error) {
@@ -97,6 +96,7 @@ async function loadModules(instrumented, executor, problems, observed, rng) {
     const pool = new InputPool(file.analysis.literals, observed, rng);
     loaded.samples.forEach((sample) => observed.addSample(sample));
     module.entry = file.absolute;
+    module.fakeTimers = file.analysis.schedulesTimers;
     module.bindings = bindings.map(({ name, from, key }) => ({ name, from, key }));
     module.bindingNames = bindings.map((binding) => binding.name);
     module.pool = pool;
@@ -120,11 +120,21 @@ function prepareSuites(modules, corpus) {
     if (!entries.length) continue;
     const { testPath, request } = testFileFor(module.path, takenPaths);
     takenPaths.add(testPath);
-    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings };
+    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings, fakeTimers: module.fakeTimers };
     const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
     suites.push({ testPath, spec, cases });
   }
   return suites;
+}
+
+// A module that loaded yet ends without tests says why: the search found no scenario worth a
+// test, or verification dropped every test written for it.
+function untestedProblems(modules, suites, verified) {
+  const kept = new Set(verified.suites.map((suite) => suite.spec.sourcePath));
+  const written = new Set(suites.map((suite) => suite.spec.sourcePath));
+  return modules.filter((module) => !kept.has(module.path)).map((module) => (written.has(module.path)
+    ? problem(module.path, 'no_tests', `every test written for it failed verification: ${verified.dropped || 'the suite did not pass'}`)
+    : problem(module.path, 'no_tests', module.targets.length ? 'no call of its exports ran to completion twice with the same outcome' : 'it exports nothing to call')));
 }
 
 async function generateTests(job, { log = () => {} } = {}) {
@@ -157,13 +167,14 @@ async function generateTests(job, { log = () => {} } = {}) {
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ dir: workspace.suiteDir, workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, log })
-      : { suites: [], coverage: null };
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, log })
+      : { suites: [], coverage: null, files: [], dropped: null };
+    problems.push(...untestedProblems(loadedModules, suites, verified));
 
     const files = verified.suites.length
       ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), ...(config ? [config] : [])]
       : [];
-    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, suiteDir: workspace.suiteDir, problems });
+    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems });
     log(`done in ${Date.now() - started} ms: ${summary.testsKept}/${testsGenerated} tests kept`);
     return { files, summary };
   } finally {

@@ -7,6 +7,7 @@
 
 const { Hint } = require('./hint');
 const { mutateCandidate } = require('./mutation');
+const { atom, toSource } = require('./candidate');
 
 const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
@@ -17,6 +18,11 @@ const MAX_EXTENSIONS = 8;
 const UNKNOWN_SLOTS = [0, 1].map((i) => ({ name: i ? 'second' : 'value', hint: EMPTY_HINT, rest: false, optional: true }));
 // Chance that a member call reuses an argument of an earlier step: `add('a')` then `remove('a')`.
 const REUSE_CHANCE = 0.4;
+// Methods that read state: called after a step that changed it (see observers()).
+const OBSERVER_NAME = /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|length|peek|keys$|values$|entries$|list|all$|current|state|snapshot|dump)/i;
+const MAX_OBSERVERS = 3;
+// Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
+const INSTANCE_ARGUMENT_CHANCE = 0.15;
 
 // Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
 // its elements; a function reading `arguments` gets three unknown slots.
@@ -46,6 +52,10 @@ function resultName(step, isFunction) {
   const source = step.op === 'call' ? step.callee.split('.').pop() : step.op === 'method' ? step.name : '';
   const stripped = source.replace(/^(create|make|build|new|get|init|to)(?=[A-Z])/, '');
   return stripped ? stripped[0].toLowerCase() + stripped.slice(1) : 'value';
+}
+
+function methodsOf(objectDescription) {
+  return objectDescription.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
 }
 
 function receiverName(className) {
@@ -101,7 +111,15 @@ class ScenarioFactory {
   }
 
   constructStep(args) {
-    return { op: 'new', callee: this.target.callee, args, params: this.slots, bind: this.receiver };
+    const step = { op: 'new', callee: this.target.callee, args, params: this.slots, bind: this.receiver };
+    return this.target.emitter ? { ...step, recordEvents: true } : step;
+  }
+
+  // Another instance of the class, as an argument of its methods (`a.equals(b)`); `args` are
+  // the constructor's, by default each slot's second seed (the receiver gets the first).
+  instanceArgument(args = this.slots.map((slot, i) => this.seedLists[i][1] || this.seedLists[i][0])) {
+    const required = this.firstArgs(this.slots, this.seedLists).length;
+    return atom.expression('instance', `new ${this.target.callee}(${args.slice(0, Math.max(required, 1)).map((arg) => toSource(arg)).join(', ')})`);
   }
 
   memberStep(member, args) {
@@ -126,7 +144,7 @@ class ScenarioFactory {
     const construct = this.constructStep(this.firstArgs(this.slots, this.seedLists));
     yield* this.pairSeeds(construct);
     for (const member of this.members) {
-      const seedLists = member.slots.map((slot) => this.pool.seeds(slot.hint));
+      const seedLists = member.slots.map((slot, i) => [...this.pool.seeds(slot.hint), ...(i === 0 && this.slots.length ? [this.instanceArgument()] : [])]);
       const sweeps = member.kind === 'getter' ? [[]] : member.kind === 'setter' ? seedLists[0].map((value) => [value]) : this.argumentSweeps(member.slots, seedLists);
       for (const args of sweeps) {
         const steps = [construct, this.memberStep(member, args)];
@@ -161,7 +179,11 @@ class ScenarioFactory {
   randomMemberStep(previousSteps = []) {
     const member = this.rng.pick(this.members);
     const earlier = previousSteps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
-    return this.memberStep(member, this.randomArgs(member.slots, earlier));
+    const args = this.randomArgs(member.slots, earlier);
+    if (args.length && this.rng.chance(INSTANCE_ARGUMENT_CHANCE)) {
+      args[this.rng.int(args.length)] = this.instanceArgument(this.randomArgs(this.slots));
+    }
+    return this.memberStep(member, args);
   }
 
   random() {
@@ -177,23 +199,77 @@ class ScenarioFactory {
     return this.scenario(steps);
   }
 
+  // Parameter slots of a method of a returned object (`createStore().set(key, value)`): from the
+  // syntax of a function of that name in the module (target.methodParams), else two unknown ones.
+  methodSlots(name) {
+    const params = this.target.methodParams ? this.target.methodParams(name) : null;
+    return params && params.length ? argumentSlots(params) : UNKNOWN_SLOTS;
+  }
+
   // Follow-up scenarios for a scenario whose last step returned a function (call it) or an
-  // object with methods (call each method). `outcome` is that step's recorded outcome.
-  extend(scenario, outcome) {
+  // object with methods (call each method); and for one that holds an object with methods from
+  // an earlier step, further calls of its methods, reusing earlier arguments (`set('a', 1)` then
+  // `get('a')`), so factories of closures get call sequences too. `outcomes`: the steps' outcomes.
+  extend(scenario, outcomes) {
+    if (scenario.steps.length >= MAX_STEPS) return [];
+    const outcome = outcomes[outcomes.length - 1];
     const value = outcome && (outcome.kind === 'return' || outcome.kind === 'resolve') ? outcome.value : null;
-    if (!value || scenario.steps.length >= MAX_STEPS) return [];
     const steps = scenario.steps.map((step) => ({ ...step }));
     const last = steps[steps.length - 1];
-    if (last.op === 'set' || (value.t !== 'function' && value.t !== 'object')) return [];
-    last.bind = last.bind || resultName(last, value.t === 'function');
-    const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
-    const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1)))];
-    if (value.t === 'function') {
-      return argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS }));
+    if (value && last.op !== 'set' && (value.t === 'function' || value.t === 'object')) {
+      last.bind = last.bind || resultName(last, value.t === 'function');
+      const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
+      if (value.t === 'function') {
+        const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1)))];
+        return argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS }));
+      }
+      return methodsOf(value).flatMap((name) => {
+        const slots = this.methodSlots(name);
+        return [this.firstArgs(slots, slots.map((slot) => this.pool.seeds(slot.hint))), this.randomArgs(slots)]
+          .map((args) => follow({ op: 'method', name, args, params: slots }));
+      }).slice(0, MAX_EXTENSIONS);
     }
-    const methods = value.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
-    return methods.flatMap((name) => argumentLists.slice(0, 2).map((args) => follow({ op: 'method', name, args, params: UNKNOWN_SLOTS })))
-      .slice(0, MAX_EXTENSIONS);
+    // An object with methods bound by an earlier step: call its methods again.
+    const holder = steps.map((step, index) => ({ step, outcome: outcomes[index] })).reverse()
+      .find(({ step, outcome: held }) => step.bind && held && held.kind !== 'throw' && held.value && held.value.t === 'object' && methodsOf(held.value).length);
+    if (!holder || holder.step.op === 'new') return [];
+    const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
+    return methodsOf(holder.outcome.value).slice(0, MAX_EXTENSIONS).map((name) => {
+      const slots = this.methodSlots(name);
+      return this.scenario([...steps, { op: 'method', receiver: holder.step.bind, name, args: this.randomArgs(slots, earlier), params: slots }]);
+    });
+  }
+
+  // Reads of the state a scenario's last step changed without returning anything: getters and
+  // argument-less observer methods (`value()`, `size()`, `toString()`...) of its receiver, so a
+  // test of `counter.reset(1)` also shows what `counter.value()` is afterwards.
+  observers(scenario, outcomes) {
+    const last = scenario.steps[scenario.steps.length - 1];
+    const outcome = outcomes[outcomes.length - 1];
+    if (!last.receiver || last.op === 'get' || outcome.kind !== 'return' || outcome.value.t !== 'undefined') return [];
+    const bindIndex = scenario.steps.findIndex((step) => step.bind === last.receiver);
+    if (bindIndex < 0) return [];
+    const held = outcomes[bindIndex].value;
+    let reads;
+    if (scenario.steps[bindIndex].op === 'new') {
+      reads = this.members.filter((member) => (member.kind === 'getter' || (member.kind === 'method' && !member.slots.length && OBSERVER_NAME.test(member.name))))
+        .map((member) => this.memberStep(member, []));
+    } else if (held && held.t === 'object') {
+      reads = methodsOf(held).filter((name) => OBSERVER_NAME.test(name) && !this.methodSlots(name).some((slot) => !slot.optional))
+        .map((name) => ({ op: 'method', name, args: [], params: this.methodSlots(name) }));
+    } else {
+      return [];
+    }
+    return reads.slice(0, MAX_OBSERVERS).map((step) => ({ ...step, receiver: last.receiver }));
+  }
+
+  // Follow-ups for code that schedules timers (run with Jest's fake timers): the timers moved
+  // by each mined number of milliseconds, and all pending timers run.
+  timerAdvances(scenario) {
+    const last = scenario.steps[scenario.steps.length - 1];
+    if (last.op === 'advance' || scenario.steps.length >= MAX_STEPS) return [];
+    const amounts = [...new Set(this.pool.minedFor('number').map((n) => n.value).filter((n) => Number.isInteger(n) && n > 0 && n <= 3600000))].slice(0, 3);
+    return [...amounts.map((ms) => ({ op: 'advance', ms })), { op: 'advance' }].map((step) => this.scenario([...scenario.steps, step]));
   }
 
   // A scenario that repeats its last call: caches and counters behave differently the second time.

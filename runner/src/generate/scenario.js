@@ -12,7 +12,9 @@
 //   { op: 'set',    receiver: 'counter', name: 'total', args: [value], params }
 //   { op: 'invoke', receiver: 'fn', args, params }       calls a function an earlier step returned
 //   { op: 'read',   callee: 'config' }                   the exported value itself
-// Any step may `bind` its result to a name that later steps use as their receiver.
+//   { op: 'advance', ms }                                moves Jest's fake timers (all pending ones without ms)
+// Any step may `bind` its result to a name that later steps use as their receiver; a bound
+// event emitter may also have its events recorded (`recordEvents: true`).
 
 const { toSource, isDeclaredInput } = require('./candidate');
 const { memberAccess, isUsableBindingName } = require('./js-source');
@@ -53,36 +55,50 @@ function stepExpression(step, receiver, args) {
     case 'set': return `${memberAccess(receiver, step.name)} = ${args}`;
     case 'invoke': return `${receiver}(${args})`;
     case 'read': return step.callee;
+    case 'advance': return step.ms === undefined ? 'jest.runOnlyPendingTimers()' : `jest.advanceTimersByTime(${step.ms})`;
     default: throw new Error(`unknown step ${step.op}`);
   }
 }
 
-// Returns { declarations: [{ name, candidate, step, arg }], steps: [{ op, expression, bind, statement }] }.
+// Returns { declarations, steps, tracked }:
+//   declarations: [{ name, candidate, step, arg }] inputs declared as constants before their step;
+//   steps: [{ op, expression, bind, statement, records }];
+//   tracked: [{ kind, name, step, arg? }] in the order the program tracks them: 'input' (a
+//     declared input, before its step), 'state' (a step's bound result, after it: an instance
+//     whose state later steps change) and 'events' (what a bound emitter emits from then on).
 // `taken` lists names already in use in the test file (the module bindings). Arguments listed in
-// `inline` (as 'step:arg') are written in place even when they would normally be declared.
+// `inline` (as 'step:arg') are written in place even when they would normally be declared; they
+// are left out of `tracked`.
 function renderScenario(scenario, taken, inline = new Set()) {
   const names = new NameScope(taken);
   const declarations = [];
+  const tracked = [];
   const receivers = new Map(); // receiver name in the scenario -> name claimed in the test
   const steps = scenario.steps.map((step, stepIndex) => {
     const argSource = (candidate, index) => {
       if (!isDeclaredInput(candidate) || inline.has(`${stepIndex}:${index}`)) return toSource(candidate);
       const name = names.claim(argumentName(step, index));
       declarations.push({ name, candidate, step: stepIndex, arg: index });
+      tracked.push({ kind: 'input', name, step: stepIndex, arg: index });
       return name;
     };
     const args = (step.args || []).map(argSource).join(', ');
     const receiver = receivers.get(step.receiver);
     const rendered = { op: step.op, expression: stepExpression(step, receiver, args) };
-    if (step.op === 'set') rendered.statement = true;
+    if (step.op === 'set' || step.op === 'advance') rendered.statement = true;
     if (step.bind) {
       // `const cart = new Cart()` in a file that names the module `cart` becomes `cartInstance`.
       rendered.bind = names.claim(step.bind, [`${step.bind}Instance`]);
       receivers.set(step.bind, rendered.bind);
+      tracked.push({ kind: 'state', name: rendered.bind, step: stepIndex });
+      if (step.recordEvents) {
+        rendered.records = names.claim('events', [`${rendered.bind}Events`]);
+        tracked.push({ kind: 'events', name: rendered.records, step: stepIndex });
+      }
     }
     return rendered;
   });
-  return { declarations, steps };
+  return { declarations, steps, tracked };
 }
 
 // The async function the child runs: `(async function (__vouch, ...bindings) { ... })`.
@@ -96,6 +112,11 @@ function programSource(rendered, bindingNames) {
     const thunk = step.statement ? `() => { ${step.expression}; }` : `() => ${step.expression}`;
     const call = `await __vouch.step(${index}, ${thunk});`;
     lines.push(step.bind ? `const ${step.bind} = ${call}` : call);
+    if (step.bind) lines.push(`__vouch.track(${JSON.stringify(step.bind)}, ${step.bind});`);
+    if (step.records) {
+      lines.push(`const ${step.records} = recordEvents(${step.bind});`);
+      lines.push(`__vouch.track(${JSON.stringify(step.records)}, ${step.records});`);
+    }
   });
   return `(async function (__vouch, ${bindingNames.join(', ')}) {\n${lines.join('\n')}\n})`;
 }

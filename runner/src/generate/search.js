@@ -16,6 +16,7 @@ const MAX_PENDING = 40;
 // export and read by another: `add(1)` then `size()`).
 const COMBINATION_SHARE = 0.1;
 const MAX_COMBINED_STEPS = 5;
+const MAX_OBSERVED_STEPS = 8;
 // The second run sees a clock 400 days, 3 h 7 min 11.5 s later, so every value derived from the
 // current time (down to the millisecond, up to the year) differs from the first run's.
 const SECOND_RUN_CLOCK_SHIFT_MS = ((((400 * 24 + 3) * 60 + 7) * 60) + 11.5) * 1000;
@@ -60,7 +61,7 @@ class Search {
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
     const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
     this.executions++;
-    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, clockShiftMs);
+    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers });
     return { ...reply, usable: usable(reply) };
   }
 
@@ -103,17 +104,31 @@ class Search {
     const representative = !slot.hasHappyPath && isHappyPath(reply.outcomes);
     if (!representative && !reply.keys.some((k) => !this.covered.has(k))) return false;
 
-    const entry = await this.confirm(slot.target, scenario, reply);
-    if (!entry) return false;
+    const confirmed = await this.confirm(slot.target, scenario, reply);
+    if (!confirmed) return false;
+    const entry = await this.withObservers(slot, confirmed);
     const gained = [...entry.keys].some((k) => !this.covered.has(k));
     if (!gained && !representative) return false;
     entry.keys.forEach((k) => this.covered.add(k));
     this.corpus.push(entry);
     slot.entries.push(entry);
-    if (slot.pending.length < MAX_PENDING) slot.pending.push(...slot.factory.extend(entry.scenario, entry.outcomes[entry.outcomes.length - 1]));
+    if (slot.pending.length < MAX_PENDING) {
+      slot.pending.push(...slot.factory.extend(entry.scenario, entry.outcomes));
+      if (module.fakeTimers) slot.pending.push(...slot.factory.timerAdvances(entry.scenario));
+    }
     slot.hasHappyPath = slot.hasHappyPath || entry.happy;
     if (gained) slot.gains++;
     return gained;
+  }
+
+  // The entry with reads of the state its last step changed appended, when they run alike twice
+  // and keep its coverage; else the entry as it is.
+  async withObservers(slot, entry) {
+    const reads = slot.factory.observers(entry.scenario, entry.outcomes);
+    if (!reads.length || entry.scenario.steps.length + reads.length > MAX_OBSERVED_STEPS) return entry;
+    const observed = await this.confirm(slot.target, { ...entry.scenario, steps: [...entry.scenario.steps, ...reads] });
+    const complete = observed && observed.outcomes.length === entry.scenario.steps.length + reads.length;
+    return complete && [...entry.keys].every((key) => observed.keys.has(key)) ? observed : entry;
   }
 
   nextScenario(slot) {

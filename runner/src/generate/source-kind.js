@@ -1,7 +1,15 @@
 'use strict';
-// Decides whether a submitted file is JavaScript that generation should analyse.
+// Decides what a submitted file is to generation:
+//   'javascript' - a source file to analyse and write tests for (.js, .cjs, .mjs);
+//   'support'    - a file the code under test may read or require (JSON, package.json, .d.ts,
+//                  text, data): written beside the sources, never a test target, never a problem;
+//   'foreign'    - source in another language (TypeScript, JSX...) or binary content where
+//                  JavaScript was expected: reported as `not_javascript`.
 
 const JAVASCRIPT_EXTENSIONS = ['.js', '.cjs', '.mjs'];
+// Sources generation cannot analyse. Type declarations (`.d.ts`) are support files.
+const FOREIGN_SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.jsx', '.coffee', '.vue', '.svelte'];
+const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
 
 function extensionOf(path) {
   const base = path.slice(path.lastIndexOf('/') + 1);
@@ -17,14 +25,16 @@ function looksBinary(content) {
   return replacements > 0 && replacements >= content.length / 100;
 }
 
-// Returns null for JavaScript, or the reason it is not.
-function notJavaScriptReason(path, content) {
+// Returns { kind: 'javascript' | 'support' } or { kind: 'foreign', reason }.
+function classifySource(path, content) {
   const extension = extensionOf(path);
-  if (!JAVASCRIPT_EXTENSIONS.includes(extension)) {
-    return `${extension || 'a file without extension'} is not a JavaScript file (expected ${JAVASCRIPT_EXTENSIONS.join(', ')})`;
+  if (JAVASCRIPT_EXTENSIONS.includes(extension)) {
+    return looksBinary(content) ? { kind: 'foreign', reason: 'the content is binary, not JavaScript source' } : { kind: 'javascript' };
   }
-  if (looksBinary(content)) return 'the content is binary, not JavaScript source';
-  return null;
+  if (FOREIGN_SOURCE_EXTENSIONS.includes(extension) && !DECLARATION_FILE.test(path)) {
+    return { kind: 'foreign', reason: `${extension} is not a JavaScript file (expected ${JAVASCRIPT_EXTENSIONS.join(', ')}); TypeScript, JSX and other languages are not supported` };
+  }
+  return { kind: 'support' };
 }
 
-module.exports = { notJavaScriptReason };
+module.exports = { classifySource };

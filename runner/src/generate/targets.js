@@ -61,38 +61,59 @@ class SyntaxLookup {
   staticMembers(classNode) {
     const members = [];
     for (let node = classNode, depth = 0; node && depth < 5; depth++) {
-      members.push(...membersOf(node, this.analysis.declarations));
-      const parent = isClassNode(node) && node.superClass ? this.analysis.declarations.resolve(node.superClass) : null;
+      const { declarations } = this.analysis;
+      members.push(...membersOf(node, declarations));
+      const inherited = isFunctionNode(node) ? declarations.parents.get(declarations.nameOf(node)) : null;
+      const parent = declarations.resolve(isClassNode(node) ? node.superClass : inherited);
       node = isClassNode(parent) || isFunctionNode(parent) ? parent : null;
     }
     return members;
   }
 
-  // Instance members of a class as the shape lists them, with their parameters.
+  // Instance members of a class as the shape lists them, with their parameters: those the
+  // submitted code defines, however attached (class bodies, `X.prototype.m = …`,
+  // `X.prototype = {…}`, `Object.assign(X.prototype, …)`, superclasses and `util.inherits`
+  // parents among the files). Members inherited from elsewhere (EventEmitter's `on`, `emit`...)
+  // are not the module's code.
   classMembers(memberShapes, classNode) {
     const known = classNode ? this.staticMembers(classNode) : [];
-    const ours = memberShapes.filter((member) => (classNode ? known.some((candidate) => candidate.name === member.name) : !member.inherited));
-    return ours.map((member) => {
+    return memberShapes.filter((member) => member.own).map((member) => {
       const syntax = known.find((candidate) => candidate.name === member.name && candidate.kind === member.kind && !candidate.static);
-      const node = syntax ? syntax.node : null;
+      const node = syntax ? syntax.node : member.kind === 'method' ? this.analysis.declarations.methods.get(member.name) || null : null;
       const params = member.kind === 'getter' ? [] : this.params(node, member.kind === 'setter' ? 1 : member.length ?? 1);
       return { name: member.name, kind: member.kind, params, async: Boolean(member.async), generator: Boolean(member.generator) };
     });
   }
 }
 
+// Instances with `emit` and `on` (Node's EventEmitter, eventemitter3, their subclasses) get the
+// events they emit recorded and asserted.
+function isEventEmitter(memberShapes) {
+  const methods = new Set(memberShapes.filter((member) => member.kind === 'method').map((member) => member.name));
+  return methods.has('emit') && methods.has('on');
+}
+
 // bindings: [{ name, from, key, shape }] (see bindings.js). Returns the targets of one file.
 function buildTargets(file, analysis, bindings) {
   const lookup = new SyntaxLookup(analysis);
   const targets = [];
-  const add = (target) => targets.length < MAX_TARGETS_PER_FILE && targets.push({ file: file.path, id: `${file.path}#${target.label}`, ...target });
+  // Parameters of a method of an object a call returns, by its name (see ScenarioFactory.extend).
+  const methodParams = (name) => {
+    const declared = analysis.declarations.byName.get(name);
+    const node = analysis.declarations.methods.get(name) || (isFunctionNode(declared) ? declared : null);
+    return node ? lookup.params(node, 0) : null;
+  };
+  const add = (target) => targets.length < MAX_TARGETS_PER_FILE && targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
 
   const visit = (binding, shape, keys, callee, depth) => {
+    // Functions of Node's or a dependency's reached through the exports (`exports.inherits =
+    // util.inherits`) are not the module's code to test.
+    if (depth > 0 && shape.own === false) return;
     if (shape.kind === 'function' || shape.kind === 'class') {
       const node = lookup.node(lookup.find(binding, keys), shape.fnName);
       const base = { label: callee, callee, binding: binding.name, params: lookup.params(node, shape.length), async: shape.async, generator: shape.generator };
       if (shape.kind === 'function') add({ kind: 'function', ...base });
-      else add({ kind: 'class', ...base, className: shape.fnName, members: lookup.classMembers(shape.members, node) });
+      else add({ kind: 'class', ...base, className: shape.fnName, members: lookup.classMembers(shape.members, node), emitter: isEventEmitter(shape.members) });
       for (const [key, staticShape] of Object.entries(shape.statics || {})) {
         if (staticShape.kind !== 'getter' && depth < 2) visit(binding, staticShape, [...keys, key], memberAccess(callee, key), depth + 1);
       }

@@ -80,6 +80,7 @@ function describeMemberStep(step) {
   if (step.op === 'get') return step.name;
   if (step.op === 'set') return `setting ${step.name} to ${args}`;
   if (step.op === 'invoke') return `calling the returned function with (${clip(args, 50)})`;
+  if (step.op === 'advance') return step.ms === undefined ? 'running the pending timers' : `advancing the timers by ${step.ms} ms`;
   return `${step.name}(${clip(args, 50)})`;
 }
 

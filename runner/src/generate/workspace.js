@@ -1,6 +1,6 @@
 'use strict';
 // The temporary folders of one generation job: `exec` holds the submitted files for the code
-// under test to run beside, `suite` the sources and tests Jest verifies, `work` Jest's output.
+// under test to run beside, `work` the folders in which verification runs the tests.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -10,9 +10,8 @@ class Workspace {
   constructor() {
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-'));
     this.execDir = path.join(this.root, 'exec');
-    this.suiteDir = path.join(this.root, 'suite');
     this.workDir = path.join(this.root, 'work');
-    for (const dir of [this.execDir, this.suiteDir, this.workDir]) fs.mkdirSync(dir);
+    for (const dir of [this.execDir, this.workDir]) fs.mkdirSync(dir);
   }
 
   execPath(relativePath) {

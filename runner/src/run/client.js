@@ -12,11 +12,12 @@ const BIN = path.join(__dirname, '..', '..', 'bin');
 
 class WarmRunner {
   // Resolves once the runner is ready; rejects if it says or does anything else.
-  static async start({ workdir, sandboxOptions = null }) {
+  // runArgs: run.js's own arguments (`--prime-rounds 0`).
+  static async start({ workdir, sandboxOptions = null, runArgs = [] }) {
     const runJs = path.join(BIN, 'run.js');
     const args = sandboxOptions
-      ? [path.join(BIN, 'sandbox.js'), workdir, ...sandboxOptions, '--', process.execPath, runJs]
-      : [runJs];
+      ? [path.join(BIN, 'sandbox.js'), workdir, ...sandboxOptions, '--', process.execPath, runJs, ...runArgs]
+      : [runJs, ...runArgs];
     const runner = new WarmRunner(spawn(process.execPath, args, { cwd: workdir, stdio: 'pipe' }));
     const first = await runner.nextLine();
     if (first === null || !JSON.parse(first).ready) {

@@ -19,6 +19,7 @@ function summarize(aggregated, root) {
     passed: aggregated.numPassedTests,
     failed: aggregated.numFailedTests,
     coverage: coverageTotals(aggregated.coverageMap),
+    files: coverageByFile(aggregated.coverageMap, root),
     tests: aggregated.testResults.flatMap((suite) => suite.testResults.map((test) => ({
       name: [...test.ancestorTitles, test.title].join(' › '),
       file: relativePath(root, suite.testFilePath),
@@ -45,6 +46,18 @@ function coverageTotals(coverageMap) {
     const totals = summary?.[key];
     return [key, totals && totals.total > 0 ? totals.pct : 100];
   }));
+}
+
+// Istanbul's percentages for each source file, by its path in the work folder.
+function coverageByFile(coverageMap, root) {
+  if (!coverageMap) return [];
+  return coverageMap.files().map((file) => {
+    const summary = coverageMap.fileCoverageFor(file).toSummary();
+    return {
+      path: relativePath(root, file),
+      coverage: Object.fromEntries(COVERAGE_KEYS.map((key) => [key, summary[key].total > 0 ? summary[key].pct : 100])),
+    };
+  });
 }
 
 // The failure's message without its stack trace, trimmed to a readable size.

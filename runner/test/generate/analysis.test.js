@@ -89,6 +89,36 @@ test('treats a constructor function with prototype methods as a class', () => {
   assert.deepEqual(stack.members, ['method push', 'static method create']);
 });
 
+test('finds methods attached with X.prototype = {…} and Object.assign(X.prototype, …), getters and setters included', () => {
+  const [fraction] = exportsOf(`
+    var Fraction = function (n, d) { this.n = n; this.d = d || 1; };
+    function add(other) { return new Fraction(this.n * other.d + other.n * this.d, this.d * other.d); }
+    Fraction.prototype = {
+      add: add,
+      neg() { return new Fraction(-this.n, this.d); },
+      get value() { return this.n / this.d; },
+      set value(v) { this.n = v; this.d = 1; },
+      precision: 10,
+    };
+    Object.assign(Fraction.prototype, { abs: function () { return new Fraction(Math.abs(this.n), this.d); } });
+    module.exports = Fraction;
+  `);
+  assert.equal(fraction.kind, 'class');
+  assert.deepEqual(fraction.members, ['method add', 'method neg', 'getter value', 'setter value', 'method abs']);
+});
+
+test('records util.inherits parents, whose prototype methods a subclass inherits', () => {
+  const analysis = analyzeSource(`
+    const util = require('util');
+    function Base() {}
+    Base.prototype.describe = function (prefix) { return prefix + this.name; };
+    function Named(name) { Base.call(this); this.name = name; }
+    util.inherits(Named, Base);
+    module.exports = Named;
+  `);
+  assert.equal(analysis.declarations.parents.get('Named').name, 'Base');
+});
+
 test('mines typeof checks, compared literals with their neighbours, and property names', () => {
   const [value, options] = hintsOf(`
     module.exports = function (value, options) {

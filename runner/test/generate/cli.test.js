@@ -165,3 +165,109 @@ test('answers a malformed job with an error and exit code 1', () => {
   assert.equal(status, 1);
   assert.deepEqual(result, { error: 'files must be a non-empty array' });
 });
+
+test('support files are written beside the sources, never targets: a module requiring its package.json and reading a text file', () => {
+  const files = [
+    { path: 'pkg/package.json', content: JSON.stringify({ name: 'greeter', version: '1.2.3' }) },
+    { path: 'pkg/words.txt', content: 'hello\nhowdy\n' },
+    { path: 'pkg/index.d.ts', content: 'export declare function greet(name: string): string;\n' },
+    {
+      path: 'pkg/index.js',
+      content: `const fs = require('fs');
+const path = require('path');
+const { version } = require('./package.json');
+const words = fs.readFileSync(path.join(__dirname, 'words.txt'), 'utf8').trim().split('\\n');
+exports.version = () => version;
+exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
+`,
+    },
+  ];
+  const { status, result } = runGenerate({ files, timeBudgetMs: 8000 });
+  assert.equal(status, 0);
+  assert.deepEqual(result.summary.problems, []);
+  assert.deepEqual(result.summary.perFile.map((file) => file.path), ['pkg/index.js']);
+  const test = result.files.find((file) => file.path === 'pkg/__tests__/index.test.js').content;
+  assert.match(test, /'1\.2\.3'/);
+  assert.match(test, /'hello, /);
+  const { results } = runJest([...files, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.equal(results.numPassedTests, result.summary.testsKept);
+});
+
+test('tests real-code shapes: X.prototype = {…} methods, an EventEmitter class by its events, a factory of closures in sequence, timers with fake timers', () => {
+  const files = [
+    {
+      path: 'lib/money.js',
+      content: `function Money(cents, currency) {
+  if (!(this instanceof Money)) return new Money(cents, currency);
+  if (!Number.isInteger(cents)) throw new TypeError('cents must be an integer');
+  this.cents = cents;
+  this.currency = currency || 'EUR';
+}
+Money.prototype = {
+  plus(other) {
+    if (other.currency !== this.currency) throw new Error('currency mismatch');
+    return new Money(this.cents + other.cents, this.currency);
+  },
+  times(factor) { return new Money(Math.round(this.cents * factor), this.currency); },
+  get euros() { return this.cents / 100; },
+  format() { return (this.cents < 0 ? '-' : '') + Math.abs(this.cents / 100).toFixed(2) + ' ' + this.currency; },
+};
+module.exports = Money;
+`,
+    },
+    {
+      path: 'lib/queue.js',
+      content: `const { EventEmitter } = require('events');
+class Queue extends EventEmitter {
+  constructor(limit) { super(); this.limit = limit || 2; this.items = []; }
+  push(item) {
+    if (this.items.length >= this.limit) { this.emit('overflow', item); return false; }
+    this.items.push(item);
+    this.emit('push', item, this.items.length);
+    return true;
+  }
+  shift() { const item = this.items.shift(); if (item !== undefined) this.emit('shift', item); return item; }
+}
+module.exports = Queue;
+`,
+    },
+    {
+      path: 'lib/tally.js',
+      content: `exports.createTally = function createTally(step) {
+  let total = 0;
+  return {
+    bump() { total += step || 1; },
+    value() { return total; },
+  };
+};
+exports.later = function later(callback, ms) {
+  const timer = setTimeout(() => callback('done'), ms || 1000);
+  return () => clearTimeout(timer);
+};
+`,
+    },
+  ];
+  const { status, result } = runGenerate({ files, timeBudgetMs: 20000 });
+  assert.equal(status, 0);
+  assert.deepEqual(result.summary.problems, []);
+  const content = (path) => result.files.find((file) => file.path === path).content;
+  const money = content('lib/__tests__/money.test.js');
+  for (const method of ['plus', 'times', 'euros', 'format']) assert.match(money, new RegExp(`\\.${method}\\b`), method);
+  assert.match(money, /toThrow\(expect\.objectContaining\(\{ name: 'TypeError', message: 'cents must be an integer' \}\)\)/);
+  const queue = content('lib/__tests__/queue.test.js');
+  assert.match(queue, /const events = recordEvents\(queue\);/);
+  assert.match(queue, /expect\(events\)\.toEqual\(\[\['push', /);
+  assert.doesNotMatch(queue, /\.on\(|_eventsCount/, 'inherited EventEmitter methods are not targets, nor its bookkeeping state');
+  const tally = content('lib/__tests__/tally.test.js');
+  assert.match(tally, /jest\.useFakeTimers\(\{ advanceTimers: true \}\);/);
+  assert.match(tally, /\.bump\(\)[^]*\.value\(\)\)\.toBe\(/, 'a void call is followed by a read of the state it changed');
+  assert.match(tally, /jest\.(advanceTimersByTime|runOnlyPendingTimers)\(/);
+  assert.match(tally, /toEqual\(\[\['done'\]\]\)/, 'the callback fires when the test moves the clock');
+
+  const { results, coverage } = runJest([...files, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.equal(results.numRuntimeErrorTestSuites, 0);
+  assert.equal(results.numPassedTests, result.summary.testsKept);
+  assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
+});

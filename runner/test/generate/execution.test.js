@@ -34,7 +34,7 @@ async function withExecutor(fn) {
   }
 }
 
-const run = (executor, body, clockShiftMs = 0) => executor.run(FILE, [{ name: 'lib', from: 'module' }], program(body), 5000, clockShiftMs);
+const run = (executor, body, clockShiftMs = 0) => executor.run(FILE, [{ name: 'lib', from: 'module' }], program(body), 5000, { clockShiftMs });
 
 test('loads a module and describes its exports', async () => {
   await withExecutor(async (executor) => {
@@ -104,4 +104,51 @@ test('moves the clock the code under test reads', async () => {
     assert.equal(plain.outcomes[0].value.v, thisYear);
     assert.ok(shifted.outcomes[0].value.v > thisYear);
   });
+});
+
+test('runs a scenario with Jest fake timers: a timer fires only when the scenario moves the clock', async () => {
+  const { instrumentSource } = require('../../src/generate/instrument');
+  const file = '/virtual/later.js';
+  const { code } = instrumentSource(file, 'exports.later = (callback, ms) => { setTimeout(() => callback(Date.now() > 0), ms); return "scheduled"; };', { esm: false });
+  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
+  try {
+    const body = `const callback = jest.fn(); __vouch.track('callback', callback);
+      await __vouch.step(0, () => lib.later(callback, 1000));
+      await __vouch.step(1, () => { jest.advanceTimersByTime(500); });
+      await __vouch.step(2, () => { jest.advanceTimersByTime(500); });`;
+    const reply = await executor.run(file, [{ name: 'lib', from: 'module' }], program(body), 5000, { fakeTimers: true });
+    assert.equal(reply.ok, true);
+    const calls = reply.effects.map((effects) => effects[0].mocks[0].calls.items.length);
+    assert.deepEqual(calls, [0, 0, 1]);
+    // The real clock is back once the scenario is over.
+    assert.equal((await executor.run(file, [{ name: 'lib', from: 'module' }], program(`await __vouch.step(0, () => typeof setTimeout(() => {}, 1).unref);`), 5000)).outcomes[0].value.v, 'function');
+  } finally {
+    executor.close();
+  }
+});
+
+test('tells the module\'s own class members from inherited library ones, and records events a scenario causes', async () => {
+  const { instrumentSource } = require('../../src/generate/instrument');
+  const file = '/virtual/store.js';
+  const source = `const EventEmitter = require('events');
+class Store extends EventEmitter {
+  set(key, value) { this.emit('set', key, value); return this; }
+  get size() { return 0; }
+}
+module.exports = Store;`;
+  const { code } = instrumentSource(file, source, { esm: false });
+  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
+  try {
+    const loaded = await executor.load(file, 5000);
+    const members = loaded.shape.members;
+    assert.deepEqual(members.filter((member) => member.own).map((member) => `${member.kind} ${member.name}`), ['method set', 'getter size']);
+    assert.ok(members.some((member) => member.name === 'emit' && !member.own));
+    const body = `const store = await __vouch.step(0, () => new Store());
+      const events = recordEvents(store); __vouch.track('events', events);
+      await __vouch.step(1, () => store.set('a', 1));`;
+    const reply = await executor.run(file, [{ name: 'Store', from: 'module' }], `(async function (__vouch, Store) {\n${body}\n})`, 5000);
+    assert.deepEqual(reply.effects[1][0].after, { t: 'array', items: [{ t: 'array', items: [{ t: 'string', v: 'set' }, { t: 'string', v: 'a' }, { t: 'number', v: 1 }] }] });
+  } finally {
+    executor.close();
+  }
 });

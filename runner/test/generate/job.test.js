@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { parseJob, JobError } = require('../../src/generate/job');
-const { notJavaScriptReason } = require('../../src/generate/source-kind');
+const { classifySource } = require('../../src/generate/source-kind');
 const { parseSource, SourceSyntaxError } = require('../../src/generate/parse');
 
 test('reads a job and fills in defaults', () => {
@@ -19,13 +19,14 @@ test('rejects malformed jobs with a reason', () => {
   for (const text of bad) assert.throws(() => parseJob(text), JobError, text);
 });
 
-test('recognises non-JavaScript files by extension and by binary content', () => {
-  assert.equal(notJavaScriptReason('a.js', 'x'), null);
-  assert.equal(notJavaScriptReason('a.mjs', 'x'), null);
-  assert.equal(notJavaScriptReason('a.cjs', 'x'), null);
-  assert.match(notJavaScriptReason('a.ts', 'x'), /\.ts is not a JavaScript file/);
-  assert.match(notJavaScriptReason('Makefile', 'x'), /without extension/);
-  assert.match(notJavaScriptReason('a.js', 'PK\u0003\u0004\u0000\u0000'), /binary/);
+test('sorts files into JavaScript, support files and foreign sources', () => {
+  for (const path of ['a.js', 'a.mjs', 'a.cjs']) assert.equal(classifySource(path, 'x').kind, 'javascript');
+  for (const path of ['package.json', 'data/words.json', 'types/index.d.ts', 'README.md', 'notes.txt', 'Makefile', 'fixtures/a.csv']) {
+    assert.equal(classifySource(path, 'x').kind, 'support', path);
+  }
+  assert.match(classifySource('a.ts', 'x').reason, /\.ts is not a JavaScript file/);
+  assert.equal(classifySource('App.jsx', 'x').kind, 'foreign');
+  assert.match(classifySource('a.js', 'PK\u0003\u0004\u0000\u0000').reason, /binary/);
 });
 
 test('parses sloppy scripts and ES modules, and locates syntax errors (1-based column)', () => {

@@ -32,3 +32,14 @@ test('plans two Jest runs for verification and leaves the rest to the search', (
   const tiny = planBudget(0, 1000, 1);
   assert.ok(tiny.searchDeadline >= 0 && tiny.shrinkDeadline >= 250);
 });
+
+test('keeps a direct test that ends in a value for every target, even when error paths cover its code', () => {
+  const parse = { label: 'parse' };
+  const format = { label: 'format' };
+  const corpus = [
+    { ...entry('parse throws', ['s1', 's2', 's3'], { happy: false }), target: parse },
+    { ...entry('parse returns', ['s1', 's2']), target: parse },
+    { ...entry('format returns', ['s4']), target: format },
+  ];
+  assert.deepEqual(minimizeCorpus(corpus).map((e) => e.name), ['parse throws', 'parse returns', 'format returns']);
+});

@@ -36,11 +36,14 @@ test('asserts returned values with toBe, toBeNaN and toEqual, and names the test
 test('asserts errors, promises and iterators', () => {
   const error = describeValue(new TypeError('val is not a string'));
   assert.deepEqual(body(callEntry([atom.undefined()], { kind: 'throw', value: error })),
-    { name: 'throws "val is not a string" for undefined', lines: ["expect(() => ms(undefined)).toThrow('val is not a string');"], async: false });
+    { name: 'throws "val is not a string" for undefined', lines: ["expect(() => ms(undefined)).toThrow(expect.objectContaining({ name: 'TypeError', message: 'val is not a string' }));"], async: false });
   assert.deepEqual(body(callEntry([atom.number(1)], { kind: 'resolve', value: describeValue({ id: 1 }) })),
     { name: 'resolves to { id: 1 } for 1', lines: ['await expect(ms(1)).resolves.toEqual({ id: 1 });'], async: true });
   assert.deepEqual(body(callEntry([atom.number(-1)], { kind: 'reject', value: describeValue(new Error('no')) })).lines,
-    ["await expect(ms(-1)).rejects.toThrow('no');"]);
+    ["await expect(ms(-1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: 'no' }));"]);
+  const coded = Object.assign(new Error('gone'), { code: 'ENOENT' });
+  assert.deepEqual(body(callEntry([atom.number(2)], { kind: 'throw', value: describeValue(coded) })).lines,
+    ["expect(() => ms(2)).toThrow(expect.objectContaining({ name: 'Error', message: 'gone', code: 'ENOENT' }));"]);
   assert.deepEqual(body(callEntry([atom.number(3)], { kind: 'yield', iterated: 'sync', done: true, value: describeValue([0, 1, 2]) })).lines,
     ['expect([...ms(3)]).toEqual([0, 1, 2]);']);
 });

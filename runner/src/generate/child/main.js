@@ -11,6 +11,8 @@ const { readExportsShape } = require('./shape');
 const { CoverageProbe } = require('./coverage-probe');
 const { jestStandIn } = require('./mock-function');
 const { withClockShift } = require('./clock');
+const { recordEvents } = require('../event-recorder');
+const { realTimers } = require('./fake-timers');
 
 let loader = null;
 let probe = null;
@@ -25,8 +27,9 @@ process.exit = (code) => {
 };
 process.on('uncaughtException', (error) => disturbances.push(`uncaught ${error && error.message}`));
 process.on('unhandledRejection', (error) => disturbances.push(`unhandled rejection ${error && error.message}`));
-// Scenario source calls `jest.fn(...)`, exactly as the emitted test will.
+// Scenario source calls `jest.fn(...)` and `recordEvents(...)`, exactly as the emitted test will.
 globalThis.jest = jestStandIn;
+globalThis.recordEvents = recordEvents;
 
 function bindingValues(moduleExports, bindings) {
   return bindings.map((binding) => {
@@ -72,12 +75,17 @@ const handlers = {
       let result;
       try {
         const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
+        // As the test file does: `jest.useFakeTimers()` after loading the module.
+        if (message.fakeTimers) jestStandIn.useFakeTimers();
         result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
       } catch (error) {
         return { ok: false, error: String(error && error.stack || error), keys: probe.hits() };
+      } finally {
+        // Timers still pending on a fake clock never fire, as at the end of a Jest test.
+        jestStandIn.useRealTimers();
       }
       // Let timers the scenario started fire now, so their errors count against this scenario.
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => realTimers.setImmediate(resolve));
       return { ok: true, ...result, keys: probe.hits(), disturbances };
     });
   },

@@ -3,6 +3,8 @@
 // the emitted tests use, so `jest.fn(impl)` must behave like Jest's: call through to `impl` and
 // record each call's arguments in `.mock.calls`.
 
+const { fakeTimerApi } = require('./fake-timers');
+
 const MOCK = Symbol.for('vouch.mock');
 
 function mockFunction(implementation) {
@@ -19,6 +21,7 @@ function isMockFunction(value) {
   return typeof value === 'function' && value[MOCK] === true;
 }
 
-const jestStandIn = Object.freeze({ fn: mockFunction });
+// Jest's fake timer calls are the child's own (fake-timers.js).
+const jestStandIn = Object.freeze({ fn: mockFunction, ...fakeTimerApi });
 
 module.exports = { jestStandIn, isMockFunction };

@@ -10,6 +10,9 @@ const vm = require('node:vm');
 const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
 const { describeValue } = require('./snapshot');
 const { isMockFunction } = require('./mock-function');
+const { realTimers } = require('./fake-timers');
+
+const { setTimeout, clearTimeout, now } = realTimers;
 
 const MAX_ITERATED_ITEMS = 10;
 
@@ -72,8 +75,8 @@ class ScenarioRun {
   // Indexes of declared callbacks (mock functions) that were first called within callbackMs.
   async waitForCallbacks() {
     const waiting = this.tracked.map((entry, i) => ({ ...entry, i })).filter(({ value }) => isMockFunction(value) && !value.mock.calls.length);
-    const deadline = Date.now() + this.limits.callbackMs;
-    while (waiting.length && Date.now() < deadline) {
+    const deadline = now() + this.limits.callbackMs;
+    while (waiting.length && now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       const called = waiting.filter(({ value }) => value.mock.calls.length).map(({ i }) => i);
       if (called.length) return called;

@@ -12,6 +12,19 @@ function functionKind(fn) {
   return { async: tag === 'AsyncFunction' || tag === 'AsyncGeneratorFunction', generator: tag.endsWith('GeneratorFunction') };
 }
 
+// Whether a function is the submitted code's own: only files generation instrumented carry
+// istanbul's function counters (`cov_1x2y().f[3]++`). Methods inherited from Node's or a
+// dependency's classes (EventEmitter's `on`, `emit`...) are not, nor are built-ins.
+const COVERAGE_COUNTER = /\bcov_\w+\(\)\.f\[\d+\]\+\+/;
+
+function isModuleCode(fn) {
+  try {
+    return COVERAGE_COUNTER.test(Function.prototype.toString.call(fn));
+  } catch {
+    return false;
+  }
+}
+
 function isClass(fn) {
   if (/^class[\s{]/.test(Function.prototype.toString.call(fn))) return true;
   const proto = fn.prototype;
@@ -29,10 +42,11 @@ function accessorMembers(owner, skip) {
       seen.add(name);
       const descriptor = Object.getOwnPropertyDescriptor(object, name);
       if (descriptor.get || descriptor.set) {
-        if (descriptor.get) members.push({ name, kind: 'getter', inherited });
-        if (descriptor.set) members.push({ name, kind: 'setter', inherited });
+        if (descriptor.get) members.push({ name, kind: 'getter', inherited, own: isModuleCode(descriptor.get) });
+        if (descriptor.set) members.push({ name, kind: 'setter', inherited, own: isModuleCode(descriptor.set) });
       } else if (typeof descriptor.value === 'function') {
-        members.push({ name, kind: 'method', inherited, length: descriptor.value.length, fnName: descriptor.value.name, ...functionKind(descriptor.value) });
+        const fn = descriptor.value;
+        members.push({ name, kind: 'method', inherited, own: isModuleCode(fn), length: fn.length, fnName: fn.name, ...functionKind(fn) });
       }
     }
     inherited = true;
@@ -60,7 +74,7 @@ class ShapeReader {
     if (typeof value === 'function') {
       if (this.seenFunctions.has(value) || depth > 2) return { kind: 'value' };
       this.seenFunctions.add(value);
-      const base = { length: value.length, fnName: value.name, ...functionKind(value) };
+      const base = { length: value.length, fnName: value.name, own: isModuleCode(value), ...functionKind(value) };
       if (isClass(value)) {
         return { kind: 'class', ...base, members: accessorMembers(value.prototype, ['constructor']), statics: this.statics(value, depth) };
       }
@@ -84,16 +98,15 @@ class ShapeReader {
     return { kind: 'value' };
   }
 
-  // `module.exports = new Service()`: the methods its own class defines (not those of built-in
-  // prototypes, not inherited ones) are exported too.
+  // `module.exports = new Service()`: the methods the module's code defines on its prototype
+  // chain (not those of built-in or dependencies' classes) are exported too.
   instanceMethods(object, known) {
     const proto = Object.getPrototypeOf(object);
-    if (!proto || proto === Object.prototype || typeof proto.constructor !== 'function') return {};
-    if (Function.prototype.toString.call(proto.constructor).includes('[native code]')) return {};
+    if (!proto || proto === Object.prototype) return {};
     const methods = {};
     for (const member of accessorMembers(proto, ['constructor', ...Object.keys(known)])) {
-      if (member.kind !== 'method' || member.inherited) continue;
-      methods[member.name] = { kind: 'function', length: member.length, fnName: member.fnName, async: member.async, generator: member.generator, statics: {} };
+      if (member.kind !== 'method' || !member.own) continue;
+      methods[member.name] = { kind: 'function', length: member.length, fnName: member.fnName, own: true, async: member.async, generator: member.generator, statics: {} };
     }
     return methods;
   }
@@ -105,7 +118,8 @@ class ShapeReader {
       const descriptor = Object.getOwnPropertyDescriptor(fn, name);
       if (descriptor.get) { statics[name] = { kind: 'getter' }; continue; }
       const shape = this.read(descriptor.value, depth + 1);
-      if (shape.kind !== 'value') statics[name] = shape;
+      // `Child.super_ = EventEmitter` (util.inherits) is not the module's to test.
+      if (shape.kind !== 'value' && shape.own !== false) statics[name] = shape;
     }
     return statics;
   }

@@ -1,0 +1,146 @@
+'use strict';
+// The measuring half of bench/generate_bench.sh (which installs the packages and tools first).
+// Env: ROOT (the repository), WORK (the bench's folder), BUDGET_MS, MUTATE (package names).
+// Arguments: package specs as given to npm (`lru-cache@6`).
+
+const fs = require('fs');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { moduleFiles } = require('./npm_module_files.js');
+
+const root = process.env.ROOT;
+const runner = path.join(root, 'runner');
+const work = process.env.WORK;
+const budget = Number(process.env.BUDGET_MS);
+const mutate = new Set((process.env.MUTATE || '').split(/\s+/).filter(Boolean));
+const packagesDir = path.join(work, 'packages', 'node_modules');
+const toolsDir = path.join(work, 'tools', 'node_modules');
+const jestBin = require.resolve('jest/bin/jest', { paths: [runner] });
+
+function writeFiles(dir, files) {
+  for (const file of files) {
+    fs.mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file.path), file.content);
+  }
+}
+
+function median(values) {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (!sorted.length) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+// node_modules of a run folder: the installed packages (a package's own dependencies, such as
+// yallist for lru-cache) and, for Stryker, the tools. Links, so nothing is copied.
+function linkNodeModules(dir, sources) {
+  const target = path.join(dir, 'node_modules');
+  fs.mkdirSync(target, { recursive: true });
+  for (const source of sources) {
+    if (!fs.existsSync(source)) continue;
+    for (const name of fs.readdirSync(source)) {
+      if (name.startsWith('.') || fs.existsSync(path.join(target, name))) continue;
+      fs.symlinkSync(path.join(source, name), path.join(target, name));
+    }
+  }
+}
+
+function generate(files) {
+  const job = JSON.stringify({ files, framework: 'jest', threshold: 80, timeBudgetMs: budget });
+  const started = Date.now();
+  const generated = spawnSync(process.execPath, [path.join(runner, 'bin', 'generate.js')], { input: job, maxBuffer: 64 << 20 });
+  const seconds = (Date.now() - started) / 1000;
+  const result = JSON.parse(generated.stdout.toString());
+  if (result.error) throw new Error(result.error);
+  return { result, seconds };
+}
+
+// Jest over sources and tests, with coverage over every source, as a run counts it. No
+// --forceExit: a suite whose timers fire after its last test fails the run, as it would a run.
+function jestCoverage(dir, name) {
+  const resultsFile = path.join(work, 'runs', `${name}.results.json`);
+  const coverageDir = path.join(work, 'runs', `${name}.coverage`);
+  const jest = spawnSync(process.execPath, [jestBin, '--ci', '--json', `--outputFile=${resultsFile}`,
+    '--coverage', '--coverageReporters=json-summary', `--coverageDirectory=${coverageDir}`, '--runInBand', '--silent',
+    '--collectCoverageFrom=**/*.{js,mjs,cjs}', '--collectCoverageFrom=!**/node_modules/**', '--collectCoverageFrom=!**/jest.config.js'],
+  { cwd: dir, env: { ...process.env, NODE_PATH: path.join(runner, 'node_modules') }, stdio: ['ignore', 'ignore', 'pipe'], timeout: 120000 });
+  const results = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : null;
+  const summaryFile = path.join(coverageDir, 'coverage-summary.json');
+  const summary = fs.existsSync(summaryFile) ? JSON.parse(fs.readFileSync(summaryFile, 'utf8')).total : null;
+  const failing = results ? results.numFailedTests + results.numRuntimeErrorTestSuites : NaN;
+  return { summary, failing, exitCode: jest.status, stderr: String(jest.stderr || '').slice(-1500) };
+}
+
+// Stryker's mutation score (killed and timed-out mutants over all valid ones) of the generated
+// suite, mutating only the package's own files.
+function mutationScore(dir, name) {
+  const reportFile = path.join(dir, 'mutation.json');
+  const config = {
+    testRunner: 'jest',
+    mutate: [`${name}/**/*.{js,cjs,mjs}`, `!${name}/**/__tests__/**`],
+    jest: { projectType: 'custom', configFile: 'jest.config.js', enableFindRelatedTests: false },
+    coverageAnalysis: 'perTest',
+    reporters: ['json'],
+    jsonReporter: { fileName: reportFile },
+    concurrency: 2,
+    timeoutMS: 5000,
+    tempDirName: '.stryker-tmp',
+    cleanTempDir: true,
+  };
+  fs.writeFileSync(path.join(dir, 'stryker.config.json'), JSON.stringify(config, null, 2));
+  const started = Date.now();
+  const stryker = spawnSync(process.execPath, [path.join(toolsDir, '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', 'stryker.config.json'],
+    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(runner, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 900000, maxBuffer: 64 << 20 });
+  const seconds = (Date.now() - started) / 1000;
+  if (!fs.existsSync(reportFile)) {
+    process.stderr.write(`${name}: stryker produced no report (exit ${stryker.status}): ${String(stryker.stdout).slice(-1500)}${String(stryker.stderr).slice(-1500)}\n`);
+    return null;
+  }
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  const counts = {};
+  for (const file of Object.values(report.files)) for (const mutant of file.mutants) counts[mutant.status] = (counts[mutant.status] || 0) + 1;
+  const detected = (counts.Killed || 0) + (counts.Timeout || 0);
+  const undetected = (counts.Survived || 0) + (counts.NoCoverage || 0);
+  return { score: detected + undetected ? Math.round((1000 * detected) / (detected + undetected)) / 10 : NaN, detected, undetected, seconds };
+}
+
+const rows = [];
+for (const spec of process.argv.slice(2)) {
+  const name = spec.replace(/(.)@.*$/, '$1');
+  const files = moduleFiles(packagesDir, name);
+  const { result, seconds } = generate(files);
+  const dir = path.join(work, 'runs', name);
+  writeFiles(dir, [...files, ...result.files]);
+  linkNodeModules(dir, [packagesDir]);
+  const jest = result.files.length ? jestCoverage(dir, name) : { summary: null, failing: 0, exitCode: 0 };
+  if (jest.exitCode !== 0 && jest.failing === 0) jest.failing = NaN;
+  if (jest.exitCode !== 0) process.stderr.write(`${name}: jest exited ${jest.exitCode}: ${jest.stderr}\n`);
+  const pct = (metric) => (jest.summary ? jest.summary[metric].pct : 0);
+  const row = {
+    module: name, statements: pct('statements'), branches: pct('branches'), functions: pct('functions'), lines: pct('lines'),
+    kept: result.summary.testsKept, generated: result.summary.testsGenerated, failing: jest.failing, seconds,
+    stated: result.summary.coverage.statements, problems: result.summary.problems, mutation: null,
+  };
+  if (mutate.has(name) && result.files.length) {
+    linkNodeModules(dir, [toolsDir]);
+    row.mutation = mutationScore(dir, name);
+  }
+  rows.push(row);
+  process.stderr.write(`${name}: generated in ${seconds}s, ${row.kept}/${row.generated} kept${row.mutation ? `, mutation score ${row.mutation.score}% in ${row.mutation.seconds}s` : ''}\n`);
+  for (const problem of row.problems) process.stderr.write(`  problem ${problem.path}: ${problem.code} ${problem.message}\n`);
+}
+
+const header = ['module', 'stmts %', 'branch %', 'funcs %', 'lines %', 'kept', 'failing', 'gen s', 'mutation %'];
+const line = (cells) => `| ${cells.map((cell, i) => String(cell).padEnd(i ? 8 : 12)).join(' | ')} |`;
+console.log(line(header));
+console.log(line(header.map((h, i) => '-'.repeat(i ? 8 : 12))));
+const mutationCell = (row) => (row.mutation ? `${row.mutation.score} (${row.mutation.detected}/${row.mutation.detected + row.mutation.undetected})` : '-');
+for (const row of rows) {
+  console.log(line([row.module, row.statements, row.branches, row.functions, row.lines, row.kept, row.failing, row.seconds.toFixed(1), mutationCell(row)]));
+}
+const medianOf = (key) => median(rows.map((row) => row[key]));
+const mutationMedian = median(rows.filter((row) => row.mutation).map((row) => row.mutation.score));
+console.log(line(['median', medianOf('statements'), medianOf('branches'), medianOf('functions'), medianOf('lines'), medianOf('kept'),
+  medianOf('failing'), medianOf('seconds').toFixed(1), Number.isNaN(mutationMedian) ? '-' : mutationMedian]));
+const mismatched = rows.filter((row) => Math.abs(row.stated - row.statements) > 0.5);
+if (mismatched.length) console.log(`stated coverage differs from measured for: ${mismatched.map((row) => `${row.module} (${row.stated} stated)`).join(', ')}`);

@@ -1,0 +1,50 @@
+'use strict';
+// Verification runs the tests the way a run does (bin/run.js) and drops a bad test on its own:
+// one that fails when run again, one that breaks the run after the tests, never the rest.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { verifySuites } = require('../../src/generate/verify');
+const { jestConfigFile } = require('../../src/generate/jest-config');
+
+const SOURCE = {
+  path: 'm.js',
+  content: `exports.add = (a, b) => a + b;
+exports.later = (callback, ms) => { setTimeout(() => callback(), ms); return 'scheduled'; };
+`,
+};
+
+function testCase(name, lines) {
+  return { describe: 'm', name, lines, async: false, helpers: new Set() };
+}
+
+test('drops a test that fails when run again and a test whose timer breaks the run after the tests; keeps the rest', async () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  const counter = path.join(workDir, 'runs-of-flaky-test');
+  try {
+    const cases = [
+      testCase('adds', ['expect(m.add(1, 2)).toBe(3);']),
+      // Passes in the first run only.
+      testCase('flaky', [
+        `const runs = Number(require('fs').existsSync(${JSON.stringify(counter)}) ? require('fs').readFileSync(${JSON.stringify(counter)}, 'utf8') : 0) + 1;`,
+        `require('fs').writeFileSync(${JSON.stringify(counter)}, String(runs));`,
+        'expect(runs).toBe(1);',
+      ]),
+      // Passes, then calls an undefined callback right after: a run counts that error.
+      testCase('schedules', ["expect(m.later(undefined, 0)).toBe('scheduled');"]),
+      testCase('adds strings', ["expect(m.add('a', 'b')).toBe('ab');"]),
+    ];
+    const suites = [{ testPath: '__tests__/m.test.js', spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] }, cases }];
+    const logs = [];
+    const verified = await verifySuites({
+      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }), suites, deadline: Date.now() + 60000, log: (line) => logs.push(line),
+    });
+    assert.deepEqual(verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)), ['adds', 'adds strings'], logs.join('\n'));
+    assert.equal(verified.files.find((file) => file.path === 'm.js').coverage.functions, 33.33);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});
