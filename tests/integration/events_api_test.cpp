@@ -33,6 +33,11 @@ TEST_F(ApiTest, EventsShowAnAccountsPublicEventsInLogOrder) {
   EXPECT_TRUE(first.at("id").as_string().starts_with("evt_"));
   EXPECT_EQ(first.at("created").as_string().size(), 24u);
   EXPECT_EQ(first.at("data").at("id").as_string(), project);
+  // The public form: the project resource's shape, no account, the threshold an integer.
+  EXPECT_EQ(first.at("version"), 1);
+  EXPECT_FALSE(first.at("data").as_object().contains("account"));
+  EXPECT_TRUE(first.at("data").at("config").at("coverage").at("threshold").is_int64());
+  EXPECT_EQ(first.at("data").at("created").as_string().size(), 24u);
 
   // Paging with a cursor, and a type filter.
   auto one = json(call("GET", "/v1/events?limit=1", VouchdProcess::kAdminKey));
@@ -42,6 +47,19 @@ TEST_F(ApiTest, EventsShowAnAccountsPublicEventsInLogOrder) {
   EXPECT_EQ(types_of(rest), (std::vector<std::string>{"project.updated", "project.deleted"}));
   auto deleted = json(call("GET", "/v1/events?type=project.deleted", VouchdProcess::kAdminKey));
   EXPECT_EQ(types_of(deleted), (std::vector<std::string>{"project.deleted"}));
+  auto projects = json(call("GET", "/v1/events?type=project.*", VouchdProcess::kAdminKey));
+  EXPECT_EQ(types_of(projects), types_of(page));
+  EXPECT_TRUE(
+      types_of(json(call("GET", "/v1/events?type=test.*", VouchdProcess::kAdminKey))).empty());
+  // By project, with a cursor that need not be one of the project's events.
+  const auto second = create_project(VouchdProcess::kAdminKey, "second");
+  auto of_second = json(call("GET", "/v1/events?projectId=" + second, VouchdProcess::kAdminKey));
+  EXPECT_EQ(types_of(of_second), (std::vector<std::string>{"project.created"}));
+  EXPECT_EQ(of_second["events"].as_array()[0].at("data").at("id").as_string(), second);
+  EXPECT_EQ(types_of(json(call("GET", "/v1/events?projectId=" + second + "&startingAfter=" + cursor,
+                               VouchdProcess::kAdminKey))),
+            (std::vector<std::string>{"project.created"}));
+  EXPECT_EQ(call("GET", "/v1/events?projectId=shop", VouchdProcess::kAdminKey).status, 400u);
 
   EXPECT_EQ(types_of(json(call("GET", "/v1/events", other))),
             (std::vector<std::string>{"project.created"}));
