@@ -1,4 +1,7 @@
 // GET /v1/events: an account's public events in log order (the audit trail).
+#include <fstream>
+#include <iterator>
+
 #include "api_fixture.hpp"
 
 namespace vouch::testing {
@@ -69,6 +72,26 @@ TEST_F(ApiTest, EventsShowAnAccountsPublicEventsInLogOrder) {
   EXPECT_EQ(call("GET", "/v1/events?limit=0", VouchdProcess::kAdminKey).status, 400u);
   const auto reader = issue_key("other", "pro", R"(["projects:read"])");
   EXPECT_EQ(call("GET", "/v1/events", reader).status, 403u);
+}
+
+}  // namespace
+}  // namespace vouch::testing
+
+namespace vouch::testing {
+namespace {
+
+// GET /v1/openapi.json: the repository's document, compiled in, without a key.
+TEST_F(ApiTest, TheOpenApiDocumentIsServedWithoutAKey) {
+  auto response = call("GET", "/v1/openapi.json", "");
+  ASSERT_EQ(response.status, 200u);
+  EXPECT_EQ(response.header("content-type"), "application/json");
+  std::ifstream file(std::string(VOUCH_SOURCE_DIR) + "/docs/openapi.json", std::ios::binary);
+  const std::string repository((std::istreambuf_iterator<char>(file)),
+                               std::istreambuf_iterator<char>());
+  ASSERT_FALSE(repository.empty());
+  EXPECT_EQ(response.body, repository);
+  EXPECT_EQ(json(response)["openapi"], "3.1.0");
+  EXPECT_EQ(call("POST", "/v1/openapi.json", "").status, 405u);
 }
 
 }  // namespace
