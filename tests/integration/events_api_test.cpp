@@ -1,6 +1,7 @@
 // GET /v1/events: an account's public events in log order (the audit trail).
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include "api_fixture.hpp"
 
@@ -79,6 +80,34 @@ TEST_F(ApiTest, EventsShowAnAccountsPublicEventsInLogOrder) {
 
 namespace vouch::testing {
 namespace {
+
+// vouchd replay --public: the auditor's view is the API's, line for line.
+TEST_F(ApiTest, ReplayPublicPrintsTheEventsAsTheApiShowsThem) {
+  const auto project = create_project(VouchdProcess::kAdminKey, "audited");
+  ASSERT_EQ(call("PUT", "/v1/projects/" + project, VouchdProcess::kAdminKey,
+                 R"({"config":{"coverage":{"threshold":72.5}}})")
+                .status,
+            200u);
+  const auto other = issue_key("other", "pro", R"(["projects:write"])");
+  create_project(other, "theirs");
+  const auto listed = json(call("GET", "/v1/events", VouchdProcess::kAdminKey));
+  ASSERT_EQ(server_->terminate(), 0);
+
+  auto replay = run_vouchd({"replay", "--data", data().string(), "--public", "--account", "admin"});
+  ASSERT_EQ(replay.status, 0) << replay.out;
+  std::vector<std::string> lines;
+  std::istringstream out(replay.out);
+  for (std::string line; std::getline(out, line);) lines.push_back(line);
+  const auto& events = listed.at("events").as_array();
+  ASSERT_EQ(lines.size(), events.size()) << replay.out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    EXPECT_EQ(boost::json::parse(lines[i]), events[i]) << lines[i];
+  }
+  // Without --public, the operator sees the stored records, internal events included.
+  auto raw = run_vouchd({"replay", "--data", data().string()});
+  EXPECT_NE(raw.out.find("ApiKeyIssued.v1"), std::string::npos);
+  EXPECT_EQ(replay.out.find("\"account\""), std::string::npos);
+}
 
 // GET /v1/openapi.json: the repository's document, compiled in, without a key.
 TEST_F(ApiTest, TheOpenApiDocumentIsServedWithoutAKey) {
