@@ -8,7 +8,8 @@
 // An API answer is matched to its operation the way vouchd routes (literal path segments before
 // templated ones; a path without the method is a 405; no path at all is a 404), then to the
 // response of its status (or "4XX", or "default"); its content type, body and headers must match
-// that response: required headers present, every documented header valid. A webhook body is
+// that response: required headers present, every documented header valid, whole numbers written
+// as integers ("80", never "8E1" or "80.0"). A webhook body is
 // matched by its `type` to `webhooks[type].post`, its headers to that operation's header
 // parameters. Exits 1 naming the test, the request and the schema error of each mismatch; also
 // when the log is missing or empty, so that a broken recorder cannot pass.
@@ -79,6 +80,27 @@ function checkHeaders(declared, headers, errors, where) {
   }
 }
 
+// Number tokens of a JSON text written in exponent form or with a fractional part of zeros
+// ("8E1", "80.0"): the API writes whole numbers as integers, which parsing cannot tell.
+function wholeNumbersNotIntegers(text) {
+  const found = [];
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i += 1;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      const token = /^-?\d+(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 64))[0];
+      if (Number.isInteger(Number(token)) && /[.eE]/.test(token)) found.push(token);
+      i += token.length - 1;
+    }
+  }
+  return found;
+}
+
 function checkBody(content, contentType, body, errors) {
   if (!content) {
     if (body !== '') errors.push(`a body was sent where the document declares none: ${body.slice(0, 200)}`);
@@ -98,6 +120,8 @@ function checkBody(content, contentType, body, errors) {
       errors.push(`the ${media} body is not JSON: ${error.message}`);
       return;
     }
+    const notIntegers = wholeNumbersNotIntegers(body);
+    if (notIntegers.length) errors.push(`whole numbers must be JSON integers: ${notIntegers.join(', ')}`);
   }
   if (entry.schema) errors.push(...schemaErrors(entry.schema, value));
 }
