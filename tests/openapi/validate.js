@@ -126,9 +126,15 @@ function checkBody(content, contentType, body, errors) {
   if (entry.schema) errors.push(...schemaErrors(entry.schema, value));
 }
 
+// A path parameter marked `x-rest-of-path` takes the rest of the path, slashes included, as
+// vouchd's "{name*}" routes do; any other takes one segment.
 const templates = Object.keys(spec.paths).map((template) => {
   const segments = template.split('/');
-  const pattern = segments.map((s) => (/^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('/');
+  const rest = new Set((spec.paths[template].parameters || []).map(resolve).filter((p) => p['x-rest-of-path']).map((p) => `{${p.name}}`));
+  const pattern = segments.map((s) => {
+    if (rest.has(s)) return '[^/]+(?:/[^/]+)*';
+    return /^\{.+\}$/.test(s) ? '[^/]+' : s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+  }).join('/');
   return { template, regex: new RegExp(`^${pattern}$`), literals: segments.filter((s) => !/^\{.+\}$/.test(s)).length };
 });
 
