@@ -38,6 +38,24 @@ boost::json::object project_data(const ProjectEvent& event, std::string& project
                           return boost::json::object{{"id", deleted.id},
                                                      {"deleted", format_timestamp(deleted.at)}};
                         },
+                        [&](const ProjectImported& imported) {
+                          // The import's answer (POST /v1/projects/{id}/import) without its
+                          // `skipped` list.
+                          project_id = imported.id;
+                          const auto& snapshot = imported.snapshot;
+                          boost::json::object data{{"projectId", imported.id},
+                                                   {"snapshotId", snapshot.snapshot_id},
+                                                   {"files", snapshot.files},
+                                                   {"bytes", snapshot.bytes},
+                                                   {"source", snapshot.source}};
+                          if (snapshot.source == kImportGit) {
+                            data["ref"] = snapshot.ref.empty() ? boost::json::value(nullptr)
+                                                               : boost::json::value(snapshot.ref);
+                            data["commit"] = snapshot.commit;
+                          }
+                          data["created"] = format_timestamp(imported.at);
+                          return data;
+                        },
                     },
                     event);
 }
@@ -106,6 +124,7 @@ std::optional<std::string_view> public_type_of(std::string_view stored_type) {
   if (stored_type == kProjectCreatedV1) return "project.created";
   if (stored_type == kProjectUpdatedV1) return "project.updated";
   if (stored_type == kProjectDeletedV1) return "project.deleted";
+  if (stored_type == kProjectImportedV1) return "project.imported";
   if (stored_type == kTestRunStartedV1) return "test.started";
   if (stored_type == kTestRunCompletedV1) return "test.completed";
   if (stored_type == kTestRunFailedV1) return "test.failed";

@@ -85,6 +85,25 @@ TEST(PublicEvent, ProjectUpdatedCarriesWhatChangedInTheProjectsShape) {
             boost::json::parse(R"({"id":"prj_1","deleted":"2026-11-28T10:00:00.123Z"})"));
 }
 
+TEST(PublicEvent, ProjectImportedIsTheImportsAnswerWithoutSkipped) {
+  events::SnapshotSummary snapshot{"snp_0123456789abcdef01234567", 3, 2048, "git", "", "a1b2c3"};
+  std::string type, project_id;
+  const auto data = public_data(events::encode(events::ProjectImported{"prj_1", snapshot, kAt}),
+                                &type, &project_id);
+  EXPECT_EQ(type, "project.imported");
+  EXPECT_EQ(project_id, "prj_1");
+  EXPECT_EQ(
+      boost::json::value(data),
+      boost::json::parse(R"({"projectId":"prj_1","snapshotId":"snp_0123456789abcdef01234567",)"
+                         R"("files":3,"bytes":2048,"source":"git","ref":null,)"
+                         R"("commit":"a1b2c3","created":"2026-11-28T10:00:00.123Z"})"))
+      << boost::json::serialize(data);
+  snapshot.source = "upload";
+  const auto upload = public_data(events::encode(events::ProjectImported{"prj_1", snapshot, kAt}));
+  EXPECT_FALSE(upload.contains("ref"));
+  EXPECT_FALSE(upload.contains("commit"));
+}
+
 TEST(PublicEvent, TestCompletedHoldsTheContractsFieldsWithIntegersAsIntegers) {
   std::string type, project_id;
   const auto data = public_data(events::encode(events::RunCompleted{
