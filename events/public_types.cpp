@@ -12,6 +12,37 @@
 namespace vouch::events {
 namespace {
 
+// What changed, in the project's shape.
+boost::json::object project_updated_data(const ProjectUpdated& updated) {
+  boost::json::object data{{"id", updated.id}};
+  if (updated.name) data["name"] = *updated.name;
+  boost::json::object config;
+  if (updated.framework) config["framework"] = *updated.framework;
+  if (updated.threshold) {
+    config["coverage"] = boost::json::object{{"threshold", json_number(*updated.threshold)}};
+  }
+  if (!config.empty()) data["config"] = std::move(config);
+  data["updated"] = format_timestamp(updated.at);
+  return data;
+}
+
+// The import's answer (POST /v1/projects/{id}/import) without its `skipped` list.
+boost::json::object project_imported_data(const ProjectImported& imported) {
+  const auto& snapshot = imported.snapshot;
+  boost::json::object data{{"projectId", imported.id},
+                           {"snapshotId", snapshot.snapshot_id},
+                           {"files", snapshot.files},
+                           {"bytes", snapshot.bytes},
+                           {"source", snapshot.source}};
+  if (snapshot.source == kImportGit) {
+    data["ref"] =
+        snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
+    data["commit"] = snapshot.commit;
+  }
+  data["created"] = format_timestamp(imported.at);
+  return data;
+}
+
 boost::json::object project_data(const ProjectEvent& event, std::string& project_id) {
   return std::visit(Overloaded{
                         [&](const ProjectCreated& created) {
@@ -19,19 +50,8 @@ boost::json::object project_data(const ProjectEvent& event, std::string& project
                           return project_resource(created.project);
                         },
                         [&](const ProjectUpdated& updated) {
-                          // What changed, in the project's shape.
                           project_id = updated.id;
-                          boost::json::object data{{"id", updated.id}};
-                          if (updated.name) data["name"] = *updated.name;
-                          boost::json::object config;
-                          if (updated.framework) config["framework"] = *updated.framework;
-                          if (updated.threshold) {
-                            config["coverage"] =
-                                boost::json::object{{"threshold", json_number(*updated.threshold)}};
-                          }
-                          if (!config.empty()) data["config"] = std::move(config);
-                          data["updated"] = format_timestamp(updated.at);
-                          return data;
+                          return project_updated_data(updated);
                         },
                         [&](const ProjectDeleted& deleted) {
                           project_id = deleted.id;
@@ -39,22 +59,8 @@ boost::json::object project_data(const ProjectEvent& event, std::string& project
                                                      {"deleted", format_timestamp(deleted.at)}};
                         },
                         [&](const ProjectImported& imported) {
-                          // The import's answer (POST /v1/projects/{id}/import) without its
-                          // `skipped` list.
                           project_id = imported.id;
-                          const auto& snapshot = imported.snapshot;
-                          boost::json::object data{{"projectId", imported.id},
-                                                   {"snapshotId", snapshot.snapshot_id},
-                                                   {"files", snapshot.files},
-                                                   {"bytes", snapshot.bytes},
-                                                   {"source", snapshot.source}};
-                          if (snapshot.source == kImportGit) {
-                            data["ref"] = snapshot.ref.empty() ? boost::json::value(nullptr)
-                                                               : boost::json::value(snapshot.ref);
-                            data["commit"] = snapshot.commit;
-                          }
-                          data["created"] = format_timestamp(imported.at);
-                          return data;
+                          return project_imported_data(imported);
                         },
                     },
                     event);

@@ -32,6 +32,9 @@ TEST_F(PublicEvents, TheEventsApiAndWebhooksCarryIdenticalData) {
       request("PUT", "/v1/projects/" + project, R"({"config":{"coverage":{"threshold":72.5}}})")
           .status,
       200u);
+  auto imported = request("POST", "/v1/projects/" + project + "/import",
+                          R"({"files":[{"path":"abs.js","content":"exports.abs = (n) => n;"}]})");
+  ASSERT_EQ(imported.status, 201u) << imported.body;
   auto generated = request(
       "POST", "/v1/tests/generate",
       R"({"projectId":")" + project +
@@ -46,10 +49,11 @@ TEST_F(PublicEvents, TheEventsApiAndWebhooksCarryIdenticalData) {
   wait.headers["Prefer"] = "wait=25";
   ASSERT_EQ(str(json(send(server_->port(), wait))["status"]), "completed");
 
-  // project.created, project.updated, test.started, test.completed, test.coverage.updated.
+  // project.created, project.updated, project.imported, test.started, test.completed,
+  // test.coverage.updated.
   auto listed = json(request("GET", "/v1/events?limit=100"));
   const auto& events = listed["events"].as_array();
-  ASSERT_EQ(events.size(), 5u) << boost::json::serialize(listed);
+  ASSERT_EQ(events.size(), 6u) << boost::json::serialize(listed);
   ASSERT_TRUE(wait_until([&] { return receiver_->requests("all").size() == events.size(); },
                          std::chrono::seconds(30)));
   for (const auto& delivery : receiver_->requests("all")) {
@@ -71,8 +75,11 @@ TEST_F(PublicEvents, TheEventsApiAndWebhooksCarryIdenticalData) {
   EXPECT_TRUE(created.at("config").at("coverage").at("threshold").is_int64());
   EXPECT_EQ(created.at("created").as_string().size(), 24u);
   EXPECT_EQ(events[1].at("data").at("config").at("coverage").at("threshold"), 72.5);
-  const auto& completed = events[3].at("data").as_object();
-  EXPECT_EQ(str(events[3].at("type")), "test.completed");
+  EXPECT_EQ(str(events[2].at("type")), "project.imported");
+  EXPECT_EQ(events[2].at("data").at("snapshotId"), json(imported)["snapshotId"]);
+  EXPECT_EQ(events[2].at("data").at("files"), 1);
+  const auto& completed = events[4].at("data").as_object();
+  EXPECT_EQ(str(events[4].at("type")), "test.completed");
   EXPECT_TRUE(completed.at("results").at("coverage").at("lines").is_int64());
   EXPECT_EQ(str(completed.at("projectId")), project);
 
