@@ -3,7 +3,7 @@
 // exchange: tests/integration/http_client.cpp for vouchd's answers, tests/webhooks/receiver.js
 // for webhook deliveries) against docs/openapi.json, with Ajv in JSON Schema 2020-12 mode.
 //
-//   node validate.js [--spec FILE] [--log FILE]
+//   node validate.js [--spec FILE] [--log FILE] [--rate-limited]
 //
 // An API answer is matched to its operation the way vouchd routes (literal path segments before
 // templated ones; a path without the method is a 405; no path at all is a 404), then to the
@@ -26,6 +26,9 @@ const option = (name, fallback) => {
 };
 const specPath = option('--spec', path.join(__dirname, '../../docs/openapi.json'));
 const logPath = option('--log', process.env.VOUCH_EXCHANGE_LOG);
+// The tests' vouchd runs with rate limits: the X-RateLimit-* headers a response documents (they
+// are optional in the document, for servers started with --no-rate-limits) must then be there.
+const rateLimited = args.includes('--rate-limited');
 
 const spec = JSON.parse(fs.readFileSync(specPath, 'utf8'));
 const SPEC_ID = 'https://vouch.dev/openapi.json';
@@ -71,7 +74,9 @@ function checkHeaders(declared, headers, errors, where) {
     const header = resolve(raw);
     const value = headers[name.toLowerCase()];
     if (value === undefined) {
-      if (header.required) errors.push(`${where}: required header ${name} is missing`);
+      if (header.required || (rateLimited && name.startsWith('X-RateLimit-'))) {
+        errors.push(`${where}: required header ${name} is missing`);
+      }
       continue;
     }
     for (const error of schemaErrors(header.schema, headerValue(header.schema, value))) {
@@ -156,7 +161,10 @@ function checkApi(record) {
     const expected = candidates.length ? 405 : 404;
     label = `(no operation: ${expected})`;
     if (record.status !== expected) errors.push(`expected ${expected} for a request no operation describes, got ${record.status}`);
-    response = resolve({ $ref: expected === 405 ? '#/components/responses/MethodNotAllowed' : '#/components/responses/NotFound' });
+    // Routing answers before authentication: a problem with X-Request-Id, no rate-limit headers.
+    const problem = resolve({ $ref: expected === 405 ? '#/components/responses/MethodNotAllowed' : '#/components/responses/NotFound' });
+    const headers = Object.fromEntries(Object.entries(problem.headers).filter(([name]) => !name.startsWith('X-RateLimit-')));
+    response = { content: problem.content, headers };
   } else {
     const operation = spec.paths[match.template][method];
     label = `${operation.operationId} ${match.template}`;
