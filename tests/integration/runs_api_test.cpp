@@ -153,6 +153,14 @@ TEST_F(RunsTest, CoverageUnderTheProjectThresholdIsAFailure) {
   EXPECT_EQ(run["outcome"], "failure") << boost::json::serialize(run);
   EXPECT_EQ(run["results"].at("failed").to_number<double>(), 0);
   EXPECT_LT(run["results"].at("coverage").at("branches").to_number<double>(), 100);
+  // Its test.failed event, in its public form (checked against docs/openapi.json like every
+  // answer): the reason, and the results with the figures under the threshold.
+  auto failed = json(call("GET", "/v1/events?type=test.failed"));
+  ASSERT_EQ(failed["events"].as_array().size(), 1u) << boost::json::serialize(failed);
+  const auto& data = failed["events"].as_array()[0].at("data");
+  EXPECT_EQ(data.at("reason"), "coverage_below_threshold");
+  EXPECT_EQ(data.at("runId"), run["runId"]);
+  EXPECT_EQ(data.at("results"), run["results"]);
 }
 
 TEST_F(RunsTest, BadRunRequestsAreRefused) {
