@@ -147,7 +147,7 @@ async function generateTests(job, { log = () => {} } = {}) {
   try {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
-    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS }, { memoryMb: CHILD_MEMORY_MB });
+    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
     const modules = await loadModules(instrumented, executor, problems, observed, rng);
 
@@ -167,7 +167,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, log })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log })
       : { suites: [], coverage: null, files: [], dropped: null };
     problems.push(...untestedProblems(loadedModules, suites, verified));
 

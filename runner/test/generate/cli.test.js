@@ -271,3 +271,45 @@ exports.later = function later(callback, ms) {
   assert.equal(results.numPassedTests, result.summary.testsKept);
   assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
 });
+
+test('installed dependencies (nodePath) resolve for the code under test, in the child and in verification; without them the module is missing_module', () => {
+  const deps = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-deps-'));
+  const nodePath = path.join(deps, 'node_modules');
+  const write = (file, content) => {
+    fs.mkdirSync(path.dirname(path.join(nodePath, file)), { recursive: true });
+    fs.writeFileSync(path.join(nodePath, file), content);
+  };
+  // A package with a dependency of its own, found by Node's resolution from the package's folder.
+  write('clamp-num/package.json', JSON.stringify({ name: 'clamp-num', version: '1.0.0', main: 'lib/clamp.js' }));
+  write('clamp-num/lib/clamp.js', "const isNum = require('is-num');\nmodule.exports = (n, lo, hi) => (isNum(n) ? Math.min(hi, Math.max(lo, n)) : lo);\n");
+  write('is-num/package.json', JSON.stringify({ name: 'is-num', version: '1.0.0' }));
+  write('is-num/index.js', "module.exports = (n) => typeof n === 'number' && Number.isFinite(n);\n");
+  const files = [{
+    path: 'percent.js',
+    content: `const clamp = require('clamp-num');
+exports.percent = (part, whole) => {
+  if (whole === 0) throw new RangeError('whole must not be 0');
+  return clamp(Math.round((part / whole) * 100), 0, 100) + '%';
+};
+`,
+  }];
+  try {
+    const { status, result } = runGenerate({ files, nodePath, timeBudgetMs: 10000 });
+    assert.equal(status, 0);
+    assert.deepEqual(result.summary.problems, []);
+    assert.ok(result.summary.testsKept >= 2, JSON.stringify(result.summary));
+    const test = result.files.find((file) => file.path === '__tests__/percent.test.js').content;
+    assert.match(test, /'\d+%'/);
+    assert.match(test, /name: 'RangeError', message: 'whole must not be 0'/);
+    assert.equal(result.summary.coverage.statements, 100);
+
+    const without = runGenerate({ files, timeBudgetMs: 5000 }).result;
+    assert.deepEqual(without.summary.problems.map((p) => [p.code, p.module]), [['missing_module', 'clamp-num']]);
+    // The runner's own packages never resolve for the code under test.
+    const own = runGenerate({ files: [{ path: 'a.js', content: "const acorn = require('acorn');\nexports.v = () => acorn.version;\n" }], nodePath, timeBudgetMs: 5000 }).result;
+    assert.deepEqual(own.summary.problems.map((p) => [p.code, p.module]), [['missing_module', 'acorn']]);
+    assert.equal(runGenerate({ files, nodePath: 'relative/node_modules' }).status, 1);
+  } finally {
+    fs.rmSync(deps, { recursive: true, force: true });
+  }
+});

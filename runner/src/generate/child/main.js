@@ -52,7 +52,7 @@ function describeLoadError(error) {
 const handlers = {
   init(message) {
     const files = new Map(message.files.map((file) => [file.path, file]));
-    loader = new ModuleLoader(files);
+    loader = new ModuleLoader(files, { nodePath: message.nodePath });
     probe = new CoverageProbe(message.coveragePaths);
     limits = message.limits;
     return {};
