@@ -35,7 +35,7 @@ function parseJob(text) {
   return {
     files,
     framework,
-    nodePath,
+    ...(nodePath ? { nodePath } : {}),
     threshold: numberInRange(job.threshold, 'threshold', 0, 100, DEFAULT_THRESHOLD),
     timeBudgetMs: numberInRange(job.timeBudgetMs, 'timeBudgetMs', 1, 10 * 60 * 1000, DEFAULT_TIME_BUDGET_MS),
   };

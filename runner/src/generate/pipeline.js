@@ -8,6 +8,7 @@
 
 const { classifySource } = require('./source-kind');
 const { SourceSyntaxError } = require('./parse');
+const { isTypeScript, stripTypes } = require('../transform');
 const { analyzeSource } = require('./analyze');
 const { instrumentSource } = require('./instrument');
 const { Executor } = require('./executor');
@@ -31,8 +32,21 @@ const { planBudget } = require('./budget');
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 
-// Step 1: which files are JavaScript that parses. Support files (JSON, text, .d.ts) are only
-// written beside the sources.
+// TypeScript is analysed without its types (src/transform.js); a file babel cannot parse is a
+// syntax error at babel's position.
+function analyzableCode(file) {
+  if (!isTypeScript(file.path)) return file.content;
+  try {
+    return stripTypes(file.path, file.content);
+  } catch (error) {
+    if (!error.loc) throw error;
+    const message = String(error.message).split('\n')[0].replace(/^[^:]*: /, '').replace(/\s*\(\d+:\d+\)$/, '');
+    throw new SourceSyntaxError(message, error.loc.line, error.loc.column + 1);
+  }
+}
+
+// Step 1: which files are JavaScript (or TypeScript) that parses. Support files (JSON, text,
+// .d.ts) are only written beside the sources.
 function analyzeFiles(files, problems) {
   const analysed = [];
   for (const file of files) {
@@ -40,7 +54,7 @@ function analyzeFiles(files, problems) {
     if (source.kind === 'foreign') problems.push(problem(file.path, 'not_javascript', source.reason));
     if (source.kind !== 'javascript') continue;
     try {
-      analysed.push({ path: file.path, content: file.content, analysis: analyzeSource(file.content) });
+      analysed.push({ path: file.path, content: file.content, analysis: analyzeSource(analyzableCode(file)) });
     } catch (error) {
       if (!(error instanceof SourceSyntaxError)) throw error;
       problems.push(problem(file.path, 'syntax_error', error.message, { line: error.line, column: error.column }));
@@ -164,7 +178,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const suites = prepareSuites(loadedModules, chosen);
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
     // A job that brings its own Jest configuration keeps it.
-    const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
+    const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
       ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log })

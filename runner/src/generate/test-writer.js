@@ -61,8 +61,11 @@ function testFileFor(sourcePath, takenPaths) {
   const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
   const extension = dot > 0 ? fileName.slice(dot) : '';
   let testPath = `${dir}__tests__/${stem}.test.js`;
-  if (takenPaths.has(testPath)) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
-  const request = `../${extension === '.js' ? stem : fileName}`;
+  const collides = takenPaths.has(testPath);
+  if (collides) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
+  // `../b` for b.js and b.ts (as TypeScript imports name them), unless another file shares the
+  // stem; other extensions stay.
+  const request = `../${['.js', '.ts', '.tsx'].includes(extension) && !collides ? stem : fileName}`;
   return { testPath, request };
 }
 

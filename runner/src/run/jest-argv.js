@@ -12,9 +12,10 @@ const path = require('node:path');
 // because the run must stay in band, in CI mode, with coverage.
 const JEST_CONFIG_NAMES = ['jest.config.js', 'jest.config.cjs', 'jest.config.mjs', 'jest.config.json'];
 
-const SOURCE_GLOB = '**/*.{js,jsx,mjs,cjs}';
+const SOURCE_GLOB = '**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}';
 const NOT_SOURCES = [
   '!**/node_modules/**',
+  '!**/*.d.{ts,mts,cts}',
   '!**/{jest,babel}.config.{js,cjs,mjs}',
   '!**/.babelrc.{js,cjs,mjs}',
 ];

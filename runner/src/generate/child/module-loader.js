@@ -13,7 +13,8 @@ const path = require('node:path');
 const { isBuiltin } = require('node:module');
 
 const WRAPPER_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
-const EXTENSIONS = ['', '.js', '.cjs', '.mjs', '.json', '/index.js', '/index.cjs', '/index.json'];
+// As Jest resolves them (its moduleFileExtensions), TypeScript included.
+const EXTENSIONS = ['', '.js', '.cjs', '.mjs', '.ts', '.tsx', '.cts', '.mts', '.json', '/index.js', '/index.cjs', '/index.ts', '/index.json'];
 
 class MissingModuleError extends Error {
   constructor(request, fromFile) {
