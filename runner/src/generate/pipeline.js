@@ -20,6 +20,7 @@ const { ScenarioFactory } = require('./scenario-factory');
 const { Search } = require('./search');
 const { minimizeCorpus } = require('./minimize');
 const { Shrinker } = require('./shrink');
+const { Strengthener } = require('./strengthen');
 const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./test-writer');
 const { jestConfigFile, CONFIG_PATH } = require('./jest-config');
 const { verifySuites } = require('./verify');
@@ -54,7 +55,8 @@ function analyzeFiles(files, problems) {
     if (source.kind === 'foreign') problems.push(problem(file.path, 'not_javascript', source.reason));
     if (source.kind !== 'javascript') continue;
     try {
-      analysed.push({ path: file.path, content: file.content, analysis: analyzeSource(analyzableCode(file)) });
+      const code = analyzableCode(file);
+      analysed.push({ path: file.path, content: file.content, code, analysis: analyzeSource(code) });
     } catch (error) {
       if (!(error instanceof SourceSyntaxError)) throw error;
       problems.push(problem(file.path, 'syntax_error', error.message, { line: error.line, column: error.column }));
@@ -172,7 +174,13 @@ async function generateTests(job, { log = () => {} } = {}) {
     const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, observed, rng, log });
     const budget = planBudget(started, job.timeBudgetMs, loadedModules.filter((module) => module.targets.length).length);
     const corpus = await search.run(budget.searchDeadline);
-    const chosen = await new Shrinker(search, modulesByPath).shrinkAll(minimizeCorpus(corpus), budget.shrinkDeadline);
+    const minimal = minimizeCorpus(corpus);
+    const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
+    const mutationFiles = instrumented.map((file) => ({ ...file, loaded: modulesByPath.has(file.path) }));
+    // What the suite could still gain: entries set cover dropped, the unshrunk originals of shrunk
+    // ones (a boundary value shrinking turned into 0), the search's alternates.
+    const candidates = [...corpus.filter((entry) => !shrunk.includes(entry)), ...search.alternates()];
+    const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, budget.mutationDeadline);
     executor.close();
 
     const suites = prepareSuites(loadedModules, chosen);
@@ -188,7 +196,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const files = verified.suites.length
       ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), ...(config ? [config] : [])]
       : [];
-    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems });
+    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems, mutation });
     log(`done in ${Date.now() - started} ms: ${summary.testsKept}/${testsGenerated} tests kept`);
     return { files, summary };
   } finally {

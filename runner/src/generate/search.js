@@ -20,6 +20,17 @@ const MAX_OBSERVED_STEPS = 8;
 // The second run sees a clock 400 days, 3 h 7 min 11.5 s later, so every value derived from the
 // current time (down to the millisecond, up to the year) differs from the first run's.
 const SECOND_RUN_CLOCK_SHIFT_MS = ((((400 * 24 + 3) * 60 + 7) * 60) + 11.5) * 1000;
+// Scenarios that reached nothing new are held (unconfirmed) as alternates: tests that may kill
+// mutants the kept ones miss (strengthen.js). Those that ended differently from every scenario
+// before come first; the others (a boundary value that returns what its neighbour returns) after.
+const MAX_ALTERNATES = 60;
+// Once everything is covered, seeds (mined boundaries, one argument varied at a time) still run
+// this long for alternates.
+const SEEDS_AFTER_COVERAGE_MS = 1500;
+
+function outcomeSignature(outcomes) {
+  return JSON.stringify(outcomes.map((outcome) => [outcome.kind, outcome.value]));
+}
 
 function scenarioKey(rendered) {
   return rendered.declarations.map((d) => JSON.stringify(d.candidate)).join('|') + rendered.steps.map((s) => s.expression).join(';');
@@ -43,7 +54,7 @@ class Search {
   constructor({ modules, targets, executor, totalKeys, limits, observed, rng, log }) {
     this.modules = modules;
     this.observed = observed;
-    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [] }));
+    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [], alternates: [], signatures: new Set() }));
     this.executor = executor;
     this.totalKeys = totalKeys;
     this.limits = limits;
@@ -55,13 +66,14 @@ class Search {
     this.executions = 0;
   }
 
-  // Runs a scenario once in a freshly loaded module. Returns the child's reply, with `usable` set.
-  async runOnce(target, scenario, clockShiftMs = 0) {
+  // Runs a scenario once in a freshly loaded module (a mutant of one of its files: `override`).
+  // Returns the child's reply, with `usable` set.
+  async runOnce(target, scenario, clockShiftMs = 0, override = null) {
     const module = this.modules.get(target.file);
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
     const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
     this.executions++;
-    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers });
+    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers, override });
     return { ...reply, usable: usable(reply) };
   }
 
@@ -102,7 +114,13 @@ class Search {
     if (!reply.usable) return false;
     this.observeResults(reply.outcomes);
     const representative = !slot.hasHappyPath && isHappyPath(reply.outcomes);
-    if (!representative && !reply.keys.some((k) => !this.covered.has(k))) return false;
+    const signature = outcomeSignature(reply.outcomes);
+    const seen = slot.signatures.has(signature);
+    slot.signatures.add(signature);
+    if (!representative && !reply.keys.some((k) => !this.covered.has(k))) {
+      if (slot.alternates.length < MAX_ALTERNATES) slot.alternates.push({ target: slot.target, scenario, reply, distinct: !seen });
+      return false;
+    }
 
     const confirmed = await this.confirm(slot.target, scenario, reply);
     if (!confirmed) return false;
@@ -169,12 +187,24 @@ class Search {
     return this.targets[this.targets.length - 1];
   }
 
+  // Scenarios held as alternates, of every target: those that ended differently first.
+  alternates() {
+    const all = this.targets.flatMap((slot) => slot.alternates);
+    return [...all.filter((alternate) => alternate.distinct), ...all.filter((alternate) => !alternate.distinct)];
+  }
+
   async run(deadline) {
     if (!this.targets.length) return this.corpus;
     let lastGainAt = Date.now();
     let sinceGain = 0;
-    while (Date.now() < deadline && this.covered.size < this.totalKeys) {
+    let coveredAt = null;
+    for (;;) {
+      if (Date.now() >= deadline) break;
       const seeding = this.targets.some((slot) => !slot.seedsDone);
+      if (this.covered.size >= this.totalKeys) {
+        coveredAt = coveredAt || Date.now();
+        if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) break;
+      }
       if (!seeding && sinceGain > STALL_SCENARIOS && Date.now() - lastGainAt > STALL_MS) break;
       const slot = this.pickSlot();
       if (await this.try(slot, this.nextScenario(slot))) {

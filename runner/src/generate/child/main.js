@@ -74,7 +74,7 @@ const handlers = {
       probe.reset();
       let result;
       try {
-        const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
+        const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry, message.override || null), limits.loadMs);
         // As the test file does: `jest.useFakeTimers()` after loading the module.
         if (message.fakeTimers) jestStandIn.useFakeTimers();
         result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);

@@ -94,15 +94,19 @@ class ModuleLoader {
     return this.compiled.get(file);
   }
 
-  // Loads `entry` with a new, empty registry and returns its exports.
-  loadFresh(entry) {
+  // Loads `entry` with a new, empty registry and returns its exports. `override` ({ path, code }:
+  // a mutant of one submitted file, uninstrumented) replaces that file for this load only.
+  loadFresh(entry, override = null) {
     const registry = new Map();
     const load = (file) => {
       if (registry.has(file)) return registry.get(file).exports;
-      const source = this.source(file);
+      const overridden = override !== null && override.path === file;
+      const source = overridden ? override : this.source(file);
       const module = { id: file, filename: file, exports: {}, loaded: false, children: [], paths: [] };
       registry.set(file, module);
-      const wrapper = source.json === undefined && !source.native ? this.wrapperFor(file) : null;
+      let wrapper = null;
+      if (overridden) wrapper = vm.compileFunction(override.code, WRAPPER_PARAMS, { filename: file });
+      else if (source.json === undefined && !source.native) wrapper = this.wrapperFor(file);
       if (source.json !== undefined) {
         module.exports = JSON.parse(source.json);
       } else if (wrapper === null) {
