@@ -38,9 +38,21 @@ function operatorAt(code, from, to, operator) {
   return at < 0 ? null : from + at;
 }
 
-// Returns [{ start, end, replacement, mutator, line }] over `code` (JavaScript that parses), in
-// source order; at most MAX_MUTANTS, spread evenly over the file when there are more.
-function mutantsOf(code) {
+// The value an input likely holds to tell a comparison's mutant from the original: the other
+// side's number (a literal, or a constant the module folds: `msAbs >= d`).
+function comparedValue(node, constants) {
+  for (const side of [node.right, node.left]) {
+    if (side.type === 'Literal' && typeof side.value === 'number') return String(side.value);
+    if (side.type === 'Identifier' && constants && typeof constants.get(side.name) === 'number') return String(constants.get(side.name));
+  }
+  return null;
+}
+
+// Returns [{ start, end, replacement, mutator, line, probe }] over `code` (JavaScript that
+// parses), in source order; at most MAX_MUTANTS, spread evenly over the file when there are more.
+// `probe` is text a scenario that kills the mutant likely holds (the emptied string, the compared
+// number), or null. constants: the module's folded constants (name -> value), if known.
+function mutantsOf(code, constants = null) {
   let ast;
   try {
     ast = parseSource(code).ast;
@@ -48,13 +60,14 @@ function mutantsOf(code) {
     return [];
   }
   const mutants = [];
-  const add = (start, end, replacement, mutator) => mutants.push({ start, end, replacement, mutator });
+  const add = (start, end, replacement, mutator, probe = null) => mutants.push({ start, end, replacement, mutator, probe });
   const binary = (node, table, mutator) => {
     const replacements = table[node.operator];
     if (!replacements) return;
     const at = operatorAt(code, node.left.end, node.right.start, node.operator);
     if (at === null) return;
-    for (const replacement of replacements) add(at, at + node.operator.length, replacement, mutator);
+    const probe = mutator === 'EqualityOperator' ? comparedValue(node, constants) : null;
+    for (const replacement of replacements) add(at, at + node.operator.length, replacement, mutator, probe);
   };
   const condition = (test, { onlyFalse = false } = {}) => {
     if (!test || test.type === 'Literal') return;
@@ -91,7 +104,7 @@ function mutantsOf(code) {
         break;
       case 'Literal':
         if (typeof node.value === 'string' && !isDirective(node, ancestors) && !isModuleName(node, ancestors)) {
-          add(node.start, node.end, node.value === '' ? '"Stryker was here!"' : '""', 'StringLiteral');
+          add(node.start, node.end, node.value === '' ? '"Stryker was here!"' : '""', 'StringLiteral', node.value || null);
         } else if (typeof node.value === 'boolean') {
           add(node.start, node.end, String(!node.value), 'BooleanLiteral');
         }

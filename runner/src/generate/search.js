@@ -22,8 +22,10 @@ const MAX_OBSERVED_STEPS = 8;
 const SECOND_RUN_CLOCK_SHIFT_MS = ((((400 * 24 + 3) * 60 + 7) * 60) + 11.5) * 1000;
 // Scenarios that reached nothing new are held (unconfirmed) as alternates: tests that may kill
 // mutants the kept ones miss (strengthen.js). Those that ended differently from every scenario
-// before come first; the others (a boundary value that returns what its neighbour returns) after.
-const MAX_ALTERNATES = 60;
+// before (up to MAX_DISTINCT) come first; the others (a boundary value that returns what its
+// neighbour returns), a uniform sample of MAX_ALIKE of them, after.
+const MAX_DISTINCT = 40;
+const MAX_ALIKE = 40;
 // Once everything is covered, seeds (mined boundaries, one argument varied at a time) still run
 // this long for alternates.
 const SEEDS_AFTER_COVERAGE_MS = 1500;
@@ -54,7 +56,7 @@ class Search {
   constructor({ modules, targets, executor, totalKeys, limits, observed, rng, log }) {
     this.modules = modules;
     this.observed = observed;
-    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [], alternates: [], signatures: new Set() }));
+    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [], distinct: [], alike: [], alikeSeen: 0, signatures: new Set() }));
     this.executor = executor;
     this.totalKeys = totalKeys;
     this.limits = limits;
@@ -118,7 +120,7 @@ class Search {
     const seen = slot.signatures.has(signature);
     slot.signatures.add(signature);
     if (!representative && !reply.keys.some((k) => !this.covered.has(k))) {
-      if (slot.alternates.length < MAX_ALTERNATES) slot.alternates.push({ target: slot.target, scenario, reply, distinct: !seen });
+      this.holdAlternate(slot, { target: slot.target, scenario, reply }, !seen);
       return false;
     }
 
@@ -187,10 +189,20 @@ class Search {
     return this.targets[this.targets.length - 1];
   }
 
+  holdAlternate(slot, alternate, distinct) {
+    if (distinct) {
+      if (slot.distinct.length < MAX_DISTINCT) slot.distinct.push(alternate);
+      return;
+    }
+    // Reservoir sampling: every alike scenario has the same chance to be held.
+    slot.alikeSeen++;
+    if (slot.alike.length < MAX_ALIKE) slot.alike.push(alternate);
+    else if (this.rng.int(slot.alikeSeen) < MAX_ALIKE) slot.alike[this.rng.int(MAX_ALIKE)] = alternate;
+  }
+
   // Scenarios held as alternates, of every target: those that ended differently first.
   alternates() {
-    const all = this.targets.flatMap((slot) => slot.alternates);
-    return [...all.filter((alternate) => alternate.distinct), ...all.filter((alternate) => !alternate.distinct)];
+    return [...this.targets.flatMap((slot) => slot.distinct), ...this.targets.flatMap((slot) => slot.alike)];
   }
 
   async run(deadline) {

@@ -8,12 +8,15 @@
 // states the sampled mutation score.
 
 const babel = require('@babel/core');
+const { atom } = require('./candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
 const { matchesRun } = require('./stability');
 const { transformOptions, loadedOptions } = require('../transform');
 
-const MAX_CANDIDATE_RUNS_PER_MUTANT = 10;
-const MAX_ADDED_PER_TARGET = 6;
+const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
+const MAX_ADDED_PER_TARGET = 16;
+const MAX_VARIANTS_PER_MUTANT = 4;
+const SIBLING_LINES = 20;
 
 // What the child runs for a mutant: the mutated code through the shared transform, as the file
 // itself ran (without istanbul's counters); CommonJS runs as written.
@@ -40,6 +43,48 @@ function statementKeyAt(file, fileIndex, line) {
   return best ? `${fileIndex}:s${best.id}` : null;
 }
 
+// Candidates whose inputs hold the mutant's probe (the emptied string, the compared number) first.
+function byProbe(candidates, probe) {
+  if (!probe) return candidates;
+  const holds = (candidate) => JSON.stringify(candidate.scenario.steps).includes(JSON.stringify(probe).slice(1, -1));
+  return [...candidates.filter(holds), ...candidates.filter((candidate) => !holds(candidate))];
+}
+
+// A copy of `value` (a scenario's steps) with every atom `replace` maps replaced.
+function mapAtoms(value, replace) {
+  if (Array.isArray(value)) return value.map((item) => mapAtoms(item, replace));
+  if (!value || typeof value !== 'object') return value;
+  if (value.kind === 'atom') return replace(value) || value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapAtoms(item, replace)]));
+}
+
+// Scenarios aimed at one mutant, made from ones that reach it: the compared number put in place
+// of a number argument (`ms(86400000)` for `msAbs >= d`), or the emptied string put in place of a
+// string the module spells near it (`'1 yr'` from `'1 years'` for `case 'yr':`).
+function variantsFor(mutant, reaching, siblings) {
+  const variants = [];
+  const seen = new Set();
+  const push = (candidate, steps) => {
+    const key = JSON.stringify(steps);
+    if (seen.has(key) || key === JSON.stringify(candidate.scenario.steps)) return;
+    seen.add(key);
+    variants.push({ target: candidate.target, scenario: { ...candidate.scenario, steps } });
+  };
+  for (const candidate of reaching) {
+    if (variants.length >= MAX_VARIANTS_PER_MUTANT) break;
+    const steps = candidate.scenario.steps;
+    if (mutant.mutator === 'EqualityOperator' && mutant.probe !== null) {
+      push(candidate, mapAtoms(steps, (value) => (value.type === 'number' && value.value !== Number(mutant.probe) ? atom.number(Number(mutant.probe)) : null)));
+    } else if (mutant.mutator === 'StringLiteral' && mutant.probe) {
+      const strings = [];
+      mapAtoms(steps, (value) => { if (value.type === 'string') strings.push(value.value); return null; });
+      const sibling = siblings.find((text) => strings.some((string) => string.includes(text)));
+      if (sibling) push(candidate, mapAtoms(steps, (value) => (value.type === 'string' && value.value.includes(sibling) ? atom.string(value.value.split(sibling).join(mutant.probe)) : null)));
+    }
+  }
+  return variants;
+}
+
 function keysOf(candidate) {
   return candidate.keys instanceof Set ? candidate.keys : new Set(candidate.reply.keys);
 }
@@ -61,6 +106,19 @@ class Strengthener {
     return false;
   }
 
+  // A variant that runs on the module and kills the mutant, confirmed, as a corpus entry; or null.
+  async variantKiller(variants, override) {
+    for (const variant of variants) {
+      const original = await this.search.runOnce(variant.target, variant.scenario);
+      if (!original.usable) continue;
+      const mutated = await this.search.runOnce(variant.target, variant.scenario, 0, override);
+      if (matchesRun(original, mutated)) continue;
+      const entry = await this.search.confirm(variant.target, variant.scenario, original);
+      if (entry && !matchesRun(entry, mutated)) return entry;
+    }
+    return null;
+  }
+
   // A candidate that kills the mutant, confirmed by a second run, as a corpus entry; or null.
   async killer(candidates, override, budget) {
     for (const candidate of candidates) {
@@ -78,6 +136,7 @@ class Strengthener {
   // chosen: the corpus entries of the suite; candidates: corpus entries not chosen and the
   // search's alternates. Returns { entries, mutation: { killed, total } }, entries in suite order.
   async run(chosen, candidates, deadline) {
+    this.started = Date.now();
     const suite = [...chosen];
     const pool = [...candidates];
     const added = new Map();
@@ -85,7 +144,9 @@ class Strengthener {
     let total = 0;
     for (const [fileIndex, file] of this.files.entries()) {
       if (!file.loaded) continue;
-      for (const mutant of mutantsOf(file.code)) {
+      const mutants = mutantsOf(file.code, file.analysis.literals.constants);
+      const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
+      for (const mutant of mutants) {
         if (Date.now() >= deadline) return this.done(suite, killed, total, true);
         const key = statementKeyAt(file, fileIndex, mutant.line);
         const prefix = `${fileIndex}:`;
@@ -107,20 +168,24 @@ class Strengthener {
           killed++;
           continue;
         }
-        const options = pool.filter((candidate) => reaches(candidate) && (added.get(candidate.target) || 0) < MAX_ADDED_PER_TARGET);
+        const options = byProbe(pool.filter((candidate) => reaches(candidate) && (added.get(candidate.target) || 0) < MAX_ADDED_PER_TARGET), mutant.probe);
         const found = await this.killer(options, override, { runs: MAX_CANDIDATE_RUNS_PER_MUTANT });
-        if (!found) continue;
+        if (found) pool.splice(pool.indexOf(found.candidate), 1);
+        const siblings = strings.filter((other) => other.probe !== mutant.probe && Math.abs(other.line - mutant.line) <= SIBLING_LINES)
+          .map((other) => other.probe).sort((a, b) => b.length - a.length);
+        const entry = found ? found.entry : await this.variantKiller(variantsFor(mutant, [...covering, ...options], siblings), override);
+        if (process.env.VOUCH_DEBUG_MUTANTS && !entry) this.log(`mutant survived: line ${mutant.line} ${mutant.mutator} ${JSON.stringify(file.code.slice(mutant.start, mutant.end)).slice(0, 50)} -> ${mutant.replacement.slice(0, 30)}`);
+        if (!entry || (added.get(entry.target) || 0) >= MAX_ADDED_PER_TARGET) continue;
         killed++;
-        suite.push(found.entry);
-        pool.splice(pool.indexOf(found.candidate), 1);
-        added.set(found.candidate.target, (added.get(found.candidate.target) || 0) + 1);
+        suite.push(entry);
+        added.set(entry.target, (added.get(entry.target) || 0) + 1);
       }
     }
     return this.done(suite, killed, total, false);
   }
 
   done(entries, killed, total, cut) {
-    this.log(`mutants: ${killed}/${total} killed${cut ? ' (time ran out)' : ''}, ${entries.length} tests`);
+    this.log(`mutants: ${killed}/${total} killed${cut ? ' (time ran out)' : ''}, ${entries.length} tests, ${Date.now() - this.started} ms`);
     return { entries, mutation: { killed, total, complete: !cut } };
   }
 }

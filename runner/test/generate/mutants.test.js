@@ -66,3 +66,38 @@ exports.slug = (words) => words.join('-').toLowerCase();
   assert.ok(mutation && mutation.sampled >= 5 && mutation.killed <= mutation.sampled, JSON.stringify(result.summary));
   assert.equal(mutation.score, Math.round((1000 * mutation.killed) / mutation.sampled) / 10);
 });
+
+test('a mutant no scenario kills gets one made for it: the compared constant, or the emptied word in place of its neighbour', () => {
+  // Set cover needs one call per case group; only '2 hr' tells `case 'hr':` from `case '':`, and
+  // only unit(3600000) tells `>= HOUR` from `> HOUR` (HOUR is folded from MINUTE * 60).
+  const files = [{
+    path: 'unit.js',
+    content: `var MINUTE = 60000;
+var HOUR = MINUTE * 60;
+exports.parse = function parse(text) {
+  var match = /^(\\d+) *(\\w+)$/.exec(text);
+  if (!match) return null;
+  switch (match[2]) {
+    case 'hours':
+    case 'hour':
+    case 'hr':
+      return match[1] * HOUR;
+    case 'minutes':
+    case 'min':
+      return match[1] * MINUTE;
+    default:
+      return undefined;
+  }
+};
+exports.unit = function unit(ms) {
+  return ms >= HOUR ? 'hours' : 'minutes';
+};
+`,
+  }];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/unit.test.js').content;
+  assert.match(tests, /parse\('\d+ ?hr'\)\)\.toBe\(\d+\)/, tests);
+  assert.match(tests, /parse\('\d+ ?min'\)\)\.toBe\(\d+\)/, tests);
+  assert.match(tests, /unit\(3600000\)\)\.toBe\('hours'\)/, tests);
+});
