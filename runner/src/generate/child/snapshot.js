@@ -26,6 +26,25 @@ function constructorName(value) {
   return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
 }
 
+const FUNCTION_OWN = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
+const MAX_FUNCTION_MEMBERS = 8;
+
+// A function by its name; one the code under test built also by the methods and getters attached
+// to it (`debounced.clear`, `isPending`), which follow-up steps call.
+function functionDescription(value) {
+  const mock = isMockFunction(value);
+  const description = { t: 'function', name: value.name, mock };
+  if (mock) return description;
+  const members = [];
+  for (const name of Object.getOwnPropertyNames(value)) {
+    if (FUNCTION_OWN.has(name) || members.length >= MAX_FUNCTION_MEMBERS) continue;
+    const property = Object.getOwnPropertyDescriptor(value, name);
+    if (property.get) members.push({ name, kind: 'getter' });
+    else if (typeof property.value === 'function') members.push({ name, kind: 'method' });
+  }
+  return members.length ? { ...description, members } : description;
+}
+
 function tagOf(value) {
   return Object.prototype.toString.call(value).slice(8, -1);
 }
@@ -48,7 +67,7 @@ class Describer {
         const key = Symbol.keyFor(value);
         return key === undefined ? { t: 'symbol' } : { t: 'symbol', key };
       }
-      case 'function': return { t: 'function', name: value.name, mock: isMockFunction(value) };
+      case 'function': return functionDescription(value);
       default: break;
     }
     if (value === null) return { t: 'null' };
