@@ -6,28 +6,28 @@
 //   4. keep the smallest set of scenarios that holds that coverage and write them as Jest tests
 //   5. run Jest over sources and tests until every kept test passes twice; report its coverage
 
-const { classifySource } = require('./source-kind');
-const { SourceSyntaxError } = require('./parse');
+const { classifySource } = require('./analysis/source-kind');
+const { SourceSyntaxError } = require('./analysis/parse');
 const { isTypeScript, stripTypes } = require('../transform');
-const { analyzeSource } = require('./analyze');
-const { instrumentSource } = require('./instrument');
-const { Executor } = require('./executor');
-const { planBindings } = require('./bindings');
-const { buildTargets } = require('./targets');
-const { InputPool } = require('./input-pool');
-const { ObservedValues } = require('./observed-values');
-const { ScenarioFactory } = require('./scenario-factory');
-const { Search } = require('./search');
-const { minimizeCorpus } = require('./minimize');
-const { Shrinker } = require('./shrink');
-const { Strengthener } = require('./strengthen');
-const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./test-writer');
-const { jestConfigFile, CONFIG_PATH } = require('./jest-config');
-const { verifySuites } = require('./verify');
+const { analyzeSource } = require('./analysis/analyze');
+const { instrumentSource } = require('./execution/instrument');
+const { Executor } = require('./execution/executor');
+const { planBindings } = require('./analysis/bindings');
+const { buildTargets } = require('./analysis/targets');
+const { InputPool } = require('./search/input-pool');
+const { ObservedValues } = require('./execution/observed-values');
+const { ScenarioFactory } = require('./search/scenario-factory');
+const { Search } = require('./search/search');
+const { minimizeCorpus } = require('./selection/minimize');
+const { Shrinker } = require('./selection/shrink');
+const { Strengthener } = require('./selection/strengthen');
+const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./writing/test-writer');
+const { jestConfigFile, CONFIG_PATH } = require('./writing/jest-config');
+const { verifySuites } = require('./verification/verify');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
-const { Rng } = require('./rng');
+const { Rng } = require('./search/rng');
 const { planBudget } = require('./budget');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };

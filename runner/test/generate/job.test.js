@@ -4,8 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { parseJob, JobError } = require('../../src/generate/job');
-const { classifySource } = require('../../src/generate/source-kind');
-const { parseSource, SourceSyntaxError } = require('../../src/generate/parse');
+const { classifySource } = require('../../src/generate/analysis/source-kind');
+const { parseSource, SourceSyntaxError } = require('../../src/generate/analysis/parse');
 
 test('reads a job and fills in defaults', () => {
   const job = parseJob(JSON.stringify({ files: [{ path: './src//a.js', content: '' }] }));

@@ -5,8 +5,8 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
-const { mutantsOf, applyMutant } = require('../../src/generate/mutants');
-const { matchesRun } = require('../../src/generate/stability');
+const { mutantsOf, applyMutant } = require('../../src/generate/selection/mutants');
+const { matchesRun } = require('../../src/generate/search/stability');
 
 const GENERATE = path.join(__dirname, '..', '..', 'bin', 'generate.js');
 

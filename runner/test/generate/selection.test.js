@@ -3,7 +3,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { minimizeCorpus } = require('../../src/generate/minimize');
+const { minimizeCorpus } = require('../../src/generate/selection/minimize');
 const { planBudget } = require('../../src/generate/budget');
 
 const entry = (name, keys, { happy = true, steps = 1 } = {}) => ({

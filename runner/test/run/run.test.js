@@ -148,7 +148,7 @@ test('a source file no test loads counts as uncovered', async () => {
 });
 
 test('TypeScript sources count for coverage under the shared transform; declaration files do not', async () => {
-  const { jestConfigFile } = require('../../src/generate/jest-config');
+  const { jestConfigFile } = require('../../src/generate/writing/jest-config');
   const files = [
     { path: 'src/area.ts', content: 'export const area = (w: number, h: number): number => (w < 0 ? 0 : w * h);\n' },
     { path: 'src/unused.ts', content: 'export function never(x: string): string { return x; }\n' },

@@ -4,13 +4,13 @@
 // reaches the module by a relative require (or import, for ES modules), so the tests run in any
 // folder that holds the sources and the tests side by side.
 
-const { toSource } = require('./candidate');
-const { renderScenario, NameScope } = require('./scenario');
+const { toSource } = require('../search/candidate');
+const { renderScenario, NameScope } = require('../search/scenario');
 const { stepAssertions } = require('./assertions');
 const { effectAssertions, untouchedDeclarations } = require('./effect-assertions');
 const { testName } = require('./test-names');
 const { quoteString } = require('./js-source');
-const { recordEvents } = require('./event-recorder');
+const { recordEvents } = require('../execution/event-recorder');
 
 const INDENT = '    ';
 

@@ -8,10 +8,10 @@
 // states the sampled mutation score.
 
 const babel = require('@babel/core');
-const { atom } = require('./candidate');
+const { atom } = require('../search/candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
-const { matchesRun } = require('./stability');
-const { transformOptions, loadedOptions } = require('../transform');
+const { matchesRun } = require('../search/stability');
+const { transformOptions, loadedOptions } = require('../../transform');
 
 const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
 const MAX_ADDED_PER_TARGET = 16;

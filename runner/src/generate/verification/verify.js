@@ -11,7 +11,7 @@
 
 const path = require('node:path');
 const { runSuite, testKey } = require('./run-suite');
-const { writeTestFile } = require('./test-writer');
+const { writeTestFile } = require('../writing/test-writer');
 
 const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;

@@ -6,7 +6,7 @@
 
 const babel = require('@babel/core');
 const { programVisitor } = require('istanbul-lib-instrument');
-const { isTypeScript, transformOptions, loadedOptions } = require('../transform');
+const { isTypeScript, transformOptions, loadedOptions } = require('../../transform');
 
 function coveragePlugin(filename, onCoverage) {
   return ({ types }) => {

@@ -6,7 +6,7 @@
 // tests from its search that kill the survivors (strengthen.js).
 
 const walk = require('acorn-walk');
-const { parseSource } = require('./parse');
+const { parseSource } = require('../analysis/parse');
 
 const MAX_MUTANTS = 80;
 

@@ -5,7 +5,7 @@
 // calls something undefined, process.exit), fails here as it would there.
 
 const fs = require('node:fs');
-const { WarmRunner } = require('../run/client');
+const { WarmRunner } = require('../../run/client');
 
 function testKey(describe, name) {
   return `${describe} › ${name}`;

@@ -7,7 +7,7 @@
 //   'foreign'    - source in another language (JSX, CoffeeScript...) or binary content where
 //                  JavaScript was expected: reported as `not_javascript`.
 
-const { isTypeScript } = require('../transform');
+const { isTypeScript } = require('../../transform');
 
 const JAVASCRIPT_EXTENSIONS = ['.js', '.cjs', '.mjs'];
 // Sources generation cannot analyse.

@@ -5,7 +5,7 @@
 // rejects sloppy-mode CommonJS), TypeScript's types removed, import/export turned into CommonJS.
 // The packages it names resolve from NODE_PATH when the tests run (see README.md, "generate").
 
-const { TRANSFORM_PATTERN, transformOptions } = require('../transform');
+const { TRANSFORM_PATTERN, transformOptions } = require('../../transform');
 
 const CONFIG_PATH = 'jest.config.js';
 

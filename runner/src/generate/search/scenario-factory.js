@@ -5,7 +5,7 @@
 // scenarios that reached new code, and for extensions of scenarios whose result can itself be
 // called: a returned function is invoked, the methods of a returned object are called.
 
-const { Hint } = require('./hint');
+const { Hint } = require('../analysis/hint');
 const { mutateCandidate } = require('./mutation');
 const { atom, toSource } = require('./candidate');
 
