@@ -274,6 +274,9 @@ class ScenarioFactory {
     } else if (held && held.t === 'object') {
       reads = methodsOf(held).filter((name) => OBSERVER_NAME.test(name) && !this.methodSlots(name).some((slot) => !slot.optional))
         .map((name) => ({ op: 'method', name, args: [], params: this.methodSlots(name) }));
+    } else if (held && held.t === 'function') {
+      // A returned function's getters (`debounced.isPending` after `debounced()`).
+      reads = gettersOf(held).map((name) => ({ op: 'get', name }));
     } else {
       return [];
     }

@@ -29,6 +29,7 @@ const MAX_ALIKE = 40;
 // Once everything is covered, seeds (mined boundaries, one argument varied at a time) still run
 // this long for alternates.
 const SEEDS_AFTER_COVERAGE_MS = 1500;
+const MUTANT_RUN_MS = 1500;
 
 function outcomeSignature(outcomes) {
   return JSON.stringify(outcomes.map((outcome) => [outcome.kind, outcome.value]));
@@ -73,7 +74,9 @@ class Search {
   async runOnce(target, scenario, clockShiftMs = 0, override = null) {
     const module = this.modules.get(target.file);
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
-    const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
+    const fullMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
+    // A mutant that hangs is killed (as Stryker counts a timeout); it need not be waited for long.
+    const timeoutMs = override ? Math.min(fullMs, MUTANT_RUN_MS) : fullMs;
     this.executions++;
     const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers, override });
     return { ...reply, usable: usable(reply) };
