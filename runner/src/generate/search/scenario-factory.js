@@ -7,7 +7,7 @@
 
 const { Hint } = require('../analysis/hint');
 const { mutateCandidate } = require('./mutation');
-const { atom, toSource } = require('./candidate');
+const { atom, mockOf, toSource } = require('./candidate');
 
 const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
@@ -226,7 +226,8 @@ class ScenarioFactory {
       last.bind = last.bind || resultName(last, value.t === 'function');
       const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
       if (value.t === 'function') {
-        const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1)))];
+        // A returned function often takes a function to run (`limit(() => task())`, a wrapper).
+        const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))), [mockOf({ returns: atom.string('done') })]];
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
           ...methodsOf(value).map((name) => follow({ op: 'method', name, args: [], params: [] })),
