@@ -1,5 +1,6 @@
 #include "http/test_handlers.hpp"
 
+#include <algorithm>
 #include <boost/json/array.hpp>
 #include <regex>
 #include <set>
@@ -34,7 +35,7 @@ std::string indexed(std::string_view field, std::size_t index, std::string_view 
 }
 
 // files: a non-empty array of {path, content}, paths safe and distinct, at
-// least one JavaScript source.
+// least one JavaScript or TypeScript source.
 std::vector<events::SourceFile> read_files(JsonBody& body) {
   std::vector<events::SourceFile> files;
   const auto count = body.array_size("files");
@@ -69,9 +70,105 @@ std::vector<events::SourceFile> read_files(JsonBody& body) {
     files.push_back({std::move(*path), std::move(*content)});
   }
   if (!files.empty() && !any_javascript && body.errors().empty()) {
-    body.reject("files", "holds no JavaScript source (.js, .cjs, .mjs or .jsx)");
+    body.reject("files",
+                "holds no JavaScript or TypeScript source (.js, .cjs, .mjs, .jsx, .ts, .tsx, .mts "
+                "or .cts)");
   }
   return files;
+}
+
+// "20", "v20", "20.x" or a full version "20.11.1": the major it names.
+std::optional<std::string> node_major_of(const std::string& version) {
+  static const std::regex kVersion(R"(^v?(\d{1,3})(\.x|\.\d+\.\d+)?$)");
+  std::smatch match;
+  if (!std::regex_match(version, match, kVersion)) return std::nullopt;
+  return match[1].str();
+}
+
+std::string available_nodes(const actors::RunnerSettings& runner) {
+  std::string names;
+  for (const auto& [major, binary] : runner.node_versions) {
+    names += (names.empty() ? "" : ", ") + major;
+  }
+  return names.empty() ? "none" : names;
+}
+
+void check_dependency(JsonBody& body, const std::string& name, const std::string& spec) {
+  const auto field = "environment.dependencies." + name;
+  if (auto problem = events::invalid_package_name(name)) {
+    body.reject(field, *problem);
+  } else if (auto problem = events::invalid_dependency_spec(spec)) {
+    body.reject(field, *problem);
+  }
+}
+
+// environment.nodeVersion and environment.dependencies, checked alike for
+// generations and runs. A field the body leaves out stays nullopt.
+struct EnvironmentFields {
+  std::optional<std::string> node_major;
+  std::optional<std::vector<std::pair<std::string, std::string>>> dependencies;
+};
+
+EnvironmentFields read_environment(JsonBody& body, const actors::RunnerSettings& runner) {
+  EnvironmentFields fields;
+  if (auto node_version = body.string("environment.nodeVersion")) {
+    auto major = node_major_of(*node_version);
+    if (!major || runner.node_versions.count(*major) == 0) {
+      body.reject(
+          "environment.nodeVersion",
+          "Node.js " + *node_version + " is not installed; available: " + available_nodes(runner));
+    } else {
+      fields.node_major = std::move(*major);
+    }
+  }
+  if (auto dependencies = body.string_map("environment.dependencies")) {
+    if (dependencies->size() > kMaxDependencies) {
+      body.reject("environment.dependencies",
+                  "must name at most " + std::to_string(kMaxDependencies) + " packages");
+    }
+    for (const auto& [name, range] : *dependencies) check_dependency(body, name, range);
+    fields.dependencies = std::move(*dependencies);
+  }
+  return fields;
+}
+
+// The `dependencies` of the uploaded package.json nearest the root (the
+// package's own), checked as environment.dependencies are; errors name the
+// file's content. nullopt when no package.json declares dependencies.
+// REQUIRES: `files` are the body's files in order, all accepted.
+std::optional<std::vector<std::pair<std::string, std::string>>> package_json_dependencies(
+    JsonBody& body, const std::vector<events::SourceFile>& files) {
+  std::optional<std::size_t> chosen;
+  auto depth = [](const std::string& path) { return std::count(path.begin(), path.end(), '/'); };
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& path = files[i].path;
+    if (path != "package.json" && !path.ends_with("/package.json")) continue;
+    if (!chosen || depth(path) < depth(files[*chosen].path)) chosen = i;
+  }
+  if (!chosen) return std::nullopt;
+  const auto field = indexed("files", *chosen, "content");
+  auto package = JsonBody::parse(files[*chosen].content);
+  if (!package) {
+    body.reject(field,
+                files[*chosen].path + " is not a JSON object, so its dependencies cannot be read");
+    return std::nullopt;
+  }
+  auto dependencies = package->string_map("dependencies");
+  for (const auto& error : package->errors()) {
+    body.reject(field, files[*chosen].path + ": " + error.field + " " + error.message);
+  }
+  if (!dependencies || dependencies->empty()) return std::nullopt;
+  if (dependencies->size() > kMaxDependencies) {
+    body.reject(field, files[*chosen].path + ": dependencies must name at most " +
+                           std::to_string(kMaxDependencies) + " packages");
+  }
+  for (const auto& [name, range] : *dependencies) {
+    auto problem = events::invalid_package_name(name);
+    if (!problem) problem = events::invalid_dependency_spec(range);
+    if (problem)
+      body.reject(field, files[*chosen].path + ": dependencies." + name + " " + *problem);
+  }
+  return dependencies;
 }
 
 void generate(actors::Service& service, const Reads& reads, const Request& request,
@@ -95,6 +192,11 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   if (threshold && (*threshold < 0 || *threshold > 100)) {
     body->reject("config.coverage.threshold", "must be from 0 to 100");
   }
+  const auto& runner = service.runner();
+  auto environment = read_environment(*body, runner);
+  if (!environment.dependencies && body->errors().empty()) {
+    environment.dependencies = package_json_dependencies(*body, files);
+  }
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
 
   auto project = reads.projects.find(context.caller.account, *project_id);
@@ -110,6 +212,8 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   command.framework = framework.value_or((*project)->framework);
   command.threshold = threshold.value_or((*project)->threshold);
   command.files = std::move(files);
+  command.environment.node_version = environment.node_major.value_or(runner.default_node_major);
+  if (environment.dependencies) command.environment.dependencies = *environment.dependencies;
   command.at = events::now_millis();
   service.generate_tests(std::move(command),
                          [respond = std::move(respond), request_id = context.request_id](
@@ -156,60 +260,16 @@ void list_tests(const Reads& reads, const Request& request, const Context& conte
       200, boost::json::object{{"tests", std::move(items)}, {"hasMore", page->has_more}}));
 }
 
-// "20", "v20", "20.x" or a full version "20.11.1": the major it names.
-std::optional<std::string> node_major_of(const std::string& version) {
-  static const std::regex kVersion(R"(^v?(\d{1,3})(\.x|\.\d+\.\d+)?$)");
-  std::smatch match;
-  if (!std::regex_match(version, match, kVersion)) return std::nullopt;
-  return match[1].str();
-}
-
-std::string available_nodes(const actors::RunnerSettings& runner) {
-  std::string names;
-  for (const auto& [major, binary] : runner.node_versions) {
-    names += (names.empty() ? "" : ", ") + major;
-  }
-  return names.empty() ? "none" : names;
-}
-
-void check_dependency(JsonBody& body, const std::string& name, const std::string& spec) {
-  const auto field = "environment.dependencies." + name;
-  if (auto problem = events::invalid_package_name(name)) {
-    body.reject(field, *problem);
-  } else if (auto problem = events::invalid_dependency_spec(spec)) {
-    body.reject(field, *problem);
-  }
-}
-
+// A run takes the environment its test was generated in, field by field,
+// where the body names none of its own.
 void start_run(actors::Service& service, const Reads& reads, const Request& request,
                const Context& context, Respond respond) {
   auto body = JsonBody::parse(request.body);
   if (!body) return respond(error_response(body.error(), context.request_id));
   body->require("testId");
   auto test_id = body->string("testId");
-  auto node_version = body->string("environment.nodeVersion");
-  auto dependencies = body->string_map("environment.dependencies");
   const auto& runner = service.runner();
-  events::RunEnvironment environment;
-  environment.node_version = runner.default_node_major;
-  if (node_version) {
-    auto major = node_major_of(*node_version);
-    if (!major || runner.node_versions.count(*major) == 0) {
-      body->reject(
-          "environment.nodeVersion",
-          "Node.js " + *node_version + " is not installed; available: " + available_nodes(runner));
-    } else {
-      environment.node_version = *major;
-    }
-  }
-  if (dependencies) {
-    if (dependencies->size() > kMaxDependencies) {
-      body->reject("environment.dependencies",
-                   "must name at most " + std::to_string(kMaxDependencies) + " packages");
-    }
-    for (const auto& [name, range] : *dependencies) check_dependency(*body, name, range);
-    environment.dependencies = std::move(*dependencies);
-  }
+  auto fields = read_environment(*body, runner);
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
 
   auto test = reads.tests.find(context.caller.account, *test_id);
@@ -218,6 +278,15 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
     return respond(
         error_response(events::Error::not_found("no test " + *test_id), context.request_id));
   }
+  const auto& generated_in = (*test)->environment;
+  events::RunEnvironment environment;
+  // The test's Node.js major, unless it is no longer installed.
+  environment.node_version = runner.node_versions.count(generated_in.node_version)
+                                 ? generated_in.node_version
+                                 : runner.default_node_major;
+  if (fields.node_major) environment.node_version = std::move(*fields.node_major);
+  environment.dependencies =
+      fields.dependencies ? std::move(*fields.dependencies) : generated_in.dependencies;
   actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(**test),
                            std::move(environment), events::now_millis()};
   service.start_run(std::move(command),

@@ -6,6 +6,17 @@
 #include "http/reply.hpp"
 
 namespace vouch::http {
+namespace {
+
+// A test recorded before generation took an environment names no Node.js
+// version: null.
+boost::json::object environment_json(const events::RunEnvironment& environment) {
+  auto object = events::environment_to_json(environment);
+  if (environment.node_version.empty()) object["nodeVersion"] = nullptr;
+  return object;
+}
+
+}  // namespace
 
 boost::json::object to_json(const events::GeneratedTest& test) {
   boost::json::array files;
@@ -19,6 +30,7 @@ boost::json::object to_json(const events::GeneratedTest& test) {
           {"threshold", json_number(test.threshold)},
           {"files", std::move(files)},
           {"summary", boost::json::parse(test.summary)},
+          {"environment", environment_json(test.environment)},
           {"lastRunId", test.last_run_id.empty() ? boost::json::value(nullptr)
                                                  : boost::json::value(test.last_run_id)},
           {"created", events::format_timestamp(test.created)},
@@ -43,8 +55,6 @@ boost::json::object to_json(const events::TestRun& run) {
   if (run.error) {
     error = boost::json::object{{"code", run.error->code}, {"detail", run.error->detail}};
   }
-  boost::json::object dependencies;
-  for (const auto& [name, range] : run.environment.dependencies) dependencies[name] = range;
   return {{"runId", run.id},
           {"testId", run.test_id},
           {"projectId", run.project_id},
@@ -54,8 +64,7 @@ boost::json::object to_json(const events::TestRun& run) {
           {"duration", done ? boost::json::value(run.duration) : boost::json::value(nullptr)},
           {"error", std::move(error)},
           {"failures", boost::json::array(run.failures.begin(), run.failures.end())},
-          {"environment", boost::json::object{{"nodeVersion", run.environment.node_version},
-                                              {"dependencies", std::move(dependencies)}}},
+          {"environment", environment_json(run.environment)},
           {"created", events::format_timestamp(run.created)},
           {"completed", done ? boost::json::value(events::format_timestamp(run.completed))
                              : boost::json::value(nullptr)}};

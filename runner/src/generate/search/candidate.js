@@ -3,7 +3,7 @@
 // object or a mock function (`jest.fn`). Keeping inputs structured lets the search mutate them
 // (change one property, add an item) and spell them in the test exactly as they were run.
 
-const { quoteString, numberSource, propertyKey } = require('./js-source');
+const { quoteString, numberSource, propertyKey } = require('../writing/js-source');
 
 const LINE_WIDTH = 72;
 

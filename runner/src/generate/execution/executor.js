@@ -64,9 +64,10 @@ class Executor {
   }
 
   // clockShiftMs moves the clock the scenario sees (see child/clock.js); fakeTimers runs it with
-  // Jest's fake timers in use (see child/fake-timers.js).
-  run(entry, bindings, program, timeoutMs, { clockShiftMs = 0, fakeTimers = false } = {}) {
-    return this.request({ type: 'run', entry, bindings, program, clockShiftMs, fakeTimers }, timeoutMs);
+  // Jest's fake timers in use (see child/fake-timers.js); override ({ path, code }) runs a mutant
+  // of one file instead of the file.
+  run(entry, bindings, program, timeoutMs, { clockShiftMs = 0, fakeTimers = false, override = null } = {}) {
+    return this.request({ type: 'run', entry, bindings, program, clockShiftMs, fakeTimers, ...(override ? { override } : {}) }, timeoutMs);
   }
 
   kill() {

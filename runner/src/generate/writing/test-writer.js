@@ -4,13 +4,13 @@
 // reaches the module by a relative require (or import, for ES modules), so the tests run in any
 // folder that holds the sources and the tests side by side.
 
-const { toSource } = require('./candidate');
-const { renderScenario, NameScope } = require('./scenario');
+const { toSource } = require('../search/candidate');
+const { renderScenario, NameScope } = require('../search/scenario');
 const { stepAssertions } = require('./assertions');
 const { effectAssertions, untouchedDeclarations } = require('./effect-assertions');
 const { testName } = require('./test-names');
 const { quoteString } = require('./js-source');
-const { recordEvents } = require('./event-recorder');
+const { recordEvents } = require('../execution/event-recorder');
 
 const INDENT = '    ';
 
@@ -61,8 +61,11 @@ function testFileFor(sourcePath, takenPaths) {
   const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
   const extension = dot > 0 ? fileName.slice(dot) : '';
   let testPath = `${dir}__tests__/${stem}.test.js`;
-  if (takenPaths.has(testPath)) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
-  const request = `../${extension === '.js' ? stem : fileName}`;
+  const collides = takenPaths.has(testPath);
+  if (collides) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
+  // `../b` for b.js and b.ts (as TypeScript imports name them), unless another file shares the
+  // stem; other extensions stay.
+  const request = `../${['.js', '.ts', '.tsx'].includes(extension) && !collides ? stem : fileName}`;
   return { testPath, request };
 }
 

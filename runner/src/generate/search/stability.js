@@ -55,4 +55,44 @@ function mergeRuns(first, second) {
   return { outcomes, effects, keys: first.keys.filter((key) => secondKeys.has(key)) };
 }
 
-module.exports = { mergeRuns, mergeDescriptions };
+// Whether `actual` is a value a test asserting `expected` accepts: equal where `expected` is
+// stable, of one of its types where it is not.
+function matchesDescription(expected, actual) {
+  if (!actual) return false;
+  if (expected.t === 'unstable') return !expected.types.length || expected.types.includes(actual.t) || actual.t === 'unstable';
+  if (expected.t !== actual.t) return false;
+  switch (expected.t) {
+    case 'array':
+      return expected.items.length === actual.items.length && expected.items.every((item, i) => matchesDescription(item, actual.items[i]));
+    case 'object':
+      return expected.ctor === actual.ctor && expected.entries.length === actual.entries.length
+        && expected.entries.every(([key, value], i) => actual.entries[i][0] === key && matchesDescription(value, actual.entries[i][1]));
+    case 'error':
+      return expected.ctor === actual.ctor && (expected.message === null || expected.message === actual.message);
+    default:
+      return JSON.stringify(expected) === JSON.stringify(actual);
+  }
+}
+
+function effectsMatch(expected, actual) {
+  if (!Array.isArray(actual) || expected.length !== actual.length) return false;
+  return expected.every((effects, i) => effects.length === actual[i].length && effects.every((effect, j) => {
+    const other = actual[i][j];
+    return matchesDescription(effect.after, other.after) && effect.mocks.every((mock, k) => other.mocks[k] && matchesDescription(mock.calls, other.mocks[k].calls));
+  }));
+}
+
+// Whether a run ends the way `expected` (a merged entry, or a first run) did in everything a test
+// asserts: outcomes, values, effects; a run that failed, was disturbed or did not finish does not.
+function matchesRun(expected, reply) {
+  if (!reply || !reply.ok || !Array.isArray(reply.outcomes) || (reply.disturbances && reply.disturbances.length)) return false;
+  if (reply.outcomes.length !== expected.outcomes.length) return false;
+  const outcomesMatch = expected.outcomes.every((outcome, i) => {
+    const other = reply.outcomes[i];
+    return outcome.kind === other.kind && Boolean(outcome.done) === Boolean(other.done) && String(outcome.calledBack) === String(other.calledBack)
+      && (!outcome.value || matchesDescription(outcome.value, other.value));
+  });
+  return outcomesMatch && effectsMatch(expected.effects || [], reply.effects || []);
+}
+
+module.exports = { mergeRuns, mergeDescriptions, matchesRun };

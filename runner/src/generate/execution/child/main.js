@@ -52,7 +52,7 @@ function describeLoadError(error) {
 const handlers = {
   init(message) {
     const files = new Map(message.files.map((file) => [file.path, file]));
-    loader = new ModuleLoader(files);
+    loader = new ModuleLoader(files, { nodePath: message.nodePath });
     probe = new CoverageProbe(message.coveragePaths);
     limits = message.limits;
     return {};
@@ -74,7 +74,7 @@ const handlers = {
       probe.reset();
       let result;
       try {
-        const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
+        const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry, message.override || null), limits.loadMs);
         // As the test file does: `jest.useFakeTimers()` after loading the module.
         if (message.fakeTimers) jestStandIn.useFakeTimers();
         result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);

@@ -3,8 +3,8 @@
 // codes, unit names, strings matching exported regexes) and what calls returned. One module's
 // output is often another's input (`parse(format(x))`), so all of them draw on the same store.
 
-const { fromValue } = require('./candidate');
-const { sampleRegex } = require('./regex-sampler');
+const { fromValue } = require('../search/candidate');
+const { sampleRegex } = require('../analysis/regex-sampler');
 
 const MAX_OBSERVED = 300;
 

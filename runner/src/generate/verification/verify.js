@@ -11,15 +11,15 @@
 
 const path = require('node:path');
 const { runSuite, testKey } = require('./run-suite');
-const { writeTestFile } = require('./test-writer');
+const { writeTestFile } = require('../writing/test-writer');
 
 const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
 
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
-async function runCases(suites, { base, workDir, deadline }, label) {
+async function runCases(suites, { base, workDir, deadline, nodePath }, label) {
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) }))];
-  const result = await runSuite(path.join(workDir, label), files, { wallMs: Math.max(MIN_WALL_MS, deadline - Date.now()) });
+  const result = await runSuite(path.join(workDir, label), files, { wallMs: Math.max(MIN_WALL_MS, deadline - Date.now()), nodePath });
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -59,10 +59,10 @@ async function breakingTests(suites, pairs, context, log) {
 }
 
 // suites: [{ testPath, spec, cases }]; sources: the job's files; config: the jest.config.js to add,
-// or null when the sources bring their own. Returns { suites, coverage, files, rounds, dropped },
+// or null when the sources bring their own; nodePath: the installed dependencies, if any. Returns { suites, coverage, files, rounds, dropped },
 // with passing cases only; `dropped` says why tests were dropped when none is left.
-async function verifySuites({ workDir, sources, config, suites, deadline, log }) {
-  const context = { base: config ? [...sources, config] : sources, workDir, deadline, runs: 0 };
+async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log }) {
+  const context = { base: config ? [...sources, config] : sources, workDir, deadline, nodePath, runs: 0 };
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
   let dropped = null;

@@ -1,12 +1,12 @@
 'use strict';
 // Instruments a source file for coverage the way Jest does (babel with istanbul's program visitor,
-// so statement, branch and function ids match what `jest --coverage` reports) and, for ES
-// modules, converts import/export to CommonJS in the same babel pass, as the emitted
-// jest.config.js makes babel-jest do.
+// so statement, branch and function ids match what `jest --coverage` reports) in the same babel
+// pass as the shared transform (src/transform.js) that the emitted jest.config.js makes
+// babel-jest apply: TypeScript's types removed, import/export turned into CommonJS.
 
 const babel = require('@babel/core');
 const { programVisitor } = require('istanbul-lib-instrument');
-const modulesToCommonJs = require('@babel/plugin-transform-modules-commonjs');
+const { isTypeScript, transformOptions, loadedOptions } = require('../../transform');
 
 function coveragePlugin(filename, onCoverage) {
   return ({ types }) => {
@@ -31,15 +31,14 @@ function coveragePlugin(filename, onCoverage) {
 // Returns { code, fileCoverage } where fileCoverage is istanbul's initial (all-zero) coverage.
 function instrumentSource(filename, source, { esm }) {
   let fileCoverage = null;
-  const plugins = [coveragePlugin(filename, (coverage) => { fileCoverage = coverage; })];
-  if (esm) plugins.push(modulesToCommonJs);
+  const transform = loadedOptions(transformOptions({ esm, typescript: isTypeScript(filename) }));
   const { code } = babel.transformSync(source, {
+    ...transform,
     filename,
     babelrc: false,
     configFile: false,
-    sourceType: 'unambiguous',
     compact: false,
-    plugins,
+    plugins: [coveragePlugin(filename, (coverage) => { fileCoverage = coverage; }), ...transform.plugins],
   });
   return { code, fileCoverage };
 }

@@ -2,7 +2,7 @@
 // Names tests after what they check: `returns "1m" for 60000`, `throws "invalid" for -1`,
 // `add(2) returns 3 after new Counter(1)`.
 
-const { toSource } = require('./candidate');
+const { toSource } = require('../search/candidate');
 const { valueSource } = require('./value-source');
 const { propertyKey } = require('./js-source');
 

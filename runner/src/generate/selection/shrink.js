@@ -4,8 +4,8 @@
 // still ends the same way (same kind of outcome at every step) and still covers every coverage
 // key it covered before. Minimisation's choice stays valid because coverage never shrinks.
 
-const { atom, arrayOf, objectOf, mockOf } = require('./candidate');
-const { renderScenario } = require('./scenario');
+const { atom, arrayOf, objectOf, mockOf } = require('../search/candidate');
+const { renderScenario } = require('../search/scenario');
 
 const MAX_ATTEMPTS_PER_SCENARIO = 60;
 

@@ -5,7 +5,7 @@
 // calls something undefined, process.exit), fails here as it would there.
 
 const fs = require('node:fs');
-const { WarmRunner } = require('../run/client');
+const { WarmRunner } = require('../../run/client');
 
 function testKey(describe, name) {
   return `${describe} › ${name}`;
@@ -13,13 +13,14 @@ function testKey(describe, name) {
 
 // Returns { ok, tests: Map(file -> Map(key -> status)), coverage, files, error }. `ok` is false when
 // the run could not complete (`error` says why); `tests` then holds what did run, if anything.
-// files: [{ path, content }] for the folder; dir: a folder that does not exist yet.
-async function runSuite(dir, files, { wallMs }) {
+// files: [{ path, content }] for the folder; dir: a folder that does not exist yet; nodePath: the
+// installed dependencies (a run's `nodePath`), if any.
+async function runSuite(dir, files, { wallMs, nodePath }) {
   fs.mkdirSync(dir, { recursive: true });
   let outcome;
   try {
     const runner = await WarmRunner.start({ workdir: dir, runArgs: ['--prime-rounds', '0'] });
-    outcome = await runner.run({ files, wallMs: Math.max(1000, Math.round(wallMs)) });
+    outcome = await runner.run({ files, wallMs: Math.max(1000, Math.round(wallMs)), ...(nodePath ? { nodePath } : {}) });
   } catch (error) {
     return { ok: false, tests: new Map(), error: `the runner did not start: ${error.message.slice(0, 500)}` };
   } finally {

@@ -4,7 +4,7 @@
 // an array item or an object property. The search keeps a mutant when it reaches new code.
 
 const { atom, fromValue, arrayOf, objectOf, mockOf } = require('./candidate');
-const { Hint } = require('./hint');
+const { Hint } = require('../analysis/hint');
 
 const EMPTY_HINT = new Hint();
 

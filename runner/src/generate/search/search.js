@@ -20,6 +20,20 @@ const MAX_OBSERVED_STEPS = 8;
 // The second run sees a clock 400 days, 3 h 7 min 11.5 s later, so every value derived from the
 // current time (down to the millisecond, up to the year) differs from the first run's.
 const SECOND_RUN_CLOCK_SHIFT_MS = ((((400 * 24 + 3) * 60 + 7) * 60) + 11.5) * 1000;
+// Scenarios that reached nothing new are held (unconfirmed) as alternates: tests that may kill
+// mutants the kept ones miss (strengthen.js). Those that ended differently from every scenario
+// before (up to MAX_DISTINCT) come first; the others (a boundary value that returns what its
+// neighbour returns), a uniform sample of MAX_ALIKE of them, after.
+const MAX_DISTINCT = 40;
+const MAX_ALIKE = 40;
+// Once everything is covered, seeds (mined boundaries, one argument varied at a time) still run
+// this long for alternates.
+const SEEDS_AFTER_COVERAGE_MS = 1500;
+const MUTANT_RUN_MS = 1500;
+
+function outcomeSignature(outcomes) {
+  return JSON.stringify(outcomes.map((outcome) => [outcome.kind, outcome.value]));
+}
 
 function scenarioKey(rendered) {
   return rendered.declarations.map((d) => JSON.stringify(d.candidate)).join('|') + rendered.steps.map((s) => s.expression).join(';');
@@ -43,7 +57,7 @@ class Search {
   constructor({ modules, targets, executor, totalKeys, limits, observed, rng, log }) {
     this.modules = modules;
     this.observed = observed;
-    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [] }));
+    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [], distinct: [], alike: [], alikeSeen: 0, signatures: new Set() }));
     this.executor = executor;
     this.totalKeys = totalKeys;
     this.limits = limits;
@@ -55,13 +69,16 @@ class Search {
     this.executions = 0;
   }
 
-  // Runs a scenario once in a freshly loaded module. Returns the child's reply, with `usable` set.
-  async runOnce(target, scenario, clockShiftMs = 0) {
+  // Runs a scenario once in a freshly loaded module (a mutant of one of its files: `override`).
+  // Returns the child's reply, with `usable` set.
+  async runOnce(target, scenario, clockShiftMs = 0, override = null) {
     const module = this.modules.get(target.file);
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
-    const timeoutMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
+    const fullMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
+    // A mutant that hangs is killed (as Stryker counts a timeout); it need not be waited for long.
+    const timeoutMs = override ? Math.min(fullMs, MUTANT_RUN_MS) : fullMs;
     this.executions++;
-    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers });
+    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers, override });
     return { ...reply, usable: usable(reply) };
   }
 
@@ -102,7 +119,13 @@ class Search {
     if (!reply.usable) return false;
     this.observeResults(reply.outcomes);
     const representative = !slot.hasHappyPath && isHappyPath(reply.outcomes);
-    if (!representative && !reply.keys.some((k) => !this.covered.has(k))) return false;
+    const signature = outcomeSignature(reply.outcomes);
+    const seen = slot.signatures.has(signature);
+    slot.signatures.add(signature);
+    if (!representative && !reply.keys.some((k) => !this.covered.has(k))) {
+      this.holdAlternate(slot, { target: slot.target, scenario, reply }, !seen);
+      return false;
+    }
 
     const confirmed = await this.confirm(slot.target, scenario, reply);
     if (!confirmed) return false;
@@ -169,12 +192,34 @@ class Search {
     return this.targets[this.targets.length - 1];
   }
 
+  holdAlternate(slot, alternate, distinct) {
+    if (distinct) {
+      if (slot.distinct.length < MAX_DISTINCT) slot.distinct.push(alternate);
+      return;
+    }
+    // Reservoir sampling: every alike scenario has the same chance to be held.
+    slot.alikeSeen++;
+    if (slot.alike.length < MAX_ALIKE) slot.alike.push(alternate);
+    else if (this.rng.int(slot.alikeSeen) < MAX_ALIKE) slot.alike[this.rng.int(MAX_ALIKE)] = alternate;
+  }
+
+  // Scenarios held as alternates, of every target: those that ended differently first.
+  alternates() {
+    return [...this.targets.flatMap((slot) => slot.distinct), ...this.targets.flatMap((slot) => slot.alike)];
+  }
+
   async run(deadline) {
     if (!this.targets.length) return this.corpus;
     let lastGainAt = Date.now();
     let sinceGain = 0;
-    while (Date.now() < deadline && this.covered.size < this.totalKeys) {
+    let coveredAt = null;
+    for (;;) {
+      if (Date.now() >= deadline) break;
       const seeding = this.targets.some((slot) => !slot.seedsDone);
+      if (this.covered.size >= this.totalKeys) {
+        coveredAt = coveredAt || Date.now();
+        if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) break;
+      }
       if (!seeding && sinceGain > STALL_SCENARIOS && Date.now() - lastGainAt > STALL_MS) break;
       const slot = this.pickSlot();
       if (await this.try(slot, this.nextScenario(slot))) {

@@ -4,8 +4,8 @@
 // to try one at a time, and random draws for the search to combine later.
 
 const { atom, fromValue, arrayOf, objectOf, mockOf } = require('./candidate');
-const { sampleRegex } = require('./regex-sampler');
-const { Hint } = require('./hint');
+const { sampleRegex } = require('../analysis/regex-sampler');
+const { Hint } = require('../analysis/hint');
 
 const HTTP_DATE = 'Sat, 01 Jan 2000 00:00:00 GMT';
 const ISO_DATE = '2020-01-02T03:04:05.000Z';

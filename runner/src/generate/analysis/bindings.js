@@ -6,7 +6,7 @@
 //              import * as config from '../config';           -> { name: 'config', from: 'module' }
 // Names must not shadow what Jest tests use.
 
-const { isUsableBindingName, isIdentifierName } = require('./js-source');
+const { isUsableBindingName, isIdentifierName } = require('../writing/js-source');
 
 const TAKEN = new Set(['jest', 'expect', 'test', 'it', 'describe', 'beforeEach', 'afterEach', 'beforeAll', 'afterAll',
   'require', 'module', 'exports', 'process', 'console', 'Buffer', 'global', 'globalThis', 'Math', 'JSON', 'Date', 'Object',

@@ -17,7 +17,7 @@
 // event emitter may also have its events recorded (`recordEvents: true`).
 
 const { toSource, isDeclaredInput } = require('./candidate');
-const { memberAccess, isUsableBindingName } = require('./js-source');
+const { memberAccess, isUsableBindingName } = require('../writing/js-source');
 
 class NameScope {
   constructor(taken) {

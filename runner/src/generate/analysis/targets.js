@@ -4,7 +4,7 @@
 // methods, getters, setters and static members. The shape read at run time says what exists;
 // the syntax tree supplies parameter names and hints for it.
 
-const { memberAccess } = require('./js-source');
+const { memberAccess } = require('../writing/js-source');
 const { isFunctionNode, isClassNode } = require('./declarations');
 const { membersOf } = require('./exports');
 const { paramHints } = require('./param-hints');

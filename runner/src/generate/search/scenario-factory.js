@@ -5,9 +5,9 @@
 // scenarios that reached new code, and for extensions of scenarios whose result can itself be
 // called: a returned function is invoked, the methods of a returned object are called.
 
-const { Hint } = require('./hint');
+const { Hint } = require('../analysis/hint');
 const { mutateCandidate } = require('./mutation');
-const { atom, toSource } = require('./candidate');
+const { atom, mockOf, toSource } = require('./candidate');
 
 const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
@@ -54,8 +54,14 @@ function resultName(step, isFunction) {
   return stripped ? stripped[0].toLowerCase() + stripped.slice(1) : 'value';
 }
 
-function methodsOf(objectDescription) {
-  return objectDescription.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+// Methods of a returned object, or of a returned function (`debounced.clear`).
+function methodsOf(description) {
+  if (description.t === 'function') return (description.members || []).filter((member) => member.kind === 'method').map((member) => member.name);
+  return description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+}
+
+function gettersOf(description) {
+  return description.t === 'function' ? (description.members || []).filter((member) => member.kind === 'getter').map((member) => member.name) : [];
 }
 
 function receiverName(className) {
@@ -220,8 +226,13 @@ class ScenarioFactory {
       last.bind = last.bind || resultName(last, value.t === 'function');
       const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
       if (value.t === 'function') {
-        const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1)))];
-        return argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS }));
+        // A returned function often takes a function to run (`limit(() => task())`, a wrapper).
+        const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))), [mockOf({ returns: atom.string('done') })]];
+        return [
+          ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
+          ...methodsOf(value).map((name) => follow({ op: 'method', name, args: [], params: [] })),
+          ...gettersOf(value).map((name) => follow({ op: 'get', name })),
+        ].slice(0, MAX_EXTENSIONS + argumentLists.length);
       }
       return methodsOf(value).flatMap((name) => {
         const slots = this.methodSlots(name);
@@ -231,13 +242,20 @@ class ScenarioFactory {
     }
     // An object with methods bound by an earlier step: call its methods again.
     const holder = steps.map((step, index) => ({ step, outcome: outcomes[index] })).reverse()
-      .find(({ step, outcome: held }) => step.bind && held && held.kind !== 'throw' && held.value && held.value.t === 'object' && methodsOf(held.value).length);
+      .find(({ step, outcome: held }) => step.bind && held && held.kind !== 'throw' && held.value && ['object', 'function'].includes(held.value.t)
+        && methodsOf(held.value).length + gettersOf(held.value).length);
     if (!holder || holder.step.op === 'new') return [];
     const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
-    return methodsOf(holder.outcome.value).slice(0, MAX_EXTENSIONS).map((name) => {
-      const slots = this.methodSlots(name);
-      return this.scenario([...steps, { op: 'method', receiver: holder.step.bind, name, args: this.randomArgs(slots, earlier), params: slots }]);
-    });
+    const held = holder.outcome.value;
+    // A function's own methods take no arguments as often as not (`clear()`, `flush()`).
+    const argsFor = (slots) => (held.t === 'function' && this.rng.chance(0.5) ? [] : this.randomArgs(slots, earlier));
+    return [
+      ...methodsOf(held).map((name) => {
+        const slots = held.t === 'function' ? [] : this.methodSlots(name);
+        return this.scenario([...steps, { op: 'method', receiver: holder.step.bind, name, args: held.t === 'function' ? argsFor(slots) : this.randomArgs(slots, earlier), params: slots }]);
+      }),
+      ...gettersOf(held).map((name) => this.scenario([...steps, { op: 'get', receiver: holder.step.bind, name }])),
+    ].slice(0, MAX_EXTENSIONS);
   }
 
   // Reads of the state a scenario's last step changed without returning anything: getters and
@@ -257,6 +275,9 @@ class ScenarioFactory {
     } else if (held && held.t === 'object') {
       reads = methodsOf(held).filter((name) => OBSERVER_NAME.test(name) && !this.methodSlots(name).some((slot) => !slot.optional))
         .map((name) => ({ op: 'method', name, args: [], params: this.methodSlots(name) }));
+    } else if (held && held.t === 'function') {
+      // A returned function's getters (`debounced.isPending` after `debounced()`).
+      reads = gettersOf(held).map((name) => ({ op: 'get', name }));
     } else {
       return [];
     }
