@@ -10,6 +10,8 @@
 #include "events/ids.hpp"
 #include "events/scopes.hpp"
 #include "events/source_file.hpp"
+#include "http/import_handlers.hpp"
+#include "http/environment_fields.hpp"
 #include "http/json_body.hpp"
 #include "http/prefer.hpp"
 #include "http/query.hpp"
@@ -18,8 +20,6 @@
 
 namespace vouch::http {
 namespace {
-
-constexpr std::size_t kMaxDependencies = 50;
 
 struct Reads {
   const store::ProjectsView& projects;
@@ -77,108 +77,20 @@ std::vector<events::SourceFile> read_files(JsonBody& body) {
   return files;
 }
 
-// "20", "v20", "20.x" or a full version "20.11.1": the major it names.
-std::optional<std::string> node_major_of(const std::string& version) {
-  static const std::regex kVersion(R"(^v?(\d{1,3})(\.x|\.\d+\.\d+)?$)");
-  std::smatch match;
-  if (!std::regex_match(version, match, kVersion)) return std::nullopt;
-  return match[1].str();
-}
-
-std::string available_nodes(const actors::RunnerSettings& runner) {
-  std::string names;
-  for (const auto& [major, binary] : runner.node_versions) {
-    names += (names.empty() ? "" : ", ") + major;
-  }
-  return names.empty() ? "none" : names;
-}
-
-void check_dependency(JsonBody& body, const std::string& name, const std::string& spec) {
-  const auto field = "environment.dependencies." + name;
-  if (auto problem = events::invalid_package_name(name)) {
-    body.reject(field, *problem);
-  } else if (auto problem = events::invalid_dependency_spec(spec)) {
-    body.reject(field, *problem);
-  }
-}
-
-// environment.nodeVersion and environment.dependencies, checked alike for
-// generations and runs. A field the body leaves out stays nullopt.
-struct EnvironmentFields {
-  std::optional<std::string> node_major;
-  std::optional<std::vector<std::pair<std::string, std::string>>> dependencies;
-};
-
-EnvironmentFields read_environment(JsonBody& body, const actors::RunnerSettings& runner) {
-  EnvironmentFields fields;
-  if (auto node_version = body.string("environment.nodeVersion")) {
-    auto major = node_major_of(*node_version);
-    if (!major || runner.node_versions.count(*major) == 0) {
-      body.reject(
-          "environment.nodeVersion",
-          "Node.js " + *node_version + " is not installed; available: " + available_nodes(runner));
-    } else {
-      fields.node_major = std::move(*major);
-    }
-  }
-  if (auto dependencies = body.string_map("environment.dependencies")) {
-    if (dependencies->size() > kMaxDependencies) {
-      body.reject("environment.dependencies",
-                  "must name at most " + std::to_string(kMaxDependencies) + " packages");
-    }
-    for (const auto& [name, range] : *dependencies) check_dependency(body, name, range);
-    fields.dependencies = std::move(*dependencies);
-  }
-  return fields;
-}
-
-// The `dependencies` of the uploaded package.json nearest the root (the
-// package's own), checked as environment.dependencies are; errors name the
-// file's content. nullopt when no package.json declares dependencies.
-// REQUIRES: `files` are the body's files in order, all accepted.
-std::optional<std::vector<std::pair<std::string, std::string>>> package_json_dependencies(
-    JsonBody& body, const std::vector<events::SourceFile>& files) {
-  std::optional<std::size_t> chosen;
-  auto depth = [](const std::string& path) { return std::count(path.begin(), path.end(), '/'); };
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    const auto& path = files[i].path;
-    if (path != "package.json" && !path.ends_with("/package.json")) continue;
-    if (!chosen || depth(path) < depth(files[*chosen].path)) chosen = i;
-  }
-  if (!chosen) return std::nullopt;
-  const auto field = indexed("files", *chosen, "content");
-  auto package = JsonBody::parse(files[*chosen].content);
-  if (!package) {
-    body.reject(field,
-                files[*chosen].path + " is not a JSON object, so its dependencies cannot be read");
-    return std::nullopt;
-  }
-  auto dependencies = package->string_map("dependencies");
-  for (const auto& error : package->errors()) {
-    body.reject(field, files[*chosen].path + ": " + error.field + " " + error.message);
-  }
-  if (!dependencies || dependencies->empty()) return std::nullopt;
-  if (dependencies->size() > kMaxDependencies) {
-    body.reject(field, files[*chosen].path + ": dependencies must name at most " +
-                           std::to_string(kMaxDependencies) + " packages");
-  }
-  for (const auto& [name, range] : *dependencies) {
-    auto problem = events::invalid_package_name(name);
-    if (!problem) problem = events::invalid_dependency_spec(range);
-    if (problem)
-      body.reject(field, files[*chosen].path + ": dependencies." + name + " " + *problem);
-  }
-  return dependencies;
-}
-
 void generate(actors::Service& service, const Reads& reads, const Request& request,
               const Context& context, Respond respond) {
   auto body = JsonBody::parse(request.body);
   if (!body) return respond(error_response(body.error(), context.request_id));
   body->require("projectId");
-  body->require("files");
   auto project_id = body->string("projectId");
-  auto files = read_files(*body);
+  // Without files, generation takes them from the project's imported snapshot.
+  const bool uploaded = body->has("files");
+  auto snapshot_id = body->string("snapshotId");
+  auto prefixes = body->strings("paths").value_or(std::vector<std::string>{});
+  if (uploaded && (snapshot_id || !prefixes.empty())) {
+    body->reject(snapshot_id ? "snapshotId" : "paths", "applies to a snapshot, not to files");
+  }
+  auto files = uploaded ? read_files(*body) : std::vector<events::SourceFile>{};
   auto framework = body->string("config.framework");
   auto threshold = body->number("config.coverage.threshold");
   if (framework) {
@@ -194,9 +106,6 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   }
   const auto& runner = service.runner();
   auto environment = read_environment(*body, runner);
-  if (!environment.dependencies && body->errors().empty()) {
-    environment.dependencies = package_json_dependencies(*body, files);
-  }
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
 
   auto project = reads.projects.find(context.caller.account, *project_id);
@@ -204,6 +113,17 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   if (!*project) {
     return respond(
         error_response(events::Error::not_found("no project " + *project_id), context.request_id));
+  }
+  if (!uploaded) {
+    auto imported = snapshot_sources(service, reads.projects, *project_id, snapshot_id, prefixes);
+    if (!imported) return respond(error_response(imported.error(), context.request_id));
+    files = std::move(imported).value();
+  }
+  if (!environment.dependencies) {
+    environment.dependencies = package_json_dependencies(*body, files);
+    if (!body->errors().empty()) {
+      return respond(error_response(body->error(), context.request_id));
+    }
   }
   actors::GenerateTests command;
   command.test_id = events::new_id(events::kTestIdPrefix);
