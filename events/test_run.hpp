@@ -133,8 +133,8 @@ Result<std::vector<RunEvent>> interrupt_run(const TestRun& run, Millis at);
 TestRun evolve(TestRun run, const RunEvent& event);
 
 // --- Stored form ------------------------------------------------------------
-// The stored data of the four events is exactly the public data of
-// test.started, test.completed, test.failed and test.coverage.updated.
+// The stored data of the four events; their public form (test.started, …)
+// is written from the decoded events by events/public_types.cpp.
 
 EncodedEvent encode(const RunEvent& event);
 bool is_run_event(std::string_view type);

@@ -3,6 +3,7 @@
 #include <boost/json/parse.hpp>
 
 #include "events/clock.hpp"
+#include "events/resource_json.hpp"
 #include "http/reply.hpp"
 
 namespace vouch::http {
@@ -11,7 +12,7 @@ namespace {
 // A test recorded before generation took an environment names no Node.js
 // version: null.
 boost::json::object environment_json(const events::RunEnvironment& environment) {
-  auto object = events::environment_to_json(environment);
+  auto object = events::environment_resource(environment);
   if (environment.node_version.empty()) object["nodeVersion"] = nullptr;
   return object;
 }
@@ -40,21 +41,7 @@ boost::json::object to_json(const events::GeneratedTest& test) {
 boost::json::object to_json(const events::TestRun& run) {
   const bool done = run.status == events::kRunCompleted;
   boost::json::value results = nullptr;
-  if (run.results) {
-    const auto& coverage = run.results->coverage;
-    results = boost::json::object{
-        {"total", run.results->total},
-        {"passed", run.results->passed},
-        {"failed", run.results->failed},
-        {"coverage", boost::json::object{{"statements", json_number(coverage.statements)},
-                                         {"branches", json_number(coverage.branches)},
-                                         {"functions", json_number(coverage.functions)},
-                                         {"lines", json_number(coverage.lines)}}}};
-  }
-  boost::json::value error = nullptr;
-  if (run.error) {
-    error = boost::json::object{{"code", run.error->code}, {"detail", run.error->detail}};
-  }
+  if (run.results) results = events::results_resource(*run.results);
   return {{"runId", run.id},
           {"testId", run.test_id},
           {"projectId", run.project_id},
@@ -62,7 +49,7 @@ boost::json::object to_json(const events::TestRun& run) {
           {"results", std::move(results)},
           {"outcome", done ? boost::json::value(run.outcome) : boost::json::value(nullptr)},
           {"duration", done ? boost::json::value(run.duration) : boost::json::value(nullptr)},
-          {"error", std::move(error)},
+          {"error", events::run_error_resource(run.error)},
           {"failures", boost::json::array(run.failures.begin(), run.failures.end())},
           {"environment", environment_json(run.environment)},
           {"created", events::format_timestamp(run.created)},
