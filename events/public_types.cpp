@@ -39,22 +39,9 @@ boost::json::object project_data(const ProjectEvent& event, std::string& project
                                                      {"deleted", format_timestamp(deleted.at)}};
                         },
                         [&](const ProjectImported& imported) {
-                          // The import's answer (POST /v1/projects/{id}/import) without its
-                          // `skipped` list.
                           project_id = imported.id;
-                          const auto& snapshot = imported.snapshot;
-                          boost::json::object data{{"projectId", imported.id},
-                                                   {"snapshotId", snapshot.snapshot_id},
-                                                   {"files", snapshot.files},
-                                                   {"bytes", snapshot.bytes},
-                                                   {"source", snapshot.source}};
-                          if (snapshot.source == kImportGit) {
-                            data["ref"] = snapshot.ref.empty() ? boost::json::value(nullptr)
-                                                               : boost::json::value(snapshot.ref);
-                            data["commit"] = snapshot.commit;
-                          }
-                          data["created"] = format_timestamp(imported.at);
-                          return data;
+                          // The import's answer without its `skipped` list.
+                          return snapshot_resource(imported.id, imported.snapshot, imported.at);
                         },
                     },
                     event);

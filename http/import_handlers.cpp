@@ -6,6 +6,7 @@
 
 #include "events/clock.hpp"
 #include "events/ids.hpp"
+#include "events/resource_json.hpp"
 #include "events/scopes.hpp"
 #include "http/json_body.hpp"
 #include "http/reply.hpp"
@@ -86,19 +87,10 @@ void read_json_import(JsonBody& body, const events::Project& project,
   }
 }
 
+// The snapshot as project.imported shows it, and what was left out.
 boost::json::object to_json(const std::string& project_id, const actors::ImportedSnapshot& done,
                             events::Millis at) {
-  const auto& snapshot = done.snapshot;
-  boost::json::object out{{"projectId", project_id},
-                          {"snapshotId", snapshot.snapshot_id},
-                          {"files", snapshot.files},
-                          {"bytes", snapshot.bytes},
-                          {"source", snapshot.source},
-                          {"created", events::format_timestamp(at)}};
-  if (snapshot.source == events::kImportGit) {
-    out["ref"] = snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
-    out["commit"] = snapshot.commit;
-  }
+  auto out = events::snapshot_resource(project_id, done.snapshot, at);
   out["skipped"] = boost::json::array(done.skipped.begin(), done.skipped.end());
   return out;
 }
