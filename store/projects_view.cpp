@@ -87,22 +87,14 @@ events::Result<std::optional<events::Project>> ProjectsView::find(const std::str
 
 events::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
     const std::string& id) const {
-  std::string snapshot;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), snapshot_key(id), &snapshot);
-  if (status.IsNotFound()) return std::optional<std::string>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  return std::optional<std::string>{std::move(snapshot)};
+  return database_.read_view(snapshot_key(id));
 }
 
 events::Result<bool> ProjectsView::has_snapshot(const std::string& id,
                                                const std::string& snapshot) const {
-  std::string ignored;
-  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                   imported_key(id, snapshot), &ignored);
-  if (status.IsNotFound()) return false;
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  return true;
+  auto found = database_.read_view(imported_key(id, snapshot));
+  if (!found) return std::move(found).error();
+  return found->has_value();
 }
 
 events::Result<Page<events::Project>> ProjectsView::list(
