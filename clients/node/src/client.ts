@@ -1,0 +1,261 @@
+import { VouchError } from './errors';
+import { Transport, type RequestOptions, type VouchOptions } from './transport';
+import type * as T from './types';
+
+/** operationId → method and path template; every method of the client goes through one. */
+export const OPERATIONS = {
+  createProject: ['POST', '/v1/projects'],
+  listProjects: ['GET', '/v1/projects'],
+  getProject: ['GET', '/v1/projects/{projectId}'],
+  updateProject: ['PUT', '/v1/projects/{projectId}'],
+  deleteProject: ['DELETE', '/v1/projects/{projectId}'],
+  generateTests: ['POST', '/v1/tests/generate'],
+  listTests: ['GET', '/v1/tests'],
+  getTest: ['GET', '/v1/tests/{testId}'],
+  runTests: ['POST', '/v1/tests/run'],
+  getRunResults: ['GET', '/v1/tests/results/{runId}'],
+  createWebhook: ['POST', '/v1/webhooks'],
+  listWebhooks: ['GET', '/v1/webhooks'],
+  getWebhook: ['GET', '/v1/webhooks/{webhookId}'],
+  updateWebhook: ['PUT', '/v1/webhooks/{webhookId}'],
+  deleteWebhook: ['DELETE', '/v1/webhooks/{webhookId}'],
+  rotateWebhookSecret: ['POST', '/v1/webhooks/{webhookId}/rotate-secret'],
+  listWebhookDeliveries: ['GET', '/v1/webhooks/{webhookId}/deliveries'],
+  redeliverWebhookDelivery: ['POST', '/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver'],
+  listEvents: ['GET', '/v1/events'],
+  createKey: ['POST', '/v1/keys'],
+  revokeKey: ['DELETE', '/v1/keys/{keyId}'],
+  getHealth: ['GET', '/healthz'],
+  getReadiness: ['GET', '/readyz'],
+  getMetrics: ['GET', '/metrics'],
+  getOpenApi: ['GET', '/v1/openapi.json'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+export type OperationId = keyof typeof OPERATIONS;
+
+/** Longest `Prefer: wait` the server grants, in seconds. */
+export const MAX_POLL_WAIT_SECONDS = 25;
+
+/** Options of a POST: the `Idempotency-Key` to send instead of a generated one. */
+export interface PostOptions {
+  idempotencyKey?: string;
+}
+
+class Resource {
+  constructor(protected readonly transport: Transport) {}
+
+  protected call<R>(operation: OperationId, params: Record<string, string> = {}, options: RequestOptions = {}): Promise<R> {
+    const [method, template] = OPERATIONS[operation];
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = params[name];
+      if (!value) throw new TypeError(`${name} must not be empty`);
+      return encodeURIComponent(value);
+    });
+    return this.transport.request<R>(method, path, options);
+  }
+
+  /** Every item of a list endpoint, page after page, `startingAfter` = the last item's id. */
+  protected async *pages<Item>(
+    operation: OperationId,
+    field: string,
+    params: Record<string, string>,
+    query: Record<string, string | number | undefined>,
+    idOf: (item: Item) => string,
+  ): AsyncGenerator<Item, void, undefined> {
+    const next = { ...query };
+    for (;;) {
+      const page = await this.call<Record<string, unknown>>(operation, params, { query: next });
+      const items = page[field] as Item[];
+      yield* items;
+      if (!page.hasMore || items.length === 0) return;
+      next.startingAfter = idOf(items[items.length - 1]);
+    }
+  }
+}
+
+const byId = (item: { id: string }) => item.id;
+
+export class Projects extends Resource {
+  create(body: T.CreateProjectRequest, options: PostOptions = {}): Promise<T.Project> {
+    return this.call('createProject', {}, { body, idempotencyKey: options.idempotencyKey });
+  }
+  get(projectId: string): Promise<T.Project> {
+    return this.call('getProject', { projectId });
+  }
+  update(projectId: string, body: T.UpdateProjectRequest): Promise<T.Project> {
+    return this.call('updateProject', { projectId }, { body });
+  }
+  delete(projectId: string): Promise<void> {
+    return this.call('deleteProject', { projectId });
+  }
+  /** One page, oldest first. */
+  list(params: T.PageParams = {}): Promise<T.ProjectList> {
+    return this.call('listProjects', {}, { query: { ...params } });
+  }
+  /** Every project: `for await (const p of v.projects.iterate({ limit: 100 }))`. */
+  iterate(params: T.PageParams = {}): AsyncGenerator<T.Project, void, undefined> {
+    return this.pages<T.Project>('listProjects', 'projects', {}, { ...params }, byId);
+  }
+}
+
+export class Tests extends Resource {
+  /** Generates Jest tests for `files`; answers when they exist. */
+  generate(body: T.GenerateTestsRequest, options: PostOptions & { timeoutMs?: number } = {}): Promise<T.GeneratedTest> {
+    return this.call('generateTests', {}, { body, ...options });
+  }
+  get(testId: string): Promise<T.GeneratedTest> {
+    return this.call('getTest', { testId });
+  }
+  list(params: T.PageParams & { projectId: string }): Promise<T.TestList> {
+    return this.call('listTests', {}, { query: { ...params } });
+  }
+  iterate(params: T.PageParams & { projectId: string }): AsyncGenerator<T.GeneratedTest, void, undefined> {
+    return this.pages('listTests', 'tests', {}, { ...params }, (t: T.GeneratedTest) => t.testId);
+  }
+  /** Starts a run; answers at once with `status: "running"`. */
+  run(body: T.RunTestsRequest, options: PostOptions = {}): Promise<T.Run> {
+    return this.call('runTests', {}, { body, idempotencyKey: options.idempotencyKey });
+  }
+  /** The run now, or — with `waitSeconds` (at most 25) — when it ends if that comes first. */
+  results(runId: string, options: { waitSeconds?: number } = {}): Promise<T.Run> {
+    const wait = Math.floor(options.waitSeconds ?? 0);
+    if (wait <= 0) return this.call('getRunResults', { runId });
+    return this.call('getRunResults', { runId }, {
+      headers: { prefer: `wait=${wait}` },
+      timeoutMs: this.transport.timeoutMs + wait * 1000,
+    });
+  }
+  /**
+   * Resolves with the run once `completed`, long-polling with `Prefer: wait` (one request per
+   * `pollWaitSeconds` while it runs). Failed connections and 5xx are retried with backoff until
+   * `timeoutMs` (default 300 000); then rejects with VouchError `wait_timeout` (status 0).
+   */
+  async waitForResults(runId: string, options: { timeoutMs?: number; pollWaitSeconds?: number } = {}): Promise<T.Run> {
+    const timeoutMs = options.timeoutMs ?? 300_000;
+    const pollWait = Math.min(options.pollWaitSeconds ?? MAX_POLL_WAIT_SECONDS, MAX_POLL_WAIT_SECONDS);
+    const deadline = Date.now() + timeoutMs;
+    let attempt = 0;
+    for (;;) {
+      const wait = Math.max(0, Math.min(pollWait, Math.floor((deadline - Date.now()) / 1000)));
+      let run: T.Run | undefined;
+      try {
+        run = await this.results(runId, { waitSeconds: wait });
+      } catch (error) {
+        if (!(error instanceof VouchError) || (error.status !== 0 && error.status < 500)) throw error;
+      }
+      if (run?.status === 'completed') return run;
+      if (Date.now() >= deadline) {
+        throw new VouchError({ status: 0, code: 'wait_timeout', detail: `run ${runId} did not complete within ${timeoutMs} ms` });
+      }
+      if (run === undefined || wait === 0) {
+        // No answer, or the server was not asked to hold the request: back off.
+        await this.transport.sleep(Math.min(this.transport.backoff(attempt++), Math.max(0, deadline - Date.now())));
+      } else {
+        attempt = 0;
+      }
+    }
+  }
+}
+
+export class Webhooks extends Resource {
+  /** The answer holds the `secret` (only here and at rotation). */
+  create(body: T.CreateWebhookRequest, options: PostOptions = {}): Promise<T.Webhook & { secret: string }> {
+    return this.call('createWebhook', {}, { body, idempotencyKey: options.idempotencyKey });
+  }
+  get(webhookId: string): Promise<T.Webhook> {
+    return this.call('getWebhook', { webhookId });
+  }
+  update(webhookId: string, body: T.UpdateWebhookRequest): Promise<T.Webhook> {
+    return this.call('updateWebhook', { webhookId }, { body });
+  }
+  delete(webhookId: string): Promise<void> {
+    return this.call('deleteWebhook', { webhookId });
+  }
+  rotateSecret(webhookId: string): Promise<T.Webhook & { secret: string }> {
+    return this.call('rotateWebhookSecret', { webhookId });
+  }
+  list(params: T.PageParams = {}): Promise<T.WebhookList> {
+    return this.call('listWebhooks', {}, { query: { ...params } });
+  }
+  iterate(params: T.PageParams = {}): AsyncGenerator<T.Webhook, void, undefined> {
+    return this.pages<T.Webhook>('listWebhooks', 'webhooks', {}, { ...params }, byId);
+  }
+  /** One page of the delivery log, newest first. */
+  deliveries(webhookId: string, params: T.PageParams = {}): Promise<T.DeliveryList> {
+    return this.call('listWebhookDeliveries', { webhookId }, { query: { ...params } });
+  }
+  iterateDeliveries(webhookId: string, params: T.PageParams = {}): AsyncGenerator<T.Delivery, void, undefined> {
+    return this.pages<T.Delivery>('listWebhookDeliveries', 'deliveries', { webhookId }, { ...params }, byId);
+  }
+  redeliver(webhookId: string, deliveryId: string): Promise<T.Redelivery> {
+    return this.call('redeliverWebhookDelivery', { webhookId, deliveryId });
+  }
+}
+
+export class Events extends Resource {
+  /** One page of the account's public events, in log order. */
+  list(params: T.PageParams & { type?: T.EventType } = {}): Promise<T.EventList> {
+    return this.call('listEvents', {}, { query: { ...params } });
+  }
+  iterate(params: T.PageParams & { type?: T.EventType } = {}): AsyncGenerator<T.WebhookEvent, void, undefined> {
+    return this.pages<T.WebhookEvent>('listEvents', 'events', {}, { ...params }, byId);
+  }
+}
+
+/** API keys: needs a key with the `admin` scope. */
+export class Keys extends Resource {
+  create(body: T.CreateKeyRequest, options: PostOptions = {}): Promise<T.ApiKey> {
+    return this.call('createKey', {}, { body, idempotencyKey: options.idempotencyKey });
+  }
+  revoke(keyId: string): Promise<void> {
+    return this.call('revokeKey', { keyId });
+  }
+}
+
+class Meta extends Resource {
+  health(): Promise<{ status: string }> {
+    return this.call('getHealth');
+  }
+  ready(): Promise<{ status: string; reason?: string }> {
+    return this.call('getReadiness');
+  }
+  metrics(): Promise<string> {
+    return this.call('getMetrics', {}, { text: true });
+  }
+  openapi(): Promise<Record<string, unknown>> {
+    return this.call('getOpenApi');
+  }
+}
+
+/** `new Vouch({ baseUrl, apiKey })`: the API's resources as properties. */
+export class Vouch {
+  readonly projects: Projects;
+  readonly tests: Tests;
+  readonly webhooks: Webhooks;
+  readonly events: Events;
+  readonly keys: Keys;
+  private readonly meta: Meta;
+
+  constructor(options: VouchOptions) {
+    const transport = new Transport(options);
+    this.projects = new Projects(transport);
+    this.tests = new Tests(transport);
+    this.webhooks = new Webhooks(transport);
+    this.events = new Events(transport);
+    this.keys = new Keys(transport);
+    this.meta = new Meta(transport);
+  }
+
+  health() {
+    return this.meta.health();
+  }
+  ready() {
+    return this.meta.ready();
+  }
+  metrics() {
+    return this.meta.metrics();
+  }
+  openapi() {
+    return this.meta.openapi();
+  }
+}
