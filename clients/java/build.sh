@@ -13,7 +13,7 @@ done
 
 rm -rf build/classes build/test-classes
 mkdir -p build/classes build/test-classes
-javac --release 17 -Xlint:all -Werror -d build/classes -cp "$JACKSON" \
+javac --release 17 -parameters -Xlint:all -Werror -d build/classes -cp "$JACKSON" \
   $(find src/main/java -name '*.java')
 jar --create --file build/vouch-client.jar -C build/classes .
 echo "build.sh: build/vouch-client.jar" >&2

@@ -13,21 +13,21 @@ export const OPERATIONS = {
   listTests: ['GET', '/v1/tests'],
   getTest: ['GET', '/v1/tests/{testId}'],
   runTests: ['POST', '/v1/tests/run'],
-  getRunResults: ['GET', '/v1/tests/results/{runId}'],
+  getRun: ['GET', '/v1/tests/results/{runId}'],
   createWebhook: ['POST', '/v1/webhooks'],
   listWebhooks: ['GET', '/v1/webhooks'],
   getWebhook: ['GET', '/v1/webhooks/{webhookId}'],
   updateWebhook: ['PUT', '/v1/webhooks/{webhookId}'],
   deleteWebhook: ['DELETE', '/v1/webhooks/{webhookId}'],
   rotateWebhookSecret: ['POST', '/v1/webhooks/{webhookId}/rotate-secret'],
-  listWebhookDeliveries: ['GET', '/v1/webhooks/{webhookId}/deliveries'],
-  redeliverWebhookDelivery: ['POST', '/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver'],
+  listDeliveries: ['GET', '/v1/webhooks/{webhookId}/deliveries'],
+  redeliver: ['POST', '/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver'],
   listEvents: ['GET', '/v1/events'],
-  createKey: ['POST', '/v1/keys'],
+  issueKey: ['POST', '/v1/keys'],
   revokeKey: ['DELETE', '/v1/keys/{keyId}'],
-  getHealth: ['GET', '/healthz'],
-  getReadiness: ['GET', '/readyz'],
-  getMetrics: ['GET', '/metrics'],
+  health: ['GET', '/healthz'],
+  readiness: ['GET', '/readyz'],
+  metrics: ['GET', '/metrics'],
   getOpenApi: ['GET', '/v1/openapi.json'],
 } as const satisfies Record<string, readonly [string, string]>;
 
@@ -106,10 +106,10 @@ export class Tests extends Resource {
   get(testId: string): Promise<T.GeneratedTest> {
     return this.call('getTest', { testId });
   }
-  list(params: T.PageParams & { projectId: string }): Promise<T.TestList> {
+  list(params: T.ListTestsParams): Promise<T.TestList> {
     return this.call('listTests', {}, { query: { ...params } });
   }
-  iterate(params: T.PageParams & { projectId: string }): AsyncGenerator<T.GeneratedTest, void, undefined> {
+  iterate(params: T.ListTestsParams): AsyncGenerator<T.GeneratedTest, void, undefined> {
     return this.pages('listTests', 'tests', {}, { ...params }, (t: T.GeneratedTest) => t.testId);
   }
   /** Starts a run; answers at once with `status: "running"`. */
@@ -119,8 +119,8 @@ export class Tests extends Resource {
   /** The run now, or — with `waitSeconds` (at most 25) — when it ends if that comes first. */
   results(runId: string, options: { waitSeconds?: number } = {}): Promise<T.Run> {
     const wait = Math.floor(options.waitSeconds ?? 0);
-    if (wait <= 0) return this.call('getRunResults', { runId });
-    return this.call('getRunResults', { runId }, {
+    if (wait <= 0) return this.call('getRun', { runId });
+    return this.call('getRun', { runId }, {
       headers: { prefer: `wait=${wait}` },
       timeoutMs: this.transport.timeoutMs + wait * 1000,
     });
@@ -159,7 +159,7 @@ export class Tests extends Resource {
 
 export class Webhooks extends Resource {
   /** The answer holds the `secret` (only here and at rotation). */
-  create(body: T.CreateWebhookRequest, options: PostOptions = {}): Promise<T.Webhook & { secret: string }> {
+  create(body: T.CreateWebhookRequest, options: PostOptions = {}): Promise<T.WebhookWithSecret> {
     return this.call('createWebhook', {}, { body, idempotencyKey: options.idempotencyKey });
   }
   get(webhookId: string): Promise<T.Webhook> {
@@ -171,7 +171,7 @@ export class Webhooks extends Resource {
   delete(webhookId: string): Promise<void> {
     return this.call('deleteWebhook', { webhookId });
   }
-  rotateSecret(webhookId: string): Promise<T.Webhook & { secret: string }> {
+  rotateSecret(webhookId: string): Promise<T.WebhookWithSecret> {
     return this.call('rotateWebhookSecret', { webhookId });
   }
   list(params: T.PageParams = {}): Promise<T.WebhookList> {
@@ -181,23 +181,23 @@ export class Webhooks extends Resource {
     return this.pages<T.Webhook>('listWebhooks', 'webhooks', {}, { ...params }, byId);
   }
   /** One page of the delivery log, newest first. */
-  deliveries(webhookId: string, params: T.PageParams = {}): Promise<T.DeliveryList> {
-    return this.call('listWebhookDeliveries', { webhookId }, { query: { ...params } });
+  deliveries(webhookId: string, params: T.ListDeliveriesParams = {}): Promise<T.DeliveryList> {
+    return this.call('listDeliveries', { webhookId }, { query: { ...params } });
   }
-  iterateDeliveries(webhookId: string, params: T.PageParams = {}): AsyncGenerator<T.Delivery, void, undefined> {
-    return this.pages<T.Delivery>('listWebhookDeliveries', 'deliveries', { webhookId }, { ...params }, byId);
+  iterateDeliveries(webhookId: string, params: T.ListDeliveriesParams = {}): AsyncGenerator<T.Delivery, void, undefined> {
+    return this.pages<T.Delivery>('listDeliveries', 'deliveries', { webhookId }, { ...params }, byId);
   }
   redeliver(webhookId: string, deliveryId: string): Promise<T.Redelivery> {
-    return this.call('redeliverWebhookDelivery', { webhookId, deliveryId });
+    return this.call('redeliver', { webhookId, deliveryId });
   }
 }
 
 export class Events extends Resource {
-  /** One page of the account's public events, in log order. */
-  list(params: T.PageParams & { type?: T.EventType } = {}): Promise<T.EventList> {
+  /** One page of the account's public events in log order; `type` (a type or pattern) and `projectId` filter. */
+  list(params: T.ListEventsParams = {}): Promise<T.EventList> {
     return this.call('listEvents', {}, { query: { ...params } });
   }
-  iterate(params: T.PageParams & { type?: T.EventType } = {}): AsyncGenerator<T.WebhookEvent, void, undefined> {
+  iterate(params: T.ListEventsParams = {}): AsyncGenerator<T.WebhookEvent, void, undefined> {
     return this.pages<T.WebhookEvent>('listEvents', 'events', {}, { ...params }, byId);
   }
 }
@@ -205,7 +205,7 @@ export class Events extends Resource {
 /** API keys: needs a key with the `admin` scope. */
 export class Keys extends Resource {
   create(body: T.CreateKeyRequest, options: PostOptions = {}): Promise<T.ApiKey> {
-    return this.call('createKey', {}, { body, idempotencyKey: options.idempotencyKey });
+    return this.call('issueKey', {}, { body, idempotencyKey: options.idempotencyKey });
   }
   revoke(keyId: string): Promise<void> {
     return this.call('revokeKey', { keyId });
@@ -213,14 +213,14 @@ export class Keys extends Resource {
 }
 
 class Meta extends Resource {
-  health(): Promise<{ status: string }> {
-    return this.call('getHealth');
+  health(): Promise<T.Health> {
+    return this.call('health');
   }
-  ready(): Promise<{ status: string; reason?: string }> {
-    return this.call('getReadiness');
+  ready(): Promise<T.Readiness> {
+    return this.call('readiness');
   }
   metrics(): Promise<string> {
-    return this.call('getMetrics', {}, { text: true });
+    return this.call('metrics', {}, { text: true });
   }
   openapi(): Promise<Record<string, unknown>> {
     return this.call('getOpenApi');

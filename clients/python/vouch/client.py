@@ -33,21 +33,21 @@ OPERATIONS: Dict[str, tuple] = {
     "listTests": ("GET", "/v1/tests"),
     "getTest": ("GET", "/v1/tests/{testId}"),
     "runTests": ("POST", "/v1/tests/run"),
-    "getRunResults": ("GET", "/v1/tests/results/{runId}"),
+    "getRun": ("GET", "/v1/tests/results/{runId}"),
     "createWebhook": ("POST", "/v1/webhooks"),
     "listWebhooks": ("GET", "/v1/webhooks"),
     "getWebhook": ("GET", "/v1/webhooks/{webhookId}"),
     "updateWebhook": ("PUT", "/v1/webhooks/{webhookId}"),
     "deleteWebhook": ("DELETE", "/v1/webhooks/{webhookId}"),
     "rotateWebhookSecret": ("POST", "/v1/webhooks/{webhookId}/rotate-secret"),
-    "listWebhookDeliveries": ("GET", "/v1/webhooks/{webhookId}/deliveries"),
-    "redeliverWebhookDelivery": ("POST", "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver"),
+    "listDeliveries": ("GET", "/v1/webhooks/{webhookId}/deliveries"),
+    "redeliver": ("POST", "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver"),
     "listEvents": ("GET", "/v1/events"),
-    "createKey": ("POST", "/v1/keys"),
+    "issueKey": ("POST", "/v1/keys"),
     "revokeKey": ("DELETE", "/v1/keys/{keyId}"),
-    "getHealth": ("GET", "/healthz"),
-    "getReadiness": ("GET", "/readyz"),
-    "getMetrics": ("GET", "/metrics"),
+    "health": ("GET", "/healthz"),
+    "readiness": ("GET", "/readyz"),
+    "metrics": ("GET", "/metrics"),
     "getOpenApi": ("GET", "/v1/openapi.json"),
 }
 
@@ -111,11 +111,9 @@ class Projects(_Resource):
 
 class Tests(_Resource):
     def generate(self, *, project_id: str, files: List[Mapping[str, str]], config: Optional[Mapping[str, Any]] = None,
-                 environment: Optional[Mapping[str, Any]] = None, idempotency_key: Optional[str] = None,
-                 timeout: Optional[float] = None) -> GeneratedTest:
+                 idempotency_key: Optional[str] = None, timeout: Optional[float] = None) -> GeneratedTest:
         """Generates Jest tests for ``files`` (``[{"path", "content"}]``); answers when they exist."""
-        body = _clean({"projectId": project_id, "files": [dict(f) for f in files], "config": config,
-                       "environment": environment})
+        body = _clean({"projectId": project_id, "files": [dict(f) for f in files], "config": config})
         return self._call("generateTests", body=body, idempotency_key=idempotency_key, timeout=timeout)
 
     def get(self, test_id: str) -> GeneratedTest:
@@ -138,7 +136,7 @@ class Tests(_Resource):
         """The run now, or (``wait`` seconds, at most 25) when it ends if that comes first."""
         headers = {"Prefer": f"wait={int(wait)}"} if wait else None
         timeout = (self._t.timeout + wait) if wait else None
-        return self._call("getRunResults", {"runId": run_id}, headers=headers, timeout=timeout)
+        return self._call("getRun", {"runId": run_id}, headers=headers, timeout=timeout)
 
     def wait_for_results(self, run_id: str, *, timeout: float = 300.0, poll_wait: int = MAX_POLL_WAIT_SECONDS) -> Run:
         """Polls until the run is ``completed`` and returns it, long-polling with ``Prefer: wait``
@@ -199,25 +197,28 @@ class Webhooks(_Resource):
 
     def deliveries(self, webhook_id: str, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Dict[str, Any]:
         """One page of the delivery log: ``{"deliveries": [...], "hasMore": bool}``, newest first."""
-        return self._call("listWebhookDeliveries", {"webhookId": webhook_id},
+        return self._call("listDeliveries", {"webhookId": webhook_id},
                           query={"limit": limit, "startingAfter": starting_after})
 
     def iterate_deliveries(self, webhook_id: str, *, limit: Optional[int] = None) -> Iterator[Delivery]:
-        return self._pages("listWebhookDeliveries", "deliveries", {"webhookId": webhook_id}, {"limit": limit})
+        return self._pages("listDeliveries", "deliveries", {"webhookId": webhook_id}, {"limit": limit})
 
     def redeliver(self, webhook_id: str, delivery_id: str) -> Redelivery:
-        return self._call("redeliverWebhookDelivery", {"webhookId": webhook_id, "deliveryId": delivery_id})
+        return self._call("redeliver", {"webhookId": webhook_id, "deliveryId": delivery_id})
 
 
 class Events(_Resource):
     def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None,
-             type: Optional[str] = None) -> Dict[str, Any]:
-        """One page of the account's public events: ``{"events": [...], "hasMore": bool}``."""
-        return self._call("listEvents", query={"limit": limit, "startingAfter": starting_after, "type": type})
+             type: Optional[str] = None, project_id: Optional[str] = None) -> Dict[str, Any]:
+        """One page of the account's public events in log order: ``{"events": [...], "hasMore": bool}``;
+        ``type`` (an event type or pattern) and ``project_id`` filter them."""
+        return self._call("listEvents", query={"limit": limit, "startingAfter": starting_after, "type": type,
+                                               "projectId": project_id})
 
-    def iterate(self, *, limit: Optional[int] = None, type: Optional[str] = None,
+    def iterate(self, *, limit: Optional[int] = None, type: Optional[str] = None, project_id: Optional[str] = None,
                 starting_after: Optional[str] = None) -> Iterator[Event]:
-        return self._pages("listEvents", "events", None, {"limit": limit, "type": type, "startingAfter": starting_after})
+        return self._pages("listEvents", "events", None,
+                           {"limit": limit, "type": type, "projectId": project_id, "startingAfter": starting_after})
 
 
 class Keys(_Resource):
@@ -226,7 +227,7 @@ class Keys(_Resource):
     def create(self, *, account: str, scopes: List[str], plan: Optional[str] = None, name: Optional[str] = None,
                idempotency_key: Optional[str] = None) -> ApiKey:
         body = _clean({"account": account, "scopes": list(scopes), "plan": plan, "name": name})
-        return self._call("createKey", body=body, idempotency_key=idempotency_key)
+        return self._call("issueKey", body=body, idempotency_key=idempotency_key)
 
     def revoke(self, key_id: str) -> None:
         self._call("revokeKey", {"keyId": key_id})
@@ -247,13 +248,13 @@ class Client:
         self._meta = _Resource(self._transport)
 
     def health(self) -> Dict[str, Any]:
-        return self._meta._call("getHealth")
+        return self._meta._call("health")
 
     def ready(self) -> Dict[str, Any]:
-        return self._meta._call("getReadiness")
+        return self._meta._call("readiness")
 
     def metrics(self) -> str:
-        return self._meta._call("getMetrics", raw=True)
+        return self._meta._call("metrics", raw=True)
 
     def openapi(self) -> Dict[str, Any]:
         return self._meta._call("getOpenApi")

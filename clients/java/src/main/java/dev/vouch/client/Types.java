@@ -45,10 +45,9 @@ public final class Types {
   public record Environment(String nodeVersion, Map<String, String> dependencies) {}
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record GenerateTestsRequest(String projectId, List<SourceFile> files, ProjectConfig config,
-      Environment environment) {
+  public record GenerateTestsRequest(String projectId, List<SourceFile> files, ProjectConfig config) {
     public GenerateTestsRequest(String projectId, List<SourceFile> files) {
-      this(projectId, files, null, null);
+      this(projectId, files, null);
     }
   }
 

@@ -37,21 +37,21 @@ public final class VouchClient {
       "listTests", "GET", "/v1/tests",
       "getTest", "GET", "/v1/tests/{testId}",
       "runTests", "POST", "/v1/tests/run",
-      "getRunResults", "GET", "/v1/tests/results/{runId}",
+      "getRun", "GET", "/v1/tests/results/{runId}",
       "createWebhook", "POST", "/v1/webhooks",
       "listWebhooks", "GET", "/v1/webhooks",
       "getWebhook", "GET", "/v1/webhooks/{webhookId}",
       "updateWebhook", "PUT", "/v1/webhooks/{webhookId}",
       "deleteWebhook", "DELETE", "/v1/webhooks/{webhookId}",
       "rotateWebhookSecret", "POST", "/v1/webhooks/{webhookId}/rotate-secret",
-      "listWebhookDeliveries", "GET", "/v1/webhooks/{webhookId}/deliveries",
-      "redeliverWebhookDelivery", "POST", "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
+      "listDeliveries", "GET", "/v1/webhooks/{webhookId}/deliveries",
+      "redeliver", "POST", "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver",
       "listEvents", "GET", "/v1/events",
-      "createKey", "POST", "/v1/keys",
+      "issueKey", "POST", "/v1/keys",
       "revokeKey", "DELETE", "/v1/keys/{keyId}",
-      "getHealth", "GET", "/healthz",
-      "getReadiness", "GET", "/readyz",
-      "getMetrics", "GET", "/metrics",
+      "health", "GET", "/healthz",
+      "readiness", "GET", "/readyz",
+      "metrics", "GET", "/metrics",
       "getOpenApi", "GET", "/v1/openapi.json");
 
   /** Waits between retries; replaceable so tests can record the waits. */
@@ -244,7 +244,7 @@ public final class VouchClient {
         options.headers.put("Prefer", "wait=" + waitSeconds);
         options.timeout = transport.timeout.plusSeconds(waitSeconds);
       }
-      return as(call("getRunResults", Map.of("runId", runId), options), Run.class);
+      return as(call("getRun", Map.of("runId", runId), options), Run.class);
     }
     /** {@link #waitForResults(String, Duration)} with 5 minutes. */
     public Run waitForResults(String runId) { return waitForResults(runId, Duration.ofMinutes(5)); }
@@ -305,39 +305,45 @@ public final class VouchClient {
     }
     /** One page of the delivery log, newest first. */
     public Page<Delivery> deliveries(String webhookId, PageParams params) {
-      return pageOf(call("listWebhookDeliveries", Map.of("webhookId", webhookId), page(params)), "deliveries", Delivery.class);
+      return pageOf(call("listDeliveries", Map.of("webhookId", webhookId), page(params)), "deliveries", Delivery.class);
     }
     public Stream<Delivery> iterateDeliveries(String webhookId, Integer limit) {
       return stream(after -> deliveries(webhookId, new PageParams(limit, after)), Delivery::id, null);
     }
     public Redelivery redeliver(String webhookId, String deliveryId) {
-      return as(call("redeliverWebhookDelivery", Map.of("webhookId", webhookId, "deliveryId", deliveryId), with(null)),
+      return as(call("redeliver", Map.of("webhookId", webhookId, "deliveryId", deliveryId), with(null)),
           Redelivery.class);
     }
   }
 
   public final class Events {
-    /** One page of the account's public events in log order; {@code type} may be null. */
-    public Page<Event> list(PageParams params, String type) {
-      return pageOf(call("listEvents", Map.of(), page(params).query("type", type)), "events", Event.class);
+    /**
+     * One page of the account's public events in log order; {@code type} (a type or a pattern
+     * such as {@code test.*}) and {@code projectId} filter them when not null.
+     */
+    public Page<Event> list(PageParams params, String type, String projectId) {
+      return pageOf(call("listEvents", Map.of(), page(params).query("type", type).query("projectId", projectId)),
+          "events", Event.class);
     }
-    public Stream<Event> iterate(Integer limit, String type) {
-      return stream(after -> list(new PageParams(limit, after), type), Event::id, null);
+    public Page<Event> list(PageParams params) { return list(params, null, null); }
+    public Stream<Event> iterate(Integer limit, String type, String projectId) {
+      return stream(after -> list(new PageParams(limit, after), type, projectId), Event::id, null);
     }
+    public Stream<Event> iterate(Integer limit) { return iterate(limit, null, null); }
   }
 
   /** API keys: needs a key with the admin scope. */
   public final class Keys {
     public ApiKey create(CreateKeyRequest body) {
-      return as(call("createKey", Map.of(), post(body, null)), ApiKey.class);
+      return as(call("issueKey", Map.of(), post(body, null)), ApiKey.class);
     }
     public void revoke(String keyId) { call("revokeKey", Map.of("keyId", keyId), with(null)); }
   }
 
-  public JsonNode health() { return call("getHealth", Map.of(), with(null)); }
-  public JsonNode ready() { return call("getReadiness", Map.of(), with(null)); }
+  public JsonNode health() { return call("health", Map.of(), with(null)); }
+  public JsonNode ready() { return call("readiness", Map.of(), with(null)); }
   public String metrics() {
-    List<String> op = OPERATIONS.get("getMetrics");
+    List<String> op = OPERATIONS.get("metrics");
     return transport.sendText(op.get(0), op.get(1), with(null));
   }
   public JsonNode openapi() { return call("getOpenApi", Map.of(), with(null)); }
