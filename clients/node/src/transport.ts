@@ -44,8 +44,9 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
 }
 
 /**
- * Sends calls with their retries: on 429 and 503 (the server did not act) after `Retry-After`
- * or a backoff; on a failed connection only for idempotent calls — GET, PUT, DELETE, and POST,
+ * Sends calls with their retries: on 429 and 503 (the server did not act) and on 409
+ * `idempotency_key_in_use` (the first attempt of this POST is still being answered) after
+ * `Retry-After` or a backoff; on a failed connection only for idempotent calls — GET, PUT, DELETE, and POST,
  * which always carries an `Idempotency-Key` (the same on every attempt) so that the server
  * answers a repeated POST with its first answer instead of acting twice.
  */
@@ -121,7 +122,7 @@ export class Transport {
           cause: error,
         });
       }
-      if ((response.status === 429 || response.status === 503) && attempt < this.maxRetries) {
+      if (retryable(response.status, payload) && attempt < this.maxRetries) {
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
         const wait = retryAfter === undefined ? this.backoff(attempt) : retryAfter * 1000;
         if (wait <= this.maxRetryAfterMs) {
@@ -134,6 +135,20 @@ export class Transport {
       if (response.status === 204 || payload === '') return undefined as T;
       return JSON.parse(payload) as T;
     }
+  }
+}
+
+/**
+ * 429 and 503: the server did not act. 409 `idempotency_key_in_use`: the first attempt of this
+ * POST is still being answered; a retry gets its answer once it is recorded.
+ */
+function retryable(status: number, payload: string): boolean {
+  if (status === 429 || status === 503) return true;
+  if (status !== 409) return false;
+  try {
+    return JSON.parse(payload)?.code === 'idempotency_key_in_use';
+  } catch {
+    return false;
   }
 }
 

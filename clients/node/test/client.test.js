@@ -2,6 +2,7 @@
 // The Node.js client against a live vouchd.
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
+const { randomUUID } = require('node:crypto');
 const { Vouch, VouchError, verifyWebhook, WebhookVerificationError } = require('..');
 const { BASE_URL, MODULE, admin, freshAccount, startReceiver, startDroppingServer, collect } = require('./support');
 
@@ -276,6 +277,39 @@ describe('retries', () => {
     const started = Date.now();
     await rejectsWith(new Vouch({ baseUrl: probe.url, maxRetries: 1, backoffBaseMs: 10 }).health(), 0, 'network_error');
     assert.ok(Date.now() - started < 5000);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  // Against a vouchd that supports it: a POST repeated with its key acts once.
+  let v, probe, supported;
+  before(async () => {
+    v = await freshAccount({ maxRetries: 10 });
+    const key = `node-probe-${randomUUID()}`;
+    probe = await v.projects.create({ name: 'probe' }, { idempotencyKey: key });
+    supported = (await v.projects.create({ name: 'probe' }, { idempotencyKey: key })).id === probe.id;
+  });
+
+  it('a repeated POST acts once, another body with the key is refused', async (t) => {
+    if (!supported) return t.skip('this vouchd does not support Idempotency-Key yet');
+    assert.deepEqual((await collect(v.projects.iterate())).map((p) => p.id), [probe.id]);
+    await v.projects.create({ name: 'probe' }); // a generated key: a new project
+    assert.equal((await collect(v.projects.iterate())).length, 2);
+    const key = `node-${randomUUID()}`;
+    await v.projects.create({ name: 'a' }, { idempotencyKey: key });
+    await rejectsWith(v.projects.create({ name: 'b' }, { idempotencyKey: key }), 422, 'idempotency_key_reused');
+  });
+
+  it('a retry while the first is in flight gets the first answer', async (t) => {
+    if (!supported) return t.skip('this vouchd does not support Idempotency-Key yet');
+    const key = `node-${randomUUID()}`;
+    const body = { projectId: probe.id, files: [{ path: 'm.js', content: MODULE }] };
+    const [a, b] = await Promise.all([
+      v.tests.generate(body, { idempotencyKey: key }),
+      v.tests.generate(body, { idempotencyKey: key }),
+    ]);
+    assert.equal(a.testId, b.testId);
+    assert.deepEqual((await collect(v.tests.iterate({ projectId: probe.id }))).map((x) => x.testId), [a.testId]);
   });
 });
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 import unittest
 import uuid
@@ -279,6 +280,50 @@ class RetryTest(unittest.TestCase):
             Client(url, "vk_x", max_retries=1, backoff_base=0.01).health()
         self.assertEqual(caught.exception.code, "network_error")
         self.assertLess(time.monotonic() - started, 5)
+
+
+class IdempotencyTest(unittest.TestCase):
+    """A POST repeated with its Idempotency-Key acts once (against a vouchd that supports it)."""
+
+    def setUp(self):
+        self.c = fresh_account(max_retries=10)
+        key = "py-probe-" + uuid.uuid4().hex
+        first = self.c.projects.create(name="probe", idempotency_key=key)
+        second = self.c.projects.create(name="probe", idempotency_key=key)
+        if first["id"] != second["id"]:
+            self.skipTest("this vouchd does not support Idempotency-Key yet")
+        self.probe = first
+
+    def test_a_repeated_post_acts_once_and_another_body_is_refused(self):
+        self.assertEqual([p["id"] for p in self.c.projects.iterate()], [self.probe["id"]])
+        self.c.projects.create(name="probe")  # a generated key: a new project
+        self.assertEqual(len(list(self.c.projects.iterate())), 2)
+        key = "py-" + uuid.uuid4().hex
+        self.c.projects.create(name="a", idempotency_key=key)
+        with self.assertRaises(VouchError) as caught:
+            self.c.projects.create(name="b", idempotency_key=key)
+        self.assertEqual((caught.exception.status, caught.exception.code), (422, "idempotency_key_reused"))
+
+    def test_a_retry_while_the_first_is_in_flight_gets_the_first_answer(self):
+        key = "py-" + uuid.uuid4().hex
+        answers, errors = [], []
+
+        def generate():
+            try:
+                answers.append(self.c.tests.generate(project_id=self.probe["id"],
+                                                     files=[{"path": "m.js", "content": MODULE}],
+                                                     idempotency_key=key))
+            except Exception as error:  # noqa: BLE001 - reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=generate) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(answers[0]["testId"], answers[1]["testId"])
+        self.assertEqual([t["testId"] for t in self.c.tests.iterate(self.probe["id"])], [answers[0]["testId"]])
 
 
 class MetaTest(unittest.TestCase):

@@ -1,7 +1,8 @@
 """HTTP transport: JSON in and out, problem+json errors, retries with backoff.
 
 A call is retried (at most ``max_retries`` times) when:
-- the server answers 429 or 503 (it did not act): after ``Retry-After`` when the answer has one,
+- the server answers 429 or 503 (it did not act), or 409 ``idempotency_key_in_use`` (the first
+  attempt of this POST is still being answered): after ``Retry-After`` when the answer has one,
   else after an exponential backoff with jitter;
 - the connection fails before an answer, and the call is idempotent: GET, PUT, DELETE, or a POST,
   which always carries an ``Idempotency-Key`` (the same one on every attempt) so that the server
@@ -131,7 +132,7 @@ class Transport:
                     detail=f"{method} {path}: {reason}",
                 ) from error
 
-            if status in (429, 503) and attempt < self.max_retries:
+            if _retryable(status, payload) and attempt < self.max_retries:
                 wait = parse_retry_after(answer_headers.get("Retry-After"))
                 if wait is None:
                     wait = self.backoff(attempt)
@@ -146,6 +147,19 @@ class Transport:
             if status == 204 or not payload:
                 return None
             return json.loads(payload)
+
+
+def _retryable(status: int, payload: bytes) -> bool:
+    """429 and 503: the server did not act. 409 ``idempotency_key_in_use``: the first attempt of
+    this POST is still being answered; a retry gets its answer once it is recorded."""
+    if status in (429, 503):
+        return True
+    if status != 409:
+        return False
+    try:
+        return json.loads(payload).get("code") == "idempotency_key_in_use"
+    except (ValueError, AttributeError):
+        return False
 
 
 def _query_value(value: Any) -> str:

@@ -23,7 +23,8 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Sends calls with their retries: on 429 and 503 (the server did not act) after
+ * Sends calls with their retries: on 429 and 503 (the server did not act) and on 409
+ * {@code idempotency_key_in_use} (the first attempt of this POST is still being answered) after
  * {@code Retry-After} or a backoff; on a failed connection only for idempotent calls — GET, PUT,
  * DELETE, and POST, which always carries an {@code Idempotency-Key} (the same on every attempt)
  * so that the server answers a repeated POST with its first answer instead of acting twice.
@@ -153,7 +154,7 @@ final class Transport {
         throw new VouchError(0, "interrupted", method + " " + path, e);
       }
       int status = response.statusCode();
-      if ((status == 429 || status == 503) && attempt < maxRetries) {
+      if (retryable(status, response.body()) && attempt < maxRetries) {
         Double retryAfter = parseRetryAfter(response.headers().firstValue("Retry-After").orElse(null));
         Duration wait = retryAfter == null ? backoff(attempt) : Duration.ofMillis((long) (retryAfter * 1000));
         if (wait.compareTo(maxRetryAfter) <= 0) {
@@ -163,6 +164,20 @@ final class Transport {
       }
       if (status >= 400) throw problemOf(response);
       return response.body();
+    }
+  }
+
+  /**
+   * 429 and 503: the server did not act. 409 {@code idempotency_key_in_use}: the first attempt
+   * of this POST is still being answered; a retry gets its answer once it is recorded.
+   */
+  private static boolean retryable(int status, String body) {
+    if (status == 429 || status == 503) return true;
+    if (status != 409 || body == null) return false;
+    try {
+      return "idempotency_key_in_use".equals(JSON.readTree(body).path("code").asText());
+    } catch (JsonProcessingException e) {
+      return false;
     }
   }
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -333,6 +334,45 @@ class VouchClientTest {
     long started = System.nanoTime();
     expectError(0, "network_error", v::health);
     assertTrue(System.nanoTime() - started < 5_000_000_000L);
+  }
+
+  /** Against a vouchd that supports it: a POST repeated with its Idempotency-Key acts once. */
+  @Nested
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  class Idempotency {
+    VouchClient v;
+    Project probe;
+    boolean supported;
+
+    @BeforeAll
+    void probe() {
+      v = VouchClient.builder().baseUrl(BASE_URL).apiKey(freshKey("enterprise", ALL_SCOPES)).maxRetries(10).build();
+      String key = "java-probe-" + UUID.randomUUID();
+      probe = v.projects.create(new CreateProjectRequest("probe"), key);
+      supported = v.projects.create(new CreateProjectRequest("probe"), key).id().equals(probe.id());
+    }
+
+    @Test
+    void aRepeatedPostActsOnceAndAnotherBodyIsRefused() {
+      Assumptions.assumeTrue(supported, "this vouchd does not support Idempotency-Key yet");
+      assertEquals(List.of(probe.id()), v.projects.iterate(null).map(Project::id).toList());
+      v.projects.create(new CreateProjectRequest("probe"));  // a generated key: a new project
+      assertEquals(2, v.projects.iterate(null).count());
+      String key = "java-" + UUID.randomUUID();
+      v.projects.create(new CreateProjectRequest("a"), key);
+      expectError(422, "idempotency_key_reused", () -> v.projects.create(new CreateProjectRequest("b"), key));
+    }
+
+    @Test
+    void aRetryWhileTheFirstIsInFlightGetsTheFirstAnswer() throws Exception {
+      Assumptions.assumeTrue(supported, "this vouchd does not support Idempotency-Key yet");
+      String key = "java-" + UUID.randomUUID();
+      GenerateTestsRequest body = new GenerateTestsRequest(probe.id(), List.of(new SourceFile("m.js", MODULE)));
+      var first = java.util.concurrent.CompletableFuture.supplyAsync(() -> v.tests.generate(body, key));
+      var second = java.util.concurrent.CompletableFuture.supplyAsync(() -> v.tests.generate(body, key));
+      assertEquals(first.get().testId(), second.get().testId());
+      assertEquals(List.of(first.get().testId()), v.tests.iterate(probe.id(), null).map(GeneratedTest::testId).toList());
+    }
   }
 
   @Test
