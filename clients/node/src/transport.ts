@@ -130,7 +130,8 @@ export class Transport {
           continue;
         }
       }
-      if (response.status >= 400) throw problemOf(response, payload);
+      // 3xx too: the API answers none, and following one would resend the key elsewhere.
+      if (response.status >= 300) throw problemOf(response, payload);
       if (options.text) return payload as T;
       if (response.status === 204 || payload === '') return undefined as T;
       return JSON.parse(payload) as T;

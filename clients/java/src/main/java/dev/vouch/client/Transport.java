@@ -162,7 +162,8 @@ final class Transport {
           continue;
         }
       }
-      if (status >= 400) throw problemOf(response);
+      // 3xx too: the API answers none, and following one would resend the key elsewhere.
+      if (status >= 300) throw problemOf(response);
       return response.body();
     }
   }
