@@ -127,8 +127,9 @@ export class Tests extends Resource {
   }
   /**
    * Resolves with the run once `completed`, long-polling with `Prefer: wait` (one request per
-   * `pollWaitSeconds` while it runs). Failed connections and 5xx are retried with backoff until
-   * `timeoutMs` (default 300 000); then rejects with VouchError `wait_timeout` (status 0).
+   * `pollWaitSeconds` while it runs). Failed connections, 5xx and answers that were not held are
+   * retried with backoff until `timeoutMs` (default 300 000); then rejects with VouchError
+   * `wait_timeout` (status 0).
    */
   async waitForResults(runId: string, options: { timeoutMs?: number; pollWaitSeconds?: number } = {}): Promise<T.Run> {
     const timeoutMs = options.timeoutMs ?? 300_000;
@@ -137,6 +138,7 @@ export class Tests extends Resource {
     let attempt = 0;
     for (;;) {
       const wait = Math.max(0, Math.min(pollWait, Math.floor((deadline - Date.now()) / 1000)));
+      const started = Date.now();
       let run: T.Run | undefined;
       try {
         run = await this.results(runId, { waitSeconds: wait });
@@ -144,12 +146,13 @@ export class Tests extends Resource {
         if (!(error instanceof VouchError) || (error.status !== 0 && error.status < 500)) throw error;
       }
       if (run?.status === 'completed') return run;
-      if (Date.now() >= deadline) {
+      const now = Date.now();
+      if (now >= deadline) {
         throw new VouchError({ status: 0, code: 'wait_timeout', detail: `run ${runId} did not complete within ${timeoutMs} ms` });
       }
-      if (run === undefined || wait === 0) {
-        // No answer, or the server was not asked to hold the request: back off.
-        await this.transport.sleep(Math.min(this.transport.backoff(attempt++), Math.max(0, deadline - Date.now())));
+      if (run === undefined || now - started < wait * 900) {
+        // No answer, or the request was not held: back off before asking again.
+        await this.transport.sleep(Math.min(this.transport.backoff(attempt++), deadline - now));
       } else {
         attempt = 0;
       }

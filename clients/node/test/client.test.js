@@ -22,7 +22,13 @@ const only = (headers, ...prefixes) =>
 
 describe('the full flow', () => {
   it('project → generate → run → results, with verified webhooks', async () => {
-    const v = await freshAccount();
+    const sent = [];
+    const v = await freshAccount({
+      fetch: (url, init) => {
+        sent.push([init.method, new URL(url).pathname, init.headers.prefer]);
+        return fetch(url, init);
+      },
+    });
     const receiver = await startReceiver();
     try {
       const hook = await v.webhooks.create({ url: receiver.url, events: ['test.*', 'project.*'], description: 'node' });
@@ -48,7 +54,11 @@ describe('the full flow', () => {
       const early = await v.tests.waitForResults(run.runId, { timeoutMs: 100 }).catch((e) => e);
       if (early instanceof VouchError) assert.equal(early.code, 'wait_timeout');
       else assert.equal(early.status, 'completed'); // only when the run had already ended
+      // One long poll (Prefer: wait=25) instead of a polling loop.
+      sent.length = 0;
       const done = await v.tests.waitForResults(run.runId, { timeoutMs: 120_000 });
+      assert.deepEqual(sent[0], ['GET', `/v1/tests/results/${run.runId}`, 'wait=25']);
+      assert.ok(sent.length <= 2, JSON.stringify(sent));
       assert.equal(done.status, 'completed');
       assert.equal(done.outcome, 'success', JSON.stringify(done));
       assert.ok(done.results.passed > 0);

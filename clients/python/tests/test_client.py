@@ -55,7 +55,19 @@ class FlowTest(unittest.TestCase):
             self.assertEqual((error.status, error.code), (0, "wait_timeout"))
         else:  # only when the run had already ended
             self.assertEqual(early["status"], "completed")
+        # One long poll (Prefer: wait=25) instead of a polling loop.
+        sent = []
+        request = c._transport.request
+
+        def spy(method, path, **kwargs):
+            sent.append((method, path, (kwargs.get("headers") or {}).get("Prefer")))
+            return request(method, path, **kwargs)
+
+        c._transport.request = spy
         done = c.tests.wait_for_results(run["runId"], timeout=120)
+        c._transport.request = request
+        self.assertEqual(sent[0], ("GET", f"/v1/tests/results/{run['runId']}", "wait=25"))
+        self.assertLessEqual(len(sent), 2, sent)
         self.assertEqual(done["status"], "completed")
         self.assertEqual(done["outcome"], "success", done)
         self.assertGreater(done["results"]["passed"], 0)

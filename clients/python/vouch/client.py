@@ -140,32 +140,32 @@ class Tests(_Resource):
 
     def wait_for_results(self, run_id: str, *, timeout: float = 300.0, poll_wait: int = MAX_POLL_WAIT_SECONDS) -> Run:
         """Polls until the run is ``completed`` and returns it, long-polling with ``Prefer: wait``
-        (one request per ``poll_wait`` seconds while it runs). A failed connection is retried
-        with backoff until ``timeout``; after ``timeout`` seconds raises VouchError with status 0
-        and code ``wait_timeout``."""
+        (one request per ``poll_wait`` seconds while it runs). A failed connection or a 5xx is
+        retried with backoff, and so is a server that answers "running" without holding the
+        request; after ``timeout`` seconds raises VouchError with status 0 and code
+        ``wait_timeout``."""
         deadline = time.monotonic() + timeout
         attempt = 0
         while True:
-            left = deadline - time.monotonic()
-            wait = max(0, min(poll_wait, MAX_POLL_WAIT_SECONDS, int(left)))
+            wait = max(0, min(poll_wait, MAX_POLL_WAIT_SECONDS, int(deadline - time.monotonic())))
+            started = time.monotonic()
             try:
                 run = self.results(run_id, wait=wait)
-                attempt = 0
             except VouchError as error:
                 if error.status != 0 and error.status < 500:
                     raise
                 run = None
-                pause = min(self._t.backoff(attempt), max(0.0, deadline - time.monotonic()))
-                attempt += 1
-                time.sleep(pause)
             if run is not None and run.get("status") == "completed":
                 return run
-            if time.monotonic() >= deadline:
+            now = time.monotonic()
+            if now >= deadline:
                 raise VouchError(0, "wait_timeout", f"run {run_id} did not complete within {timeout} s")
-            if run is not None and wait == 0:
-                # The server did not hold the request (no time left to ask for): back off.
-                time.sleep(min(self._t.backoff(attempt), max(0.0, deadline - time.monotonic())))
+            if run is None or now - started < wait * 0.9:
+                # No answer, or the request was not held: back off before asking again.
+                time.sleep(min(self._t.backoff(attempt), deadline - now))
                 attempt += 1
+            else:
+                attempt = 0
 
 
 class Webhooks(_Resource):

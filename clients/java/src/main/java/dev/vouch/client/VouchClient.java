@@ -250,8 +250,8 @@ public final class VouchClient {
     public Run waitForResults(String runId) { return waitForResults(runId, Duration.ofMinutes(5)); }
     /**
      * The run once completed, long-polling with {@code Prefer: wait} (one request per 25 s while
-     * it runs). Failed connections and 5xx are retried with backoff until {@code timeout}; then
-     * raises VouchError {@code wait_timeout} (status 0).
+     * it runs). Failed connections, 5xx and answers that were not held are retried with backoff
+     * until {@code timeout}; then raises VouchError {@code wait_timeout} (status 0).
      */
     public Run waitForResults(String runId, Duration timeout) {
       long deadline = System.nanoTime() + timeout.toNanos();
@@ -259,6 +259,7 @@ public final class VouchClient {
       while (true) {
         long leftSeconds = (deadline - System.nanoTime()) / 1_000_000_000L;
         int wait = (int) Math.max(0, Math.min(MAX_POLL_WAIT_SECONDS, leftSeconds));
+        long started = System.nanoTime();
         Run run = null;
         try {
           run = results(runId, wait);
@@ -267,13 +268,14 @@ public final class VouchClient {
           if (e.code().equals("interrupted")) throw e;
         }
         if (run != null && run.isCompleted()) return run;
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
+        long now = System.nanoTime();
+        if (now >= deadline) {
           throw new VouchError(0, "wait_timeout", "run " + runId + " did not complete within " + timeout, null);
         }
-        if (run == null || wait == 0) {
+        if (run == null || now - started < wait * 900_000_000L) {
+          // No answer, or the request was not held: back off before asking again.
           Duration pause = transport.backoff(attempt++);
-          transport.pause(pause.toNanos() < left ? pause : Duration.ofNanos(left));
+          transport.pause(pause.toNanos() < deadline - now ? pause : Duration.ofNanos(deadline - now));
         } else {
           attempt = 0;
         }
