@@ -140,7 +140,7 @@ class Transport:
                     self._sleep(wait)
                     attempt += 1
                     continue
-            if status >= 400:
+            if status >= 300:  # 3xx too: never followed (the API answers none)
                 raise VouchError.from_response(status, payload, answer_headers)
             if raw:
                 return payload.decode("utf-8")
