@@ -2,6 +2,9 @@
 
 #include "actors/errors.hpp"
 #include "actors/runner_protocol.hpp"
+#include "events/clock.hpp"
+#include "log/log.hpp"
+#include "store/coverage_reports.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -20,6 +23,15 @@ events::RunReport error_report(std::string code, std::string detail) {
   return report;
 }
 
+void keep_coverage_report(store::CoverageReports& reports, const std::string& run_id,
+                          const std::filesystem::path& workdir) {
+  auto kept = reports.keep(run_id, workdir / kCoverageReportFolder, events::now_millis());
+  if (!kept) {
+    log::warn("runs", "the coverage report of " + run_id + " was not kept: " + kept.error().message,
+              {{"runId", run_id}});
+  }
+}
+
 // Hands the job to the runner. The result line is the answer, reported at
 // once; the runner's slot and folder are given back when its process has
 // ended. Without a result line, the sandbox's report says why.
@@ -32,11 +44,18 @@ void execute(Self self, WarmRunner runner, const std::string& node_path) {
   auto executors = state.config.executors;
   auto process = runner.process;
   const auto workdir = runner.workdir;
+  auto* reports = state.config.settings->coverage_reports;
   // run.js keeps to wallMs itself, the sandbox kills at it; this is the backstop.
   process->exchange(
       run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
-      [process, handle, executors, workdir](std::optional<std::string> line) {
-        if (line) caf::anon_send(handle, report_atom_v, read_run(line, ProcessExit{.code = 0}));
+      [process, handle, executors, workdir, reports,
+       run_id = state.config.run.id](std::optional<std::string> line) {
+        if (line) {
+          // Jest wrote the report before run.js printed its line: keep it
+          // before the run's end is recorded.
+          if (reports) keep_coverage_report(*reports, run_id, workdir);
+          caf::anon_send(handle, report_atom_v, read_run(line, ProcessExit{.code = 0}));
+        }
         process->wait(std::chrono::seconds(5),
                       [handle, executors, workdir, line = std::move(line)](ProcessExit exit) {
                         std::error_code ec;

@@ -7,7 +7,15 @@
 #include <string>
 #include <vector>
 
+namespace vouch::store {
+class CoverageReports;
+}  // namespace vouch::store
+
 namespace vouch::actors {
+
+// Where run.js leaves Jest's coverage report in a run's folder (lcov.info,
+// coverage-final.json, lcov-report/): runner/src/run/jest-argv.js.
+inline constexpr const char* kCoverageReportFolder = ".vouch-coverage";
 
 // Limits of one sandboxed runner process (runner/bin/sandbox.js options).
 struct SandboxLimits {
@@ -28,6 +36,8 @@ struct RunnerSettings {
   std::filesystem::path work_root;  // one folder per job below it, removed after the job
   std::filesystem::path dependency_root;      // npm installs, one folder per dependency map
   std::vector<std::filesystem::path> hidden;  // covered inside the sandbox (the data folder)
+  // Where runs keep their coverage reports; none kept when null.
+  store::CoverageReports* coverage_reports = nullptr;
 
   // Generation: fresh processes from a bounded pool.
   std::size_t generator_slots = 2;

@@ -3,6 +3,8 @@
 #include <tuple>
 
 #include "actors/account_actor.hpp"
+#include "actors/append_request.hpp"
+#include "actors/timeouts.hpp"
 #include "actors/child_process.hpp"
 #include "actors/commit_relay.hpp"
 #include "actors/dependency_cache.hpp"
@@ -197,6 +199,24 @@ void Service::await_run_end(std::string run_id, std::chrono::milliseconds wait,
 }
 
 void Service::release_run_waits() { caf::anon_send(impl_->runs, release_all_atom_v); }
+
+void Service::record_idempotent_response(std::string account, events::IdempotentResponse response,
+                                         Callback<bool> done) {
+  auto stream = events::idempotency_stream(account, response.key);
+  const auto at = response.at;
+  // Any version: a key used again after its window records a newer response;
+  // two uses within it never both get here (the HTTP layer admits one at a time).
+  auto request = append_request(std::move(stream), store::kAnyVersion,
+                                std::vector{events::IdempotentResponseRecorded{std::move(response)}},
+                                account, at);
+  impl_->ask_with<store::AppendResult>(
+      kAppendTimeout, impl_->store,
+      [done = std::move(done)](events::Result<store::AppendResult> appended) {
+        if (!appended) return done(std::move(appended).error());
+        done(true);
+      },
+      append_atom_v, std::move(request));
+}
 
 const RunnerSettings& Service::runner() const { return impl_->runner; }
 

@@ -10,6 +10,7 @@
 #include "actors/runner_settings.hpp"
 #include "actors/runner_stats.hpp"
 #include "actors/webhook_messages.hpp"
+#include "events/idempotency.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "events/webhook.hpp"
@@ -73,6 +74,11 @@ class Service {
   // Answers every await_run_end now, and later ones at once: vouchd is
   // stopping and its in-flight requests should not wait.
   void release_run_waits();
+
+  // Records the first response to an idempotent request of `account` (in its
+  // key's stream); answers once it is durable and readable.
+  void record_idempotent_response(std::string account, events::IdempotentResponse response,
+                                  Callback<bool> done);
 
   const RunnerSettings& runner() const;
   const RunnerStats& runner_stats() const;

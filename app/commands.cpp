@@ -84,6 +84,7 @@ int serve(const std::vector<std::string>& args) {
   std::string runner_dir = runner_options.runner_dir.string();
   std::vector<std::string> extra_nodes;
   http::ServerOptions server_options;
+  Runtime::Options runtime_options;
   po::options_description options("vouchd serve");
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
       "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one")(
@@ -92,6 +93,10 @@ int serve(const std::vector<std::string>& args) {
         server_options.drain_timeout = std::chrono::seconds(seconds);
       }),
       "on SIGTERM, how long in-flight requests may finish (default 10)")(
+      "coverage-retention-days", po::value<unsigned>()->notifier([&](unsigned days) {
+        runtime_options.coverage_retention = std::chrono::hours(24 * std::max(1u, days));
+      }),
+      "how long runs' coverage reports are kept (default 30)")(
       "allow-unsandboxed",
       "serve even where tested code cannot be isolated (no bubblewrap or unshare)")(
       "max-connections", po::value(&server_options.max_connections),
@@ -139,7 +144,8 @@ int serve(const std::vector<std::string>& args) {
   runner_options.allow_unsandboxed = values.count("allow-unsandboxed") != 0;
   runner_options.extra_nodes.assign(extra_nodes.begin(), extra_nodes.end());
   log::info("vouchd", raise_open_file_limit());
-  auto runtime = Runtime::open(data, [&] { return prepare_runner(data, runner_options); });
+  auto runtime = Runtime::open(
+      data, [&] { return prepare_runner(data, runner_options); }, runtime_options);
   if (!runtime) {
     log::error("vouchd", runtime.error().message);
     return 1;

@@ -9,7 +9,8 @@
 namespace vouch::app {
 
 events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
-                                                       const RunnerFactory& runner) {
+                                                       const RunnerFactory& runner,
+                                                       Options options) {
   auto runtime = std::make_unique<Runtime>();
   auto database = store::Database::open(folder);
   if (!database) return std::move(database).error();
@@ -34,6 +35,12 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   runtime->log->add_listener(runtime->relay.get());
   auto settings = runner();
   if (!settings) return std::move(settings).error();
+  runtime->reports = std::make_unique<store::CoverageReports>(folder / "reports",
+                                                              options.coverage_retention);
+  if (auto swept = runtime->reports->sweep(events::now_millis()); !swept) {
+    return std::move(swept).error();
+  }
+  settings->coverage_reports = runtime->reports.get();
   runtime->service = std::make_unique<actors::Service>(
       *runtime->log, *runtime->models, std::move(settings).value(), actors::Service::Options{});
   return runtime;
@@ -41,6 +48,7 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
 
 Runtime::~Runtime() {
   service.reset();
+  reports.reset();
   log.reset();
   models.reset();
   database.reset();

@@ -7,6 +7,7 @@
 #include "actors/commit_relay.hpp"
 #include "actors/service.hpp"
 #include "events/result.hpp"
+#include "store/coverage_reports.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"
 #include "store/read_models.hpp"
@@ -22,14 +23,24 @@ struct Runtime {
   std::unique_ptr<store::Database> database;
   std::unique_ptr<store::ReadModels> models;
   std::unique_ptr<store::EventLog> log;
+  std::unique_ptr<store::CoverageReports> reports;  // in <folder>/reports
   std::unique_ptr<actors::Service> service;
+
+  struct Options {
+    // How long runs' coverage reports are kept.
+    std::chrono::hours coverage_retention{24 * 30};
+  };
 
   // `runner` says how tests are generated and run; it is asked once the
   // database is open (and so locked against a second server on the folder).
   // Tools that run nothing give settings without warm runners.
   using RunnerFactory = std::function<events::Result<actors::RunnerSettings>()>;
   [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
-      const std::filesystem::path& folder, const RunnerFactory& runner);
+      const std::filesystem::path& folder, const RunnerFactory& runner, Options options);
+  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+      const std::filesystem::path& folder, const RunnerFactory& runner) {
+    return open(folder, runner, Options{});
+  }
   // Starts webhook delivery (serve only); the dispatcher catches up from its cursor.
   [[nodiscard]] events::Status start_webhooks(const actors::WebhookSettings& settings);
   ~Runtime();

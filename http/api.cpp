@@ -6,6 +6,7 @@
 
 #include "events/clock.hpp"
 #include "events/ids.hpp"
+#include "http/coverage_handlers.hpp"
 #include "http/event_handlers.hpp"
 #include "http/key_handlers.hpp"
 #include "http/project_handlers.hpp"
@@ -40,6 +41,7 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
          Options options)
     : options_(options),
       authenticator_(models.access()),
+      idempotency_(service, models.idempotency()),
       models_(models),
       log_(log),
       runner_stats_(service.runner_stats()) {
@@ -65,6 +67,9 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
   add_project_routes(router_, service, models.projects());
   add_key_routes(router_, service);
   add_test_routes(router_, service, models.projects(), models.tests(), models.runs());
+  if (const auto* reports = service.runner().coverage_reports) {
+    add_coverage_routes(router_, *reports, models.runs());
+  }
   add_event_routes(router_, models.events());
   add_webhook_routes(router_, service, models.webhooks(), models.deliveries());
 }
@@ -163,6 +168,9 @@ void Api::handle(Request request, Respond respond) {
     return limited(to_response(
         {415, "unsupported_media_type", "send the body as Content-Type: application/json", {}},
         context.request_id));
+  }
+  if (request.method == "POST" && !request.idempotency_key.empty()) {
+    return idempotency_.handle(request, context, route.handler, std::move(limited));
   }
   route.handler(request, context, std::move(limited));
 }

@@ -7,6 +7,7 @@
 
 #include "actors/service.hpp"
 #include "http/auth.hpp"
+#include "http/idempotency.hpp"
 #include "http/message.hpp"
 #include "http/rate_limiter.hpp"
 #include "http/router.hpp"
@@ -18,7 +19,8 @@ namespace vouch::http {
 // Turns a request into a response; knows nothing of sockets. Every answer
 // carries X-Request-Id; authenticated ones carry the X-RateLimit-* headers.
 // In order: route (404/405), authenticate (401), rate limit (429), scope
-// (403), content type (415), then the route's handler. Thread-safe.
+// (403), content type (415), idempotency key (POST: see Idempotency), then
+// the route's handler. Thread-safe.
 class Api {
  public:
   struct Options {
@@ -52,6 +54,7 @@ class Api {
   Router router_;
   Authenticator authenticator_;
   RateLimiter limiter_;
+  Idempotency idempotency_;
   store::ReadModels& models_;
   const store::EventLog& log_;
   const actors::RunnerStats& runner_stats_;

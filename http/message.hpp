@@ -14,7 +14,8 @@ struct Request {
   std::string target;  // path and query as sent
   std::string authorization;
   std::string content_type;
-  std::string prefer;  // RFC 7240 preferences, e.g. "wait=20"
+  std::string prefer;           // RFC 7240 preferences, e.g. "wait=20"
+  std::string idempotency_key;  // Idempotency-Key, empty when not sent
   std::string body;
 };
 

@@ -19,10 +19,20 @@ bool matches(std::string_view pattern, std::string_view path,
              std::unordered_map<std::string, std::string>& params) {
   const auto want = segments(pattern);
   const auto have = segments(path);
-  if (want.size() != have.size()) return false;
+  const bool rest = !want.empty() && want.back().size() > 3 && want.back().front() == '{' &&
+                    want.back().ends_with("*}");
+  if (rest ? have.size() < want.size() : want.size() != have.size()) return false;
   std::unordered_map<std::string, std::string> found;
   for (std::size_t i = 0; i < want.size(); ++i) {
-    if (want[i].size() > 2 && want[i].front() == '{' && want[i].back() == '}') {
+    if (rest && i + 1 == want.size()) {
+      // "{name*}": every remaining segment, none of them empty.
+      const auto offset = static_cast<std::size_t>(have[i].data() - path.data());
+      const auto tail = path.substr(offset);
+      if (tail.empty() || tail.find("//") != std::string_view::npos || tail.back() == '/') {
+        return false;
+      }
+      found.emplace(std::string(want[i].substr(1, want[i].size() - 3)), std::string(tail));
+    } else if (want[i].size() > 2 && want[i].front() == '{' && want[i].back() == '}') {
       if (have[i].empty()) return false;
       found.emplace(std::string(want[i].substr(1, want[i].size() - 2)), std::string(have[i]));
     } else if (want[i] != have[i]) {

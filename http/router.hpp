@@ -30,7 +30,8 @@ struct Route {
   Handler handler;
 };
 
-// Maps method and path to a route. Segments in braces match any one segment.
+// Maps method and path to a route. Segments in braces match any one segment;
+// a last segment "{name*}" matches the rest of the path (one or more segments).
 class Router {
  public:
   void add(Route route);

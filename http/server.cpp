@@ -150,6 +150,7 @@ class Session : public std::enable_shared_from_this<Session> {
     request.authorization = std::string(message[bhttp::field::authorization]);
     request.content_type = std::string(message[bhttp::field::content_type]);
     request.prefer = std::string(message["Prefer"]);
+    request.idempotency_key = std::string(message["Idempotency-Key"]);
     request.body = std::move(message.body());
 
     ++state_->in_flight;

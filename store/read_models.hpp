@@ -10,6 +10,7 @@
 #include "store/deliveries_view.hpp"
 #include "store/event_log.hpp"
 #include "store/events_view.hpp"
+#include "store/idempotency_view.hpp"
 #include "store/projector.hpp"
 #include "store/projects_view.hpp"
 #include "store/runs_view.hpp"
@@ -32,6 +33,7 @@ class ReadModels {
   const EventsView& events() const { return events_; }
   const WebhooksView& webhooks() const { return webhooks_; }
   const DeliveriesView& deliveries() const { return deliveries_; }
+  const IdempotencyView& idempotency() const { return idempotency_; }
   Projector& projector() { return projector_; }
 
  private:
@@ -42,6 +44,7 @@ class ReadModels {
   WebhooksView webhooks_;
   DeliveriesView deliveries_;
   EventsView events_;
+  IdempotencyView idempotency_;
   Projector projector_;
 };
 

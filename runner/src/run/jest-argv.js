@@ -12,9 +12,13 @@ const path = require('node:path');
 // because the run must stay in band, in CI mode, with coverage.
 const JEST_CONFIG_NAMES = ['jest.config.js', 'jest.config.cjs', 'jest.config.mjs', 'jest.config.json'];
 
+// Must match kCoverageReportFolder in actors/runner_settings.hpp.
+const COVERAGE_REPORT_DIR = '.vouch-coverage';
+
 const SOURCE_GLOB = '**/*.{js,jsx,mjs,cjs}';
 const NOT_SOURCES = [
   '!**/node_modules/**',
+  `!${COVERAGE_REPORT_DIR}/**`,
   '!**/{jest,babel}.config.{js,cjs,mjs}',
   '!**/.babelrc.{js,cjs,mjs}',
 ];
@@ -37,12 +41,15 @@ function buildJestArgv({ root, testTimeoutMs, nodePath }) {
     passWithNoTests: true,
     modulePaths: nodePath ? [nodePath] : undefined,
     // The result travels as one JSON line on stdout, so Jest prints nothing:
-    // no reporters, no console output of the tested code, and coverage is
-    // read from the returned map instead of written as reports.
+    // no reporters, no console output of the tested code; the figures are
+    // read from the returned coverage map.
     silent: true,
     reporters: [],
     coverage: true,
-    coverageReporters: [],
+    // The run's coverage report, as files in its folder that vouchd keeps
+    // (lcov.info, coverage-final.json, and the HTML pages in lcov-report/).
+    coverageReporters: ['json', 'lcov'],
+    coverageDirectory: path.join(root, COVERAGE_REPORT_DIR),
     // Also keeps Jest from adding its "text-summary" coverage report.
     useStderr: true,
     // Jest leaves test files out of coverage by itself; untested sources
@@ -66,4 +73,4 @@ function hasJestKey(packageJson) {
   }
 }
 
-module.exports = { buildJestArgv };
+module.exports = { buildJestArgv, COVERAGE_REPORT_DIR };

@@ -12,6 +12,7 @@ const { spawnSync } = require('node:child_process');
 const { createCoverageMap } = require('istanbul-lib-coverage');
 const { WarmRunner } = require('../../src/run/client');
 const { writeFiles } = require('../../src/run/workspace');
+const { COVERAGE_REPORT_DIR } = require('../../src/run/jest-argv');
 
 const JEST_BIN = path.join(__dirname, '..', '..', 'node_modules', 'jest', 'bin', 'jest.js');
 
@@ -116,6 +117,28 @@ test('a passing suite reports every test by name and file', async () => {
     { name: 'math › clamp › keeps a number in range', file: 'src/__tests__/math.test.js', status: 'passed' },
   ]);
   assert.ok(result.durationMs > 0);
+});
+
+test('the coverage report is written to the run folder: lcov, istanbul JSON and HTML', async () => {
+  const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-run-test-'));
+  try {
+    const runner = await WarmRunner.start({ workdir });
+    const { result } = await runner.run({ files: [MATH, MATH_TEST] });
+    assert.equal(result.ok, true);
+    const report = path.join(workdir, COVERAGE_REPORT_DIR);
+    const lcov = fs.readFileSync(path.join(report, 'lcov.info'), 'utf8');
+    assert.match(lcov, /^SF:src\/math\.js$/m);
+    const count = (field) => Number(new RegExp(`^${field}:(\\d+)$`, 'm').exec(lcov)[1]);
+    assert.equal(Math.round((10000 * count('LH')) / count('LF')) / 100, result.results.coverage.lines);
+    // divide's zero check and clamp's early returns are never taken.
+    assert.ok(count('BRH') > 0 && count('BRH') < count('BRF'), lcov);
+    assert.equal(Math.round((10000 * count('BRH')) / count('BRF')) / 100, result.results.coverage.branches);
+    const istanbul = JSON.parse(fs.readFileSync(path.join(report, 'coverage-final.json'), 'utf8'));
+    assert.ok(Object.keys(istanbul).some((file) => file.endsWith('src/math.js')));
+    assert.match(fs.readFileSync(path.join(report, 'lcov-report', 'index.html'), 'utf8'), /math\.js/);
+  } finally {
+    fs.rmSync(workdir, { recursive: true, force: true });
+  }
 });
 
 test('a failing suite reports counts and the first lines of each failure', async () => {

@@ -1,0 +1,286 @@
+#include "store/coverage_reports.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "events/digest.hpp"
+#include "events/ids.hpp"
+
+namespace vouch::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr events::Millis kSweepEveryMs = 3'600'000;
+
+// A descriptor closed when it goes out of scope.
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
+
+events::Error system_error(const std::string& what) {
+  return events::Error::internal(what + ": " + std::strerror(errno));
+}
+
+bool usable_run_id(const std::string& run_id) {
+  if (run_id.empty() || run_id.size() > 64) return false;
+  for (const char c : run_id) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
+struct Collected {
+  std::map<std::string, std::string> files;  // path → content
+  std::uint64_t bytes = 0;
+};
+
+// Reads the regular file `name` of `dir`, never through a link.
+events::Result<std::string> read_entry(int dir, const char* name, std::uint64_t budget,
+                                       const std::string& path) {
+  Fd fd(::openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0) return system_error("cannot open " + path);
+  struct stat st{};
+  if (::fstat(fd.get(), &st) != 0) return system_error("cannot stat " + path);
+  if (!S_ISREG(st.st_mode)) return events::Error::invalid(path + " is not a regular file");
+  if (static_cast<std::uint64_t>(st.st_size) > budget) {
+    return events::Error::invalid("the coverage report is larger than allowed");
+  }
+  std::string content(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const auto n = ::read(fd.get(), content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return system_error("cannot read " + path);
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  content.resize(done);
+  return content;
+}
+
+// Walks `dir` (an open folder) below `prefix`: regular files and folders only.
+events::Status collect(int dir, const std::string& prefix, int depth,
+                       const CoverageReports::Limits& limits, Collected& out) {
+  if (depth > limits.max_depth) return events::Error::invalid("the coverage report nests too deep");
+  const int listing_fd = ::dup(dir);
+  if (listing_fd < 0) return system_error("cannot list " + prefix);
+  std::unique_ptr<DIR, int (*)(DIR*)> listing(::fdopendir(listing_fd), ::closedir);
+  if (!listing) {
+    ::close(listing_fd);
+    return system_error("cannot list " + prefix);
+  }
+  while (const dirent* entry = ::readdir(listing.get())) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    const std::string path = prefix.empty() ? name : prefix + "/" + name;
+    struct stat st{};
+    if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      return system_error("cannot stat " + path);
+    }
+    if (S_ISDIR(st.st_mode)) {
+      Fd child(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (child.get() < 0) return system_error("cannot open " + path);
+      if (auto status = collect(child.get(), path, depth + 1, limits, out); !status) return status;
+    } else if (S_ISREG(st.st_mode)) {
+      if (out.files.size() >= limits.max_files) {
+        return events::Error::invalid("the coverage report has too many files");
+      }
+      auto content = read_entry(dir, name.c_str(), limits.max_bytes - out.bytes, path);
+      if (!content) return std::move(content).error();
+      out.bytes += content->size();
+      out.files.emplace(path, std::move(content).value());
+    } else {
+      return events::Error::invalid("the coverage report holds " + path +
+                                    ", which is neither a file nor a folder");
+    }
+  }
+  return events::ok_status();
+}
+
+events::Status write_durably(const fs::path& target, const std::string& content) {
+  const fs::path temp = target.parent_path() / (".tmp-" + events::new_id(""));
+  {
+    Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640));
+    if (fd.get() < 0) return system_error("cannot create " + temp.string());
+    std::size_t done = 0;
+    while (done < content.size()) {
+      const auto n = ::write(fd.get(), content.data() + done, content.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return system_error("cannot write " + temp.string());
+      done += static_cast<std::size_t>(n);
+    }
+    if (::fdatasync(fd.get()) != 0) return system_error("cannot sync " + temp.string());
+  }
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
+    return system_error("cannot rename to " + target.string());
+  }
+  return events::ok_status();
+}
+
+events::Status sync_folder(const fs::path& folder) {
+  Fd fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0 || ::fsync(fd.get()) != 0) return system_error("cannot sync " + folder.string());
+  return events::ok_status();
+}
+
+std::optional<std::string> read_whole(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream out;
+  out << in.rdbuf();
+  return std::move(out).str();
+}
+
+events::Result<CoverageManifest> parse_manifest(const std::string& text) {
+  boost::system::error_code ec;
+  auto value = boost::json::parse(text, ec);
+  if (ec || !value.is_object()) return events::Error::internal("corrupt coverage manifest");
+  const auto& object = value.get_object();
+  const auto* run_id = object.if_contains("runId");
+  const auto* created = object.if_contains("created");
+  const auto* files = object.if_contains("files");
+  if (!run_id || !run_id->is_string() || !created || !created->is_int64() || !files ||
+      !files->is_object()) {
+    return events::Error::internal("corrupt coverage manifest");
+  }
+  CoverageManifest manifest{std::string(run_id->get_string()), created->get_int64(), {}};
+  for (const auto& [path, sha] : files->get_object()) {
+    if (!sha.is_string()) return events::Error::internal("corrupt coverage manifest");
+    manifest.files.emplace(std::string(path), std::string(sha.get_string()));
+  }
+  return manifest;
+}
+
+}  // namespace
+
+CoverageReports::CoverageReports(fs::path root, std::chrono::milliseconds retention, Limits limits)
+    : root_(std::move(root)), retention_(retention), limits_(limits) {
+  std::error_code ec;
+  fs::create_directories(root_ / "blobs", ec);
+  fs::create_directories(root_ / "runs", ec);
+}
+
+events::Status CoverageReports::store_blob(const std::string& sha, const std::string& content) {
+  const fs::path target = root_ / "blobs" / sha;
+  std::error_code ec;
+  if (fs::exists(target, ec)) return events::ok_status();  // stored once, by its content
+  return write_durably(target, content);
+}
+
+events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::path& folder,
+                                           events::Millis at) {
+  if (!usable_run_id(run_id)) return events::Error::invalid("not a run id: " + run_id);
+  Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (dir.get() < 0) {
+    if (errno == ENOENT) return false;
+    return system_error("cannot open " + folder.string());
+  }
+  Collected collected;
+  if (auto status = collect(dir.get(), "", 0, limits_, collected); !status) {
+    return std::move(status).error();
+  }
+  if (collected.files.empty()) return false;
+
+  bool sweep_due = false;
+  {
+    std::lock_guard lock(mutex_);
+    boost::json::object files;
+    for (const auto& [path, content] : collected.files) {
+      const auto sha = events::sha256_hex(content);
+      if (auto status = store_blob(sha, content); !status) return std::move(status).error();
+      files[path] = sha;
+    }
+    if (auto status = sync_folder(root_ / "blobs"); !status) return std::move(status).error();
+    const boost::json::object manifest{{"runId", run_id}, {"created", at}, {"files", files}};
+    if (auto status = write_durably(root_ / "runs" / (run_id + ".json"),
+                                    boost::json::serialize(manifest));
+        !status) {
+      return std::move(status).error();
+    }
+    if (auto status = sync_folder(root_ / "runs"); !status) return std::move(status).error();
+    sweep_due = at - last_sweep_ >= kSweepEveryMs;
+  }
+  // The report is stored; an expired one failing to go is retried next time.
+  if (sweep_due) (void)sweep(at);
+  return true;
+}
+
+events::Result<std::optional<CoverageManifest>> CoverageReports::manifest(
+    const std::string& run_id) const {
+  if (!usable_run_id(run_id)) return std::optional<CoverageManifest>{};
+  auto text = read_whole(root_ / "runs" / (run_id + ".json"));
+  if (!text) return std::optional<CoverageManifest>{};
+  auto parsed = parse_manifest(*text);
+  if (!parsed) return std::move(parsed).error();
+  return std::optional<CoverageManifest>{std::move(parsed).value()};
+}
+
+events::Result<std::optional<std::string>> CoverageReports::file(const std::string& run_id,
+                                                                 const std::string& path) const {
+  auto found = manifest(run_id);
+  if (!found) return std::move(found).error();
+  if (!*found) return std::optional<std::string>{};
+  const auto entry = (*found)->files.find(path);
+  if (entry == (*found)->files.end()) return std::optional<std::string>{};
+  auto content = read_whole(root_ / "blobs" / entry->second);
+  if (!content) return events::Error::internal("a coverage report lost its file " + path);
+  return std::optional<std::string>{std::move(content)};
+}
+
+events::Result<std::size_t> CoverageReports::sweep(events::Millis now) {
+  std::lock_guard lock(mutex_);
+  last_sweep_ = now;
+  const events::Millis cutoff = now - retention_.count();
+  std::size_t removed = 0;
+  std::set<std::string> used;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root_ / "runs", ec)) {
+    const auto name = entry.path().filename().string();
+    if (name.starts_with(".tmp-")) {
+      fs::remove(entry.path(), ec);
+      continue;
+    }
+    auto text = read_whole(entry.path());
+    if (!text) continue;  // removed meanwhile
+    auto parsed = parse_manifest(*text);
+    if (!parsed) return events::Error::internal("corrupt coverage manifest " + name);
+    if (parsed->created < cutoff) {
+      fs::remove(entry.path(), ec);
+      ++removed;
+      continue;
+    }
+    for (const auto& [path, sha] : parsed->files) used.insert(sha);
+  }
+  if (ec) return events::Error::internal("cannot list coverage reports: " + ec.message());
+  for (const auto& entry : fs::directory_iterator(root_ / "blobs", ec)) {
+    if (!used.contains(entry.path().filename().string())) fs::remove(entry.path(), ec);
+  }
+  if (ec) return events::Error::internal("cannot sweep coverage blobs: " + ec.message());
+  return removed;
+}
+
+}  // namespace vouch::store

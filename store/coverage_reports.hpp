@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "events/clock.hpp"
+#include "events/result.hpp"
+
+namespace vouch::store {
+
+// A run's coverage report: the files Jest wrote (lcov.info, the istanbul
+// JSON, the HTML pages) by their path in the report.
+struct CoverageManifest {
+  std::string run_id;
+  events::Millis created = 0;
+  std::map<std::string, std::string> files;  // report path → SHA-256 of its content
+};
+
+// Coverage reports kept in a folder of the data folder, content-addressed:
+// `blobs/<sha256>` holds each distinct file once (the HTML report's styles
+// and scripts, a source unchanged between runs), `runs/<runId>.json` a run's
+// manifest. Written durably (fsync, then rename) before the run's end is
+// recorded, so a completed run's report is there. Reports older than the
+// retention are removed, with the blobs no other report uses. Thread-safe.
+class CoverageReports {
+ public:
+  struct Limits {
+    std::size_t max_files = 2000;
+    std::uint64_t max_bytes = 64ull << 20;  // the whole report
+    int max_depth = 16;
+  };
+
+  // REQUIRES: `root` can be created; retention > 0.
+  CoverageReports(std::filesystem::path root, std::chrono::milliseconds retention, Limits limits);
+  CoverageReports(std::filesystem::path root, std::chrono::milliseconds retention)
+      : CoverageReports(std::move(root), retention, Limits{}) {}
+
+  // Stores the report in `folder`, which the sandboxed runner wrote: no
+  // symbolic link is followed, only regular files and folders are taken,
+  // within the limits. Returns whether there was a report (false when the
+  // folder does not exist). kInvalid when the folder breaks the limits or
+  // holds something else; kInternal when storing fails. Removes expired
+  // reports at most once an hour.
+  [[nodiscard]] events::Result<bool> keep(const std::string& run_id,
+                                          const std::filesystem::path& folder, events::Millis at);
+
+  // The run's manifest; nullopt when the run has none (no report, or removed).
+  [[nodiscard]] events::Result<std::optional<CoverageManifest>> manifest(
+      const std::string& run_id) const;
+  // A file of the run's report by its path in the report; nullopt when absent.
+  [[nodiscard]] events::Result<std::optional<std::string>> file(const std::string& run_id,
+                                                                const std::string& path) const;
+
+  // Removes the reports created before `now` - retention and the blobs no
+  // remaining report uses. Returns how many reports it removed.
+  [[nodiscard]] events::Result<std::size_t> sweep(events::Millis now);
+
+  std::chrono::milliseconds retention() const { return retention_; }
+
+ private:
+  [[nodiscard]] events::Status store_blob(const std::string& sha, const std::string& content);
+
+  std::filesystem::path root_;
+  std::chrono::milliseconds retention_;
+  Limits limits_;
+  mutable std::mutex mutex_;  // keep() and sweep() one at a time
+  events::Millis last_sweep_ = 0;
+};
+
+}  // namespace vouch::store

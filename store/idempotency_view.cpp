@@ -1,0 +1,33 @@
+#include "store/idempotency_view.hpp"
+
+#include <rocksdb/db.h>
+
+namespace vouch::store {
+namespace {
+
+std::string response_key(std::string_view stream) { return "idempotency/" + std::string(stream); }
+
+}  // namespace
+
+events::Status IdempotencyView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (record.event.type != events::kIdempotentResponseRecordedV1) return events::ok_status();
+  // Validate before storing: find() decodes the same data.
+  auto decoded = events::decode_idempotent_response(record.event.data);
+  if (!decoded) return std::move(decoded).error();
+  writer.put(response_key(record.stream), record.event.data);
+  return events::ok_status();
+}
+
+events::Result<std::optional<events::IdempotentResponse>> IdempotencyView::find(
+    const std::string& stream) const {
+  std::string text;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), response_key(stream), &text);
+  if (status.IsNotFound()) return std::optional<events::IdempotentResponse>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto decoded = events::decode_idempotent_response(text);
+  if (!decoded) return std::move(decoded).error();
+  return std::optional<events::IdempotentResponse>{std::move(decoded->response)};
+}
+
+}  // namespace vouch::store

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "events/idempotency.hpp"
+#include "events/result.hpp"
+#include "store/database.hpp"
+#include "store/projection.hpp"
+
+namespace vouch::store {
+
+// Read model of recorded idempotent responses: the latest response recorded
+// for each idempotency stream (an account's key). Entries past the window
+// stay; find() callers judge their age (events::answers_retries).
+class IdempotencyView : public Projection {
+ public:
+  explicit IdempotencyView(Database& database) : database_(database) {}
+
+  std::string_view name() const override { return "idempotency"; }
+  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+
+  // The latest response recorded for `stream` (events::idempotency_stream),
+  // nullopt when none.
+  [[nodiscard]] events::Result<std::optional<events::IdempotentResponse>> find(
+      const std::string& stream) const;
+
+ private:
+  Database& database_;
+};
+
+}  // namespace vouch::store
