@@ -14,6 +14,9 @@ export const OPERATIONS = {
   getTest: ['GET', '/v1/tests/{testId}'],
   runTests: ['POST', '/v1/tests/run'],
   getRun: ['GET', '/v1/tests/results/{runId}'],
+  getCoverage: ['GET', '/v1/tests/results/{runId}/coverage'],
+  getCoverageLcov: ['GET', '/v1/tests/results/{runId}/coverage/lcov.info'],
+  getCoverageHtml: ['GET', '/v1/tests/results/{runId}/coverage/html/{path}'],
   createWebhook: ['POST', '/v1/webhooks'],
   listWebhooks: ['GET', '/v1/webhooks'],
   getWebhook: ['GET', '/v1/webhooks/{webhookId}'],
@@ -49,7 +52,8 @@ class Resource {
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
       if (!value) throw new TypeError(`${name} must not be empty`);
-      return encodeURIComponent(value);
+      // A file path keeps its slashes; every other parameter is one segment.
+      return name === 'path' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
     });
     return this.transport.request<R>(method, path, options);
   }
@@ -124,6 +128,18 @@ export class Tests extends Resource {
       headers: { prefer: `wait=${wait}` },
       timeoutMs: this.transport.timeoutMs + wait * 1000,
     });
+  }
+  /** The completed run's coverage report: `{runId, created, lcov, istanbul, lcovUrl, htmlUrl}`. */
+  coverage(runId: string): Promise<T.CoverageReport> {
+    return this.call('getCoverage', { runId });
+  }
+  /** The run's `lcov.info`. */
+  coverageLcov(runId: string): Promise<string> {
+    return this.call('getCoverageLcov', { runId }, { text: true });
+  }
+  /** One file of the run's HTML coverage report (`index.html`, its pages, CSS, images). */
+  coverageHtml(runId: string, path = 'index.html'): Promise<Buffer> {
+    return this.call('getCoverageHtml', { runId, path }, { binary: true });
   }
   /**
    * Resolves with the run once `completed`, long-polling with `Prefer: wait` (one request per

@@ -30,6 +30,8 @@ export interface RequestOptions {
   timeoutMs?: number;
   /** Answer the body as text instead of JSON. */
   text?: boolean;
+  /** Answer the body as bytes instead of JSON. */
+  binary?: boolean;
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
@@ -100,6 +102,7 @@ export class Transport {
     for (let attempt = 0; ; ++attempt) {
       let response: Response;
       let payload: string;
+      let bytes: Buffer | undefined;
       try {
         response = await this.fetchImpl(url, {
           method,
@@ -108,7 +111,12 @@ export class Transport {
           redirect: 'manual',
           signal: AbortSignal.timeout(options.timeoutMs ?? this.timeoutMs),
         });
-        payload = await response.text();
+        if (options.binary && response.ok) {
+          bytes = Buffer.from(await response.arrayBuffer());
+          payload = '';
+        } else {
+          payload = await response.text();
+        }
       } catch (error) {
         if (retryOnNetwork && attempt < this.maxRetries) {
           await this.sleep(this.backoff(attempt));
@@ -132,6 +140,7 @@ export class Transport {
       }
       // 3xx too: the API answers none, and following one would resend the key elsewhere.
       if (response.status >= 300) throw problemOf(response, payload);
+      if (bytes !== undefined) return bytes as T;
       if (options.text) return payload as T;
       if (response.status === 204 || payload === '') return undefined as T;
       return JSON.parse(payload) as T;

@@ -24,6 +24,14 @@ export type Environment = S['Environment'];
 export type Run = S['Run'];
 export type RunResults = S['Results'];
 export type RunError = S['RunError'];
+export interface CoverageReport {
+  runId: string;
+  created: string;
+  lcov: string;
+  istanbul: Record<string, unknown>;
+  lcovUrl: string;
+  htmlUrl: string;
+}
 
 export type CreateWebhookRequest = S['WebhookCreate'];
 export type UpdateWebhookRequest = S['WebhookUpdate'];

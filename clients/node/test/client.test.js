@@ -66,6 +66,13 @@ describe('the full flow', () => {
       assert.ok(done.results.coverage.lines > 0);
       assert.equal((await v.tests.get(test.testId)).status, 'passed');
 
+      const report = await v.tests.coverage(run.runId);
+      assert.equal(report.runId, run.runId);
+      assert.match(report.lcov, /^SF:.*src\/math\.js$/m);
+      assert.ok(Object.keys(report.istanbul).some((name) => name.endsWith('math.js')));
+      assert.equal(await v.tests.coverageLcov(run.runId), report.lcov);
+      assert.match((await v.tests.coverageHtml(run.runId)).toString('utf8'), /<html/i);
+
       const completed = await receiver.waitFor((e) => e.type === 'test.completed');
       const event = verifyWebhook(hook.secret, completed.headers, completed.body);
       assert.equal(event.data.testId, test.testId);

@@ -43,6 +43,7 @@ describe('the OpenAPI document', async () => {
       createProject: v.projects.create, listProjects: v.projects.list, getProject: v.projects.get,
       updateProject: v.projects.update, deleteProject: v.projects.delete, generateTests: v.tests.generate,
       listTests: v.tests.list, getTest: v.tests.get, runTests: v.tests.run, getRun: v.tests.results,
+      getCoverage: v.tests.coverage, getCoverageLcov: v.tests.coverageLcov, getCoverageHtml: v.tests.coverageHtml,
       createWebhook: v.webhooks.create, listWebhooks: v.webhooks.list, getWebhook: v.webhooks.get,
       updateWebhook: v.webhooks.update, deleteWebhook: v.webhooks.delete, rotateWebhookSecret: v.webhooks.rotateSecret,
       listDeliveries: v.webhooks.deliveries, redeliver: v.webhooks.redeliver, listEvents: v.events.list,

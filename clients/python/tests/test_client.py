@@ -75,6 +75,14 @@ class FlowTest(unittest.TestCase):
         self.assertGreater(done["results"]["coverage"]["lines"], 0)
         self.assertEqual(c.tests.get(test["testId"])["status"], "passed")
 
+        report = c.tests.coverage(run["runId"])
+        self.assertEqual(report["runId"], run["runId"])
+        self.assertIn("SF:", report["lcov"])
+        self.assertIn("src/math.js", report["lcov"])
+        self.assertTrue(any(name.endswith("math.js") for name in report["istanbul"]))
+        self.assertEqual(c.tests.coverage_lcov(run["runId"]), report["lcov"])
+        self.assertIn(b"<html", c.tests.coverage_html(run["runId"]).lower())
+
         # Deliveries: project.created and test.completed reach the receiver, both schemes verify.
         headers, body = receiver.wait_for(lambda h, b: _event_type(h, b) == "test.completed")
         event = verify_webhook(hook["secret"], headers, body)

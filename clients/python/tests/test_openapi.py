@@ -39,7 +39,7 @@ ANSWERS = {
     types.Project: "Project", types.ProjectConfig: "ProjectConfig", types.GeneratedTest: "GeneratedTest",
     types.SourceFile: "File", types.Run: "Run", types.RunResults: "Results", types.RunCoverage: "Coverage",
     types.RunError: "RunError", types.Environment: "Environment", types.Webhook: "WebhookWithSecret",
-    types.Delivery: "Delivery", types.Redelivery: "RedeliveryQueued", types.ApiKey: "IssuedKey",
+    types.Delivery: "Delivery", types.CoverageReport: "CoverageReport", types.Redelivery: "RedeliveryQueued", types.ApiKey: "IssuedKey",
 }
 
 
@@ -77,6 +77,8 @@ class OpenApiTest(unittest.TestCase):
             "updateProject": c.projects.update, "deleteProject": c.projects.delete,
             "generateTests": c.tests.generate, "listTests": c.tests.list, "getTest": c.tests.get,
             "runTests": c.tests.run, "getRun": c.tests.results,
+            "getCoverage": c.tests.coverage, "getCoverageLcov": c.tests.coverage_lcov,
+            "getCoverageHtml": c.tests.coverage_html,
             "createWebhook": c.webhooks.create, "listWebhooks": c.webhooks.list, "getWebhook": c.webhooks.get,
             "updateWebhook": c.webhooks.update, "deleteWebhook": c.webhooks.delete,
             "rotateWebhookSecret": c.webhooks.rotate_secret, "listDeliveries": c.webhooks.deliveries,

@@ -87,9 +87,10 @@ class Transport:
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
         raw: bool = False,
+        binary: bool = False,
     ) -> Any:
         """Sends one call (with its retries) and returns the decoded JSON answer (None for 204,
-        the text when ``raw``). Raises VouchError for an error answer or a failed connection."""
+        the text when ``raw``, the bytes when ``binary``). Raises VouchError for an error answer or a failed connection."""
         url = self.base_url + path
         if query:
             pairs = [(k, _query_value(v)) for k, v in query.items() if v is not None]
@@ -142,6 +143,8 @@ class Transport:
                     continue
             if status >= 300:  # 3xx too: never followed (the API answers none)
                 raise VouchError.from_response(status, payload, answer_headers)
+            if binary:
+                return payload
             if raw:
                 return payload.decode("utf-8")
             if status == 204 or not payload:

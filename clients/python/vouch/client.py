@@ -14,6 +14,7 @@ from ._transport import Transport
 from .errors import VouchError
 from .types import (
     ApiKey,
+    CoverageReport,
     Delivery,
     Event,
     GeneratedTest,
@@ -34,6 +35,9 @@ OPERATIONS: Dict[str, tuple] = {
     "getTest": ("GET", "/v1/tests/{testId}"),
     "runTests": ("POST", "/v1/tests/run"),
     "getRun": ("GET", "/v1/tests/results/{runId}"),
+    "getCoverage": ("GET", "/v1/tests/results/{runId}/coverage"),
+    "getCoverageLcov": ("GET", "/v1/tests/results/{runId}/coverage/lcov.info"),
+    "getCoverageHtml": ("GET", "/v1/tests/results/{runId}/coverage/html/{path}"),
     "createWebhook": ("POST", "/v1/webhooks"),
     "listWebhooks": ("GET", "/v1/webhooks"),
     "getWebhook": ("GET", "/v1/webhooks/{webhookId}"),
@@ -69,7 +73,8 @@ class _Resource:
         for name, value in (params or {}).items():
             if not value:
                 raise ValueError(f"{name} must not be empty")
-            path = path.replace("{" + name + "}", urllib.parse.quote(str(value), safe=""))
+            # A file path keeps its slashes; every other parameter is one segment.
+            path = path.replace("{" + name + "}", urllib.parse.quote(str(value), safe="/" if name == "path" else ""))
         return self._t.request(method, path, **kwargs)
 
     def _pages(self, operation: str, field: str, params: Optional[Mapping[str, str]], query: Dict[str, Any]) -> Iterator[Any]:
@@ -137,6 +142,18 @@ class Tests(_Resource):
         headers = {"Prefer": f"wait={int(wait)}"} if wait else None
         timeout = (self._t.timeout + wait) if wait else None
         return self._call("getRun", {"runId": run_id}, headers=headers, timeout=timeout)
+
+    def coverage(self, run_id: str) -> CoverageReport:
+        """The completed run's coverage report: ``{runId, created, lcov, istanbul, lcovUrl, htmlUrl}``."""
+        return self._call("getCoverage", {"runId": run_id})
+
+    def coverage_lcov(self, run_id: str) -> str:
+        """The run's ``lcov.info``."""
+        return self._call("getCoverageLcov", {"runId": run_id}, raw=True)
+
+    def coverage_html(self, run_id: str, path: str = "index.html") -> bytes:
+        """One file of the run's HTML coverage report (``index.html``, its pages, CSS, images)."""
+        return self._call("getCoverageHtml", {"runId": run_id, "path": path}, binary=True)
 
     def wait_for_results(self, run_id: str, *, timeout: float = 300.0, poll_wait: int = MAX_POLL_WAIT_SECONDS) -> Run:
         """Polls until the run is ``completed`` and returns it, long-polling with ``Prefer: wait``

@@ -82,6 +82,15 @@ class Run(TypedDict):
     completed: Optional[str]
 
 
+class CoverageReport(TypedDict):
+    runId: str
+    created: str
+    lcov: str
+    istanbul: Dict[str, Any]
+    lcovUrl: str
+    htmlUrl: str
+
+
 class Webhook(TypedDict, total=False):
     id: str
     url: str

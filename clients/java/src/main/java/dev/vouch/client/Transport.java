@@ -107,6 +107,17 @@ final class Transport {
   }
 
   String sendText(String method, String path, Call call) {
+    return sendWith(method, path, call, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8),
+        body -> body);
+  }
+
+  byte[] sendBytes(String method, String path, Call call) {
+    return sendWith(method, path, call, HttpResponse.BodyHandlers.ofByteArray(),
+        body -> new String(body, StandardCharsets.UTF_8));
+  }
+
+  private <B> B sendWith(String method, String path, Call call, HttpResponse.BodyHandler<B> handler,
+      java.util.function.Function<B, String> asText) {
     StringBuilder url = new StringBuilder(baseUrl).append(path);
     char separator = '?';
     for (var entry : call.query.entrySet()) {
@@ -140,9 +151,9 @@ final class Transport {
     HttpRequest request = builder.build();
 
     for (int attempt = 0; ; ++attempt) {
-      HttpResponse<String> response;
+      HttpResponse<B> response;
       try {
-        response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        response = http.send(request, handler);
       } catch (IOException e) {
         if (retryOnNetwork && attempt < maxRetries) {
           pause(backoff(attempt));
@@ -154,16 +165,19 @@ final class Transport {
         throw new VouchError(0, "interrupted", method + " " + path, e);
       }
       int status = response.statusCode();
-      if (retryable(status, response.body()) && attempt < maxRetries) {
-        Double retryAfter = parseRetryAfter(response.headers().firstValue("Retry-After").orElse(null));
-        Duration wait = retryAfter == null ? backoff(attempt) : Duration.ofMillis((long) (retryAfter * 1000));
-        if (wait.compareTo(maxRetryAfter) <= 0) {
-          pause(wait);
-          continue;
+      if (status >= 300) {
+        String text = asText.apply(response.body());
+        if (retryable(status, text) && attempt < maxRetries) {
+          Double retryAfter = parseRetryAfter(response.headers().firstValue("Retry-After").orElse(null));
+          Duration wait = retryAfter == null ? backoff(attempt) : Duration.ofMillis((long) (retryAfter * 1000));
+          if (wait.compareTo(maxRetryAfter) <= 0) {
+            pause(wait);
+            continue;
+          }
         }
+        // 3xx too: the API answers none, and following one would resend the key elsewhere.
+        throw problemOf(status, text, response.headers());
       }
-      // 3xx too: the API answers none, and following one would resend the key elsewhere.
-      if (status >= 300) throw problemOf(response);
       return response.body();
     }
   }
@@ -195,19 +209,18 @@ final class Transport {
     return URLEncoder.encode(text, StandardCharsets.UTF_8);
   }
 
-  private static VouchError problemOf(HttpResponse<String> response) {
+  private static VouchError problemOf(int status, String body, java.net.http.HttpHeaders headers) {
     JsonNode problem = null;
     try {
-      problem = response.body() == null || response.body().isEmpty() ? null : JSON.readTree(response.body());
+      problem = body == null || body.isEmpty() ? null : JSON.readTree(body);
     } catch (JsonProcessingException e) {
       // not JSON: the text becomes the detail
     }
-    int status = response.statusCode();
     String code = "http_" + status;
-    String detail = problem == null ? response.body() : null;
+    String detail = problem == null ? body : null;
     String title = null;
     String type = null;
-    String requestId = response.headers().firstValue("X-Request-Id").orElse(null);
+    String requestId = headers.firstValue("X-Request-Id").orElse(null);
     List<VouchError.FieldError> errors = new ArrayList<>();
     if (problem != null && problem.isObject()) {
       code = text(problem, "code", code);
@@ -219,7 +232,7 @@ final class Transport {
         errors.add(new VouchError.FieldError(text(error, "field", ""), text(error, "message", "")));
       }
     }
-    Double retryAfter = parseRetryAfter(response.headers().firstValue("Retry-After").orElse(null));
+    Double retryAfter = parseRetryAfter(headers.firstValue("Retry-After").orElse(null));
     return new VouchError(status, code, detail, errors, requestId, title, type, retryAfter, null);
   }
 

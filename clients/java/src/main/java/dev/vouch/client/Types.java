@@ -79,6 +79,11 @@ public final class Types {
     public boolean isCompleted() { return "completed".equals(status); }
   }
 
+  /** A completed run's coverage report. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record CoverageReport(String runId, String created, String lcov, JsonNode istanbul,
+      String lcovUrl, String htmlUrl) {}
+
   // Webhooks
 
   @JsonInclude(JsonInclude.Include.NON_NULL)

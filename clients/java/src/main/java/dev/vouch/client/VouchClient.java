@@ -38,6 +38,9 @@ public final class VouchClient {
       "getTest", "GET", "/v1/tests/{testId}",
       "runTests", "POST", "/v1/tests/run",
       "getRun", "GET", "/v1/tests/results/{runId}",
+      "getCoverage", "GET", "/v1/tests/results/{runId}/coverage",
+      "getCoverageLcov", "GET", "/v1/tests/results/{runId}/coverage/lcov.info",
+      "getCoverageHtml", "GET", "/v1/tests/results/{runId}/coverage/html/{path}",
       "createWebhook", "POST", "/v1/webhooks",
       "listWebhooks", "GET", "/v1/webhooks",
       "getWebhook", "GET", "/v1/webhooks/{webhookId}",
@@ -130,8 +133,10 @@ public final class VouchClient {
     while (m.find()) {
       String value = params.get(m.group(1));
       if (value == null || value.isEmpty()) throw new IllegalArgumentException(m.group(1) + " must not be empty");
-      m.appendReplacement(out, Matcher.quoteReplacement(
-          URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20")));
+      // A file path keeps its slashes; every other parameter is one segment.
+      String encoded = URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+      if (m.group(1).equals("path")) encoded = encoded.replace("%2F", "/");
+      m.appendReplacement(out, Matcher.quoteReplacement(encoded));
     }
     m.appendTail(out);
     return out.toString();
@@ -245,6 +250,19 @@ public final class VouchClient {
         options.timeout = transport.timeout.plusSeconds(waitSeconds);
       }
       return as(call("getRun", Map.of("runId", runId), options), Run.class);
+    }
+    /** The completed run's coverage report. */
+    public CoverageReport coverage(String runId) {
+      return as(call("getCoverage", Map.of("runId", runId), with(null)), CoverageReport.class);
+    }
+    /** The run's {@code lcov.info}. */
+    public String coverageLcov(String runId) {
+      return transport.sendText("GET", path(OPERATIONS.get("getCoverageLcov").get(1), Map.of("runId", runId)), with(null));
+    }
+    /** One file of the run's HTML coverage report ({@code index.html}, its pages, CSS, images). */
+    public byte[] coverageHtml(String runId, String path) {
+      return transport.sendBytes("GET",
+          VouchClient.path(OPERATIONS.get("getCoverageHtml").get(1), Map.of("runId", runId, "path", path)), with(null));
     }
     /** {@link #waitForResults(String, Duration)} with 5 minutes. */
     public Run waitForResults(String runId) { return waitForResults(runId, Duration.ofMinutes(5)); }

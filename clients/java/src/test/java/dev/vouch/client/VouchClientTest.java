@@ -30,6 +30,12 @@ class VouchClientTest {
     return error;
   }
 
+  static List<String> iterable(java.util.Iterator<String> names) {
+    List<String> out = new ArrayList<>();
+    names.forEachRemaining(out::add);
+    return out;
+  }
+
   static Map<String, List<String>> only(Map<String, List<String>> headers, String prefix) {
     Map<String, List<String>> out = new TreeMap<>();
     headers.forEach((k, v) -> { if (k.startsWith(prefix)) out.put(k, v); });
@@ -74,6 +80,13 @@ class VouchClientTest {
       assertEquals(0, done.results().failed());
       assertTrue(done.results().coverage().lines() > 0);
       assertEquals("passed", v.tests.get(test.testId()).status());
+
+      CoverageReport report = v.tests.coverage(run.runId());
+      assertEquals(run.runId(), report.runId());
+      assertTrue(report.lcov().contains("SF:") && report.lcov().contains("src/math.js"), report.lcov());
+      assertTrue(iterable(report.istanbul().fieldNames()).stream().anyMatch(name -> name.endsWith("math.js")));
+      assertEquals(report.lcov(), v.tests.coverageLcov(run.runId()));
+      assertTrue(new String(v.tests.coverageHtml(run.runId(), "index.html"), StandardCharsets.UTF_8).toLowerCase().contains("<html"));
 
       Received completed = receiver.waitFor(r -> r.type().equals("test.completed"));
       Event event = WebhookVerifier.verify(hook.secret(), completed.headers(), completed.body());
