@@ -82,6 +82,7 @@ project_actor::behavior_type project_behavior(Self self, ProjectActorConfig conf
       [self](const events::CreateProject& command) { return handle(self, command); },
       [self](const events::UpdateProject& command) { return handle(self, command); },
       [self](const events::DeleteProject& command) { return handle(self, command); },
+      [self](const events::ImportProject& command) { return handle(self, command); },
       [self](idle_atom) {
         const auto idle_for = std::chrono::steady_clock::now() - self->state.last_active;
         if (idle_for >= self->state.config.idle_after) {

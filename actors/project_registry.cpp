@@ -42,6 +42,7 @@ project_registry_actor::behavior_type registry(Self self, const store::EventLog*
       [self](const events::CreateProject& command) { return route(self, command); },
       [self](const events::UpdateProject& command) { return route(self, command); },
       [self](const events::DeleteProject& command) { return route(self, command); },
+      [self](const events::ImportProject& command) { return route(self, command); },
       [self](idle_atom, const std::string& id) { self->state.projects->stop(id, stop_atom_v); },
   };
 }

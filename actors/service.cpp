@@ -12,6 +12,7 @@
 #include "actors/event_store_actor.hpp"
 #include "actors/executor_pool.hpp"
 #include "actors/generator_pool.hpp"
+#include "actors/project_importer.hpp"
 #include "actors/project_registry.hpp"
 #include "actors/run_coordinator.hpp"
 #include "actors/type_ids.hpp"
@@ -120,6 +121,8 @@ struct Service::Impl {
   // may still post to it (harmlessly, once shut down) while the system stops.
   std::unique_ptr<WebhookClient> webhook_client;
   Options options;
+  ImportSettings import_settings;
+  store::SnapshotStore* snapshots = nullptr;
   RunnerSettings runner;
   ProcessHost processes;  // outlives the actor system: runners die after their actors
   RunnerStats runner_stats;
@@ -199,6 +202,20 @@ void Service::await_run_end(std::string run_id, std::chrono::milliseconds wait,
 }
 
 void Service::release_run_waits() { caf::anon_send(impl_->runs, release_all_atom_v); }
+
+void Service::configure_imports(ImportSettings settings, store::SnapshotStore& snapshots) {
+  impl_->import_settings = std::move(settings);
+  impl_->snapshots = &snapshots;
+}
+
+const store::SnapshotStore* Service::snapshots() const { return impl_->snapshots; }
+
+void Service::import_project(ImportRequest request, Callback<ImportedSnapshot> done) {
+  auto& impl = *impl_;
+  if (!impl.snapshots) return done(events::Error::unavailable("imports are not configured", 60));
+  import_snapshot(impl.system, &impl.import_settings, &impl.processes, impl.snapshots,
+                  impl.projects, std::move(request), std::move(done));
+}
 
 void Service::record_idempotent_response(std::string account, events::IdempotentResponse response,
                                          Callback<bool> done) {

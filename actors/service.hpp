@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "actors/messages.hpp"
+#include "actors/import_messages.hpp"
 #include "actors/runner_settings.hpp"
 #include "actors/runner_stats.hpp"
 #include "actors/webhook_messages.hpp"
@@ -20,6 +21,7 @@
 namespace vouch::store {
 class Database;
 class ReadModels;
+class SnapshotStore;
 }  // namespace vouch::store
 
 namespace vouch::actors {
@@ -74,6 +76,14 @@ class Service {
   // Answers every await_run_end now, and later ones at once: vouchd is
   // stopping and its in-flight requests should not wait.
   void release_run_waits();
+
+  // Imports: configure_imports() before serving; without it imports answer 503.
+  // REQUIRES: `snapshots` outlives the service.
+  void configure_imports(ImportSettings settings, store::SnapshotStore& snapshots);
+  // Answers once the snapshot is stored and project.imported is durable.
+  void import_project(ImportRequest request, Callback<ImportedSnapshot> done);
+  // Where imported snapshots are read; null until configure_imports().
+  const store::SnapshotStore* snapshots() const;
 
   // Records the first response to an idempotent request of `account` (in its
   // key's stream); answers once it is durable and readable.

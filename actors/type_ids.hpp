@@ -18,6 +18,7 @@
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateProject)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::UpdateProject)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::DeleteProject)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::ImportProject)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Project)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendRequest)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendResult)
@@ -53,6 +54,7 @@ CAF_BEGIN_TYPE_ID_BLOCK(vouch, caf::first_custom_type_id)
 CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateProject))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateProject))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::DeleteProject))
+CAF_ADD_TYPE_ID(vouch, (vouch::events::ImportProject))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::Project))
 CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendRequest))
 CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendResult))
@@ -119,6 +121,7 @@ using project_actor =
     caf::typed_actor<caf::replies_to<events::CreateProject>::with<events::Project>,
                      caf::replies_to<events::UpdateProject>::with<events::Project>,
                      caf::replies_to<events::DeleteProject>::with<events::Project>,
+                     caf::replies_to<events::ImportProject>::with<events::Project>,
                      caf::reacts_to<idle_atom>,   // its own idle timer
                      caf::reacts_to<stop_atom>>;  // from the registry, after the last routed
                                                   // command
@@ -129,6 +132,7 @@ using project_registry_actor =
     caf::typed_actor<caf::replies_to<events::CreateProject>::with<events::Project>,
                      caf::replies_to<events::UpdateProject>::with<events::Project>,
                      caf::replies_to<events::DeleteProject>::with<events::Project>,
+                     caf::replies_to<events::ImportProject>::with<events::Project>,
                      caf::reacts_to<idle_atom, std::string>>;  // a project actor asks to stop
 
 // Serialises account and API-key commands (rare: operator actions).

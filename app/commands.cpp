@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/import_options.hpp"
 #include "app/open_files.hpp"
 #include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
@@ -125,6 +126,8 @@ int serve(const std::vector<std::string>& args) {
       "largest file a test run may write (default 64)");
   WebhookOptions webhook_options;
   add_webhook_options(options, webhook_options);
+  ImportOptions import_options;
+  add_import_options(options, import_options);
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
   auto webhooks = webhook_settings(webhook_options, values);
@@ -150,6 +153,13 @@ int serve(const std::vector<std::string>& args) {
     log::error("vouchd", runtime.error().message);
     return 1;
   }
+  auto imports =
+      import_settings(import_options, values, (*runtime)->service->runner().work_root);
+  if (!imports) {
+    log::error("vouchd", imports.error().message);
+    return 2;
+  }
+  (*runtime)->service->configure_imports(std::move(imports).value(), *(*runtime)->snapshots);
   if (auto status = (*runtime)->start_webhooks(*webhooks); !status) {
     log::error("vouchd", status.error().message);
     return 1;

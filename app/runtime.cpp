@@ -41,6 +41,7 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
     return std::move(swept).error();
   }
   settings->coverage_reports = runtime->reports.get();
+  runtime->snapshots = std::make_unique<store::SnapshotStore>(folder / "snapshots");
   runtime->service = std::make_unique<actors::Service>(
       *runtime->log, *runtime->models, std::move(settings).value(), actors::Service::Options{});
   return runtime;
@@ -48,6 +49,7 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
 
 Runtime::~Runtime() {
   service.reset();
+  snapshots.reset();
   reports.reset();
   log.reset();
   models.reset();

@@ -11,6 +11,7 @@
 #include "store/database.hpp"
 #include "store/event_log.hpp"
 #include "store/read_models.hpp"
+#include "store/snapshots.hpp"
 
 namespace vouch::app {
 
@@ -24,6 +25,7 @@ struct Runtime {
   std::unique_ptr<store::ReadModels> models;
   std::unique_ptr<store::EventLog> log;
   std::unique_ptr<store::CoverageReports> reports;  // in <folder>/reports
+  std::unique_ptr<store::SnapshotStore> snapshots;  // in <folder>/snapshots
   std::unique_ptr<actors::Service> service;
 
   struct Options {

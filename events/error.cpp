@@ -14,6 +14,8 @@ std::string_view to_string(ErrorCode code) {
       return "unavailable";
     case ErrorCode::kInternal:
       return "internal";
+    case ErrorCode::kTooLarge:
+      return "too_large";
   }
   return "internal";
 }

@@ -15,6 +15,7 @@ enum class ErrorCode {
   kConflict,     // a stale expected version, or a state that forbids the command
   kUnavailable,  // the service is overloaded or shutting down; retry later
   kInternal,     // storage failed; nothing was acknowledged
+  kTooLarge,     // the request (or what it expands to) exceeds a size limit
 };
 
 std::string_view to_string(ErrorCode code);
@@ -44,6 +45,9 @@ struct Error {
   }
   static Error internal(std::string message) {
     return {ErrorCode::kInternal, std::move(message), {}};
+  }
+  static Error too_large(std::string message) {
+    return {ErrorCode::kTooLarge, std::move(message), {}};
   }
 };
 

@@ -91,6 +91,11 @@ Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const Delete
   return std::vector<ProjectEvent>{ProjectDeleted{command.id, command.at}};
 }
 
+Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const ImportProject& command) {
+  if (!visible_to(state, command.account)) return Error::not_found("no project " + command.id);
+  return std::vector<ProjectEvent>{ProjectImported{command.id, command.snapshot, command.at}};
+}
+
 ProjectState evolve(ProjectState state, const ProjectEvent& event) {
   std::visit(Overloaded{
                  [&](const ProjectCreated& created) {
@@ -108,6 +113,8 @@ ProjectState evolve(ProjectState state, const ProjectEvent& event) {
                    state.deleted = true;
                    if (state.project) state.project->updated = deleted.at;
                  },
+                 // The project's record does not change: the snapshot is kept beside it.
+                 [](const ProjectImported&) {},
              },
              event);
   return state;

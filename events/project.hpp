@@ -59,6 +59,29 @@ struct DeleteProject {
   Millis at = 0;
 };
 
+// Where an imported snapshot came from.
+inline constexpr std::string_view kImportUpload = "upload";    // files in a JSON body
+inline constexpr std::string_view kImportArchive = "archive";  // a .tar.gz body
+inline constexpr std::string_view kImportGit = "git";          // the project's repository
+
+// What an import stored: a content-addressed snapshot of source files.
+struct SnapshotSummary {
+  std::string snapshot_id;
+  std::int64_t files = 0;
+  std::int64_t bytes = 0;
+  std::string source;  // kImportUpload, kImportArchive or kImportGit
+  std::string ref;     // git: the ref asked for (empty: the remote's HEAD)
+  std::string commit;  // git: the commit imported
+};
+
+// Records a snapshot, already stored, as the project's latest.
+struct ImportProject {
+  std::string id;
+  std::string account;
+  SnapshotSummary snapshot;
+  Millis at = 0;
+};
+
 // --- Events ---------------------------------------------------------------
 
 struct ProjectCreated {
@@ -78,7 +101,13 @@ struct ProjectDeleted {
   Millis at = 0;
 };
 
-using ProjectEvent = std::variant<ProjectCreated, ProjectUpdated, ProjectDeleted>;
+struct ProjectImported {
+  std::string id;
+  SnapshotSummary snapshot;
+  Millis at = 0;
+};
+
+using ProjectEvent = std::variant<ProjectCreated, ProjectUpdated, ProjectDeleted, ProjectImported>;
 
 // --- State and rules ------------------------------------------------------
 
@@ -93,6 +122,7 @@ struct ProjectState {
 Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const CreateProject& command);
 Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const UpdateProject& command);
 Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const DeleteProject& command);
+Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const ImportProject& command);
 
 ProjectState evolve(ProjectState state, const ProjectEvent& event);
 

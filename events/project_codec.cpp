@@ -49,12 +49,25 @@ EncodedEvent encode(const ProjectEvent& event) {
             boost::json::object data{{"id", deleted.id}, {"at", deleted.at}};
             return EncodedEvent{std::string(kProjectDeletedV1), boost::json::serialize(data)};
           },
+          [](const ProjectImported& imported) {
+            const auto& snapshot = imported.snapshot;
+            boost::json::object data{{"id", imported.id},
+                                     {"snapshotId", snapshot.snapshot_id},
+                                     {"files", snapshot.files},
+                                     {"bytes", snapshot.bytes},
+                                     {"source", snapshot.source},
+                                     {"ref", snapshot.ref},
+                                     {"commit", snapshot.commit},
+                                     {"at", imported.at}};
+            return EncodedEvent{std::string(kProjectImportedV1), boost::json::serialize(data)};
+          },
       },
       event);
 }
 
 bool is_project_event(std::string_view type) {
-  return type == kProjectCreatedV1 || type == kProjectUpdatedV1 || type == kProjectDeletedV1;
+  return type == kProjectCreatedV1 || type == kProjectUpdatedV1 || type == kProjectDeletedV1 ||
+         type == kProjectImportedV1;
 }
 
 Result<ProjectEvent> decode_project_event(std::string_view type, std::string_view data) {
@@ -69,6 +82,13 @@ Result<ProjectEvent> decode_project_event(std::string_view type, std::string_vie
     }
     if (type == kProjectDeletedV1) {
       return ProjectEvent{ProjectDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
+    }
+    if (type == kProjectImportedV1) {
+      SnapshotSummary snapshot{ja::string_at(object, "snapshotId"), ja::int_at(object, "files"),
+                               ja::int_at(object, "bytes"),         ja::string_at(object, "source"),
+                               ja::string_at(object, "ref"),        ja::string_at(object, "commit")};
+      return ProjectEvent{ProjectImported{ja::string_at(object, "id"), std::move(snapshot),
+                                          ja::int_at(object, "at")}};
     }
     return Error::internal("not a project event: " + std::string(type));
   } catch (const ja::CorruptRecord& corrupt) {

@@ -15,6 +15,7 @@ namespace vouch::events {
 inline constexpr std::string_view kProjectCreatedV1 = "ProjectCreated.v1";
 inline constexpr std::string_view kProjectUpdatedV1 = "ProjectUpdated.v1";
 inline constexpr std::string_view kProjectDeletedV1 = "ProjectDeleted.v1";
+inline constexpr std::string_view kProjectImportedV1 = "ProjectImported.v1";
 
 EncodedEvent encode(const ProjectEvent& event);
 bool is_project_event(std::string_view type);

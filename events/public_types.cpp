@@ -12,6 +12,7 @@ std::optional<std::string_view> public_type_of(std::string_view stored_type) {
   if (stored_type == kProjectCreatedV1) return "project.created";
   if (stored_type == kProjectUpdatedV1) return "project.updated";
   if (stored_type == kProjectDeletedV1) return "project.deleted";
+  if (stored_type == kProjectImportedV1) return "project.imported";
   if (stored_type == kTestRunStartedV1) return "test.started";
   if (stored_type == kTestRunCompletedV1) return "test.completed";
   if (stored_type == kTestRunFailedV1) return "test.failed";

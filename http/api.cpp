@@ -8,6 +8,7 @@
 #include "events/ids.hpp"
 #include "http/coverage_handlers.hpp"
 #include "http/event_handlers.hpp"
+#include "http/import_handlers.hpp"
 #include "http/key_handlers.hpp"
 #include "http/project_handlers.hpp"
 #include "http/query.hpp"
@@ -65,6 +66,7 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
          respond(std::move(response));
        }});
   add_project_routes(router_, service, models.projects());
+  add_import_routes(router_, service, models.projects());
   add_key_routes(router_, service);
   add_test_routes(router_, service, models.projects(), models.tests(), models.runs());
   if (const auto* reports = service.runner().coverage_reports) {
@@ -164,10 +166,16 @@ void Api::handle(Request request, Respond respond) {
         to_response({403, "forbidden", "the API key lacks the scope \"" + route.scope + "\"", {}},
                     context.request_id));
   }
-  if (route.has_body && !is_json(request.content_type)) {
-    return limited(to_response(
-        {415, "unsupported_media_type", "send the body as Content-Type: application/json", {}},
-        context.request_id));
+  if (route.has_body && !is_json(request.content_type) &&
+      !(route.accepts_gzip && is_gzip(request.content_type))) {
+    return limited(to_response({415,
+                                "unsupported_media_type",
+                                route.accepts_gzip ? "send the body as Content-Type: "
+                                                     "application/json or application/gzip"
+                                                   : "send the body as Content-Type: "
+                                                     "application/json",
+                                {}},
+                               context.request_id));
   }
   if (request.method == "POST" && !request.idempotency_key.empty()) {
     return idempotency_.handle(request, context, route.handler, std::move(limited));

@@ -71,6 +71,8 @@ Problem problem_of(const events::Error& error) {
       return {409, "conflict", error.message, {}};
     case events::ErrorCode::kUnavailable:
       return {503, "unavailable", error.message, {}, error.retry_after_seconds};
+    case events::ErrorCode::kTooLarge:
+      return {413, "payload_too_large", error.message, {}};
     case events::ErrorCode::kInternal:
       break;
   }

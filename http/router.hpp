@@ -28,6 +28,7 @@ struct Route {
   std::string scope;      // required scope; empty for public routes
   bool has_body = false;  // requires Content-Type: application/json
   Handler handler;
+  bool accepts_gzip = false;  // with has_body: application/gzip is accepted too
 };
 
 // Maps method and path to a route. Segments in braces match any one segment;

@@ -16,7 +16,6 @@
 #include <sstream>
 
 #include "events/digest.hpp"
-#include "events/ids.hpp"
 
 namespace vouch::store {
 namespace {
@@ -121,40 +120,6 @@ events::Status collect(int dir, const std::string& prefix, int depth,
   return events::ok_status();
 }
 
-events::Status write_durably(const fs::path& target, const std::string& content) {
-  const fs::path temp = target.parent_path() / (".tmp-" + events::new_id(""));
-  {
-    Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640));
-    if (fd.get() < 0) return system_error("cannot create " + temp.string());
-    std::size_t done = 0;
-    while (done < content.size()) {
-      const auto n = ::write(fd.get(), content.data() + done, content.size() - done);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) return system_error("cannot write " + temp.string());
-      done += static_cast<std::size_t>(n);
-    }
-    if (::fdatasync(fd.get()) != 0) return system_error("cannot sync " + temp.string());
-  }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
-    return system_error("cannot rename to " + target.string());
-  }
-  return events::ok_status();
-}
-
-events::Status sync_folder(const fs::path& folder) {
-  Fd fd(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0 || ::fsync(fd.get()) != 0) return system_error("cannot sync " + folder.string());
-  return events::ok_status();
-}
-
-std::optional<std::string> read_whole(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream out;
-  out << in.rdbuf();
-  return std::move(out).str();
-}
-
 events::Result<CoverageManifest> parse_manifest(const std::string& text) {
   boost::system::error_code ec;
   auto value = boost::json::parse(text, ec);
@@ -178,17 +143,9 @@ events::Result<CoverageManifest> parse_manifest(const std::string& text) {
 }  // namespace
 
 CoverageReports::CoverageReports(fs::path root, std::chrono::milliseconds retention, Limits limits)
-    : root_(std::move(root)), retention_(retention), limits_(limits) {
+    : root_(std::move(root)), blobs_(root_ / "blobs"), retention_(retention), limits_(limits) {
   std::error_code ec;
-  fs::create_directories(root_ / "blobs", ec);
   fs::create_directories(root_ / "runs", ec);
-}
-
-events::Status CoverageReports::store_blob(const std::string& sha, const std::string& content) {
-  const fs::path target = root_ / "blobs" / sha;
-  std::error_code ec;
-  if (fs::exists(target, ec)) return events::ok_status();  // stored once, by its content
-  return write_durably(target, content);
 }
 
 events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::path& folder,
@@ -210,18 +167,16 @@ events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::
     std::lock_guard lock(mutex_);
     boost::json::object files;
     for (const auto& [path, content] : collected.files) {
-      const auto sha = events::sha256_hex(content);
-      if (auto status = store_blob(sha, content); !status) return std::move(status).error();
-      files[path] = sha;
+      auto sha = blobs_.put(content);
+      if (!sha) return std::move(sha).error();
+      files[path] = std::move(sha).value();
     }
-    if (auto status = sync_folder(root_ / "blobs"); !status) return std::move(status).error();
     const boost::json::object manifest{{"runId", run_id}, {"created", at}, {"files", files}};
     if (auto status = write_durably(root_ / "runs" / (run_id + ".json"),
                                     boost::json::serialize(manifest));
         !status) {
       return std::move(status).error();
     }
-    if (auto status = sync_folder(root_ / "runs"); !status) return std::move(status).error();
     sweep_due = at - last_sweep_ >= kSweepEveryMs;
   }
   // The report is stored; an expired one failing to go is retried next time.
@@ -246,9 +201,10 @@ events::Result<std::optional<std::string>> CoverageReports::file(const std::stri
   if (!*found) return std::optional<std::string>{};
   const auto entry = (*found)->files.find(path);
   if (entry == (*found)->files.end()) return std::optional<std::string>{};
-  auto content = read_whole(root_ / "blobs" / entry->second);
-  if (!content) return events::Error::internal("a coverage report lost its file " + path);
-  return std::optional<std::string>{std::move(content)};
+  auto content = blobs_.get(entry->second);
+  if (!content) return std::move(content).error();
+  if (!*content) return events::Error::internal("a coverage report lost its file " + path);
+  return content;
 }
 
 events::Result<std::size_t> CoverageReports::sweep(events::Millis now) {
@@ -276,10 +232,7 @@ events::Result<std::size_t> CoverageReports::sweep(events::Millis now) {
     for (const auto& [path, sha] : parsed->files) used.insert(sha);
   }
   if (ec) return events::Error::internal("cannot list coverage reports: " + ec.message());
-  for (const auto& entry : fs::directory_iterator(root_ / "blobs", ec)) {
-    if (!used.contains(entry.path().filename().string())) fs::remove(entry.path(), ec);
-  }
-  if (ec) return events::Error::internal("cannot sweep coverage blobs: " + ec.message());
+  if (auto status = blobs_.remove_unused(used); !status) return std::move(status).error();
   return removed;
 }
 

@@ -9,6 +9,7 @@
 
 #include "events/clock.hpp"
 #include "events/result.hpp"
+#include "store/blob_store.hpp"
 
 namespace vouch::store {
 
@@ -62,9 +63,8 @@ class CoverageReports {
   std::chrono::milliseconds retention() const { return retention_; }
 
  private:
-  [[nodiscard]] events::Status store_blob(const std::string& sha, const std::string& content);
-
   std::filesystem::path root_;
+  BlobStore blobs_;
   std::chrono::milliseconds retention_;
   Limits limits_;
   mutable std::mutex mutex_;  // keep() and sweep() one at a time

@@ -12,6 +12,7 @@ namespace {
 
 std::string record_key(std::string_view id) { return "projects/id/" + std::string(id); }
 std::string position_key(std::string_view id) { return "projects/pos/" + std::string(id); }
+std::string snapshot_key(std::string_view id) { return "projects/snapshot/" + std::string(id); }
 std::string account_prefix(std::string_view account) {
   return keys::owner_index_prefix("projects/acct", account);
 }
@@ -57,6 +58,10 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
             }
             writer.erase(record_key(deleted.id));
             writer.erase(position_key(deleted.id));
+            writer.erase(snapshot_key(deleted.id));
+          },
+          [&](const events::ProjectImported& imported) {
+            writer.put(snapshot_key(imported.id), imported.snapshot.snapshot_id);
           },
       },
       *decoded);
@@ -64,7 +69,8 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
 }
 
 ProjectsView::ProjectsView(Database& database)
-    : records_(database, {"project", record_key, position_key, events::decode_project,
+    : database_(database),
+      records_(database, {"project", record_key, position_key, events::decode_project,
                           [](const events::Project& record) -> const std::string& {
                             return record.account;
                           }}) {}
@@ -72,6 +78,16 @@ ProjectsView::ProjectsView(Database& database)
 events::Result<std::optional<events::Project>> ProjectsView::find(const std::string& account,
                                                                   const std::string& id) const {
   return records_.find(account, id);
+}
+
+events::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
+    const std::string& id) const {
+  std::string snapshot;
+  auto status =
+      database_.db().Get(rocksdb::ReadOptions(), database_.views(), snapshot_key(id), &snapshot);
+  if (status.IsNotFound()) return std::optional<std::string>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  return std::optional<std::string>{std::move(snapshot)};
 }
 
 events::Result<Page<events::Project>> ProjectsView::list(

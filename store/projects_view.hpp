@@ -27,6 +27,11 @@ class ProjectsView : public Projection {
   [[nodiscard]] events::Result<std::optional<events::Project>> find(const std::string& account,
                                                                     const std::string& id) const;
 
+  // The id of the project's latest imported snapshot; nullopt before the
+  // first import. REQUIRES: the caller found the project with find().
+  [[nodiscard]] events::Result<std::optional<std::string>> latest_snapshot(
+      const std::string& id) const;
+
   // Oldest first, after the project `starting_after` when given. kInvalid
   // when `starting_after` names no project of the account.
   [[nodiscard]] events::Result<Page<events::Project>> list(
@@ -34,6 +39,7 @@ class ProjectsView : public Projection {
       std::size_t limit) const;
 
  private:
+  Database& database_;
   OwnedRecords<events::Project> records_;
 };
 

@@ -57,7 +57,7 @@ TEST_F(CoverageReportTest, ACompletedRunServesLcovIstanbulJsonAndHtml) {
   auto summary = call("GET", "/v1/tests/results/" + run_id + "/coverage");
   ASSERT_EQ(summary.status, 200u) << summary.body;
   auto report = json(summary);
-  EXPECT_EQ(report["runId"], run_id);
+  EXPECT_EQ(report["runId"].as_string(), run_id);
   const auto lcov = parse_lcov(std::string(report["lcov"].as_string()));
   ASSERT_EQ(lcov.count("src/math.js"), 1u) << report["lcov"].as_string();
   const auto& math = lcov.at("src/math.js");
@@ -86,7 +86,12 @@ TEST_F(CoverageReportTest, ACompletedRunServesLcovIstanbulJsonAndHtml) {
   EXPECT_EQ(index.header("content-type"), "text/html; charset=utf-8");
   EXPECT_NE(index.header("content-security-policy").find("sandbox"), std::string::npos);
   EXPECT_NE(index.body.find("math.js"), std::string::npos);
-  auto page = call("GET", "/v1/tests/results/" + run_id + "/coverage/html/src/math.js.html");
+  // The index links each source's page (istanbul flattens a single common folder).
+  const auto link_end = index.body.find("math.js.html\"");
+  ASSERT_NE(link_end, std::string::npos) << index.body;
+  const auto link_start = index.body.rfind('"', link_end) + 1;
+  const auto link = index.body.substr(link_start, link_end + 12 - link_start);
+  auto page = call("GET", "/v1/tests/results/" + run_id + "/coverage/html/" + link);
   ASSERT_EQ(page.status, 200u);
   EXPECT_NE(page.body.find("clamp"), std::string::npos);
   EXPECT_EQ(call("GET", "/v1/tests/results/" + run_id + "/coverage/html/nope.html").status, 404u);

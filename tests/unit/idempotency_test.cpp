@@ -84,7 +84,7 @@ TEST(IdempotencyCodec, RoundTripsAndRefusesCorruptData) {
 }
 
 TEST(IdempotencyView, FindsTheLatestResponseOfAStream) {
-  TempFolder folder;
+  testing::TempFolder folder;
   auto database = std::move(store::Database::open(folder.path() / "data").value());
   ASSERT_TRUE(store::prepare_read_model_format(*database).ok());
   store::ReadModels models(*database);
