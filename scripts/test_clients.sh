@@ -40,7 +40,7 @@ OUT=$DATA.out
 KEY="vk_$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
 VOUCH_BOOTSTRAP_KEY=$KEY "$VOUCHD" serve --data "$DATA" --listen 127.0.0.1:0 \
   --runner "$VOUCH_RUNNER" --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
-  --webhook-retry-scale 0.001 >"$OUT" 2>"$LOG" &
+  --webhook-retry-scale 0.001 --import-allow-file-urls >"$OUT" 2>"$LOG" &
 VOUCHD_PID=$!
 cleanup() {
   kill -TERM "$VOUCHD_PID" 2>/dev/null && wait "$VOUCHD_PID" 2>/dev/null || true

@@ -9,6 +9,7 @@ export const OPERATIONS = {
   getProject: ['GET', '/v1/projects/{projectId}'],
   updateProject: ['PUT', '/v1/projects/{projectId}'],
   deleteProject: ['DELETE', '/v1/projects/{projectId}'],
+  importProject: ['POST', '/v1/projects/{projectId}/import'],
   generateTests: ['POST', '/v1/tests/generate'],
   listTests: ['GET', '/v1/tests'],
   getTest: ['GET', '/v1/tests/{testId}'],
@@ -91,6 +92,16 @@ export class Projects extends Resource {
   }
   delete(projectId: string): Promise<void> {
     return this.call('deleteProject', { projectId });
+  }
+  /**
+   * Stores a snapshot of the project's sources (`project.imported`) from `{ files }`,
+   * `{ git: { ref } }` (the project's repository at a branch or tag), or the bytes of a `.tar.gz`.
+   */
+  importSnapshot(projectId: string, source: T.ImportRequest | Uint8Array, options: PostOptions = {}): Promise<T.ImportedSnapshot> {
+    const body = source instanceof Uint8Array
+      ? { rawBody: source, contentType: 'application/gzip' }
+      : { body: source };
+    return this.call('importProject', { projectId }, { ...body, idempotencyKey: options.idempotencyKey });
   }
   /** One page, oldest first. */
   list(params: T.PageParams = {}): Promise<T.ProjectList> {

@@ -24,6 +24,9 @@ export interface VouchOptions {
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
+  /** A body sent as is (with `contentType`) instead of JSON. */
+  rawBody?: Uint8Array;
+  contentType?: string;
   headers?: Record<string, string>;
   /** Sent as `Idempotency-Key` on a POST; generated (one per call, kept across retries) if absent. */
   idempotencyKey?: string;
@@ -90,10 +93,13 @@ export class Transport {
     if ([...query].length > 0) url += '?' + query.toString();
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
-    let body: string | undefined;
+    let body: string | Uint8Array<ArrayBuffer> | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
+    } else if (options.rawBody !== undefined) {
+      body = new Uint8Array(options.rawBody); // a copy over a plain ArrayBuffer, as fetch types it
+      headers['content-type'] = options.contentType ?? 'application/octet-stream';
     }
     if (method === 'POST') headers['idempotency-key'] = options.idempotencyKey ?? randomUUID();
     Object.assign(headers, options.headers);

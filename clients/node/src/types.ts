@@ -12,6 +12,18 @@ export type ProjectConfig = S['ProjectConfig'];
 export type CreateProjectRequest = S['ProjectCreate'];
 export type UpdateProjectRequest = S['ProjectUpdate'];
 export type ProjectList = S['ProjectList'];
+export type ImportRequest = { files: SourceFile[]; git?: never } | { git: { ref?: string }; files?: never };
+export interface ImportedSnapshot {
+  projectId: string;
+  snapshotId: string;
+  files: number;
+  bytes: number;
+  source: 'upload' | 'archive' | 'git';
+  ref?: string | null;
+  commit?: string;
+  skipped: string[];
+  created: string;
+}
 
 export type SourceFile = S['File'];
 export type GenerateTestsRequest = S['GenerateRequest'];

@@ -3,6 +3,7 @@
 const { describe, it, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { randomUUID } = require('node:crypto');
+const zlib = require('node:zlib');
 const { Vouch, VouchError, verifyWebhook, WebhookVerificationError } = require('..');
 const { BASE_URL, MODULE, admin, freshAccount, startReceiver, startDroppingServer, collect } = require('./support');
 
@@ -164,6 +165,48 @@ describe('verifyWebhook', () => {
     delete bare['x-service-signature-previous'];
     verifyWebhook(rotated.secret, bare, body);
     assert.throws(() => verifyWebhook(hook.secret, only(bare, 'x-service-'), body), WebhookVerificationError);
+  });
+});
+
+/** A .tar.gz of `files` under one top folder (ustar headers, as `npm pack` writes them). */
+function tarGz(files) {
+  const blocks = [];
+  for (const { path, content } of files) {
+    const data = Buffer.from(content);
+    const header = Buffer.alloc(512);
+    const field = (text, offset, length) => header.write(text.slice(0, length), offset, 'ascii');
+    field(path, 0, 100);
+    field('0000644\0', 100, 8);
+    field('0000000\0', 108, 8);
+    field('0000000\0', 116, 8);
+    field(data.length.toString(8).padStart(11, '0') + '\0', 124, 12);
+    field('00000000000\0', 136, 12);
+    field('        ', 148, 8);
+    field('0', 156, 1);
+    field('ustar\0' + '00', 257, 8);
+    const sum = header.reduce((a, b) => a + b, 0);
+    field(sum.toString(8).padStart(6, '0') + '\0 ', 148, 8);
+    blocks.push(header, data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return zlib.gzipSync(Buffer.concat(blocks));
+}
+
+describe('import', () => {
+  it('stores snapshots from files and from a .tar.gz', async () => {
+    const v = await freshAccount();
+    const project = await v.projects.create({ name: 'imported' });
+    const files = [{ path: 'src/math.js', content: MODULE }, { path: 'package.json', content: '{}' }];
+    const snapshot = await v.projects.importSnapshot(project.id, { files });
+    assert.deepEqual([snapshot.projectId, snapshot.source, snapshot.files], [project.id, 'upload', 2]);
+    const archived = await v.projects.importSnapshot(project.id, tarGz(files.map((f) => ({ ...f, path: `package/${f.path}` }))));
+    assert.equal(archived.source, 'archive');
+    assert.equal(archived.snapshotId, snapshot.snapshotId); // the top folder is removed: the same files
+    const error = await rejectsWith(v.projects.importSnapshot(project.id, { git: { ref: 'main' } }), 400, 'invalid_request');
+    assert.equal(error.errors[0].field, 'git'); // the project has no repository
+    await rejectsWith(v.projects.importSnapshot('prj_missing', { files }), 404, 'not_found');
+    const types = (await collect(v.events.iterate({ projectId: project.id }))).map((e) => e.type);
+    assert.equal(types.filter((t) => t === 'project.imported').length, 2);
   });
 });
 

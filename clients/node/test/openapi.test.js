@@ -41,7 +41,7 @@ describe('the OpenAPI document', async () => {
     const v = new Vouch({ baseUrl: 'http://127.0.0.1:1' });
     const methods = {
       createProject: v.projects.create, listProjects: v.projects.list, getProject: v.projects.get,
-      updateProject: v.projects.update, deleteProject: v.projects.delete, generateTests: v.tests.generate,
+      updateProject: v.projects.update, deleteProject: v.projects.delete, importProject: v.projects.importSnapshot, generateTests: v.tests.generate,
       listTests: v.tests.list, getTest: v.tests.get, runTests: v.tests.run, getRun: v.tests.results,
       getCoverage: v.tests.coverage, getCoverageLcov: v.tests.coverageLcov, getCoverageHtml: v.tests.coverageHtml,
       createWebhook: v.webhooks.create, listWebhooks: v.webhooks.list, getWebhook: v.webhooks.get,

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import shutil
+import subprocess
+import tarfile
+import tempfile
 import threading
 import time
 import unittest
@@ -173,6 +179,58 @@ class WebhookVerifierTest(unittest.TestCase):
         verify_webhook(rotated["secret"], bare, body)
         with self.assertRaises(WebhookVerificationError):
             verify_webhook(self.hook["secret"], [(k, v) for k, v in bare if k.lower().startswith("x-service-")], body)
+
+
+class ImportTest(unittest.TestCase):
+    def test_files_and_an_archive(self):
+        c = fresh_account()
+        project = c.projects.create(name="imported")
+        files = [{"path": "src/math.js", "content": MODULE}, {"path": "package.json", "content": "{}"}]
+        snapshot = c.projects.import_snapshot(project["id"], files=files)
+        self.assertEqual((snapshot["projectId"], snapshot["source"], snapshot["files"]), (project["id"], "upload", 2))
+        self.assertEqual(c.projects.import_snapshot(project["id"], files=files)["snapshotId"], snapshot["snapshotId"])
+
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+            for f in files:
+                content = f["content"].encode()
+                info = tarfile.TarInfo("package/" + f["path"])
+                info.size = len(content)
+                archive.addfile(info, io.BytesIO(content))
+        from_archive = c.projects.import_snapshot(project["id"], archive=buffer.getvalue())
+        self.assertEqual(from_archive["source"], "archive")
+        # The single top folder is removed: the same files, the same snapshot.
+        self.assertEqual(from_archive["snapshotId"], snapshot["snapshotId"])
+
+        with self.assertRaises(VouchError) as caught:
+            c.projects.import_snapshot(project["id"], git={"ref": "main"})  # no repository
+        self.assertEqual((caught.exception.status, caught.exception.errors[0]["field"]), (400, "git"))
+        with self.assertRaises(VouchError) as caught:
+            c.projects.import_snapshot("prj_missing", files=files)
+        self.assertEqual(caught.exception.status, 404)
+        with self.assertRaises(ValueError):
+            c.projects.import_snapshot(project["id"], files=files, git={"ref": "main"})
+        types = [e["type"] for e in c.events.iterate(project_id=project["id"])]
+        self.assertEqual(types.count("project.imported"), 3)
+
+    def test_a_git_repository(self):
+        if not shutil.which("git"):
+            self.skipTest("git is not installed")
+        c = fresh_account()
+        with tempfile.TemporaryDirectory() as folder:
+            run = lambda *args: subprocess.run(["git", "-C", folder, *args], check=True, capture_output=True)
+            run("init", "-q", "-b", "main")
+            os.makedirs(os.path.join(folder, "src"))
+            with open(os.path.join(folder, "src", "math.js"), "w") as f:
+                f.write(MODULE)
+            run("add", ".")
+            run("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "m")
+            commit = subprocess.run(["git", "-C", folder, "rev-parse", "HEAD"], check=True, capture_output=True,
+                                    text=True).stdout.strip()
+            project = c.projects.create(name="git", repository="file://" + folder)
+            snapshot = c.projects.import_snapshot(project["id"], git={"ref": "main"})
+        self.assertEqual((snapshot["source"], snapshot["ref"], snapshot["commit"], snapshot["files"]),
+                         ("git", "main", commit, 1))
 
 
 class PaginationTest(unittest.TestCase):

@@ -39,7 +39,8 @@ ANSWERS = {
     types.Project: "Project", types.ProjectConfig: "ProjectConfig", types.GeneratedTest: "GeneratedTest",
     types.SourceFile: "File", types.Run: "Run", types.RunResults: "Results", types.RunCoverage: "Coverage",
     types.RunError: "RunError", types.Environment: "Environment", types.Webhook: "WebhookWithSecret",
-    types.Delivery: "Delivery", types.CoverageReport: "CoverageReport", types.Redelivery: "RedeliveryQueued", types.ApiKey: "IssuedKey",
+    types.Delivery: "Delivery", types.CoverageReport: "CoverageReport",
+    types.ImportedSnapshot: "ImportedSnapshot", types.Redelivery: "RedeliveryQueued", types.ApiKey: "IssuedKey",
 }
 
 
@@ -75,6 +76,7 @@ class OpenApiTest(unittest.TestCase):
         return {
             "createProject": c.projects.create, "listProjects": c.projects.list, "getProject": c.projects.get,
             "updateProject": c.projects.update, "deleteProject": c.projects.delete,
+            "importProject": c.projects.import_snapshot,
             "generateTests": c.tests.generate, "listTests": c.tests.list, "getTest": c.tests.get,
             "runTests": c.tests.run, "getRun": c.tests.results,
             "getCoverage": c.tests.coverage, "getCoverageLcov": c.tests.coverage_lcov,

@@ -83,6 +83,8 @@ class Transport:
         *,
         query: Optional[Mapping[str, Any]] = None,
         body: Any = None,
+        data: Optional[bytes] = None,
+        content_type: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
         idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -99,10 +101,11 @@ class Transport:
         send_headers = {"Accept": "application/json", "User-Agent": self.user_agent}
         if self.api_key:
             send_headers["Authorization"] = "Bearer " + self.api_key
-        data = None
         if body is not None:
             data = json.dumps(body, separators=(",", ":")).encode("utf-8")
             send_headers["Content-Type"] = "application/json"
+        elif data is not None:
+            send_headers["Content-Type"] = content_type or "application/octet-stream"
         if method == "POST":
             send_headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
         if headers:

@@ -18,6 +18,7 @@ from .types import (
     Delivery,
     Event,
     GeneratedTest,
+    ImportedSnapshot,
     Project,
     Redelivery,
     Run,
@@ -30,6 +31,7 @@ OPERATIONS: Dict[str, tuple] = {
     "getProject": ("GET", "/v1/projects/{projectId}"),
     "updateProject": ("PUT", "/v1/projects/{projectId}"),
     "deleteProject": ("DELETE", "/v1/projects/{projectId}"),
+    "importProject": ("POST", "/v1/projects/{projectId}/import"),
     "generateTests": ("POST", "/v1/tests/generate"),
     "listTests": ("GET", "/v1/tests"),
     "getTest": ("GET", "/v1/tests/{testId}"),
@@ -104,6 +106,20 @@ class Projects(_Resource):
 
     def delete(self, project_id: str) -> None:
         self._call("deleteProject", {"projectId": project_id})
+
+    def import_snapshot(self, project_id: str, *, files: Optional[List[Mapping[str, str]]] = None,
+                        git: Optional[Mapping[str, str]] = None, archive: Optional[bytes] = None,
+                        idempotency_key: Optional[str] = None) -> ImportedSnapshot:
+        """Stores a snapshot of the project's sources (``project.imported``) from exactly one of:
+        ``files`` (``[{"path", "content"}]``), ``git`` (``{"ref": "main"}``: the project's
+        repository at a branch or tag) or ``archive`` (the bytes of a ``.tar.gz``)."""
+        if sum(x is not None for x in (files, git, archive)) != 1:
+            raise ValueError("give exactly one of files, git, archive")
+        if archive is not None:
+            return self._call("importProject", {"projectId": project_id}, data=bytes(archive),
+                              content_type="application/gzip", idempotency_key=idempotency_key)
+        body = {"files": [dict(f) for f in files]} if files is not None else {"git": dict(git)}
+        return self._call("importProject", {"projectId": project_id}, body=body, idempotency_key=idempotency_key)
 
     def list(self, *, limit: Optional[int] = None, starting_after: Optional[str] = None) -> Dict[str, Any]:
         """One page: ``{"projects": [...], "hasMore": bool}``, oldest first."""

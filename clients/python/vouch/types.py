@@ -25,6 +25,18 @@ class Project(TypedDict):
     updated: str
 
 
+class ImportedSnapshot(TypedDict, total=False):
+    projectId: str
+    snapshotId: str
+    files: int
+    bytes: int
+    source: str  # upload, archive, git
+    ref: Optional[str]  # git only
+    commit: str  # git only
+    skipped: List[str]  # "path: why"
+    created: str
+
+
 class SourceFile(TypedDict):
     path: str
     content: str

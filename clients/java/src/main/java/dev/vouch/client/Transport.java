@@ -85,6 +85,8 @@ final class Transport {
   static final class Call {
     final Map<String, Object> query = new LinkedHashMap<>();
     Object body;
+    byte[] rawBody;
+    String contentType;
     final Map<String, String> headers = new LinkedHashMap<>();
     String idempotencyKey;
     Duration timeout;
@@ -136,6 +138,9 @@ final class Transport {
         throw new IllegalArgumentException("the request body cannot be written as JSON", e);
       }
       headers.put("Content-Type", "application/json");
+    } else if (call.rawBody != null) {
+      publisher = HttpRequest.BodyPublishers.ofByteArray(call.rawBody);
+      headers.put("Content-Type", call.contentType != null ? call.contentType : "application/octet-stream");
     }
     if (method.equals("POST")) {
       headers.put("Idempotency-Key",

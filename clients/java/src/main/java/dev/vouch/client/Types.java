@@ -35,6 +35,22 @@ public final class Types {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record UpdateProjectRequest(String name, ProjectConfig config) {}
 
+  /** The branch or tag of the project's repository to import (null: its default branch). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record GitRef(String ref) {}
+
+  /** An import: {@code files}, or {@code git} (the project's repository); exactly one. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ImportRequest(List<SourceFile> files, GitRef git) {
+    public static ImportRequest files(List<SourceFile> files) { return new ImportRequest(files, null); }
+    public static ImportRequest git(String ref) { return new ImportRequest(null, new GitRef(ref)); }
+  }
+
+  /** {@code source}: upload, archive, git; {@code ref} and {@code commit} for git only. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record ImportedSnapshot(String projectId, String snapshotId, int files, long bytes,
+      String source, String ref, String commit, List<String> skipped, String created) {}
+
   // Generated tests and runs
 
   @JsonIgnoreProperties(ignoreUnknown = true)

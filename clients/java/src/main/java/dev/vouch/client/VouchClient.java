@@ -33,6 +33,7 @@ public final class VouchClient {
       "getProject", "GET", "/v1/projects/{projectId}",
       "updateProject", "PUT", "/v1/projects/{projectId}",
       "deleteProject", "DELETE", "/v1/projects/{projectId}",
+      "importProject", "POST", "/v1/projects/{projectId}/import",
       "generateTests", "POST", "/v1/tests/generate",
       "listTests", "GET", "/v1/tests",
       "getTest", "GET", "/v1/tests/{testId}",
@@ -210,6 +211,23 @@ public final class VouchClient {
       return as(call("updateProject", Map.of("projectId", projectId), with(body)), Project.class);
     }
     public void delete(String projectId) { call("deleteProject", Map.of("projectId", projectId), with(null)); }
+    /**
+     * Stores a snapshot of the project's sources ({@code project.imported}) from
+     * {@link ImportRequest#files} or {@link ImportRequest#git}.
+     */
+    public ImportedSnapshot importSnapshot(String projectId, ImportRequest body, String idempotencyKey) {
+      return as(call("importProject", Map.of("projectId", projectId), post(body, idempotencyKey)), ImportedSnapshot.class);
+    }
+    public ImportedSnapshot importSnapshot(String projectId, ImportRequest body) {
+      return importSnapshot(projectId, body, null);
+    }
+    /** The same from the bytes of a {@code .tar.gz} (npm pack, git archive, …). */
+    public ImportedSnapshot importArchive(String projectId, byte[] tarGz) {
+      Transport.Call call = post(null, null);
+      call.rawBody = tarGz;
+      call.contentType = "application/gzip";
+      return as(call("importProject", Map.of("projectId", projectId), call), ImportedSnapshot.class);
+    }
     /** One page, oldest first. */
     public Page<Project> list(PageParams params) {
       return pageOf(call("listProjects", Map.of(), page(params)), "projects", Project.class);

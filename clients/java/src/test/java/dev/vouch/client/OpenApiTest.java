@@ -83,7 +83,7 @@ class OpenApiTest {
   static final Map<String, String> METHODS = Map.ofEntries(
       Map.entry("createProject", "Projects.create"), Map.entry("listProjects", "Projects.list"),
       Map.entry("getProject", "Projects.get"), Map.entry("updateProject", "Projects.update"),
-      Map.entry("deleteProject", "Projects.delete"), Map.entry("generateTests", "Tests.generate"),
+      Map.entry("deleteProject", "Projects.delete"), Map.entry("importProject", "Projects.importSnapshot"), Map.entry("generateTests", "Tests.generate"),
       Map.entry("listTests", "Tests.list"), Map.entry("getTest", "Tests.get"), Map.entry("runTests", "Tests.run"),
       Map.entry("getRun", "Tests.results"), Map.entry("getCoverage", "Tests.coverage"),
       Map.entry("getCoverageLcov", "Tests.coverageLcov"), Map.entry("getCoverageHtml", "Tests.coverageHtml"), Map.entry("createWebhook", "Webhooks.create"),
@@ -158,7 +158,7 @@ class OpenApiTest {
       Map.entry(Types.Run.class, "Run"), Map.entry(Types.RunResults.class, "Results"),
       Map.entry(Types.RunCoverage.class, "Coverage"), Map.entry(Types.RunError.class, "RunError"),
       Map.entry(Types.Environment.class, "Environment"), Map.entry(Types.Webhook.class, "WebhookWithSecret"),
-      Map.entry(Types.Delivery.class, "Delivery"), Map.entry(Types.CoverageReport.class, "CoverageReport"), Map.entry(Types.Redelivery.class, "RedeliveryQueued"),
+      Map.entry(Types.Delivery.class, "Delivery"), Map.entry(Types.ImportedSnapshot.class, "ImportedSnapshot"), Map.entry(Types.CoverageReport.class, "CoverageReport"), Map.entry(Types.Redelivery.class, "RedeliveryQueued"),
       Map.entry(Types.ApiKey.class, "IssuedKey"), Map.entry(Types.CreateProjectRequest.class, "ProjectCreate"),
       Map.entry(Types.UpdateProjectRequest.class, "ProjectUpdate"),
       Map.entry(Types.GenerateTestsRequest.class, "GenerateRequest"), Map.entry(Types.RunTestsRequest.class, "RunRequest"),

@@ -204,6 +204,56 @@ class VouchClientTest {
     }
   }
 
+  /** A .tar.gz of the files (ustar headers, as npm pack writes them). */
+  static byte[] tarGz(Map<String, String> files) throws java.io.IOException {
+    var bytes = new java.io.ByteArrayOutputStream();
+    try (var gzip = new java.util.zip.GZIPOutputStream(bytes)) {
+      for (var file : files.entrySet()) {
+        byte[] data = file.getValue().getBytes(StandardCharsets.UTF_8);
+        byte[] header = new byte[512];
+        java.util.function.BiConsumer<Integer, String> field = (offset, text) -> {
+          byte[] ascii = text.getBytes(StandardCharsets.US_ASCII);
+          System.arraycopy(ascii, 0, header, offset, ascii.length);
+        };
+        field.accept(0, file.getKey());
+        field.accept(100, "0000644\0");
+        field.accept(108, "0000000\0");
+        field.accept(116, "0000000\0");
+        field.accept(124, String.format("%011o\0", data.length));
+        field.accept(136, "00000000000\0");
+        field.accept(148, "        ");
+        field.accept(156, "0");
+        field.accept(257, "ustar\0" + "00");
+        int sum = 0;
+        for (byte b : header) sum += b & 0xff;
+        field.accept(148, String.format("%06o\0 ", sum));
+        gzip.write(header);
+        gzip.write(data);
+        gzip.write(new byte[(512 - data.length % 512) % 512]);
+      }
+      gzip.write(new byte[1024]);
+    }
+    return bytes.toByteArray();
+  }
+
+  @Test
+  void importsFilesAndAnArchive() throws Exception {
+    VouchClient v = freshAccount();
+    Project project = v.projects.create(new CreateProjectRequest("imported"));
+    List<SourceFile> files = List.of(new SourceFile("src/math.js", MODULE), new SourceFile("package.json", "{}"));
+    ImportedSnapshot snapshot = v.projects.importSnapshot(project.id(), ImportRequest.files(files));
+    assertEquals(List.of(project.id(), "upload", 2), List.of(snapshot.projectId(), snapshot.source(), snapshot.files()));
+    Map<String, String> archive = new java.util.LinkedHashMap<>();
+    for (SourceFile f : files) archive.put("package/" + f.path(), f.content());
+    ImportedSnapshot archived = v.projects.importArchive(project.id(), tarGz(archive));
+    assertEquals("archive", archived.source());
+    assertEquals(snapshot.snapshotId(), archived.snapshotId());  // the top folder is removed: the same files
+    VouchError error = expectError(400, "invalid_request", () -> v.projects.importSnapshot(project.id(), ImportRequest.git("main")));
+    assertEquals("git", error.errors().get(0).field());  // the project has no repository
+    expectError(404, "not_found", () -> v.projects.importSnapshot("prj_missing", ImportRequest.files(files)));
+    assertEquals(2, v.events.iterate(null, null, project.id()).filter(e -> e.type().equals("project.imported")).count());
+  }
+
   @Test
   void iterateWalksEveryPageInOrder() {
     VouchClient v = freshAccount();
