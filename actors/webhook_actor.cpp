@@ -156,8 +156,13 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         }
         const auto type = events::public_type_of(record->event.type);
         if (!type) return;
+        auto body = events::public_envelope(*record);
+        if (!body) {
+          log::error("webhooks", body.error().message, {{"webhookId", state.config.webhook_id}});
+          return;
+        }
         enqueue(self, Send{retry.event_id, retry.event_position, std::string(*type),
-                           std::make_shared<const std::string>(*events::public_envelope(*record)),
+                           std::make_shared<const std::string>(std::move(body).value()),
                            retry.attempt, false, nullptr});
       },
       [self](const RedeliverWebhook& command) -> caf::result<RedeliveryQueued> {
@@ -193,9 +198,11 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
             if (made.attempt.event_id == original.event_id) ++attempt;
           }
         }
+        auto body = events::public_envelope(*record);
+        if (!body) return to_caf_error(std::move(body).error());
         enqueue(self, Send{original.event_id, original.event_position, original.event_type,
-                           std::make_shared<const std::string>(*events::public_envelope(*record)),
-                           attempt, true, nullptr});
+                           std::make_shared<const std::string>(std::move(body).value()), attempt,
+                           true, nullptr});
         return RedeliveryQueued{command.webhook_id, original.event_id, original.event_type,
                                 attempt};
       },

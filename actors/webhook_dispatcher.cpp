@@ -133,7 +133,16 @@ void pump(Self self) {
             !events::any_pattern_matches(webhook.events, *type)) {
           continue;
         }
-        if (!body) body = std::make_shared<const std::string>(*events::public_envelope(record));
+        if (!body) {
+          auto envelope = events::public_envelope(record);
+          if (!envelope) {
+            // Corrupt stored data: the projector reports it (/readyz); nothing to send.
+            log::error("webhook-dispatcher", envelope.error().message,
+                       {{"eventId", record.event.id}});
+            break;
+          }
+          body = std::make_shared<const std::string>(std::move(envelope).value());
+        }
         ++state.unrecorded[record.position];
         ++state.unrecorded_total;
         auto& batch = batches[webhook.id];

@@ -29,7 +29,7 @@ struct Delivery {
   std::string event_id;
   std::uint64_t event_position = 0;
   std::string public_type;                  // e.g. "project.created"
-  std::shared_ptr<const std::string> body;  // {id, type, created, data}, as signed
+  std::shared_ptr<const std::string> body;  // {id, type, version, created, data}, as signed
   // The event may have been attempted already (handed over again after a
   // restart or after a failed hand-over): the webhook actor checks the read
   // model and skips it when it was.

@@ -11,6 +11,7 @@
 #include "app/runtime.hpp"
 #include "app/webhook_options.hpp"
 #include "events/clock.hpp"
+#include "events/public_types.hpp"
 #include "events/scopes.hpp"
 #include "http/api.hpp"
 #include "http/key_handlers.hpp"
@@ -236,7 +237,9 @@ int replay(const std::vector<std::string>& args) {
   po::options_description options("vouchd replay");
   options.add_options()("data", po::value(&data)->required(), "data folder")(
       "from", po::value(&from), "first log position to print")(
-      "verify", "rebuild every read model from the log and compare with the stored ones");
+      "verify", "rebuild every read model from the log and compare with the stored ones")(
+      "public", "print only public events, in their published form (for auditors)")(
+      "account", po::value<std::string>(), "with --public: only this account's events");
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
   if (!std::filesystem::exists(data)) {
@@ -249,6 +252,9 @@ int replay(const std::vector<std::string>& args) {
     return 1;
   }
   store::EventLog log(**database);
+  const bool print_public = values.count("public") != 0;
+  std::optional<std::string> account;
+  if (values.count("account")) account = values["account"].as<std::string>();
   for (std::uint64_t position = std::max<std::uint64_t>(from, 1);;) {
     auto page = log.read_all(position, 1024);
     if (!page) {
@@ -256,7 +262,19 @@ int replay(const std::vector<std::string>& args) {
       return 1;
     }
     if (page->empty()) break;
-    for (const auto& record : *page) std::cout << store::encode_record(record) << "\n";
+    for (const auto& record : *page) {
+      if (!print_public) {
+        std::cout << store::encode_record(record) << "\n";
+        continue;
+      }
+      if (account && record.event.account != *account) continue;
+      auto event = events::to_public_event(record);
+      if (!event) {
+        std::cerr << "vouchd: " << event.error().message << "\n";
+        return 1;
+      }
+      if (*event) std::cout << events::encode_public_event(**event) << "\n";
+    }
     position = page->back().position + 1;
   }
   std::cout.flush();

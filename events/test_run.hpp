@@ -10,6 +10,7 @@
 #include "events/clock.hpp"
 #include "events/encoded_event.hpp"
 #include "events/result.hpp"
+#include "events/run_environment.hpp"
 
 // A run of a generated test suite: its events, state and the pure rules that
 // turn a runner's report into events (DESIGN §3). Stream: "run-<id>".
@@ -54,11 +55,6 @@ struct RunResults {
 struct RunError {
   std::string code;  // e.g. "wall_time_limit", "install_failed", "interrupted"
   std::string detail;
-};
-
-struct RunEnvironment {
-  std::string node_version;                                       // the major, e.g. "20"
-  std::vector<std::pair<std::string, std::string>> dependencies;  // name → version range
 };
 
 struct TestRun {
@@ -137,8 +133,8 @@ Result<std::vector<RunEvent>> interrupt_run(const TestRun& run, Millis at);
 TestRun evolve(TestRun run, const RunEvent& event);
 
 // --- Stored form ------------------------------------------------------------
-// The stored data of the four events is exactly the public data of
-// test.started, test.completed, test.failed and test.coverage.updated.
+// The stored data of the four events; their public form (test.started, …)
+// is written from the decoded events by events/public_types.cpp.
 
 EncodedEvent encode(const RunEvent& event);
 bool is_run_event(std::string_view type);

@@ -10,6 +10,7 @@
 #include "http/event_handlers.hpp"
 #include "http/import_handlers.hpp"
 #include "http/key_handlers.hpp"
+#include "http/openapi_document.hpp"
 #include "http/project_handlers.hpp"
 #include "http/query.hpp"
 #include "http/reply.hpp"
@@ -63,6 +64,12 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
          Response response;
          response.content_type = "text/plain; version=0.0.4";
          response.body = metrics();
+         respond(std::move(response));
+       }});
+  router_.add(
+      {"GET", "/v1/openapi.json", "", false, [](const Request&, const Context&, Respond respond) {
+         Response response;
+         response.body = openapi_document();
          respond(std::move(response));
        }});
   add_project_routes(router_, service, models.projects());

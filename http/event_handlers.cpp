@@ -1,7 +1,6 @@
 #include "http/event_handlers.hpp"
 
-#include <algorithm>
-
+#include "events/ids.hpp"
 #include "events/scopes.hpp"
 #include "events/webhook.hpp"
 #include "http/query.hpp"
@@ -14,14 +13,23 @@ void list(const store::EventsView& events, const Request& request, const Context
           Respond respond) {
   auto query = parse_page_query(request.target);
   if (!query) return respond(error_response(query.error(), context.request_id));
-  auto type = query_param(request.target, "type");
-  const auto& known = events::public_event_types();
-  if (type && std::find(known.begin(), known.end(), *type) == known.end()) {
-    return respond(error_response(
-        events::Error::invalid("unknown event type", {{"type", "is not an event type: " + *type}}),
-        context.request_id));
+  store::EventsView::Filter filter;
+  filter.starting_after = query->starting_after;
+  filter.type = query_param(request.target, "type");
+  filter.project_id = query_param(request.target, "projectId");
+  std::vector<events::FieldError> errors;
+  if (filter.type && !events::is_valid_event_pattern(*filter.type)) {
+    errors.push_back(
+        {"type", "is not an event type or pattern (test.*, project.*, *): " + *filter.type});
   }
-  auto page = events.list(context.caller.account, query->starting_after, type, query->limit);
+  if (filter.project_id && !events::looks_like_id(*filter.project_id, events::kProjectIdPrefix)) {
+    errors.push_back({"projectId", "is not a project id: " + *filter.project_id});
+  }
+  if (!errors.empty()) {
+    return respond(error_response(
+        events::Error::invalid("invalid query parameters", std::move(errors)), context.request_id));
+  }
+  auto page = events.list(context.caller.account, filter, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
   // The envelopes are stored as JSON text; the page is spliced from them.
   Response response;

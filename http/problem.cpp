@@ -24,6 +24,8 @@ std::string_view title_of(unsigned status) {
       return "Content Too Large";
     case 415:
       return "Unsupported Media Type";
+    case 422:
+      return "Unprocessable Content";
     case 429:
       return "Too Many Requests";
     case 431:

@@ -2,9 +2,8 @@
 
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
-#include <cmath>
-#include <cstdint>
 
+#include "events/resource_json.hpp"
 #include "events/result.hpp"
 #include "http/message.hpp"
 #include "http/problem.hpp"
@@ -12,15 +11,8 @@
 
 namespace vouch::http {
 
-// A percentage or other number as JSON: integral values print as integers
-// ("80", not Boost.JSON's shortest double form "8E1"). The range is checked
-// before the cast (casting a double out of int64's range is undefined).
-inline boost::json::value json_number(double value) {
-  if (std::isfinite(value) && std::abs(value) < 1e15 && std::trunc(value) == value) {
-    return static_cast<std::int64_t>(value);
-  }
-  return value;
-}
+// Whole numbers as JSON integers ("80", not "8E1"): one writer, in events/.
+using events::json_number;
 
 inline Response json_response(unsigned status, const boost::json::value& body) {
   Response response;

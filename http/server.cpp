@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "events/ids.hpp"
 #include "http/connection_table.hpp"
 #include "http/problem.hpp"
 #include "log/log.hpp"
@@ -170,13 +171,21 @@ class Session : public std::enable_shared_from_this<Session> {
       state_->handler(std::move(request), respond);
     } catch (const std::exception& error) {
       log::error("http", std::string("a request handler threw: ") + error.what());
-      respond(to_response({500, "internal_error", "the service failed", {}}, ""));
+      respond(problem_response({500, "internal_error", "the service failed", {}}));
     }
+  }
+
+  // A problem answered before the Api saw the request still gets a request id.
+  static Response problem_response(const Problem& problem) {
+    const auto request_id = events::new_id(events::kRequestIdPrefix);
+    Response response = to_response(problem, request_id);
+    response.set_header("X-Request-Id", request_id);
+    return response;
   }
 
   void reply_problem(const Problem& problem) {
     keep_alive_ = false;  // the stream is in an unknown state after a parse error
-    do_write(to_response(problem, ""));
+    do_write(problem_response(problem));
   }
 
   void do_write(Response response) {

@@ -3,9 +3,21 @@
 #include <boost/json/parse.hpp>
 
 #include "events/clock.hpp"
+#include "events/resource_json.hpp"
 #include "http/reply.hpp"
 
 namespace vouch::http {
+namespace {
+
+// A test recorded before generation took an environment names no Node.js
+// version: null.
+boost::json::object environment_json(const events::RunEnvironment& environment) {
+  auto object = events::environment_resource(environment);
+  if (environment.node_version.empty()) object["nodeVersion"] = nullptr;
+  return object;
+}
+
+}  // namespace
 
 boost::json::object to_json(const events::GeneratedTest& test) {
   boost::json::array files;
@@ -19,6 +31,7 @@ boost::json::object to_json(const events::GeneratedTest& test) {
           {"threshold", json_number(test.threshold)},
           {"files", std::move(files)},
           {"summary", boost::json::parse(test.summary)},
+          {"environment", environment_json(test.environment)},
           {"lastRunId", test.last_run_id.empty() ? boost::json::value(nullptr)
                                                  : boost::json::value(test.last_run_id)},
           {"created", events::format_timestamp(test.created)},
@@ -28,23 +41,7 @@ boost::json::object to_json(const events::GeneratedTest& test) {
 boost::json::object to_json(const events::TestRun& run) {
   const bool done = run.status == events::kRunCompleted;
   boost::json::value results = nullptr;
-  if (run.results) {
-    const auto& coverage = run.results->coverage;
-    results = boost::json::object{
-        {"total", run.results->total},
-        {"passed", run.results->passed},
-        {"failed", run.results->failed},
-        {"coverage", boost::json::object{{"statements", json_number(coverage.statements)},
-                                         {"branches", json_number(coverage.branches)},
-                                         {"functions", json_number(coverage.functions)},
-                                         {"lines", json_number(coverage.lines)}}}};
-  }
-  boost::json::value error = nullptr;
-  if (run.error) {
-    error = boost::json::object{{"code", run.error->code}, {"detail", run.error->detail}};
-  }
-  boost::json::object dependencies;
-  for (const auto& [name, range] : run.environment.dependencies) dependencies[name] = range;
+  if (run.results) results = events::results_resource(*run.results);
   return {{"runId", run.id},
           {"testId", run.test_id},
           {"projectId", run.project_id},
@@ -52,10 +49,9 @@ boost::json::object to_json(const events::TestRun& run) {
           {"results", std::move(results)},
           {"outcome", done ? boost::json::value(run.outcome) : boost::json::value(nullptr)},
           {"duration", done ? boost::json::value(run.duration) : boost::json::value(nullptr)},
-          {"error", std::move(error)},
+          {"error", events::run_error_resource(run.error)},
           {"failures", boost::json::array(run.failures.begin(), run.failures.end())},
-          {"environment", boost::json::object{{"nodeVersion", run.environment.node_version},
-                                              {"dependencies", std::move(dependencies)}}},
+          {"environment", environment_json(run.environment)},
           {"created", events::format_timestamp(run.created)},
           {"completed", done ? boost::json::value(events::format_timestamp(run.completed))
                              : boost::json::value(nullptr)}};

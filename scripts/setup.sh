@@ -37,5 +37,12 @@ if [ ! -d runner/node_modules ] || [ runner/package-lock.json -nt runner/node_mo
   (cd runner && npm install --no-audit --no-fund --loglevel=error >&2)
 fi
 
+# The OpenAPI checks' packages (Redocly's linter, Ajv), pinned in tests/openapi/package-lock.json.
+if [ ! -d tests/openapi/node_modules ] ||
+  [ tests/openapi/package-lock.json -nt tests/openapi/node_modules/.package-lock.json ]; then
+  echo "setup: installing the OpenAPI checks' npm packages" >&2
+  (cd tests/openapi && npm install --no-audit --no-fund --loglevel=error >&2)
+fi
+
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Sets everything up, then runs the whole test suite: the C++ unit and
-# integration tests (ctest), the runner's Node.js tests, and the sanitizer
+# integration tests (ctest; it also lints docs/openapi.json with Redocly and
+# checks every answer and webhook body the integration tests received against
+# it: openapi_lint, openapi_validate), the runner's Node.js tests, and the sanitizer
 # build (unit and failure-path tests under ASan/UBSan, each fuzz target for
 # a bounded time: scripts/sanitize.sh).
 set -euo pipefail

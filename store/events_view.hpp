@@ -11,8 +11,10 @@
 namespace vouch::store {
 
 // Read model of the public events (project.*, test.*) per account, in log
-// order, as GET /v1/events shows them: the audit trail of an account.
-// Internal events (keys, accounts, delivery attempts) are not in it.
+// order, as GET /v1/events shows them: the audit trail of an account. Each
+// event is stored in its public form (events/public_types.hpp), indexed per
+// account and per (account, project). Internal events (keys, accounts,
+// delivery attempts) are not in it.
 class EventsView : public Projection {
  public:
   explicit EventsView(Database& database) : database_(database) {}
@@ -20,12 +22,18 @@ class EventsView : public Projection {
   std::string_view name() const override { return "events"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
-  // Envelopes {id, type, created, data} (JSON texts), oldest first, after the
-  // event `starting_after` when given (kInvalid when that names no event of
-  // the account), only those of `type` when given.
-  [[nodiscard]] events::Result<Page<std::string>> list(
-      const std::string& account, const std::optional<std::string>& starting_after,
-      const std::optional<std::string>& type, std::size_t limit) const;
+  struct Filter {
+    std::optional<std::string> starting_after;  // an event id of the account
+    std::optional<std::string> type;            // a public type or pattern ("test.*", "*")
+    std::optional<std::string> project_id;
+  };
+
+  // Envelopes {id, type, version, created, data} (JSON texts), oldest first,
+  // after the event `starting_after` when given (kInvalid when that names no
+  // event of the account), only those matching `type` and of `project_id`.
+  [[nodiscard]] events::Result<Page<std::string>> list(const std::string& account,
+                                                       const Filter& filter,
+                                                       std::size_t limit) const;
 
  private:
   Database& database_;

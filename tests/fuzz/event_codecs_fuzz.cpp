@@ -1,12 +1,14 @@
 // The event codecs: stored records and every aggregate's events, decoded
 // from arbitrary bytes. Whatever decodes re-encodes to a fixed point:
-// encode(decode(encode(decode(x)))) == encode(decode(x)).
+// encode(decode(encode(decode(x)))) == encode(decode(x)). The public mapping
+// of whatever record decodes never crashes.
 #include <boost/json/parse.hpp>
 #include <cmath>
 
 #include "events/access_codec.hpp"
 #include "events/json_access.hpp"
 #include "events/project_codec.hpp"
+#include "events/public_types.hpp"
 #include "events/webhook_codec.hpp"
 #include "fuzz_input.hpp"
 #include "store/record_codec.hpp"
@@ -47,6 +49,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     VOUCH_FUZZ_CHECK(again.ok());
     VOUCH_FUZZ_CHECK(store::encode_record(*again) == encoded);
     VOUCH_FUZZ_CHECK(store::peek_record_type(encoded) == std::string_view(again->event.type));
+    // The public mapping of any record: a public event for a public type whose data decodes,
+    // nothing for an internal one, an error (never a crash) otherwise; and its envelope parses.
+    auto published = events::to_public_event(*record);
+    if (published.ok() && *published) {
+      VOUCH_FUZZ_CHECK(events::public_type_of(record->event.type).has_value());
+      const auto text = events::encode_public_event(**published);
+      VOUCH_FUZZ_CHECK(boost::json::parse(text).as_object().at("data").is_object());
+    }
   }
   const auto fields = fuzz::split_input(data, size, 2);
   check_fixed_point(fields[0], fields[1], events::decode_project_event);

@@ -1,16 +1,58 @@
 #include "http_client.hpp"
 
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+#include <cstdlib>
+#include <mutex>
 
 namespace vouch::testing {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace bhttp = beast::http;
+
+namespace {
+
+std::string current_test_name() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (!info) return "(outside a test)";
+  return std::string(info->test_suite_name()) + "." + info->name();
+}
+
+// One line per exchange, appended whole (O_APPEND, one write), so that test
+// threads and the test binaries that ctest runs never interleave lines.
+void log_exchange(const HttpRequest& request, const HttpResponse& response) {
+  static const char* const path = std::getenv("VOUCH_EXCHANGE_LOG");
+  if (!path || !*path || !request.to_vouchd || response.status == 0) return;
+  boost::json::object headers;
+  for (const auto& [name, value] : response.headers) headers[name] = value;
+  boost::json::object record{{"source", "api"},           {"test", current_test_name()},
+                             {"method", request.method},  {"target", request.target},
+                             {"status", response.status}, {"headers", std::move(headers)},
+                             {"body", response.body}};
+  const std::string line = boost::json::serialize(record) + "\n";
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  const int fd = ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    ADD_FAILURE() << "cannot open VOUCH_EXCHANGE_LOG " << path;
+    return;
+  }
+  const auto written = ::write(fd, line.data(), line.size());
+  ::close(fd);
+  if (written != static_cast<ssize_t>(line.size())) ADD_FAILURE() << "short write to " << path;
+}
+
+}  // namespace
 
 HttpResponse send(std::uint16_t port, const HttpRequest& request) {
   asio::io_context io;
@@ -49,6 +91,7 @@ HttpResponse send(std::uint16_t port, const HttpRequest& request) {
     response.headers[name] = std::string(field.value());
   }
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
+  log_exchange(request, response);
   return response;
 }
 

@@ -24,9 +24,16 @@ struct HttpRequest {
   std::string body;
   std::string content_type = "application/json";  // sent when a body is
   std::map<std::string, std::string> headers;
+  // Whether the exchange goes to VOUCH_EXCHANGE_LOG: false for servers other
+  // than vouchd (the webhook receiver's control paths).
+  bool to_vouchd = true;
 };
 
-// A blocking HTTP/1.1 client for tests: one connection per request.
+// A blocking HTTP/1.1 client for tests: one connection per request. When the
+// environment names a file in VOUCH_EXCHANGE_LOG, each exchange with vouchd
+// that got an answer is appended to it as one JSON line {source: "api", test,
+// method, target, status, headers, body}; tests/openapi/validate.js checks
+// every one against docs/openapi.json.
 HttpResponse send(std::uint16_t port, const HttpRequest& request);
 
 }  // namespace vouch::testing

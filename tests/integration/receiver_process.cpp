@@ -15,6 +15,10 @@ namespace vouch::testing {
 
 ReceiverProcess::ReceiverProcess(std::vector<std::string> extra_args) {
   std::vector<std::string> args{"node", WEBHOOK_RECEIVER_JS};
+  // With VOUCH_EXCHANGE_LOG (inherited), the receiver logs each delivery under this test's name.
+  if (const auto* info = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    args.insert(args.end(), {"--test", std::string(info->test_suite_name()) + "." + info->name()});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   auto child = start_child(std::move(args), "", "listening on ");
   pid_ = child.pid;
@@ -39,6 +43,7 @@ ReceiverProcess::~ReceiverProcess() {
 boost::json::array ReceiverProcess::requests(const std::string& name) const {
   HttpRequest request;
   request.target = "/_requests?name=" + name;
+  request.to_vouchd = false;
   auto response = send(control_port_, request);
   boost::system::error_code ec;
   auto value = boost::json::parse(response.body, ec);
@@ -53,6 +58,7 @@ boost::json::array ReceiverProcess::verify(const std::string& name,
   HttpRequest request;
   request.method = "POST";
   request.target = "/_verify";
+  request.to_vouchd = false;
   request.body = boost::json::serialize(boost::json::object{{"name", name}, {"secrets", list}});
   auto response = send(control_port_, request);
   boost::system::error_code ec;

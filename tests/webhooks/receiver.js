@@ -4,7 +4,7 @@
 // x-service HMAC with node:crypto, the Standard Webhooks signature with the
 // `standardwebhooks` package.
 //
-//   node receiver.js [--cert FILE --key FILE] [--port PORT] [--quiet]
+//   node receiver.js [--cert FILE --key FILE] [--port PORT] [--quiet] [--test NAME]
 // prints "listening on PORT control PORT" once ready. Behaviour per request, from the query:
 //   status=N            answer N (default 200); with 3xx a Location is sent
 //   failFirst=K         answer failStatus (default 503) to the first K attempts of each event
@@ -16,6 +16,9 @@
 //          POST /_reset?name=NAME forgets NAME's stats (between benchmark rounds);
 //          POST /_verify {name, secrets: [...]} checks each request against each secret;
 //          GET /_count gives the number of deliveries received.
+// With VOUCH_EXCHANGE_LOG set, each delivery is appended to that file as one JSON line
+// {source: "webhook", test: NAME, path, headers, body}: tests/openapi/validate.js checks
+// every body and its headers against docs/openapi.json's webhooks.
 'use strict';
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -30,6 +33,14 @@ const option = (name) => {
   return at >= 0 ? args[at + 1] : undefined;
 };
 const quiet = args.includes('--quiet');
+const exchangeLog = process.env.VOUCH_EXCHANGE_LOG;
+const testName = option('--test') || '(unknown test)';
+
+function logExchange(path, headers, body) {
+  if (!exchangeLog) return;
+  // One appendFileSync (O_APPEND) per line: lines of concurrent writers never interleave.
+  fs.appendFileSync(exchangeLog, `${JSON.stringify({ source: 'webhook', test: testName, path, headers, body })}\n`);
+}
 
 const received = new Map();  // name → [{...}]
 const attemptsByEvent = new Map();  // name + event id → count
@@ -113,6 +124,7 @@ function handleDelivery(req, res, url, body) {
     status,
   };
   record(name, entry);
+  logExchange(url.pathname, req.headers, body);
   const answer = () => {
     entry.answeredAt = Date.now();
     reply(res, status, headers, status < 300 ? undefined : { error: 'test receiver' });
