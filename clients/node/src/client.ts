@@ -15,7 +15,7 @@ export const OPERATIONS = {
   getTest: ['GET', '/v1/tests/{testId}'],
   runTests: ['POST', '/v1/tests/run'],
   getRun: ['GET', '/v1/tests/results/{runId}'],
-  getCoverage: ['GET', '/v1/tests/results/{runId}/coverage'],
+  getCoverageReport: ['GET', '/v1/tests/results/{runId}/coverage'],
   getCoverageLcov: ['GET', '/v1/tests/results/{runId}/coverage/lcov.info'],
   getCoverageHtml: ['GET', '/v1/tests/results/{runId}/coverage/html/{path}'],
   createWebhook: ['POST', '/v1/webhooks'],
@@ -142,7 +142,7 @@ export class Tests extends Resource {
   }
   /** The completed run's coverage report: `{runId, created, lcov, istanbul, lcovUrl, htmlUrl}`. */
   coverage(runId: string): Promise<T.CoverageReport> {
-    return this.call('getCoverage', { runId });
+    return this.call('getCoverageReport', { runId });
   }
   /** The run's `lcov.info`. */
   coverageLcov(runId: string): Promise<string> {

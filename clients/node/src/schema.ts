@@ -67,6 +67,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id (`prj_…`); another form answers 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a snapshot of the project's sources
+         * @description Stores a content-addressed snapshot of source files: uploaded as JSON `files`, as a `.tar.gz` body, or cloned from the project's `repository` (https, under the same address policy as webhooks; `file://` only where the server allows it). Links, special files and unsafe paths are refused (400); limits on files, bytes and path length answer 400 or 413. Emits `project.imported`.
+         *
+         *     Scope: `projects:write`.
+         */
+        post: operations["importProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tests/generate": {
         parameters: {
             query?: never;
@@ -175,6 +200,86 @@ export interface paths {
          *     Scope: `tests:read`.
          */
         get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tests/results/{id}/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a run's coverage report
+         * @description The lcov and istanbul JSON coverage of a completed run, and where its files are. 404 while the run is running, when its tests never ran, or once the report is older than the server's `--coverage-retention-days` (30).
+         *
+         *     Scope: `tests:read`.
+         */
+        get: operations["getCoverageReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tests/results/{id}/coverage/lcov.info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a run's lcov file
+         * @description 404 while the run is running, when its tests never ran, or once the report is older than the server's `--coverage-retention-days` (30).
+         *
+         *     Scope: `tests:read`.
+         */
+        get: operations["getCoverageLcov"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/tests/results/{id}/coverage/html/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+                /**
+                 * @description A file of the HTML report, relative to it: `index.html`, `abs.js.html`, `sub/index.html`, `base.css`… (one or more segments: the `/` between them is not encoded).
+                 * @example index.html
+                 */
+                path: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Browse a run's HTML coverage report
+         * @description Istanbul's HTML report; the pages are served sandboxed (`Content-Security-Policy: sandbox`). 404 while the run is running, when its tests never ran, or once the report is older than the server's `--coverage-retention-days` (30).
+         *
+         *     Scope: `tests:read`.
+         */
+        get: operations["getCoverageHtml"];
         put?: never;
         post?: never;
         delete?: never;
@@ -530,6 +635,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "project.imported": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * project.imported
+         * @description A snapshot of the project's sources was imported. Sent as a `POST` with `Content-Type: application/json` to every active webhook of the account whose `events` select it; retried with back-off until a 2xx (410 disables the webhook).
+         */
+        post: operations["onProjectImported"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "test.started": {
         parameters: {
             query?: never;
@@ -675,7 +800,7 @@ export interface components {
              * @description A stable machine word.
              * @enum {string}
              */
-            code: "invalid_request" | "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable";
+            code: "invalid_request" | "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "headers_too_large" | "internal_error" | "unavailable" | "idempotency_key_in_use" | "idempotency_key_reused";
             /** @description Validation errors, one per field (dotted paths, `files[2].path`). */
             errors?: {
                 field: string;
@@ -781,7 +906,7 @@ export interface components {
         FileProblem: {
             path: string;
             /** @enum {string} */
-            code: "not_javascript" | "syntax_error" | "missing_module" | "load_error" | "timeout";
+            code: "not_javascript" | "syntax_error" | "missing_module" | "load_error" | "timeout" | "no_tests";
             message: string;
             line?: number;
             column?: number;
@@ -880,6 +1005,19 @@ export interface components {
             created: components["schemas"]["Timestamp"];
             completed: components["schemas"]["Timestamp"] | null;
         };
+        /** @description A completed run's coverage report, as Jest wrote it. */
+        CoverageReport: {
+            runId: components["schemas"]["RunId"];
+            created: components["schemas"]["Timestamp"];
+            /** @description The lcov tracefile (`lcov.info`). */
+            lcov: string;
+            /** @description Istanbul's JSON coverage (`coverage-final.json`): per file, its statement, branch and function maps and hit counts. */
+            istanbul: Record<string, unknown>;
+            /** @description The path of the lcov file. */
+            lcovUrl: string;
+            /** @description The path of the HTML report's index. */
+            htmlUrl: string;
+        };
         /** @description The fields that changed, in the project's shape. */
         ProjectUpdatedData: {
             id: components["schemas"]["ProjectId"];
@@ -892,6 +1030,60 @@ export interface components {
             };
             updated: components["schemas"]["Timestamp"];
         };
+        /** @description The snapshot an import stored (the import's answer without `skipped`). */
+        ProjectImportedData: {
+            projectId: components["schemas"]["ProjectId"];
+            /** @description The snapshot's id, derived from its content: the same files give the same id. */
+            snapshotId: string;
+            /** @description Files kept in the snapshot. */
+            files: number;
+            /** @description Their total size. */
+            bytes: number;
+            /** @enum {string} */
+            source: "upload" | "archive" | "git";
+            /** @description git: the ref asked for; null for the remote's HEAD. Absent for other sources. */
+            ref?: string | null;
+            /** @description git: the commit imported. Absent for other sources. */
+            commit?: string;
+            created: components["schemas"]["Timestamp"];
+        };
+        /** @description A stored snapshot of the project's source files. */
+        ImportedSnapshot: {
+            projectId: components["schemas"]["ProjectId"];
+            /** @description The snapshot's id, derived from its content: the same files give the same id. */
+            snapshotId: string;
+            /** @description Files kept in the snapshot. */
+            files: number;
+            /** @description Their total size. */
+            bytes: number;
+            /** @enum {string} */
+            source: "upload" | "archive" | "git";
+            /** @description git: the ref asked for; null for the remote's HEAD. Absent for other sources. */
+            ref?: string | null;
+            /** @description git: the commit imported. Absent for other sources. */
+            commit?: string;
+            created: components["schemas"]["Timestamp"];
+            /** @description Files not kept, `path: why`. */
+            skipped: string[];
+        };
+        /** @description Either `files` (an upload) or `git` (clone the project's repository, where the server allows it). A `.tar.gz` body (`Content-Type: application/gzip`) is the third way. */
+        ImportRequest: ({
+            /** @description Each path once; relative, `/`-separated, no `..`. */
+            files: ({
+                [key: string]: unknown;
+            } & components["schemas"]["File"])[];
+        } & {
+            [key: string]: unknown;
+        }) | ({
+            git: {
+                /** @description A branch or tag; the remote's HEAD when absent. */
+                ref?: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        });
         ProjectDeletedData: {
             id: components["schemas"]["ProjectId"];
             deleted: components["schemas"]["Timestamp"];
@@ -989,6 +1181,22 @@ export interface components {
             created: components["schemas"]["Timestamp"];
             data: components["schemas"]["ProjectDeletedData"];
         };
+        /** @description A snapshot of the project's sources was imported. */
+        ProjectImportedEvent: {
+            id: components["schemas"]["EventId"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "project.imported";
+            /**
+             * @description The version of this type's `data` schema.
+             * @constant
+             */
+            version: 1;
+            created: components["schemas"]["Timestamp"];
+            data: components["schemas"]["ProjectImportedData"];
+        };
         /** @description A run started. */
         TestStartedEvent: {
             id: components["schemas"]["EventId"];
@@ -1054,7 +1262,7 @@ export interface components {
             data: components["schemas"]["TestCoverageUpdatedData"];
         };
         /** @description A public event: `{id, type, version, created, data}`, the same body webhooks receive. */
-        Event: components["schemas"]["ProjectCreatedEvent"] | components["schemas"]["ProjectUpdatedEvent"] | components["schemas"]["ProjectDeletedEvent"] | components["schemas"]["TestStartedEvent"] | components["schemas"]["TestCompletedEvent"] | components["schemas"]["TestFailedEvent"] | components["schemas"]["TestCoverageUpdatedEvent"];
+        Event: components["schemas"]["ProjectCreatedEvent"] | components["schemas"]["ProjectUpdatedEvent"] | components["schemas"]["ProjectDeletedEvent"] | components["schemas"]["ProjectImportedEvent"] | components["schemas"]["TestStartedEvent"] | components["schemas"]["TestCompletedEvent"] | components["schemas"]["TestFailedEvent"] | components["schemas"]["TestCoverageUpdatedEvent"];
         EventList: {
             events: components["schemas"]["Event"][];
             hasMore: boolean;
@@ -1235,19 +1443,6 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The resource's state forbids the operation (`conflict`). */
-        Conflict: {
-            headers: {
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
         /** @description The body exceeds 1 MiB (`payload_too_large`). */
         PayloadTooLarge: {
             headers: {
@@ -1311,6 +1506,34 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The resource's state forbids the operation (`conflict`), or a request with the same `Idempotency-Key` is still being answered (`idempotency_key_in_use`, with `Retry-After`). */
+        IdempotencyConflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The `Idempotency-Key` was used within 24 hours for another request (method, path or body): `idempotency_key_reused`. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The service failed (`internal_error`); the detail is in the server's log under the request id. */
         InternalError: {
             headers: {
@@ -1325,6 +1548,11 @@ export interface components {
     parameters: {
         /** @description Page size, 1–100. */
         limit: number;
+        /**
+         * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+         * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+         */
+        "Idempotency-Key": string;
         /** @description A cursor: the id of the last item of the previous page. */
         startingAfter: string;
     };
@@ -1348,6 +1576,12 @@ export interface components {
         "WWW-Authenticate": "Bearer";
         /** @description The methods the path allows. */
         Allow: string;
+        /** @description `true` when this is the recorded answer to an earlier request with the same `Idempotency-Key` and body, replayed without acting again. */
+        "Idempotent-Replayed": "true";
+        /** @description The report's pages run sandboxed in an opaque origin. */
+        "Content-Security-Policy": string;
+        /** @description `nosniff`. */
+        "X-Content-Type-Options": "nosniff";
     };
     pathItems: never;
 }
@@ -1390,7 +1624,13 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1408,6 +1648,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1417,8 +1658,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1527,10 +1770,67 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    importProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The project's id (`prj_…`); another form answers 404. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRequest"];
+                "application/gzip": string;
+                "application/x-gzip": string;
+            };
+        };
+        responses: {
+            /** @description The snapshot. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportedSnapshot"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     generateTests: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1548,6 +1848,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1558,8 +1859,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1637,7 +1940,13 @@ export interface operations {
     runTests: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1655,6 +1964,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1665,8 +1975,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1702,6 +2014,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Run"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCoverageReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoverageReport"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCoverageLcov: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lcov tracefile. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCoverageHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The run's id. */
+                id: string;
+                /**
+                 * @description A file of the HTML report, relative to it: `index.html`, `abs.js.html`, `sub/index.html`, `base.css`… (one or more segments: the `/` between them is not encoded).
+                 * @example index.html
+                 */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A file of the report, typed by its extension. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Content-Security-Policy": components["headers"]["Content-Security-Policy"];
+                    "X-Content-Type-Options": components["headers"]["X-Content-Type-Options"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "text/css": string;
+                    "text/javascript": string;
+                    "image/png": string;
+                    "application/json": unknown;
+                    "text/plain": string;
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -1786,7 +2206,13 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1804,6 +2230,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1813,8 +2240,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1926,7 +2355,13 @@ export interface operations {
     rotateWebhookSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path: {
                 /** @description The webhook's id (`whk_…`). */
                 id: string;
@@ -1942,15 +2377,19 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -1997,7 +2436,13 @@ export interface operations {
     redeliver: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path: {
                 /** @description The webhook's id (`whk_…`). */
                 id: string;
@@ -2015,16 +2460,19 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["RedeliveryQueued"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["IdempotencyConflict"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2033,7 +2481,13 @@ export interface operations {
     issueKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (Stripe's semantics, per account): the same key with the same method, path and body within 24 hours answers the first successful response again, with `Idempotent-Replayed: true`, without acting again; with another request it answers 422 `idempotency_key_reused`; while the first is still being answered, 409 `idempotency_key_in_use`. Only 2xx answers are recorded: after an error the same key may be retried. 1–255 visible ASCII characters (else 400).
+                 * @example 3f2b6c1e-8a4d-4f7e-9b1a-2c5d7e9f0a1b
+                 */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2051,6 +2505,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2060,8 +2515,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
@@ -2117,8 +2574,8 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         openapi: "3.1.0";
-                        info: Record<string, never>;
-                        paths: Record<string, never>;
+                        info: Record<string, unknown>;
+                        paths: Record<string, unknown>;
                     };
                 };
             };
@@ -2312,6 +2769,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["ProjectDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Any other answer, or none within the timeout (15 s), is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onProjectImported: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id, the same on every attempt: drop duplicates by it. */
+                "webhook-id": components["schemas"]["EventId"];
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<base64 HMAC-SHA256>` over `<webhook-id>.<webhook-timestamp>.<body>`, keyed with the base64-decoded part of the secret after `whsec_`; during a rotation two, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt (the same as `webhook-timestamp`). */
+                "x-service-timestamp": string;
+                /** @description Lowercase hex HMAC-SHA256 over `<x-service-timestamp>.<raw body>`, keyed with the whole secret string (`whsec_…`). */
+                "x-service-signature": string;
+                /** @description The same with the previous secret, during the 24 hours after a rotation. */
+                "x-service-signature-previous"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectImportedEvent"];
             };
         };
         responses: {

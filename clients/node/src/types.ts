@@ -12,18 +12,8 @@ export type ProjectConfig = S['ProjectConfig'];
 export type CreateProjectRequest = S['ProjectCreate'];
 export type UpdateProjectRequest = S['ProjectUpdate'];
 export type ProjectList = S['ProjectList'];
-export type ImportRequest = { files: SourceFile[]; git?: never } | { git: { ref?: string }; files?: never };
-export interface ImportedSnapshot {
-  projectId: string;
-  snapshotId: string;
-  files: number;
-  bytes: number;
-  source: 'upload' | 'archive' | 'git';
-  ref?: string | null;
-  commit?: string;
-  skipped: string[];
-  created: string;
-}
+export type ImportRequest = S['ImportRequest'];
+export type ImportedSnapshot = S['ImportedSnapshot'];
 
 export type SourceFile = S['File'];
 export type GenerateTestsRequest = S['GenerateRequest'];
@@ -36,14 +26,7 @@ export type Environment = S['Environment'];
 export type Run = S['Run'];
 export type RunResults = S['Results'];
 export type RunError = S['RunError'];
-export interface CoverageReport {
-  runId: string;
-  created: string;
-  lcov: string;
-  istanbul: Record<string, unknown>;
-  lcovUrl: string;
-  htmlUrl: string;
-}
+export type CoverageReport = S['CoverageReport'];
 
 export type CreateWebhookRequest = S['WebhookCreate'];
 export type UpdateWebhookRequest = S['WebhookUpdate'];

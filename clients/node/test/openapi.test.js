@@ -26,7 +26,8 @@ const normalise = (p) => p.replace(/\{[^}]+\}/g, '{}');
 
 describe('the OpenAPI document', async () => {
   const doc = await loadDocument();
-  it('lists exactly the operations of the client', { skip: doc ? false : 'no OpenAPI document served or in docs/' }, () => {
+  it('lists exactly the operations of the client', () => {
+    assert.ok(doc, 'no OpenAPI document served or in docs/');
     const documented = {};
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
@@ -43,7 +44,7 @@ describe('the OpenAPI document', async () => {
       createProject: v.projects.create, listProjects: v.projects.list, getProject: v.projects.get,
       updateProject: v.projects.update, deleteProject: v.projects.delete, importProject: v.projects.importSnapshot, generateTests: v.tests.generate,
       listTests: v.tests.list, getTest: v.tests.get, runTests: v.tests.run, getRun: v.tests.results,
-      getCoverage: v.tests.coverage, getCoverageLcov: v.tests.coverageLcov, getCoverageHtml: v.tests.coverageHtml,
+      getCoverageReport: v.tests.coverage, getCoverageLcov: v.tests.coverageLcov, getCoverageHtml: v.tests.coverageHtml,
       createWebhook: v.webhooks.create, listWebhooks: v.webhooks.list, getWebhook: v.webhooks.get,
       updateWebhook: v.webhooks.update, deleteWebhook: v.webhooks.delete, rotateWebhookSecret: v.webhooks.rotateSecret,
       listDeliveries: v.webhooks.deliveries, redeliver: v.webhooks.redeliver, listEvents: v.events.list,

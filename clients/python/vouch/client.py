@@ -37,7 +37,7 @@ OPERATIONS: Dict[str, tuple] = {
     "getTest": ("GET", "/v1/tests/{testId}"),
     "runTests": ("POST", "/v1/tests/run"),
     "getRun": ("GET", "/v1/tests/results/{runId}"),
-    "getCoverage": ("GET", "/v1/tests/results/{runId}/coverage"),
+    "getCoverageReport": ("GET", "/v1/tests/results/{runId}/coverage"),
     "getCoverageLcov": ("GET", "/v1/tests/results/{runId}/coverage/lcov.info"),
     "getCoverageHtml": ("GET", "/v1/tests/results/{runId}/coverage/html/{path}"),
     "createWebhook": ("POST", "/v1/webhooks"),
@@ -161,7 +161,7 @@ class Tests(_Resource):
 
     def coverage(self, run_id: str) -> CoverageReport:
         """The completed run's coverage report: ``{runId, created, lcov, istanbul, lcovUrl, htmlUrl}``."""
-        return self._call("getCoverage", {"runId": run_id})
+        return self._call("getCoverageReport", {"runId": run_id})
 
     def coverage_lcov(self, run_id: str) -> str:
         """The run's ``lcov.info``."""

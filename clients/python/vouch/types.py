@@ -141,6 +141,7 @@ class Redelivery(TypedDict):
 class Event(TypedDict):
     id: str
     type: str
+    version: int  # of this type's data schema
     created: str
     data: Dict[str, Any]
 

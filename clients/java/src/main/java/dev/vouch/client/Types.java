@@ -123,7 +123,7 @@ public final class Types {
 
   /** A public event, as GET /v1/events lists it and as a webhook delivers it. */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Event(String id, String type, String created, JsonNode data) {}
+  public record Event(String id, String type, int version, String created, JsonNode data) {}
 
   // Keys
 

@@ -39,7 +39,7 @@ public final class VouchClient {
       "getTest", "GET", "/v1/tests/{testId}",
       "runTests", "POST", "/v1/tests/run",
       "getRun", "GET", "/v1/tests/results/{runId}",
-      "getCoverage", "GET", "/v1/tests/results/{runId}/coverage",
+      "getCoverageReport", "GET", "/v1/tests/results/{runId}/coverage",
       "getCoverageLcov", "GET", "/v1/tests/results/{runId}/coverage/lcov.info",
       "getCoverageHtml", "GET", "/v1/tests/results/{runId}/coverage/html/{path}",
       "createWebhook", "POST", "/v1/webhooks",
@@ -271,7 +271,7 @@ public final class VouchClient {
     }
     /** The completed run's coverage report. */
     public CoverageReport coverage(String runId) {
-      return as(call("getCoverage", Map.of("runId", runId), with(null)), CoverageReport.class);
+      return as(call("getCoverageReport", Map.of("runId", runId), with(null)), CoverageReport.class);
     }
     /** The run's {@code lcov.info}. */
     public String coverageLcov(String runId) {
