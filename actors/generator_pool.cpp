@@ -17,6 +17,8 @@ struct Job {
   GenerateTests command;
   caf::typed_response_promise<events::GeneratedTest> promise;
   std::filesystem::path workdir;
+  std::string node_path;                    // the installed dependencies, "" for none
+  std::optional<events::RunError> install;  // why they could not be installed
 };
 
 struct GeneratorPoolState {
@@ -24,6 +26,7 @@ struct GeneratorPoolState {
   ProcessHost* host = nullptr;
   RunnerStats* stats = nullptr;
   event_store_actor store;
+  dependency_cache_actor dependencies;
   std::size_t busy = 0;
   std::uint64_t next_ticket = 1;
   std::deque<std::uint64_t> waiting;            // tickets in arrival order
@@ -49,16 +52,23 @@ void launch(Self self, std::uint64_t ticket) {
   std::error_code ec;
   std::filesystem::create_directories(job.workdir, ec);
   const auto& limits = state.settings->generation_limits;
+  const auto& versions = state.settings->node_versions;
+  const auto version = versions.find(job.command.environment.node_version);
+  const auto& node = version != versions.end() ? version->second : state.settings->node;
+  std::vector<std::filesystem::path> readable;
+  if (!job.node_path.empty()) readable.emplace_back(job.node_path);
   auto child = ChildProcess::start(
       *state.host,
-      sandboxed_runner(*state.settings, limits, job.workdir, state.settings->node, "generate.js"));
+      sandboxed_runner(*state.settings, limits, job.workdir, node, "generate.js", {}, readable));
   if (!child) {
     log::error("generator", child.error().message);
     self->send(self, generated_atom_v, ticket, GenerationOutcome{std::move(child).error()});
     return;
   }
-  const auto line = generation_job_line({job.command.files, job.command.framework,
-                                         job.command.threshold, state.settings->generation_budget});
+  GenerationJob generation{job.command.files, job.command.framework, job.command.threshold,
+                           state.settings->generation_budget, std::nullopt};
+  if (!job.node_path.empty()) generation.node_path = job.node_path;
+  const auto line = generation_job_line(generation);
   auto process = *child;
   auto handle = caf::actor_cast<generator_pool_actor>(self);
   // The sandbox's wall limit ends a generator that hangs; this deadline is the backstop.
@@ -95,6 +105,13 @@ void complete(Self self, Job job, GenerationOutput output) {
   test.files = std::move(output.files);
   test.sources = std::move(job.command.files);
   test.summary = std::move(output.summary);
+  if (job.install) {
+    test.summary = with_problem(test.summary, "environment.dependencies", job.install->code,
+                                "the dependencies could not be installed, so modules that "
+                                "require them were not tested: " +
+                                    job.install->detail);
+  }
+  test.environment = job.command.environment;
   test.created = job.command.at;
   test.updated = job.command.at;
   auto request =
@@ -108,23 +125,54 @@ void complete(Self self, Job job, GenerationOutput output) {
             });
 }
 
+// Puts `ticket` in line for a generator; it waits at most generation_queue_wait.
+void enqueue(Self self, std::uint64_t ticket) {
+  auto& state = self->state;
+  state.waiting.push_back(ticket);
+  pump(self);
+  if (state.jobs.count(ticket) && !state.jobs.at(ticket).workdir.empty()) return;
+  self->delayed_send(self, state.settings->generation_queue_wait, expired_atom_v, ticket);
+}
+
 generator_pool_actor::behavior_type generator_pool(Self self, const RunnerSettings* settings,
                                                    ProcessHost* host, RunnerStats* stats,
-                                                   event_store_actor store) {
+                                                   event_store_actor store,
+                                                   dependency_cache_actor dependencies) {
   self->state.settings = settings;
   self->state.host = host;
   self->state.stats = stats;
   self->state.store = std::move(store);
+  self->state.dependencies = std::move(dependencies);
   return {
       [self](GenerateTests& command) -> caf::result<events::GeneratedTest> {
         auto& state = self->state;
         const auto ticket = state.next_ticket++;
         auto promise = self->make_response_promise<events::GeneratedTest>();
-        state.jobs.emplace(ticket, Job{std::move(command), promise, {}});
-        state.waiting.push_back(ticket);
-        pump(self);
-        if (state.jobs.count(ticket) && !state.jobs.at(ticket).workdir.empty()) return promise;
-        self->delayed_send(self, state.settings->generation_queue_wait, expired_atom_v, ticket);
+        const auto environment = command.environment;
+        state.jobs.emplace(ticket, Job{std::move(command), promise, {}, {}, {}});
+        if (environment.dependencies.empty()) {
+          enqueue(self, ticket);
+          return promise;
+        }
+        // The cache answers within install_timeout (see run_actor.cpp on why
+        // this wait has no timeout of its own); the install does not hold a
+        // generator slot.
+        self->request(state.dependencies, caf::infinite, install_atom_v, environment)
+            .then(
+                [self, ticket](InstallOutcome& installed) {
+                  auto found = self->state.jobs.find(ticket);
+                  if (found == self->state.jobs.end()) return;
+                  found->second.node_path = installed.node_path;
+                  found->second.install = installed.error;
+                  enqueue(self, ticket);
+                },
+                [self, ticket](caf::error& error) {
+                  auto found = self->state.jobs.find(ticket);
+                  if (found == self->state.jobs.end()) return;
+                  found->second.install =
+                      events::RunError{"install_failed", from_caf_error(error).message};
+                  enqueue(self, ticket);
+                });
         return promise;
       },
       [self](generated_atom, std::uint64_t ticket, GenerationOutcome& outcome) {
@@ -166,8 +214,10 @@ generator_pool_actor::behavior_type generator_pool(Self self, const RunnerSettin
 
 generator_pool_actor spawn_generator_pool(caf::actor_system& system, const RunnerSettings& settings,
                                           ProcessHost& host, RunnerStats& stats,
-                                          event_store_actor store) {
-  return system.spawn(generator_pool, &settings, &host, &stats, std::move(store));
+                                          event_store_actor store,
+                                          dependency_cache_actor dependencies) {
+  return system.spawn(generator_pool, &settings, &host, &stats, std::move(store),
+                      std::move(dependencies));
 }
 
 }  // namespace vouch::actors

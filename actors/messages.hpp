@@ -36,8 +36,9 @@ struct RevokeKey {
   events::Millis at = 0;
 };
 
-// Generates tests for uploaded files in a fresh sandboxed runner; the reply
-// is the generated test, durable.
+// Generates tests for uploaded files in a fresh sandboxed runner, with the
+// environment's Node.js and its dependencies installed (as for a run); the
+// reply is the generated test, durable.
 struct GenerateTests {
   std::string test_id;
   std::string account;
@@ -45,6 +46,7 @@ struct GenerateTests {
   std::string framework;
   double threshold = 0;
   std::vector<events::SourceFile> files;
+  events::RunEnvironment environment;  // node_version always names an installed major
   events::Millis at = 0;
 };
 

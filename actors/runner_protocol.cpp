@@ -115,7 +115,18 @@ std::string generation_job_line(const GenerationJob& job) {
                              {"framework", job.framework},
                              {"threshold", job.threshold},
                              {"timeBudgetMs", job.budget.count()}};
+  if (job.node_path) object["nodePath"] = job.node_path->string();
   return boost::json::serialize(object) + "\n";
+}
+
+std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
+                         std::string_view message) {
+  auto object = boost::json::parse(summary).as_object();
+  auto& problems = object["problems"];
+  if (!problems.is_array()) problems = boost::json::array{};
+  problems.as_array().push_back(
+      boost::json::object{{"path", path}, {"code", code}, {"message", message}});
+  return boost::json::serialize(object);
 }
 
 events::Result<GenerationOutput> read_generation(const std::optional<std::string>& line,

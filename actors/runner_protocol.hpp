@@ -32,6 +32,7 @@ struct GenerationJob {
   std::string framework;
   double threshold = 0;
   std::chrono::milliseconds budget{0};
+  std::optional<std::filesystem::path> node_path;  // the dependencies' node_modules
 };
 
 struct GenerationOutput {
@@ -40,6 +41,12 @@ struct GenerationOutput {
 };
 
 std::string generation_job_line(const GenerationJob& job);
+
+// The summary with one more problem (code and message), for what the server
+// knows and the generator cannot: a dependency install that failed.
+// REQUIRES: `summary` is a JSON object (as read_generation returns it).
+std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
+                         std::string_view message);
 
 // The generator's answer: kInvalid when the uploaded code made generation
 // stop at a limit, kInternal when the generator failed.

@@ -51,8 +51,9 @@ struct Service::Impl {
         store(spawn_event_store(system, log)),
         projects(spawn_project_registry(system, log, store, options.idle_after)),
         accounts(spawn_account_actor(system, log, store)),
-        generators(spawn_generator_pool(system, runner, processes, runner_stats, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
+        generators(
+            spawn_generator_pool(system, runner, processes, runner_stats, store, dependencies)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
         runs(spawn_run_coordinator(
             system, RunCoordinatorConfig{&runner, &models.projects(), &models.tests(),
@@ -131,8 +132,8 @@ struct Service::Impl {
   event_store_actor store;
   project_registry_actor projects;
   account_actor accounts;
+  dependency_cache_actor dependencies;  // before the generators, which install through it
   generator_pool_actor generators;
-  dependency_cache_actor dependencies;
   executor_pool_actor executors;
   run_coordinator_actor runs;
 
@@ -180,8 +181,10 @@ void Service::revoke_key(RevokeKey command, Callback<bool> done) {
 
 void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTest> done) {
   const auto& runner = impl_->runner;
-  // Waiting in line, then the generator's whole sandboxed life.
-  const auto timeout = runner.generation_queue_wait +
+  // Installing dependencies, waiting in line, then the generator's whole sandboxed life.
+  const auto timeout = (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
+                                                                 : runner.install_timeout) +
+                       runner.generation_queue_wait +
                        std::chrono::milliseconds(runner.generation_limits.wall_ms) +
                        std::chrono::seconds(15);
   impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),

@@ -19,6 +19,7 @@ boost::json::object core_to_json(const GeneratedTest& test) {
           {"files", files_to_json(test.files)},
           {"sources", files_to_json(test.sources)},
           {"summary", boost::json::parse(test.summary)},
+          {"environment", environment_to_json(test.environment)},
           {"created", test.created}};
 }
 
@@ -37,6 +38,9 @@ GeneratedTest core_from_json(const boost::json::object& object) {
   test.files = files_from_json(*files);
   test.sources = files_from_json(*sources);
   test.summary = boost::json::serialize(*summary);
+  if (const auto* environment = object.if_contains("environment")) {
+    test.environment = environment_from_json(*environment);
+  }
   test.created = ja::int_at(object, "created");
   test.updated = test.created;
   return test;

@@ -7,6 +7,7 @@
 #include "events/clock.hpp"
 #include "events/encoded_event.hpp"
 #include "events/result.hpp"
+#include "events/run_environment.hpp"
 #include "events/source_file.hpp"
 
 // A generated test suite: what a client uploaded, what the generator wrote,
@@ -31,6 +32,10 @@ struct GeneratedTest {
   std::vector<SourceFile> files;    // the generated test files (and jest.config.js)
   std::vector<SourceFile> sources;  // the uploaded files the tests exercise
   std::string summary;              // JSON object: the generator's summary
+  // What the tests were generated in, and what a run that names no
+  // environment of its own uses. Events recorded before generation took an
+  // environment hold none: an empty node_version and no dependencies.
+  RunEnvironment environment;
   std::string status{kTestPending};
   std::string last_run_id;  // empty before the first run
   Millis created = 0;

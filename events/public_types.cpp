@@ -26,23 +26,6 @@ boost::json::object project_updated_data(const ProjectUpdated& updated) {
   return data;
 }
 
-// The import's answer (POST /v1/projects/{id}/import) without its `skipped` list.
-boost::json::object project_imported_data(const ProjectImported& imported) {
-  const auto& snapshot = imported.snapshot;
-  boost::json::object data{{"projectId", imported.id},
-                           {"snapshotId", snapshot.snapshot_id},
-                           {"files", snapshot.files},
-                           {"bytes", snapshot.bytes},
-                           {"source", snapshot.source}};
-  if (snapshot.source == kImportGit) {
-    data["ref"] =
-        snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
-    data["commit"] = snapshot.commit;
-  }
-  data["created"] = format_timestamp(imported.at);
-  return data;
-}
-
 boost::json::object project_data(const ProjectEvent& event, std::string& project_id) {
   return std::visit(Overloaded{
                         [&](const ProjectCreated& created) {
@@ -60,7 +43,8 @@ boost::json::object project_data(const ProjectEvent& event, std::string& project
                         },
                         [&](const ProjectImported& imported) {
                           project_id = imported.id;
-                          return project_imported_data(imported);
+                          // The import's answer without its `skipped` list.
+                          return snapshot_resource(imported.id, imported.snapshot, imported.at);
                         },
                     },
                     event);

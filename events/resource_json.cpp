@@ -35,6 +35,21 @@ boost::json::object environment_resource(const RunEnvironment& environment) {
   return {{"nodeVersion", environment.node_version}, {"dependencies", std::move(dependencies)}};
 }
 
+boost::json::object snapshot_resource(const std::string& project_id,
+                                      const SnapshotSummary& snapshot, Millis at) {
+  boost::json::object out{{"projectId", project_id},
+                          {"snapshotId", snapshot.snapshot_id},
+                          {"files", snapshot.files},
+                          {"bytes", snapshot.bytes},
+                          {"source", snapshot.source}};
+  if (snapshot.source == kImportGit) {
+    out["ref"] = snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
+    out["commit"] = snapshot.commit;
+  }
+  out["created"] = format_timestamp(at);
+  return out;
+}
+
 boost::json::value run_error_resource(const std::optional<RunError>& error) {
   if (!error) return nullptr;
   return boost::json::object{{"code", error->code}, {"detail", error->detail}};

@@ -36,6 +36,12 @@ boost::json::object results_resource(const RunResults& results);
 // {nodeVersion, dependencies: {name: range}}.
 boost::json::object environment_resource(const RunEnvironment& environment);
 
+// An imported snapshot of project `project_id`: {projectId, snapshotId,
+// files, bytes, source, created}, and for a repository {ref (null: the
+// remote's HEAD), commit}.
+boost::json::object snapshot_resource(const std::string& project_id,
+                                      const SnapshotSummary& snapshot, Millis at);
+
 // {code, detail}, or null.
 boost::json::value run_error_resource(const std::optional<RunError>& error);
 

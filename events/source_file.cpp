@@ -32,7 +32,11 @@ std::optional<std::string> invalid_upload_path(std::string_view path) {
 }
 
 bool is_javascript_path(std::string_view path) {
-  for (std::string_view extension : {".js", ".cjs", ".mjs", ".jsx"}) {
+  for (std::string_view declaration : {".d.ts", ".d.mts", ".d.cts"}) {
+    if (path.ends_with(declaration)) return false;
+  }
+  for (std::string_view extension :
+       {".js", ".cjs", ".mjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"}) {
     if (path.size() > extension.size() && path.ends_with(extension)) return true;
   }
   return false;

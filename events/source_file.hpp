@@ -22,7 +22,8 @@ inline constexpr std::size_t kMaxPathLength = 512;
 // path that stays inside the upload's folder.
 std::optional<std::string> invalid_upload_path(std::string_view path);
 
-// True for the file names generation treats as JavaScript sources.
+// True for the file names generation treats as sources: JavaScript and
+// TypeScript (not declaration files, which hold no code).
 bool is_javascript_path(std::string_view path);
 
 boost::json::array files_to_json(const std::vector<SourceFile>& files);

@@ -118,24 +118,10 @@ std::vector<std::string> strings_from_json(const boost::json::object& object,
   return out;
 }
 
-boost::json::object environment_to_json(const RunEnvironment& environment) {
-  boost::json::object dependencies;
-  for (const auto& [name, range] : environment.dependencies) dependencies[name] = range;
-  return {{"nodeVersion", environment.node_version}, {"dependencies", std::move(dependencies)}};
-}
-
-RunEnvironment environment_from_json(const boost::json::object& object) {
+RunEnvironment environment_in(const boost::json::object& object) {
   const auto* value = object.if_contains("environment");
   if (!value) throw ja::CorruptRecord{"missing environment"};
-  const auto& environment = ja::as_object(*value, "environment");
-  RunEnvironment out{ja::string_at(environment, "nodeVersion"), {}};
-  const auto* dependencies = environment.if_contains("dependencies");
-  if (!dependencies) throw ja::CorruptRecord{"missing dependencies"};
-  for (const auto& [name, range] : ja::as_object(*dependencies, "dependencies")) {
-    if (!range.is_string()) throw ja::CorruptRecord{"a dependency range is not a string"};
-    out.dependencies.emplace_back(name, range.get_string());
-  }
-  return out;
+  return environment_from_json(*value);
 }
 
 std::string timestamp_of(Millis at) { return format_timestamp(at); }
@@ -293,7 +279,7 @@ Result<RunEvent> decode_run_event(std::string_view type, std::string_view data,
       run.account = account;
       run.test_id = test_id;
       run.project_id = project_id;
-      run.environment = environment_from_json(object);
+      run.environment = environment_in(object);
       run.created = millis_at(object, "created");
       return RunEvent{RunStarted{std::move(run)}};
     }
@@ -361,7 +347,7 @@ Result<TestRun> decode_run(std::string_view text) {
     run.account = ja::string_at(object, "account");
     run.test_id = ja::string_at(object, "testId");
     run.project_id = ja::string_at(object, "projectId");
-    run.environment = environment_from_json(object);
+    run.environment = environment_in(object);
     run.status = ja::string_at(object, "status");
     run.outcome = ja::string_at(object, "outcome");
     run.results = results_from_json(object);

@@ -10,6 +10,7 @@
 #include "events/clock.hpp"
 #include "events/encoded_event.hpp"
 #include "events/result.hpp"
+#include "events/run_environment.hpp"
 
 // A run of a generated test suite: its events, state and the pure rules that
 // turn a runner's report into events (DESIGN §3). Stream: "run-<id>".
@@ -54,11 +55,6 @@ struct RunResults {
 struct RunError {
   std::string code;  // e.g. "wall_time_limit", "install_failed", "interrupted"
   std::string detail;
-};
-
-struct RunEnvironment {
-  std::string node_version;                                       // the major, e.g. "20"
-  std::vector<std::pair<std::string, std::string>> dependencies;  // name → version range
 };
 
 struct TestRun {

@@ -1,13 +1,16 @@
 #include "http/import_handlers.hpp"
 
+#include <algorithm>
 #include <boost/json/array.hpp>
 #include <set>
 
 #include "events/clock.hpp"
 #include "events/ids.hpp"
+#include "events/resource_json.hpp"
 #include "events/scopes.hpp"
 #include "http/json_body.hpp"
 #include "http/reply.hpp"
+#include "store/snapshots.hpp"
 
 namespace vouch::http {
 namespace {
@@ -84,19 +87,10 @@ void read_json_import(JsonBody& body, const events::Project& project,
   }
 }
 
+// The snapshot as project.imported shows it, and what was left out.
 boost::json::object to_json(const std::string& project_id, const actors::ImportedSnapshot& done,
                             events::Millis at) {
-  const auto& snapshot = done.snapshot;
-  boost::json::object out{{"projectId", project_id},
-                          {"snapshotId", snapshot.snapshot_id},
-                          {"files", snapshot.files},
-                          {"bytes", snapshot.bytes},
-                          {"source", snapshot.source},
-                          {"created", events::format_timestamp(at)}};
-  if (snapshot.source == events::kImportGit) {
-    out["ref"] = snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
-    out["commit"] = snapshot.commit;
-  }
+  auto out = events::snapshot_resource(project_id, done.snapshot, at);
   out["skipped"] = boost::json::array(done.skipped.begin(), done.skipped.end());
   return out;
 }
@@ -137,6 +131,65 @@ void import_project(actors::Service& service, const store::ProjectsView& project
 }
 
 }  // namespace
+
+events::Result<std::vector<events::SourceFile>> snapshot_sources(
+    const actors::Service& service, const store::ProjectsView& projects,
+    const std::string& project_id, const std::optional<std::string>& snapshot_id,
+    const std::vector<std::string>& prefixes) {
+  const auto* store = service.snapshots();
+  if (!store) return events::Error::unavailable("imports are not configured", 60);
+  std::string id;
+  if (snapshot_id) {
+    auto imported = projects.has_snapshot(project_id, *snapshot_id);
+    if (!imported) return std::move(imported).error();
+    if (!*imported) {
+      return events::Error::invalid("no such snapshot of this project",
+                                    {{"snapshotId", "was not imported into " + project_id}});
+    }
+    id = *snapshot_id;
+  } else {
+    auto latest = projects.latest_snapshot(project_id);
+    if (!latest) return std::move(latest).error();
+    if (!*latest) {
+      return events::Error::invalid(
+          "send files, or import the project's sources first",
+          {{"files", "is required: no snapshot was imported into " + project_id}});
+    }
+    id = std::move(**latest);
+  }
+  auto snapshot = store->find(id);
+  if (!snapshot) return std::move(snapshot).error();
+  if (!*snapshot) return events::Error::internal("snapshot " + id + " is missing");
+  const auto wanted = [&](const std::string& path) {
+    const bool selected =
+        prefixes.empty() || std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& prefix) {
+          return path.starts_with(prefix);
+        });
+    return selected && (events::is_javascript_path(path) || path.ends_with(".json") ||
+                        path.ends_with(".d.ts"));
+  };
+  store::Snapshot chosen{(*snapshot)->id, {}, 0};
+  std::size_t sources = 0;
+  for (const auto& entry : (*snapshot)->files) {
+    if (!wanted(entry.path)) continue;
+    chosen.files.push_back(entry);
+    if (events::is_javascript_path(entry.path)) ++sources;
+  }
+  if (sources == 0) {
+    return events::Error::invalid("the snapshot holds no JavaScript or TypeScript source" +
+                                      std::string(prefixes.empty() ? "" : " under paths"),
+                                  {{prefixes.empty() ? "snapshotId" : "paths", "has no source"}});
+  }
+  if (chosen.files.size() > events::kMaxUploadFiles) {
+    return events::Error::invalid(
+        "the snapshot holds " + std::to_string(chosen.files.size()) +
+            " files to generate for; name folders with paths to take at most " +
+            std::to_string(events::kMaxUploadFiles),
+        {{"paths", "must narrow the snapshot to at most " +
+                       std::to_string(events::kMaxUploadFiles) + " files"}});
+  }
+  return store->files(chosen);
+}
 
 bool is_gzip(std::string_view content_type) {
   const auto media = lower_media_type(content_type);

@@ -15,6 +15,17 @@ namespace vouch::http {
 void add_import_routes(Router& router, actors::Service& service,
                        const store::ProjectsView& projects);
 
+// The files generation takes from a snapshot of project `project_id`
+// (`snapshot_id`, or the latest import): its JavaScript and TypeScript
+// sources, declarations and JSON files, those under one of `prefixes` when
+// given. kInvalid (naming `files` or `snapshotId`) when there is none, or
+// more than generation takes at once.
+// REQUIRES: the caller found the project.
+[[nodiscard]] events::Result<std::vector<events::SourceFile>> snapshot_sources(
+    const actors::Service& service, const store::ProjectsView& projects,
+    const std::string& project_id, const std::optional<std::string>& snapshot_id,
+    const std::vector<std::string>& prefixes);
+
 // Whether `content_type` names a gzip-compressed body.
 bool is_gzip(std::string_view content_type);
 

@@ -1,5 +1,6 @@
 #include "http/test_handlers.hpp"
 
+#include <algorithm>
 #include <boost/json/array.hpp>
 #include <regex>
 #include <set>
@@ -9,6 +10,8 @@
 #include "events/ids.hpp"
 #include "events/scopes.hpp"
 #include "events/source_file.hpp"
+#include "http/import_handlers.hpp"
+#include "http/environment_fields.hpp"
 #include "http/json_body.hpp"
 #include "http/prefer.hpp"
 #include "http/query.hpp"
@@ -17,8 +20,6 @@
 
 namespace vouch::http {
 namespace {
-
-constexpr std::size_t kMaxDependencies = 50;
 
 struct Reads {
   const store::ProjectsView& projects;
@@ -34,7 +35,7 @@ std::string indexed(std::string_view field, std::size_t index, std::string_view 
 }
 
 // files: a non-empty array of {path, content}, paths safe and distinct, at
-// least one JavaScript source.
+// least one JavaScript or TypeScript source.
 std::vector<events::SourceFile> read_files(JsonBody& body) {
   std::vector<events::SourceFile> files;
   const auto count = body.array_size("files");
@@ -69,7 +70,9 @@ std::vector<events::SourceFile> read_files(JsonBody& body) {
     files.push_back({std::move(*path), std::move(*content)});
   }
   if (!files.empty() && !any_javascript && body.errors().empty()) {
-    body.reject("files", "holds no JavaScript source (.js, .cjs, .mjs or .jsx)");
+    body.reject("files",
+                "holds no JavaScript or TypeScript source (.js, .cjs, .mjs, .jsx, .ts, .tsx, .mts "
+                "or .cts)");
   }
   return files;
 }
@@ -79,9 +82,15 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   auto body = JsonBody::parse(request.body);
   if (!body) return respond(error_response(body.error(), context.request_id));
   body->require("projectId");
-  body->require("files");
   auto project_id = body->string("projectId");
-  auto files = read_files(*body);
+  // Without files, generation takes them from the project's imported snapshot.
+  const bool uploaded = body->has("files");
+  auto snapshot_id = body->string("snapshotId");
+  auto prefixes = body->strings("paths").value_or(std::vector<std::string>{});
+  if (uploaded && (snapshot_id || !prefixes.empty())) {
+    body->reject(snapshot_id ? "snapshotId" : "paths", "applies to a snapshot, not to files");
+  }
+  auto files = uploaded ? read_files(*body) : std::vector<events::SourceFile>{};
   auto framework = body->string("config.framework");
   auto threshold = body->number("config.coverage.threshold");
   if (framework) {
@@ -95,6 +104,8 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   if (threshold && (*threshold < 0 || *threshold > 100)) {
     body->reject("config.coverage.threshold", "must be from 0 to 100");
   }
+  const auto& runner = service.runner();
+  auto environment = read_environment(*body, runner);
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
 
   auto project = reads.projects.find(context.caller.account, *project_id);
@@ -103,6 +114,17 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
     return respond(
         error_response(events::Error::not_found("no project " + *project_id), context.request_id));
   }
+  if (!uploaded) {
+    auto imported = snapshot_sources(service, reads.projects, *project_id, snapshot_id, prefixes);
+    if (!imported) return respond(error_response(imported.error(), context.request_id));
+    files = std::move(imported).value();
+  }
+  if (!environment.dependencies) {
+    environment.dependencies = package_json_dependencies(*body, files);
+    if (!body->errors().empty()) {
+      return respond(error_response(body->error(), context.request_id));
+    }
+  }
   actors::GenerateTests command;
   command.test_id = events::new_id(events::kTestIdPrefix);
   command.account = context.caller.account;
@@ -110,6 +132,8 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   command.framework = framework.value_or((*project)->framework);
   command.threshold = threshold.value_or((*project)->threshold);
   command.files = std::move(files);
+  command.environment.node_version = environment.node_major.value_or(runner.default_node_major);
+  if (environment.dependencies) command.environment.dependencies = *environment.dependencies;
   command.at = events::now_millis();
   service.generate_tests(std::move(command),
                          [respond = std::move(respond), request_id = context.request_id](
@@ -156,60 +180,16 @@ void list_tests(const Reads& reads, const Request& request, const Context& conte
       200, boost::json::object{{"tests", std::move(items)}, {"hasMore", page->has_more}}));
 }
 
-// "20", "v20", "20.x" or a full version "20.11.1": the major it names.
-std::optional<std::string> node_major_of(const std::string& version) {
-  static const std::regex kVersion(R"(^v?(\d{1,3})(\.x|\.\d+\.\d+)?$)");
-  std::smatch match;
-  if (!std::regex_match(version, match, kVersion)) return std::nullopt;
-  return match[1].str();
-}
-
-std::string available_nodes(const actors::RunnerSettings& runner) {
-  std::string names;
-  for (const auto& [major, binary] : runner.node_versions) {
-    names += (names.empty() ? "" : ", ") + major;
-  }
-  return names.empty() ? "none" : names;
-}
-
-void check_dependency(JsonBody& body, const std::string& name, const std::string& spec) {
-  const auto field = "environment.dependencies." + name;
-  if (auto problem = events::invalid_package_name(name)) {
-    body.reject(field, *problem);
-  } else if (auto problem = events::invalid_dependency_spec(spec)) {
-    body.reject(field, *problem);
-  }
-}
-
+// A run takes the environment its test was generated in, field by field,
+// where the body names none of its own.
 void start_run(actors::Service& service, const Reads& reads, const Request& request,
                const Context& context, Respond respond) {
   auto body = JsonBody::parse(request.body);
   if (!body) return respond(error_response(body.error(), context.request_id));
   body->require("testId");
   auto test_id = body->string("testId");
-  auto node_version = body->string("environment.nodeVersion");
-  auto dependencies = body->string_map("environment.dependencies");
   const auto& runner = service.runner();
-  events::RunEnvironment environment;
-  environment.node_version = runner.default_node_major;
-  if (node_version) {
-    auto major = node_major_of(*node_version);
-    if (!major || runner.node_versions.count(*major) == 0) {
-      body->reject(
-          "environment.nodeVersion",
-          "Node.js " + *node_version + " is not installed; available: " + available_nodes(runner));
-    } else {
-      environment.node_version = *major;
-    }
-  }
-  if (dependencies) {
-    if (dependencies->size() > kMaxDependencies) {
-      body->reject("environment.dependencies",
-                   "must name at most " + std::to_string(kMaxDependencies) + " packages");
-    }
-    for (const auto& [name, range] : *dependencies) check_dependency(*body, name, range);
-    environment.dependencies = std::move(*dependencies);
-  }
+  auto fields = read_environment(*body, runner);
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
 
   auto test = reads.tests.find(context.caller.account, *test_id);
@@ -218,6 +198,15 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
     return respond(
         error_response(events::Error::not_found("no test " + *test_id), context.request_id));
   }
+  const auto& generated_in = (*test)->environment;
+  events::RunEnvironment environment;
+  // The test's Node.js major, unless it is no longer installed.
+  environment.node_version = runner.node_versions.count(generated_in.node_version)
+                                 ? generated_in.node_version
+                                 : runner.default_node_major;
+  if (fields.node_major) environment.node_version = std::move(*fields.node_major);
+  environment.dependencies =
+      fields.dependencies ? std::move(*fields.dependencies) : generated_in.dependencies;
   actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(**test),
                            std::move(environment), events::now_millis()};
   service.start_run(std::move(command),

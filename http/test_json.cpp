@@ -7,6 +7,17 @@
 #include "http/reply.hpp"
 
 namespace vouch::http {
+namespace {
+
+// A test recorded before generation took an environment names no Node.js
+// version: null.
+boost::json::object environment_json(const events::RunEnvironment& environment) {
+  auto object = events::environment_resource(environment);
+  if (environment.node_version.empty()) object["nodeVersion"] = nullptr;
+  return object;
+}
+
+}  // namespace
 
 boost::json::object to_json(const events::GeneratedTest& test) {
   boost::json::array files;
@@ -20,6 +31,7 @@ boost::json::object to_json(const events::GeneratedTest& test) {
           {"threshold", json_number(test.threshold)},
           {"files", std::move(files)},
           {"summary", boost::json::parse(test.summary)},
+          {"environment", environment_json(test.environment)},
           {"lastRunId", test.last_run_id.empty() ? boost::json::value(nullptr)
                                                  : boost::json::value(test.last_run_id)},
           {"created", events::format_timestamp(test.created)},
@@ -39,7 +51,7 @@ boost::json::object to_json(const events::TestRun& run) {
           {"duration", done ? boost::json::value(run.duration) : boost::json::value(nullptr)},
           {"error", events::run_error_resource(run.error)},
           {"failures", boost::json::array(run.failures.begin(), run.failures.end())},
-          {"environment", events::environment_resource(run.environment)},
+          {"environment", environment_json(run.environment)},
           {"created", events::format_timestamp(run.created)},
           {"completed", done ? boost::json::value(events::format_timestamp(run.completed))
                              : boost::json::value(nullptr)}};

@@ -100,12 +100,10 @@ events::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter
 }
 
 events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
-  std::string key_id;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), hash_key(hash), &key_id);
-  if (status.IsNotFound()) return std::optional<KeyGrant>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto key = find_key(key_id);
+  auto key_id = database_.read_view(hash_key(hash));
+  if (!key_id) return std::move(key_id).error();
+  if (!*key_id) return std::optional<KeyGrant>{};
+  auto key = find_key(**key_id);
   if (!key) return std::move(key).error();
   if (!*key || (*key)->revoked) return std::optional<KeyGrant>{};
   auto plan = plan_of((*key)->account);
@@ -115,23 +113,19 @@ events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::stri
 }
 
 events::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), key_key(key_id), &text);
-  if (status.IsNotFound()) return std::optional<KeyRecord>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto stored = decode_key_record(text);
+  auto text = database_.read_view(key_key(key_id));
+  if (!text) return std::move(text).error();
+  if (!*text) return std::optional<KeyRecord>{};
+  auto stored = decode_key_record(**text);
   if (!stored) return std::move(stored).error();
   return std::optional<KeyRecord>{std::move(stored->record)};
 }
 
 events::Result<std::optional<events::Plan>> AccessView::plan_of(const std::string& account) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), account_key(account), &text);
-  if (status.IsNotFound()) return std::optional<events::Plan>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  return events::parse_plan(text);
+  auto text = database_.read_view(account_key(account));
+  if (!text) return std::move(text).error();
+  if (!*text) return std::optional<events::Plan>{};
+  return events::parse_plan(**text);
 }
 
 }  // namespace vouch::store

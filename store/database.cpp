@@ -85,4 +85,12 @@ Database::~Database() {
   db_->Close();
 }
 
+events::Result<std::optional<std::string>> Database::read_view(std::string_view key) const {
+  std::string value;
+  const auto status = db_->Get(rocksdb::ReadOptions(), views(), key, &value);
+  if (status.IsNotFound()) return std::optional<std::string>{};
+  if (!status.ok()) return events::Error::internal(status.ToString());
+  return std::optional<std::string>{std::move(value)};
+}
+
 }  // namespace vouch::store

@@ -2,6 +2,9 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "events/result.hpp"
@@ -35,6 +38,10 @@ class Database {
   rocksdb::ColumnFamilyHandle* events() const { return handles_[1]; }
   rocksdb::ColumnFamilyHandle* streams() const { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* views() const { return handles_[3]; }
+
+  // The value of `key` in the views column family; nullopt when absent,
+  // kInternal when RocksDB fails. Thread-safe.
+  [[nodiscard]] events::Result<std::optional<std::string>> read_view(std::string_view key) const;
   rocksdb::ColumnFamilyHandle* meta() const { return handles_[0]; }
   const std::filesystem::path& folder() const { return folder_; }
 

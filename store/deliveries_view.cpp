@@ -190,13 +190,11 @@ events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhoo
 
 events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
     const std::string& webhook_id) const {
-  std::string value;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), health_key(webhook_id), &value);
-  if (status.IsNotFound()) return std::optional<events::Millis>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
+  auto value = database_.read_view(health_key(webhook_id));
+  if (!value) return std::move(value).error();
+  if (!*value) return std::optional<events::Millis>{};
   return std::optional<events::Millis>{
-      static_cast<events::Millis>(keys::decode_u64(value).value_or(0))};
+      static_cast<events::Millis>(keys::decode_u64(**value).value_or(0))};
 }
 
 }  // namespace vouch::store

@@ -1,7 +1,5 @@
 #include "store/idempotency_view.hpp"
 
-#include <rocksdb/db.h>
-
 namespace vouch::store {
 namespace {
 
@@ -20,12 +18,10 @@ events::Status IdempotencyView::apply(const events::RecordedEvent& record, ViewW
 
 events::Result<std::optional<events::IdempotentResponse>> IdempotencyView::find(
     const std::string& stream) const {
-  std::string text;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), response_key(stream), &text);
-  if (status.IsNotFound()) return std::optional<events::IdempotentResponse>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto decoded = events::decode_idempotent_response(text);
+  auto text = database_.read_view(response_key(stream));
+  if (!text) return std::move(text).error();
+  if (!*text) return std::optional<events::IdempotentResponse>{};
+  auto decoded = events::decode_idempotent_response(**text);
   if (!decoded) return std::move(decoded).error();
   return std::optional<events::IdempotentResponse>{std::move(decoded->response)};
 }

@@ -13,6 +13,10 @@ namespace {
 std::string record_key(std::string_view id) { return "projects/id/" + std::string(id); }
 std::string position_key(std::string_view id) { return "projects/pos/" + std::string(id); }
 std::string snapshot_key(std::string_view id) { return "projects/snapshot/" + std::string(id); }
+// Every snapshot imported into a project: "projects/snapshots/<project>/<snapshot>".
+std::string imported_key(std::string_view id, std::string_view snapshot) {
+  return "projects/snapshots/" + std::string(id) + "/" + std::string(snapshot);
+}
 std::string account_prefix(std::string_view account) {
   return keys::owner_index_prefix("projects/acct", account);
 }
@@ -62,6 +66,7 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
           },
           [&](const events::ProjectImported& imported) {
             writer.put(snapshot_key(imported.id), imported.snapshot.snapshot_id);
+            writer.put(imported_key(imported.id, imported.snapshot.snapshot_id), "");
           },
       },
       *decoded);
@@ -82,12 +87,14 @@ events::Result<std::optional<events::Project>> ProjectsView::find(const std::str
 
 events::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
     const std::string& id) const {
-  std::string snapshot;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.views(), snapshot_key(id), &snapshot);
-  if (status.IsNotFound()) return std::optional<std::string>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  return std::optional<std::string>{std::move(snapshot)};
+  return database_.read_view(snapshot_key(id));
+}
+
+events::Result<bool> ProjectsView::has_snapshot(const std::string& id,
+                                               const std::string& snapshot) const {
+  auto found = database_.read_view(imported_key(id, snapshot));
+  if (!found) return std::move(found).error();
+  return found->has_value();
 }
 
 events::Result<Page<events::Project>> ProjectsView::list(

@@ -32,6 +32,10 @@ class ProjectsView : public Projection {
   [[nodiscard]] events::Result<std::optional<std::string>> latest_snapshot(
       const std::string& id) const;
 
+  // Whether `snapshot` was imported into project `id`.
+  [[nodiscard]] events::Result<bool> has_snapshot(const std::string& id,
+                                                  const std::string& snapshot) const;
+
   // Oldest first, after the project `starting_after` when given. kInvalid
   // when `starting_after` names no project of the account.
   [[nodiscard]] events::Result<Page<events::Project>> list(

@@ -106,12 +106,10 @@ events::Result<Page<events::GeneratedTest>> TestsView::list(
 
 events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
     const std::string& project_id) const {
-  std::string text;
-  auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                   coverage_key(project_id), &text);
-  if (status.IsNotFound()) return std::optional<events::Coverage>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
-  auto coverage = events::decode_coverage(text);
+  auto text = database_.read_view(coverage_key(project_id));
+  if (!text) return std::move(text).error();
+  if (!*text) return std::optional<events::Coverage>{};
+  auto coverage = events::decode_coverage(**text);
   if (!coverage) return std::move(coverage).error();
   return std::optional<events::Coverage>{*coverage};
 }

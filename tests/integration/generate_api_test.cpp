@@ -101,7 +101,8 @@ TEST_F(GenerateTest, ProblemsAreReportedPerFile) {
                                       "const x = require('left-pad-not-installed');\n"
                                       "exports.pad = (s) => x(s, 3);\n"},
                                      {"notes.txt", "not code"},
-                                     {"types.ts", "export const n: number = 1;\n"}});
+                                     {"types.d.ts", "export declare const n: number;\n"},
+                                     {"App.jsx", "export const App = () => <p>hi</p>;\n"}});
   ASSERT_EQ(response.status, 201u) << response.body;
   auto problems = json(response)["summary"].as_object()["problems"].as_array();
   auto problem_of = [&](const std::string& path) -> boost::json::object {
@@ -117,10 +118,11 @@ TEST_F(GenerateTest, ProblemsAreReportedPerFile) {
   auto missing = problem_of("needs.js");
   EXPECT_EQ(missing["code"], "missing_module") << response.body;
   EXPECT_EQ(missing["module"], "left-pad-not-installed");
-  // Data and text files are support files, written beside the sources and
-  // never a problem; a source in another language is one.
+  // Data, text and declaration files are support files, written beside the
+  // sources and never a problem; a source in another language (JSX) is one.
   EXPECT_TRUE(problem_of("notes.txt").empty()) << response.body;
-  EXPECT_EQ(problem_of("types.ts")["code"], "not_javascript") << response.body;
+  EXPECT_TRUE(problem_of("types.d.ts").empty()) << response.body;
+  EXPECT_EQ(problem_of("App.jsx")["code"], "not_javascript") << response.body;
   EXPECT_TRUE(problem_of("ok.js").empty());
 }
 

@@ -128,5 +128,45 @@ TEST_F(ImportTest, ALocalRepositoryIsClonedAtARefWhereTheServerAllowsFileUrls) {
   EXPECT_EQ(import(no_repository, R"({"git":{}})").status, 400u);
 }
 
+TEST_F(ImportTest, GenerationWithoutFilesTakesTheImportedSnapshot) {
+  const auto project = project_with("");
+  const auto other_project = project_with("");
+  auto none = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
+                   R"({"projectId":")" + project + R"("})");
+  EXPECT_EQ(none.status, 400u) << none.body;
+  EXPECT_NE(none.body.find("\"files\""), std::string::npos) << none.body;
+
+  auto imported = import(project, make_tar({{"pkg/package.json", R"({"name":"pkg"})"},
+                                            {"pkg/lib/abs.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"},
+                                            {"pkg/docs/notes.md", "# notes\n"},
+                                            {"pkg/tools/other.js", "exports.other = () => 1;\n"}}),
+                         "application/gzip");
+  ASSERT_EQ(imported.status, 201u) << imported.body;
+  const std::string snapshot(json(imported)["snapshotId"].as_string());
+
+  auto generated = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
+                        R"({"projectId":")" + project + R"(","paths":["lib/"]})");
+  ASSERT_EQ(generated.status, 201u) << generated.body;
+  auto test = json(generated);
+  bool tests_abs = false, tests_other = false;
+  for (const auto& file : test["files"].as_array()) {
+    const std::string path(file.at("path").as_string());
+    tests_abs = tests_abs || path.rfind("lib/", 0) == 0;
+    tests_other = tests_other || path.rfind("tools/", 0) == 0;
+  }
+  EXPECT_TRUE(tests_abs) << generated.body;
+  EXPECT_FALSE(tests_other) << generated.body;
+
+  // A named snapshot must have been imported into the project.
+  auto foreign = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
+                      R"({"projectId":")" + other_project + R"(","snapshotId":")" + snapshot +
+                          R"("})");
+  EXPECT_EQ(foreign.status, 400u) << foreign.body;
+  auto named = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
+                    R"({"projectId":")" + project + R"(","snapshotId":")" + snapshot +
+                        R"(","paths":["nowhere/"]})");
+  EXPECT_EQ(named.status, 400u) << named.body;
+}
+
 }  // namespace
 }  // namespace vouch::testing

@@ -2,6 +2,7 @@
 
 #include "events/access_codec.hpp"
 #include "events/clock.hpp"
+#include "events/generated_test.hpp"
 #include "events/project_codec.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
@@ -31,6 +32,40 @@ TEST(ProjectCodec, CorruptDataIsAnInternalErrorNotACrash) {
     ASSERT_FALSE(decoded.ok()) << data;
     EXPECT_EQ(decoded.error().code, events::ErrorCode::kInternal);
   }
+}
+
+TEST(GeneratedTestCodec, TheEnvironmentRoundTripsAndOlderEventsHaveNone) {
+  events::GeneratedTest test;
+  test.id = "tst_1";
+  test.project_id = "prj_1";
+  test.framework = "jest";
+  test.summary = R"({"testsKept":2})";
+  test.environment = {"20", {{"is-number", "7.0.0"}, {"@scope/pkg", "^1"}}};
+  test.created = 5;
+  auto encoded = events::encode(events::TestGenerated{test});
+  auto decoded = events::decode_test_generated(encoded.data, "acme");
+  ASSERT_TRUE(decoded.ok()) << encoded.data;
+  EXPECT_EQ(decoded->test.environment.node_version, "20");
+  EXPECT_EQ(decoded->test.environment.dependencies, test.environment.dependencies);
+  auto record = events::decode_generated_test(events::encode_generated_test(decoded->test));
+  ASSERT_TRUE(record.ok());
+  EXPECT_EQ(record->environment.dependencies, test.environment.dependencies);
+
+  // Recorded before generation took an environment.
+  auto older = events::decode_test_generated(
+      R"({"testId":"tst_0","projectId":"p","framework":"jest","threshold":80,"files":[],)"
+      R"("sources":[],"summary":{},"created":1})",
+      "acme");
+  ASSERT_TRUE(older.ok());
+  EXPECT_TRUE(older->test.environment.node_version.empty());
+  EXPECT_TRUE(older->test.environment.dependencies.empty());
+  auto corrupt = events::decode_test_generated(
+      R"({"testId":"t","projectId":"p","framework":"jest","threshold":80,"files":[],)"
+      R"("sources":[],"summary":{},"environment":{"nodeVersion":"20","dependencies":{"a":1}},)"
+      R"("created":1})",
+      "acme");
+  ASSERT_FALSE(corrupt.ok());
+  EXPECT_EQ(corrupt.error().code, events::ErrorCode::kInternal);
 }
 
 TEST(AccessCodec, KeyAndAccountEventsRoundTrip) {

@@ -69,6 +69,25 @@ TEST(ReadGeneration, AnAnswerOrAClearError) {
   EXPECT_NE(limit.error().message.find("memory limit exceeded"), std::string::npos);
 }
 
+TEST(GenerationJob, NamesTheInstalledDependenciesOnlyWhenThereAreAny) {
+  GenerationJob job{
+      {{"a.js", "exports.f = 1;"}}, "jest", 80, std::chrono::milliseconds(9000), std::nullopt};
+  EXPECT_EQ(generation_job_line(job).find("nodePath"), std::string::npos);
+  job.node_path = "/data/deps/abc/node_modules";
+  EXPECT_NE(generation_job_line(job).find(R"("nodePath":"/data/deps/abc/node_modules")"),
+            std::string::npos);
+}
+
+TEST(GenerationSummary, AProblemIsAddedToTheOnesTheGeneratorFound) {
+  EXPECT_EQ(
+      with_problem(R"({"testsKept":1,"problems":[{"path":"a.js","code":"no_tests"}]})",
+                   "environment.dependencies", "install_failed", "npm error 404"),
+      R"({"testsKept":1,"problems":[{"path":"a.js","code":"no_tests"},)"
+      R"({"path":"environment.dependencies","code":"install_failed","message":"npm error 404"}]})");
+  EXPECT_EQ(with_problem("{}", "p", "c", "m"),
+            R"({"problems":[{"path":"p","code":"c","message":"m"}]})");
+}
+
 TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
   RunnerSettings settings;
   settings.runner_dir = "/opt/vouch/runner";

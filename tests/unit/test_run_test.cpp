@@ -128,7 +128,9 @@ TEST(UploadPaths, OnlySafeRelativePathsAreAccepted) {
     EXPECT_TRUE(invalid_upload_path(bad)) << bad;
   }
   EXPECT_TRUE(is_javascript_path("a.mjs"));
-  EXPECT_FALSE(is_javascript_path("a.ts"));
+  EXPECT_TRUE(is_javascript_path("a.ts"));
+  EXPECT_TRUE(is_javascript_path("src/App.tsx"));
+  EXPECT_FALSE(is_javascript_path("types/index.d.ts"));
   EXPECT_FALSE(is_javascript_path(".js"));
 }
 

@@ -28,9 +28,14 @@ function parseJob(text) {
   });
   const framework = job.framework ?? 'jest';
   if (framework !== 'jest') throw new JobError(`framework ${JSON.stringify(framework)} is not supported; use "jest"`);
+  const nodePath = job.nodePath ?? undefined;
+  if (nodePath !== undefined && (typeof nodePath !== 'string' || !nodePath.startsWith('/'))) {
+    throw new JobError('nodePath must be an absolute path to the node_modules folder of the installed dependencies');
+  }
   return {
     files,
     framework,
+    ...(nodePath ? { nodePath } : {}),
     threshold: numberInRange(job.threshold, 'threshold', 0, 100, DEFAULT_THRESHOLD),
     timeBudgetMs: numberInRange(job.timeBudgetMs, 'timeBudgetMs', 1, 10 * 60 * 1000, DEFAULT_TIME_BUDGET_MS),
   };

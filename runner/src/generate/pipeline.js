@@ -6,33 +6,48 @@
 //   4. keep the smallest set of scenarios that holds that coverage and write them as Jest tests
 //   5. run Jest over sources and tests until every kept test passes twice; report its coverage
 
-const { classifySource } = require('./source-kind');
-const { SourceSyntaxError } = require('./parse');
-const { analyzeSource } = require('./analyze');
-const { instrumentSource } = require('./instrument');
-const { Executor } = require('./executor');
-const { planBindings } = require('./bindings');
-const { buildTargets } = require('./targets');
-const { InputPool } = require('./input-pool');
-const { ObservedValues } = require('./observed-values');
-const { ScenarioFactory } = require('./scenario-factory');
-const { Search } = require('./search');
-const { minimizeCorpus } = require('./minimize');
-const { Shrinker } = require('./shrink');
-const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./test-writer');
-const { jestConfigFile, CONFIG_PATH } = require('./jest-config');
-const { verifySuites } = require('./verify');
+const { classifySource } = require('./analysis/source-kind');
+const { SourceSyntaxError } = require('./analysis/parse');
+const { isTypeScript, stripTypes } = require('../transform');
+const { analyzeSource } = require('./analysis/analyze');
+const { instrumentSource } = require('./execution/instrument');
+const { Executor } = require('./execution/executor');
+const { planBindings } = require('./analysis/bindings');
+const { buildTargets } = require('./analysis/targets');
+const { InputPool } = require('./search/input-pool');
+const { ObservedValues } = require('./execution/observed-values');
+const { ScenarioFactory } = require('./search/scenario-factory');
+const { Search } = require('./search/search');
+const { minimizeCorpus } = require('./selection/minimize');
+const { Shrinker } = require('./selection/shrink');
+const { Strengthener } = require('./selection/strengthen');
+const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./writing/test-writer');
+const { jestConfigFile, CONFIG_PATH } = require('./writing/jest-config');
+const { verifySuites } = require('./verification/verify');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
-const { Rng } = require('./rng');
+const { Rng } = require('./search/rng');
 const { planBudget } = require('./budget');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 
-// Step 1: which files are JavaScript that parses. Support files (JSON, text, .d.ts) are only
-// written beside the sources.
+// TypeScript is analysed without its types (src/transform.js); a file babel cannot parse is a
+// syntax error at babel's position.
+function analyzableCode(file) {
+  if (!isTypeScript(file.path)) return file.content;
+  try {
+    return stripTypes(file.path, file.content);
+  } catch (error) {
+    if (!error.loc) throw error;
+    const message = String(error.message).split('\n')[0].replace(/^[^:]*: /, '').replace(/\s*\(\d+:\d+\)$/, '');
+    throw new SourceSyntaxError(message, error.loc.line, error.loc.column + 1);
+  }
+}
+
+// Step 1: which files are JavaScript (or TypeScript) that parses. Support files (JSON, text,
+// .d.ts) are only written beside the sources.
 function analyzeFiles(files, problems) {
   const analysed = [];
   for (const file of files) {
@@ -40,7 +55,8 @@ function analyzeFiles(files, problems) {
     if (source.kind === 'foreign') problems.push(problem(file.path, 'not_javascript', source.reason));
     if (source.kind !== 'javascript') continue;
     try {
-      analysed.push({ path: file.path, content: file.content, analysis: analyzeSource(file.content) });
+      const code = analyzableCode(file);
+      analysed.push({ path: file.path, content: file.content, code, analysis: analyzeSource(code) });
     } catch (error) {
       if (!(error instanceof SourceSyntaxError)) throw error;
       problems.push(problem(file.path, 'syntax_error', error.message, { line: error.line, column: error.column }));
@@ -147,7 +163,7 @@ async function generateTests(job, { log = () => {} } = {}) {
   try {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
-    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS }, { memoryMb: CHILD_MEMORY_MB });
+    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
     const modules = await loadModules(instrumented, executor, problems, observed, rng);
 
@@ -158,23 +174,29 @@ async function generateTests(job, { log = () => {} } = {}) {
     const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, observed, rng, log });
     const budget = planBudget(started, job.timeBudgetMs, loadedModules.filter((module) => module.targets.length).length);
     const corpus = await search.run(budget.searchDeadline);
-    const chosen = await new Shrinker(search, modulesByPath).shrinkAll(minimizeCorpus(corpus), budget.shrinkDeadline);
+    const minimal = minimizeCorpus(corpus);
+    const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
+    const mutationFiles = instrumented.map((file) => ({ ...file, loaded: modulesByPath.has(file.path) }));
+    // What the suite could still gain: entries set cover dropped, the unshrunk originals of shrunk
+    // ones (a boundary value shrinking turned into 0), the search's alternates.
+    const candidates = [...corpus.filter((entry) => !shrunk.includes(entry)), ...search.alternates()];
+    const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, budget.mutationDeadline);
     executor.close();
 
     const suites = prepareSuites(loadedModules, chosen);
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
     // A job that brings its own Jest configuration keeps it.
-    const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm) });
+    const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, log })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log })
       : { suites: [], coverage: null, files: [], dropped: null };
     problems.push(...untestedProblems(loadedModules, suites, verified));
 
     const files = verified.suites.length
       ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), ...(config ? [config] : [])]
       : [];
-    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems });
+    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems, mutation });
     log(`done in ${Date.now() - started} ms: ${summary.testsKept}/${testsGenerated} tests kept`);
     return { files, summary };
   } finally {

@@ -4,7 +4,10 @@
 const METRICS = ['statements', 'branches', 'functions', 'lines'];
 
 // files: the run's per-file coverage, [{ path, coverage }] (paths as submitted).
-function buildSummary({ modules, testsGenerated, suites, coverage, files, problems }) {
+// mutation: { killed, total, complete } from strengthen.js: the sampled mutants the tests handed
+// to verification kill. Stated as `mutation` only when verification kept every one of them (the
+// score is of the suite returned) and there were mutants to count.
+function buildSummary({ modules, testsGenerated, suites, coverage, files, problems, mutation = null }) {
   const byPath = new Map((files || []).map((file) => [file.path, file.coverage]));
   const keptByFile = new Map(suites.map((suite) => [suite.spec.sourcePath, suite.cases.length]));
   const perFile = modules.map((module) => ({
@@ -13,11 +16,14 @@ function buildSummary({ modules, testsGenerated, suites, coverage, files, proble
     testsKept: keptByFile.get(module.path) || 0,
     coverage: byPath.get(module.path) || null,
   }));
+  const testsKept = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
+  const measured = mutation && mutation.total > 0 && testsKept === testsGenerated && testsKept > 0;
   return {
     functionsFound: modules.reduce((sum, module) => sum + module.functionsFound, 0),
     testsGenerated,
-    testsKept: suites.reduce((sum, suite) => sum + suite.cases.length, 0),
+    testsKept,
     coverage: coverage || Object.fromEntries(METRICS.map((metric) => [metric, 0])),
+    ...(measured ? { mutation: { score: Math.round((1000 * mutation.killed) / mutation.total) / 10, killed: mutation.killed, sampled: mutation.total } } : {}),
     perFile,
     problems,
   };

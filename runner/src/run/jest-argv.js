@@ -15,10 +15,11 @@ const JEST_CONFIG_NAMES = ['jest.config.js', 'jest.config.cjs', 'jest.config.mjs
 // Must match kCoverageReportFolder in actors/runner_settings.hpp.
 const COVERAGE_REPORT_DIR = '.vouch-coverage';
 
-const SOURCE_GLOB = '**/*.{js,jsx,mjs,cjs}';
+const SOURCE_GLOB = '**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}';
 const NOT_SOURCES = [
   '!**/node_modules/**',
   `!${COVERAGE_REPORT_DIR}/**`,
+  '!**/*.d.{ts,mts,cts}',
   '!**/{jest,babel}.config.{js,cjs,mjs}',
   '!**/.babelrc.{js,cjs,mjs}',
 ];

@@ -3,8 +3,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { analyzeSource } = require('../../src/generate/analyze');
-const { paramHints } = require('../../src/generate/param-hints');
+const { analyzeSource } = require('../../src/generate/analysis/analyze');
+const { paramHints } = require('../../src/generate/analysis/param-hints');
 
 function exportsOf(source) {
   return analyzeSource(source).exports.map((info) => ({

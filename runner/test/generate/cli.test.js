@@ -137,17 +137,19 @@ test('reports bad files as problems and still tests the good ones', () => {
   const files = [
     { path: 'lib/ok.js', content: 'module.exports = (a, b) => (a > b ? a : b);\n' },
     { path: 'lib/broken.js', content: 'const a = 1;\nfunction (x {\n' },
-    { path: 'lib/types.ts', content: 'export const a: number = 1;\n' },
+    { path: 'lib/types.ts', content: 'export const a: number = ;\n' },
+    { path: 'lib/App.jsx', content: 'export const App = () => <p>hi</p>;\n' },
     { path: 'lib/logo.js', content: '\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR' },
     { path: 'lib/http.js', content: "const axios = require('axios');\nmodule.exports = (url) => axios.get(url);\n" },
     { path: 'lib/crash.js', content: "throw new Error('boom at load');\n" },
     { path: 'lib/hang.js', content: 'while (true) {}\n' },
   ];
-  const { status, result } = runGenerate({ files, timeBudgetMs: 6000 });
+  const { status, result } = runGenerate({ files, timeBudgetMs: 10000 });
   assert.equal(status, 0);
   const byPath = Object.fromEntries(result.summary.problems.map((problem) => [problem.path, problem]));
   assert.deepEqual(byPath['lib/broken.js'], { path: 'lib/broken.js', code: 'syntax_error', message: 'Unexpected token', line: 2, column: 10 });
-  assert.equal(byPath['lib/types.ts'].code, 'not_javascript');
+  assert.deepEqual(byPath['lib/types.ts'], { path: 'lib/types.ts', code: 'syntax_error', message: 'Unexpected token', line: 1, column: 26 });
+  assert.equal(byPath['lib/App.jsx'].code, 'not_javascript');
   assert.equal(byPath['lib/logo.js'].code, 'not_javascript');
   assert.equal(byPath['lib/http.js'].code, 'missing_module');
   assert.equal(byPath['lib/http.js'].module, 'axios');
@@ -155,7 +157,7 @@ test('reports bad files as problems and still tests the good ones', () => {
   assert.equal(byPath['lib/crash.js'].code, 'load_error');
   assert.match(byPath['lib/crash.js'].message, /boom at load/);
   assert.equal(byPath['lib/hang.js'].code, 'timeout');
-  assert.equal(result.summary.problems.length, 6);
+  assert.equal(result.summary.problems.length, 7);
   assert.ok(result.summary.testsKept >= 2);
   assert.deepEqual(result.files.map((file) => file.path).sort(), ['jest.config.js', 'lib/__tests__/ok.test.js']);
 });
@@ -270,4 +272,69 @@ exports.later = function later(callback, ms) {
   assert.equal(results.numRuntimeErrorTestSuites, 0);
   assert.equal(results.numPassedTests, result.summary.testsKept);
   assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
+});
+
+test('installed dependencies (nodePath) resolve for the code under test, in the child and in verification; without them the module is missing_module', () => {
+  const deps = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-deps-'));
+  const nodePath = path.join(deps, 'node_modules');
+  const write = (file, content) => {
+    fs.mkdirSync(path.dirname(path.join(nodePath, file)), { recursive: true });
+    fs.writeFileSync(path.join(nodePath, file), content);
+  };
+  // A package with a dependency of its own, found by Node's resolution from the package's folder.
+  write('clamp-num/package.json', JSON.stringify({ name: 'clamp-num', version: '1.0.0', main: 'lib/clamp.js' }));
+  write('clamp-num/lib/clamp.js', "const isNum = require('is-num');\nmodule.exports = (n, lo, hi) => (isNum(n) ? Math.min(hi, Math.max(lo, n)) : lo);\n");
+  write('is-num/package.json', JSON.stringify({ name: 'is-num', version: '1.0.0' }));
+  write('is-num/index.js', "module.exports = (n) => typeof n === 'number' && Number.isFinite(n);\n");
+  const files = [{
+    path: 'percent.js',
+    content: `const clamp = require('clamp-num');
+exports.percent = (part, whole) => {
+  if (whole === 0) throw new RangeError('whole must not be 0');
+  return clamp(Math.round((part / whole) * 100), 0, 100) + '%';
+};
+`,
+  }];
+  try {
+    const { status, result } = runGenerate({ files, nodePath, timeBudgetMs: 10000 });
+    assert.equal(status, 0);
+    assert.deepEqual(result.summary.problems, []);
+    assert.ok(result.summary.testsKept >= 2, JSON.stringify(result.summary));
+    const test = result.files.find((file) => file.path === '__tests__/percent.test.js').content;
+    assert.match(test, /'\d+%'/);
+    assert.match(test, /name: 'RangeError', message: 'whole must not be 0'/);
+    assert.equal(result.summary.coverage.statements, 100);
+
+    const without = runGenerate({ files, timeBudgetMs: 5000 }).result;
+    assert.deepEqual(without.summary.problems.map((p) => [p.code, p.module]), [['missing_module', 'clamp-num']]);
+    // The runner's own packages never resolve for the code under test.
+    const own = runGenerate({ files: [{ path: 'a.js', content: "const acorn = require('acorn');\nexports.v = () => acorn.version;\n" }], nodePath, timeBudgetMs: 5000 }).result;
+    assert.deepEqual(own.summary.problems.map((p) => [p.code, p.module]), [['missing_module', 'acorn']]);
+    assert.equal(runGenerate({ files, nodePath: 'relative/node_modules' }).status, 1);
+  } finally {
+    fs.rmSync(deps, { recursive: true, force: true });
+  }
+});
+
+test('ES modules importing each other and TypeScript get tests through the one shared transform, run as a run runs them', () => {
+  const files = [
+    { path: 'src/slug.mjs', content: "export const slug = (words) => words.join('-').toLowerCase();\n" },
+    { path: 'src/title.mjs', content: "import { slug } from './slug.mjs';\nexport default function title(words) {\n  if (!Array.isArray(words)) throw new TypeError('words must be an array');\n  return words.join(' ') + ' [' + slug(words) + ']';\n}\n" },
+    { path: 'src/ruler.ts', content: "export enum Unit { Cm = 'cm', In = 'in' }\nexport class Ruler {\n  constructor(private unit: Unit = Unit.Cm) {}\n  label(value: number): string {\n    if (value < 0) throw new RangeError('negative length');\n    return value.toFixed(1) + ' ' + this.unit;\n  }\n}\n" },
+    { path: 'src/types.d.ts', content: 'export declare const x: number;\n' },
+  ];
+  const { status, result } = runGenerate({ files, timeBudgetMs: 15000 });
+  assert.equal(status, 0);
+  assert.deepEqual(result.summary.problems, []);
+  assert.deepEqual(result.summary.perFile.map((file) => file.path), ['src/slug.mjs', 'src/title.mjs', 'src/ruler.ts']);
+  const content = (path) => result.files.find((file) => file.path === path).content;
+  assert.match(content('src/__tests__/title.test.js'), /^import title from '\.\.\/title\.mjs';$/m);
+  assert.match(content('src/__tests__/ruler.test.js'), /^import \{ Ruler \} from '\.\.\/ruler';$/m);
+  assert.match(content('src/__tests__/ruler.test.js'), /name: 'RangeError', message: 'negative length'/);
+  assert.match(content('jest.config.js'), /presets: \['@babel\/preset-typescript'\]/);
+  assert.equal(result.summary.coverage.statements, 100);
+  const { results, coverage } = runJest([...files, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.equal(results.numPassedTests, result.summary.testsKept);
+  assert.equal(coverage.statements.pct, 100);
 });

@@ -4,8 +4,8 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { instrumentSource } = require('../../src/generate/instrument');
-const { Executor } = require('../../src/generate/executor');
+const { instrumentSource } = require('../../src/generate/execution/instrument');
+const { Executor } = require('../../src/generate/execution/executor');
 
 const LIMITS = { syncMs: 200, asyncMs: 300, callbackMs: 50, loadMs: 1000 };
 const FILE = '/virtual/lib.js';
@@ -107,7 +107,7 @@ test('moves the clock the code under test reads', async () => {
 });
 
 test('runs a scenario with Jest fake timers: a timer fires only when the scenario moves the clock', async () => {
-  const { instrumentSource } = require('../../src/generate/instrument');
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
   const file = '/virtual/later.js';
   const { code } = instrumentSource(file, 'exports.later = (callback, ms) => { setTimeout(() => callback(Date.now() > 0), ms); return "scheduled"; };', { esm: false });
   const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
@@ -128,7 +128,7 @@ test('runs a scenario with Jest fake timers: a timer fires only when the scenari
 });
 
 test('tells the module\'s own class members from inherited library ones, and records events a scenario causes', async () => {
-  const { instrumentSource } = require('../../src/generate/instrument');
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
   const file = '/virtual/store.js';
   const source = `const EventEmitter = require('events');
 class Store extends EventEmitter {

@@ -4,8 +4,8 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { parseJob, JobError } = require('../../src/generate/job');
-const { classifySource } = require('../../src/generate/source-kind');
-const { parseSource, SourceSyntaxError } = require('../../src/generate/parse');
+const { classifySource } = require('../../src/generate/analysis/source-kind');
+const { parseSource, SourceSyntaxError } = require('../../src/generate/analysis/parse');
 
 test('reads a job and fills in defaults', () => {
   const job = parseJob(JSON.stringify({ files: [{ path: './src//a.js', content: '' }] }));
@@ -19,13 +19,13 @@ test('rejects malformed jobs with a reason', () => {
   for (const text of bad) assert.throws(() => parseJob(text), JobError, text);
 });
 
-test('sorts files into JavaScript, support files and foreign sources', () => {
-  for (const path of ['a.js', 'a.mjs', 'a.cjs']) assert.equal(classifySource(path, 'x').kind, 'javascript');
-  for (const path of ['package.json', 'data/words.json', 'types/index.d.ts', 'README.md', 'notes.txt', 'Makefile', 'fixtures/a.csv']) {
+test('sorts files into JavaScript (TypeScript included), support files and foreign sources', () => {
+  for (const path of ['a.js', 'a.mjs', 'a.cjs', 'a.ts', 'A.tsx', 'a.mts', 'a.cts']) assert.equal(classifySource(path, 'x').kind, 'javascript', path);
+  for (const path of ['package.json', 'data/words.json', 'types/index.d.ts', 'types/a.d.mts', 'README.md', 'notes.txt', 'Makefile', 'fixtures/a.csv']) {
     assert.equal(classifySource(path, 'x').kind, 'support', path);
   }
-  assert.match(classifySource('a.ts', 'x').reason, /\.ts is not a JavaScript file/);
-  assert.equal(classifySource('App.jsx', 'x').kind, 'foreign');
+  assert.match(classifySource('App.jsx', 'x').reason, /\.jsx is not a JavaScript or TypeScript file/);
+  assert.equal(classifySource('a.coffee', 'x').kind, 'foreign');
   assert.match(classifySource('a.js', 'PK\u0003\u0004\u0000\u0000').reason, /binary/);
 });
 

@@ -3,7 +3,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { sampleRegex } = require('../../src/generate/regex-sampler');
+const { sampleRegex } = require('../../src/generate/analysis/regex-sampler');
 
 test('produces a matching string for every alternative', () => {
   const { matching } = sampleRegex('^(\\d+) *(ms|s|m|h)$', '');

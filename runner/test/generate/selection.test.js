@@ -3,7 +3,7 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { minimizeCorpus } = require('../../src/generate/minimize');
+const { minimizeCorpus } = require('../../src/generate/selection/minimize');
 const { planBudget } = require('../../src/generate/budget');
 
 const entry = (name, keys, { happy = true, steps = 1 } = {}) => ({
@@ -25,12 +25,12 @@ test('between equal scenarios prefers one that ends in a value, then the shorter
 test('plans two Jest runs for verification and leaves the rest to the search', () => {
   const small = planBudget(0, 20000, 1);
   assert.equal(small.deadline, 20000);
-  assert.ok(small.shrinkDeadline > 16000 && small.shrinkDeadline < small.deadline);
-  assert.ok(small.searchDeadline < small.shrinkDeadline);
+  assert.ok(small.mutationDeadline > 16000 && small.mutationDeadline < small.deadline);
+  assert.ok(small.searchDeadline < small.shrinkDeadline && small.shrinkDeadline < small.mutationDeadline);
   const large = planBudget(0, 20000, 40);
-  assert.ok(large.shrinkDeadline < small.shrinkDeadline, 'more test files, more time for Jest');
+  assert.ok(large.mutationDeadline < small.mutationDeadline, 'more test files, more time for Jest');
   const tiny = planBudget(0, 1000, 1);
-  assert.ok(tiny.searchDeadline >= 0 && tiny.shrinkDeadline >= 250);
+  assert.ok(tiny.searchDeadline >= 0 && tiny.mutationDeadline >= 250);
 });
 
 test('keeps a direct test that ends in a value for every target, even when error paths cover its code', () => {

@@ -5,10 +5,10 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const vm = require('node:vm');
-const { describeValue } = require('../../src/generate/child/snapshot');
-const { valueSource, Unassertable } = require('../../src/generate/value-source');
-const { mergeDescriptions } = require('../../src/generate/stability');
-const { atom, arrayOf, objectOf, mockOf, toSource } = require('../../src/generate/candidate');
+const { describeValue } = require('../../src/generate/execution/child/snapshot');
+const { valueSource, Unassertable } = require('../../src/generate/writing/value-source');
+const { mergeDescriptions } = require('../../src/generate/search/stability');
+const { atom, arrayOf, objectOf, mockOf, toSource } = require('../../src/generate/search/candidate');
 
 const roundTrip = (value) => vm.runInThisContext(`(${valueSource(describeValue(value))})`);
 

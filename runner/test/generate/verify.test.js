@@ -7,8 +7,8 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { verifySuites } = require('../../src/generate/verify');
-const { jestConfigFile } = require('../../src/generate/jest-config');
+const { verifySuites } = require('../../src/generate/verification/verify');
+const { jestConfigFile } = require('../../src/generate/writing/jest-config');
 
 const SOURCE = {
   path: 'm.js',

@@ -3,9 +3,9 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { testFileFor, prepareTestCase, writeTestFile } = require('../../src/generate/test-writer');
-const { atom, mockOf } = require('../../src/generate/candidate');
-const { describeValue } = require('../../src/generate/child/snapshot');
+const { testFileFor, prepareTestCase, writeTestFile } = require('../../src/generate/writing/test-writer');
+const { atom, mockOf } = require('../../src/generate/search/candidate');
+const { describeValue } = require('../../src/generate/execution/child/snapshot');
 
 const target = { label: 'ms', file: 'src/ms.js' };
 const callEntry = (args, outcome, effects = [[]]) => ({

@@ -170,6 +170,23 @@ test('a source file no test loads counts as uncovered', async () => {
   assert.ok(result.results.coverage.functions < without.results.coverage.functions);
 });
 
+test('TypeScript sources count for coverage under the shared transform; declaration files do not', async () => {
+  const { jestConfigFile } = require('../../src/generate/writing/jest-config');
+  const files = [
+    { path: 'src/area.ts', content: 'export const area = (w: number, h: number): number => (w < 0 ? 0 : w * h);\n' },
+    { path: 'src/unused.ts', content: 'export function never(x: string): string { return x; }\n' },
+    { path: 'src/types.d.ts', content: 'export declare function area(w: number, h: number): number;\n' },
+    { path: 'src/__tests__/area.test.js', content: "import { area } from '../area';\ntest('area', () => expect(area(2, 3)).toBe(6));\n" },
+    jestConfigFile({ esm: true, typescript: true }),
+  ];
+  const { result } = await runJob({ files });
+  assert.equal(result.ok, true, JSON.stringify(result));
+  assert.equal(result.results.passed, 1);
+  assert.deepEqual(result.results.files.map((file) => file.path).sort(), ['src/area.ts', 'src/unused.ts']);
+  assert.equal(result.results.files.find((file) => file.path === 'src/unused.ts').coverage.functions, 0);
+  assert.ok(result.results.coverage.branches < 100);
+});
+
 test('with nothing to cover, coverage is 100', async () => {
   const { result } = await runJob({ files: [{ path: 'sum.test.js', content: "test('sums', () => expect(1 + 1).toBe(2));" }] });
   assert.deepEqual(result.results.coverage, { statements: 100, branches: 100, functions: 100, lines: 100 });

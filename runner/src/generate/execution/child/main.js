@@ -1,0 +1,97 @@
+'use strict';
+// Entry point of the child process that executes the code under test (forked by executor.js).
+// It receives instrumented files once, then answers `load` and `run` requests over IPC, one at a
+// time. Anything the code under test does that would end or disturb the process (process.exit,
+// uncaught errors from timers) is caught and reported as a flag on the scenario it happened in.
+
+const { ModuleLoader } = require('./module-loader');
+const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
+const { runScenario } = require('./scenario-runner');
+const { readExportsShape } = require('./shape');
+const { CoverageProbe } = require('./coverage-probe');
+const { jestStandIn } = require('./mock-function');
+const { withClockShift } = require('./clock');
+const { recordEvents } = require('../event-recorder');
+const { realTimers } = require('./fake-timers');
+
+let loader = null;
+let probe = null;
+let limits = null;
+let disturbances = [];
+
+class ExitAttempt extends Error {}
+
+process.exit = (code) => {
+  disturbances.push(`process.exit(${code === undefined ? '' : code})`);
+  throw new ExitAttempt('process.exit was called');
+};
+process.on('uncaughtException', (error) => disturbances.push(`uncaught ${error && error.message}`));
+process.on('unhandledRejection', (error) => disturbances.push(`unhandled rejection ${error && error.message}`));
+// Scenario source calls `jest.fn(...)` and `recordEvents(...)`, exactly as the emitted test will.
+globalThis.jest = jestStandIn;
+globalThis.recordEvents = recordEvents;
+
+function bindingValues(moduleExports, bindings) {
+  return bindings.map((binding) => {
+    if (binding.from === 'module') return moduleExports;
+    if (binding.from === 'default') return moduleExports && moduleExports.__esModule ? moduleExports.default : moduleExports;
+    return moduleExports[binding.key];
+  });
+}
+
+function describeLoadError(error) {
+  if (error instanceof TimeLimitError) return { code: 'timeout', message: `loading the module ${error.message}` };
+  if (error instanceof ExitAttempt) return { code: 'load_error', message: `loading the module calls ${disturbances[disturbances.length - 1]}` };
+  if (error && error.code === 'MODULE_NOT_FOUND' && error.request) {
+    return { code: 'missing_module', module: error.request, message: `requires '${error.request}', which is not installed or not among the submitted files` };
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : `threw ${String(error)}`;
+  return { code: 'load_error', message: `loading the module failed: ${message}` };
+}
+
+const handlers = {
+  init(message) {
+    const files = new Map(message.files.map((file) => [file.path, file]));
+    loader = new ModuleLoader(files, { nodePath: message.nodePath });
+    probe = new CoverageProbe(message.coveragePaths);
+    limits = message.limits;
+    return {};
+  },
+
+  load(message) {
+    disturbances = [];
+    try {
+      const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
+      return { ok: true, ...readExportsShape(moduleExports) };
+    } catch (error) {
+      return { ok: false, error: describeLoadError(error) };
+    }
+  },
+
+  run(message) {
+    return withClockShift(message.clockShiftMs, async () => {
+      disturbances = [];
+      probe.reset();
+      let result;
+      try {
+        const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry, message.override || null), limits.loadMs);
+        // As the test file does: `jest.useFakeTimers()` after loading the module.
+        if (message.fakeTimers) jestStandIn.useFakeTimers();
+        result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
+      } catch (error) {
+        return { ok: false, error: String(error && error.stack || error), keys: probe.hits() };
+      } finally {
+        // Timers still pending on a fake clock never fire, as at the end of a Jest test.
+        jestStandIn.useRealTimers();
+      }
+      // Let timers the scenario started fire now, so their errors count against this scenario.
+      await new Promise((resolve) => realTimers.setImmediate(resolve));
+      return { ok: true, ...result, keys: probe.hits(), disturbances };
+    });
+  },
+};
+
+process.on('message', async (message) => {
+  const reply = await handlers[message.type](message);
+  process.send({ id: message.id, ...reply });
+});

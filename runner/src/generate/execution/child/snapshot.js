@@ -1,0 +1,131 @@
+'use strict';
+// Describes a runtime value as plain JSON so the parent can compare two runs and write it back
+// as a JavaScript literal. The description keeps what Jest's `toEqual` compares: own enumerable
+// properties, array items, Map/Set contents, Date time, RegExp source, error messages. Functions,
+// symbols, promises and cycles are described by kind only; they cannot be written as literals.
+
+const { EventEmitter } = require('node:events');
+const { isMockFunction } = require('./mock-function');
+
+const EMITTER_FIELDS = new Set(['_events', '_eventsCount', '_maxListeners']);
+
+const MAX_DEPTH = 8;
+const MAX_NODES = 600;
+const MAX_STRING = 300; // longer strings are asserted by their length
+
+function numberDescription(value) {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Infinity) return 'Infinity';
+  if (value === -Infinity) return '-Infinity';
+  if (Object.is(value, -0)) return '-0';
+  return value;
+}
+
+function constructorName(value) {
+  const proto = Object.getPrototypeOf(value);
+  if (proto === null) return null;
+  if (proto === Object.prototype) return null;
+  const ctor = proto.constructor;
+  return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
+}
+
+const FUNCTION_OWN = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
+const MAX_FUNCTION_MEMBERS = 8;
+
+// A function by its name; one the code under test built also by the methods and getters attached
+// to it (`debounced.clear`, `isPending`), which follow-up steps call.
+function functionDescription(value) {
+  const mock = isMockFunction(value);
+  const description = { t: 'function', name: value.name, mock };
+  if (mock) return description;
+  const members = [];
+  for (const name of Object.getOwnPropertyNames(value)) {
+    if (FUNCTION_OWN.has(name) || members.length >= MAX_FUNCTION_MEMBERS) continue;
+    const property = Object.getOwnPropertyDescriptor(value, name);
+    if (property.get) members.push({ name, kind: 'getter' });
+    else if (typeof property.value === 'function') members.push({ name, kind: 'method' });
+  }
+  return members.length ? { ...description, members } : description;
+}
+
+function tagOf(value) {
+  return Object.prototype.toString.call(value).slice(8, -1);
+}
+
+class Describer {
+  constructor() {
+    this.nodes = 0;
+    this.ancestors = new Set();
+  }
+
+  describe(value, depth = 0) {
+    this.nodes++;
+    switch (typeof value) {
+      case 'undefined': return { t: 'undefined' };
+      case 'boolean': return { t: 'boolean', v: value };
+      case 'number': return { t: 'number', v: numberDescription(value) };
+      case 'bigint': return { t: 'bigint', v: value.toString() };
+      case 'string': return value.length > MAX_STRING ? { t: 'string', v: value.slice(0, 40), length: value.length, long: true } : { t: 'string', v: value };
+      case 'symbol': {
+        const key = Symbol.keyFor(value);
+        return key === undefined ? { t: 'symbol' } : { t: 'symbol', key };
+      }
+      case 'function': return functionDescription(value);
+      default: break;
+    }
+    if (value === null) return { t: 'null' };
+    // Past the limits only objects are cut short: `expect.anything()` stands for them, and it
+    // matches any object (it would not match null or undefined).
+    if (this.nodes > MAX_NODES || depth > MAX_DEPTH) return { t: 'truncated' };
+    if (this.ancestors.has(value)) return { t: 'circular' };
+    this.ancestors.add(value);
+    try {
+      return this.describeObject(value, depth);
+    } catch {
+      return { t: 'opaque', ctor: null };
+    } finally {
+      this.ancestors.delete(value);
+    }
+  }
+
+  describeObject(value, depth) {
+    const tag = tagOf(value);
+    if (Array.isArray(value)) {
+      const items = [];
+      for (let i = 0; i < value.length; i++) items.push(this.describe(value[i], depth + 1));
+      const extraKeys = Object.keys(value).length > value.length;
+      return extraKeys ? { t: 'opaque', ctor: 'Array' } : { t: 'array', items };
+    }
+    if (Buffer.isBuffer(value)) return value.length <= 256 ? { t: 'buffer', bytes: [...value] } : { t: 'opaque', ctor: 'Buffer' };
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      return value.length <= 256 ? { t: 'typed', ctor: tag, items: [...value].map((item) => this.describe(item, depth + 1)) } : { t: 'opaque', ctor: tag };
+    }
+    if (tag === 'Date') return { t: 'date', v: Number.isNaN(value.getTime()) ? null : value.toISOString() };
+    if (value instanceof RegExp) return { t: 'regexp', source: value.source, flags: value.flags };
+    if (value instanceof Error) return this.describeError(value, depth);
+    if (value instanceof Map) {
+      return { t: 'map', entries: [...value].map(([k, v]) => [this.describe(k, depth + 1), this.describe(v, depth + 1)]) };
+    }
+    if (value instanceof Set) return { t: 'set', items: [...value].map((item) => this.describe(item, depth + 1)) };
+    if (typeof value.then === 'function') return { t: 'promise' };
+    if (['WeakMap', 'WeakSet', 'WeakRef', 'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Generator', 'AsyncGenerator', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt'].includes(tag) || tag.endsWith('Iterator')) {
+      return { t: 'opaque', ctor: constructorName(value) || tag };
+    }
+    // Node's EventEmitter bookkeeping is not the module's state; tests leave it out
+    // (`expect.objectContaining`, as for any instance with symbol-keyed properties).
+    const keys = value instanceof EventEmitter ? Object.keys(value).filter((key) => !EMITTER_FIELDS.has(key)) : Object.keys(value);
+    const entries = keys.map((key) => [key, this.describe(value[key], depth + 1)]);
+    return { t: 'object', ctor: constructorName(value), entries, symbols: Object.getOwnPropertySymbols(value).some((s) => Object.prototype.propertyIsEnumerable.call(value, s)) };
+  }
+
+  describeError(error, depth) {
+    const props = Object.keys(error).filter((key) => key !== 'stack').map((key) => [key, this.describe(error[key], depth + 1)]);
+    return { t: 'error', ctor: constructorName(error), name: String(error.name), message: String(error.message), props };
+  }
+}
+
+function describeValue(value) {
+  return new Describer().describe(value);
+}
+
+module.exports = { describeValue };

@@ -1,0 +1,75 @@
+'use strict';
+// Input values as data. A candidate is an atom (a literal with its source text), an array, an
+// object or a mock function (`jest.fn`). Keeping inputs structured lets the search mutate them
+// (change one property, add an item) and spell them in the test exactly as they were run.
+
+const { quoteString, numberSource, propertyKey } = require('../writing/js-source');
+
+const LINE_WIDTH = 72;
+
+const atom = {
+  string: (value) => ({ kind: 'atom', type: 'string', value, source: quoteString(value) }),
+  number: (value) => ({ kind: 'atom', type: 'number', value, source: numberSource(value) }),
+  boolean: (value) => ({ kind: 'atom', type: 'boolean', value, source: String(value) }),
+  bigint: (text) => ({ kind: 'atom', type: 'bigint', value: text, source: `${text}n` }),
+  null: () => ({ kind: 'atom', type: 'null', value: null, source: 'null' }),
+  undefined: () => ({ kind: 'atom', type: 'undefined', value: undefined, source: 'undefined' }),
+  // Values built by an expression (dates, regexes, buffers, symbols).
+  expression: (type, source) => ({ kind: 'atom', type, source }),
+};
+
+function fromValue(value) {
+  switch (typeof value) {
+    case 'string': return atom.string(value);
+    case 'number': return atom.number(value);
+    case 'boolean': return atom.boolean(value);
+    case 'bigint': return atom.bigint(value.toString());
+    case 'undefined': return atom.undefined();
+    default: return value === null ? atom.null() : null;
+  }
+}
+
+const arrayOf = (items) => ({ kind: 'array', items });
+const objectOf = (entries) => ({ kind: 'object', entries });
+// A mock whose implementation returns `returns` (a candidate), or throws when `throws` is set.
+const mockOf = ({ returns = null, throws = null, identity = false } = {}) => ({ kind: 'mock', returns, throws, identity });
+
+function mockSource(candidate, indent) {
+  if (candidate.throws) return `jest.fn(() => {\n${indent}  throw new Error(${quoteString(candidate.throws)});\n${indent}})`;
+  if (candidate.identity) return 'jest.fn((value) => value)';
+  if (candidate.returns) {
+    const body = toSource(candidate.returns, indent);
+    return candidate.returns.kind === 'object' ? `jest.fn(() => (${body}))` : `jest.fn(() => ${body})`;
+  }
+  return 'jest.fn()';
+}
+
+// Source text of a candidate; objects and arrays wrap onto several lines when long.
+function toSource(candidate, indent = '') {
+  switch (candidate.kind) {
+    case 'atom': return candidate.source;
+    case 'mock': return mockSource(candidate, indent);
+    case 'array': {
+      const inner = `${indent}  `;
+      const items = candidate.items.map((item) => toSource(item, inner));
+      const flat = `[${items.join(', ')}]`;
+      return flat.length <= LINE_WIDTH && !flat.includes('\n') ? flat : `[\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}]`;
+    }
+    case 'object': {
+      if (!candidate.entries.length) return '{}';
+      const inner = `${indent}  `;
+      const entries = candidate.entries.map(([key, value]) => `${propertyKey(key)}: ${toSource(value, inner)}`);
+      const flat = `{ ${entries.join(', ')} }`;
+      return flat.length <= LINE_WIDTH && !flat.includes('\n') ? flat : `{\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}}`;
+    }
+    default: throw new Error(`unknown candidate kind ${candidate.kind}`);
+  }
+}
+
+// Objects, arrays and mocks are declared as named constants in a test so that the test can check
+// afterwards what the call did to them.
+function isDeclaredInput(candidate) {
+  return candidate.kind !== 'atom';
+}
+
+module.exports = { atom, fromValue, arrayOf, objectOf, mockOf, toSource, isDeclaredInput };

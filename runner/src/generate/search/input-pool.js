@@ -1,0 +1,170 @@
+'use strict';
+// Turns what is known about a parameter (its hint) and what was mined from the module (literals,
+// regex samples, values other exports returned) into candidate inputs: an ordered list of seeds
+// to try one at a time, and random draws for the search to combine later.
+
+const { atom, fromValue, arrayOf, objectOf, mockOf } = require('./candidate');
+const { sampleRegex } = require('../analysis/regex-sampler');
+const { Hint } = require('../analysis/hint');
+
+const HTTP_DATE = 'Sat, 01 Jan 2000 00:00:00 GMT';
+const ISO_DATE = '2020-01-02T03:04:05.000Z';
+// Short and empty strings, numbers as text, and the shapes strings often have in real code
+// (versions, URLs, e-mail addresses, JSON, lists, dates). The first of each list is what other
+// arguments are varied around: an ordinary value ('abc', 3), not an edge case ('', 0) that makes
+// most code return early or return something trivial (and 3, unlike 1 or 2, tells `*` from `+`).
+const BOUNDARY_STRINGS = ['abc', '', 'a', 'Hello World', '42', ' ', 'foo-bar_baz', 'A', '-1', '1.5', '1.2.3', 'a,b,c', 'a.b.c',
+  'https://example.com/a?b=1', 'user@example.com', '{"a":1}', 'line1\nline2', HTTP_DATE, ISO_DATE];
+const BOUNDARY_NUMBERS = [3, 0, 1, -1, 2, 10, 0.5, 1.5, -2.5, 100, 1000, 1024, 123456789, 2 ** 31, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity, -0];
+const MAX_SEEDS_PER_PARAM = 40;
+const MAX_DEPTH = 2;
+
+function dedupe(candidates) {
+  const seen = new Set();
+  return candidates.filter((candidate) => {
+    const key = JSON.stringify(candidate);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function typedBoundaries(type) {
+  switch (type) {
+    case 'string': return BOUNDARY_STRINGS.map(atom.string);
+    case 'number': return BOUNDARY_NUMBERS.map(atom.number);
+    case 'boolean': return [atom.boolean(true), atom.boolean(false)];
+    case 'bigint': return ['0', '1', '-1', '12345678901234567890'].map(atom.bigint);
+    case 'array': return [arrayOf([]), arrayOf([1, 2, 3].map(atom.number)), arrayOf(['a', 'b'].map(atom.string))];
+    case 'object': return [objectOf([]), objectOf([['a', atom.number(1)]])];
+    case 'function': return [mockOf(), mockOf({ returns: atom.boolean(true) }), mockOf({ identity: true }), mockOf({ throws: 'callback failed' })];
+    case 'date': return [atom.expression('date', `new Date(${JSON.stringify(ISO_DATE).replace(/"/g, "'")})`), atom.expression('date', 'new Date(0)')];
+    case 'regexp': return [atom.expression('regexp', '/a+b/'), atom.expression('regexp', '/^x$/i')];
+    case 'buffer': return [atom.expression('buffer', "Buffer.from('abc')"), atom.expression('buffer', 'Buffer.alloc(0)')];
+    case 'symbol': return [atom.expression('symbol', "Symbol('key')")];
+    case 'undefined': return [atom.undefined()];
+    default: return [];
+  }
+}
+
+// Inputs for a value nothing is known about, most plausible first.
+const UNKNOWN_VALUES = () => [atom.number(1), atom.string('abc'), atom.boolean(true), atom.number(0), atom.string(''),
+  atom.number(-1), arrayOf([1, 2, 3].map(atom.number)), objectOf([['a', atom.number(1)]]), atom.boolean(false),
+  arrayOf([]), objectOf([]), atom.number(2.5), atom.number(NaN)];
+// Inputs for an object property nothing is known about: flags are the usual case.
+const UNKNOWN_PROPERTY_VALUES = () => [atom.boolean(true), atom.number(1), atom.string('abc'), atom.boolean(false),
+  atom.number(0), atom.string(''), arrayOf([atom.string('a')]), objectOf([])];
+
+class InputPool {
+  // literals: what was mined from this module's source; observed: values seen at run time (shared).
+  constructor(literals, observed, rng) {
+    this.rng = rng;
+    this.strings = literals.strings.map(atom.string);
+    this.regexStrings = literals.regexStrings.map(atom.string);
+    this.numbers = literals.numbers.map(atom.number);
+    this.bigints = literals.bigints.map(atom.bigint);
+    this.observed = observed;
+    this.seedCache = new Map(); // hint -> seeds by depth
+  }
+
+  minedFor(type) {
+    const observed = this.observed.ofType(type);
+    switch (type) {
+      case 'string': return [...this.strings, ...observed, ...this.regexStrings];
+      case 'number': return [...this.numbers, ...observed];
+      case 'bigint': return this.bigints;
+      default: return [];
+    }
+  }
+
+  typesOf(hint) {
+    const types = [...hint.types].filter((type) => type !== 'undefined' && type !== 'object');
+    if (hint.types.has('object') || hint.props.size) types.push('object');
+    if (hint.element && !types.includes('array') && !types.includes('object')) types.push('array');
+    return types;
+  }
+
+  // Ordered seed inputs for a hint: compared literals, regex samples, typed boundaries, mined
+  // literals of the same type, then null and undefined.
+  seeds(hint, depth = 0, unknown = UNKNOWN_VALUES) {
+    const types = this.typesOf(hint);
+    const seeds = hint.values.map(fromValue).filter(Boolean);
+    for (const { pattern, flags } of hint.regexes) {
+      const { matching, nonMatching } = sampleRegex(pattern, flags);
+      seeds.push(...matching.map(atom.string), ...nonMatching.slice(0, 1).map(atom.string));
+    }
+    for (const length of hint.lengths) {
+      if (types.includes('array')) seeds.push(arrayOf(Array.from({ length }, (_, i) => atom.number(i + 1))));
+      else seeds.push(atom.string('a'.repeat(length)));
+    }
+    for (const type of types) {
+      if (type === 'object') seeds.push(...this.objectSeeds(hint, depth));
+      else if (type === 'array') seeds.push(...this.arraySeeds(hint, depth));
+      else seeds.push(...this.minedFor(type).slice(0, 12), ...typedBoundaries(type));
+    }
+    if (!types.length) seeds.push(...unknown(), ...this.minedFor('string').slice(0, 6), ...this.minedFor('number').slice(0, 6));
+    seeds.push(atom.undefined(), atom.null());
+    return dedupe(seeds).slice(0, MAX_SEEDS_PER_PARAM);
+  }
+
+  objectSeeds(hint, depth) {
+    if (depth >= MAX_DEPTH || !hint.props.size) return typedBoundaries('object');
+    const props = [...hint.props];
+    const firstOf = (propHint) => this.seeds(propHint, depth + 1, UNKNOWN_PROPERTY_VALUES)[0];
+    const full = objectOf(props.map(([key, propHint]) => [key, firstOf(propHint)]));
+    const single = props.map(([key, propHint]) => objectOf([[key, firstOf(propHint)]]));
+    return [full, ...single, objectOf([])];
+  }
+
+  arraySeeds(hint, depth) {
+    const seeds = typedBoundaries('array');
+    if (hint.element && depth < MAX_DEPTH) {
+      const items = this.seeds(hint.element, depth + 1).filter((item) => item.type !== 'undefined' && item.type !== 'null');
+      if (items.length) seeds.unshift(arrayOf(items.slice(0, 1)), arrayOf(items.slice(0, 3)));
+    }
+    return seeds;
+  }
+
+  // Seeds are recomputed at most once per hint and depth: random draws reuse them.
+  cachedSeeds(hint, depth) {
+    if (!this.seedCache.has(hint)) this.seedCache.set(hint, []);
+    const byDepth = this.seedCache.get(hint);
+    if (!byDepth[depth]) byDepth[depth] = this.seeds(hint, depth);
+    return byDepth[depth];
+  }
+
+  // One random input for a hint, drawn from its seeds, the mined pools and random structures.
+  random(hint, depth = 0) {
+    const roll = this.rng.next();
+    const types = this.typesOf(hint);
+    if (roll < 0.45) return this.rng.pick(this.cachedSeeds(hint, depth));
+    if (roll < 0.6 && types.includes('object') && depth < MAX_DEPTH) return this.randomObject(hint, depth);
+    if (roll < 0.7 && types.includes('array') && depth < MAX_DEPTH) return this.randomArray(hint, depth);
+    const type = types.length && this.rng.chance(0.8) ? this.rng.pick(types) : this.rng.pick(['string', 'number', 'boolean', 'array', 'object']);
+    if (type === 'object') return depth < MAX_DEPTH ? this.randomObject(hint, depth) : objectOf([]);
+    if (type === 'array') return depth < MAX_DEPTH ? this.randomArray(hint, depth) : arrayOf([]);
+    const mined = this.minedFor(type);
+    const pool = mined.length && this.rng.chance(0.7) ? mined : typedBoundaries(type);
+    return pool.length ? this.rng.pick(pool) : atom.undefined();
+  }
+
+  randomObject(hint, depth) {
+    const entries = [];
+    for (const [key, propHint] of hint.props) {
+      if (this.rng.chance(0.6)) entries.push([key, this.random(propHint, depth + 1)]);
+    }
+    if (!hint.props.size && this.rng.chance(0.5)) {
+      const key = this.rng.pick(this.minedFor('string').filter((s) => s.value && s.value.length < 20).concat(atom.string('a')));
+      entries.push([key.value, this.random(new Hint(), depth + 1)]);
+    }
+    return objectOf(entries);
+  }
+
+  randomArray(hint, depth) {
+    const elementHint = hint.element || new Hint();
+    const length = this.rng.int(4);
+    return arrayOf(Array.from({ length }, () => this.random(elementHint, depth + 1)));
+  }
+}
+
+module.exports = { InputPool };

@@ -1,0 +1,340 @@
+'use strict';
+// Makes scenarios for one target. Seeds come first, in a fixed order: one argument varied at a
+// time over its seed inputs while the others keep their first seed (for classes: construct, then
+// call each member). After the seeds, the search asks for random scenarios and for mutants of
+// scenarios that reached new code, and for extensions of scenarios whose result can itself be
+// called: a returned function is invoked, the methods of a returned object are called.
+
+const { Hint } = require('../analysis/hint');
+const { mutateCandidate } = require('./mutation');
+const { atom, mockOf, toSource } = require('./candidate');
+
+const EMPTY_HINT = new Hint();
+const FULL_SWEEP_SEEDS = 8;
+const MAX_RANDOM_OPS = 3;
+const MAX_PAIR_SEEDS = 24;
+const MAX_STEPS = 5;
+const MAX_EXTENSIONS = 8;
+const UNKNOWN_SLOTS = [0, 1].map((i) => ({ name: i ? 'second' : 'value', hint: EMPTY_HINT, rest: false, optional: true }));
+// Chance that a member call reuses an argument of an earlier step: `add('a')` then `remove('a')`.
+const REUSE_CHANCE = 0.4;
+// Methods that read state: called after a step that changed it (see observers()).
+const OBSERVER_NAME = /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|length|peek|keys$|values$|entries$|list|all$|current|state|snapshot|dump)/i;
+const MAX_OBSERVERS = 3;
+// Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
+const INSTANCE_ARGUMENT_CHANCE = 0.15;
+
+// Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
+// its elements; a function reading `arguments` gets three unknown slots.
+function argumentSlots(params) {
+  const slots = [];
+  for (const param of params) {
+    if (param.rest) {
+      const element = param.hint.element || EMPTY_HINT;
+      for (let i = 0; i < 3; i++) slots.push({ ...param, hint: element, optional: true });
+    } else {
+      slots.push({ ...param, optional: param.hasDefault });
+    }
+  }
+  if (params.usesArguments && !params.length) {
+    for (let i = 0; i < 3; i++) slots.push({ name: `arg${i + 1}`, hint: EMPTY_HINT, rest: false, optional: true });
+  }
+  return slots;
+}
+
+function clone(scenario) {
+  return { targetId: scenario.targetId, steps: scenario.steps.map((step) => ({ ...step, args: step.args ? [...step.args] : undefined })) };
+}
+
+// `const store = makeStore()`: a name for a returned value from the function that returned it.
+function resultName(step, isFunction) {
+  if (isFunction) return 'fn';
+  const source = step.op === 'call' ? step.callee.split('.').pop() : step.op === 'method' ? step.name : '';
+  const stripped = source.replace(/^(create|make|build|new|get|init|to)(?=[A-Z])/, '');
+  return stripped ? stripped[0].toLowerCase() + stripped.slice(1) : 'value';
+}
+
+// Methods of a returned object, or of a returned function (`debounced.clear`).
+function methodsOf(description) {
+  if (description.t === 'function') return (description.members || []).filter((member) => member.kind === 'method').map((member) => member.name);
+  return description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+}
+
+function gettersOf(description) {
+  return description.t === 'function' ? (description.members || []).filter((member) => member.kind === 'getter').map((member) => member.name) : [];
+}
+
+function receiverName(className) {
+  const base = className.replace(/^[^A-Za-z_$]+/, '') || 'instance';
+  return base[0].toLowerCase() + base.slice(1);
+}
+
+class ScenarioFactory {
+  constructor(target, pool, rng) {
+    this.target = target;
+    this.pool = pool;
+    this.rng = rng;
+    this.slots = argumentSlots(target.params);
+    this.seedLists = this.slots.map((slot) => pool.seeds(slot.hint));
+    this.receiver = target.kind === 'class' ? receiverName(target.callee.split('.').pop()) : null;
+    this.members = (target.members || []).map((member) => ({ ...member, slots: argumentSlots(member.params) }));
+  }
+
+  scenario(steps) {
+    return { targetId: this.target.id, steps };
+  }
+
+  // First seeds for every slot up to the last required one.
+  firstArgs(slots, seedLists) {
+    let count = 0;
+    slots.forEach((slot, index) => { if (!slot.optional) count = index + 1; });
+    return seedLists.slice(0, count).map((list) => list[0]);
+  }
+
+  // Seed argument lists for a parameter list: the first seeds, then each slot varied alone.
+  *argumentSweeps(slots, seedLists) {
+    if (!slots.length) {
+      yield [];
+      return;
+    }
+    const base = seedLists.map((list) => list[0]);
+    yield this.firstArgs(slots, seedLists);
+    for (let index = 0; index < slots.length; index++) {
+      for (const candidate of seedLists[index]) {
+        // Varying slot i passes the arguments up to i: `ms(60000)` reads better than
+        // `ms(60000, undefined)` and is what callers write.
+        const args = [...base.slice(0, index), candidate];
+        yield args;
+      }
+    }
+    for (let index = 0; index < slots.length - 1; index++) {
+      for (const candidate of seedLists[index].slice(1, FULL_SWEEP_SEEDS)) {
+        const args = [...base];
+        args[index] = candidate;
+        yield args;
+      }
+    }
+  }
+
+  constructStep(args) {
+    const step = { op: 'new', callee: this.target.callee, args, params: this.slots, bind: this.receiver };
+    return this.target.emitter ? { ...step, recordEvents: true } : step;
+  }
+
+  // Another instance of the class, as an argument of its methods (`a.equals(b)`); `args` are
+  // the constructor's, by default each slot's second seed (the receiver gets the first).
+  instanceArgument(args = this.slots.map((slot, i) => this.seedLists[i][1] || this.seedLists[i][0])) {
+    const required = this.firstArgs(this.slots, this.seedLists).length;
+    return atom.expression('instance', `new ${this.target.callee}(${args.slice(0, Math.max(required, 1)).map((arg) => toSource(arg)).join(', ')})`);
+  }
+
+  memberStep(member, args) {
+    const base = { receiver: this.receiver, name: member.name };
+    if (member.kind === 'getter') return { op: 'get', ...base };
+    if (member.kind === 'setter') return { op: 'set', ...base, args: [args[0]], params: member.slots };
+    return { op: 'method', ...base, args, params: member.slots };
+  }
+
+  *seeds() {
+    if (this.target.kind === 'value') {
+      yield this.scenario([{ op: 'read', callee: this.target.callee }]);
+      return;
+    }
+    if (this.target.kind === 'function') {
+      for (const args of this.argumentSweeps(this.slots, this.seedLists)) {
+        yield this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]);
+      }
+      return;
+    }
+    for (const args of this.argumentSweeps(this.slots, this.seedLists)) yield this.scenario([this.constructStep(args)]);
+    const construct = this.constructStep(this.firstArgs(this.slots, this.seedLists));
+    yield* this.pairSeeds(construct);
+    for (const member of this.members) {
+      const seedLists = member.slots.map((slot, i) => [...this.pool.seeds(slot.hint), ...(i === 0 && this.slots.length ? [this.instanceArgument()] : [])]);
+      const sweeps = member.kind === 'getter' ? [[]] : member.kind === 'setter' ? seedLists[0].map((value) => [value]) : this.argumentSweeps(member.slots, seedLists);
+      for (const args of sweeps) {
+        const steps = [construct, this.memberStep(member, args)];
+        const getter = member.kind === 'setter' && this.members.find((other) => other.kind === 'getter' && other.name === member.name);
+        if (getter) steps.push(this.memberStep(getter, []));
+        yield this.scenario(steps);
+      }
+    }
+  }
+
+  // Two methods called with the same first argument: state written by one, read by the other.
+  *pairSeeds(construct) {
+    const methods = this.members.filter((member) => member.kind === 'method' && member.slots.length);
+    let count = 0;
+    for (const first of methods) {
+      const args = this.firstArgs(first.slots, first.slots.map((slot) => this.pool.seeds(slot.hint)));
+      if (!args.length) continue;
+      for (const second of methods) {
+        if (second === first || count++ >= MAX_PAIR_SEEDS) continue;
+        yield this.scenario([construct, this.memberStep(first, args), this.memberStep(second, [args[0]])]);
+      }
+    }
+  }
+
+  // Random arguments; `earlier` holds arguments of previous steps that may be passed again.
+  randomArgs(slots, earlier = []) {
+    const required = slots.filter((slot) => !slot.optional).length;
+    const count = required + this.rng.int(slots.length - required + 1);
+    return slots.slice(0, count).map((slot) => (earlier.length && this.rng.chance(REUSE_CHANCE) ? this.rng.pick(earlier) : this.pool.random(slot.hint)));
+  }
+
+  randomMemberStep(previousSteps = []) {
+    const member = this.rng.pick(this.members);
+    const earlier = previousSteps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
+    const args = this.randomArgs(member.slots, earlier);
+    if (args.length && this.rng.chance(INSTANCE_ARGUMENT_CHANCE)) {
+      args[this.rng.int(args.length)] = this.instanceArgument(this.randomArgs(this.slots));
+    }
+    return this.memberStep(member, args);
+  }
+
+  random() {
+    if (this.target.kind === 'value') return this.scenario([{ op: 'read', callee: this.target.callee }]);
+    if (this.target.kind === 'function') {
+      return this.scenario([{ op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots }]);
+    }
+    const steps = [this.constructStep(this.randomArgs(this.slots))];
+    if (this.members.length) {
+      const count = 1 + this.rng.int(MAX_RANDOM_OPS);
+      for (let i = 0; i < count; i++) steps.push(this.randomMemberStep(steps));
+    }
+    return this.scenario(steps);
+  }
+
+  // Parameter slots of a method of a returned object (`createStore().set(key, value)`): from the
+  // syntax of a function of that name in the module (target.methodParams), else two unknown ones.
+  methodSlots(name) {
+    const params = this.target.methodParams ? this.target.methodParams(name) : null;
+    return params && params.length ? argumentSlots(params) : UNKNOWN_SLOTS;
+  }
+
+  // Follow-up scenarios for a scenario whose last step returned a function (call it) or an
+  // object with methods (call each method); and for one that holds an object with methods from
+  // an earlier step, further calls of its methods, reusing earlier arguments (`set('a', 1)` then
+  // `get('a')`), so factories of closures get call sequences too. `outcomes`: the steps' outcomes.
+  extend(scenario, outcomes) {
+    if (scenario.steps.length >= MAX_STEPS) return [];
+    const outcome = outcomes[outcomes.length - 1];
+    const value = outcome && (outcome.kind === 'return' || outcome.kind === 'resolve') ? outcome.value : null;
+    const steps = scenario.steps.map((step) => ({ ...step }));
+    const last = steps[steps.length - 1];
+    if (value && last.op !== 'set' && (value.t === 'function' || value.t === 'object')) {
+      last.bind = last.bind || resultName(last, value.t === 'function');
+      const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
+      if (value.t === 'function') {
+        // A returned function often takes a function to run (`limit(() => task())`, a wrapper).
+        const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))), [mockOf({ returns: atom.string('done') })]];
+        return [
+          ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
+          ...methodsOf(value).map((name) => follow({ op: 'method', name, args: [], params: [] })),
+          ...gettersOf(value).map((name) => follow({ op: 'get', name })),
+        ].slice(0, MAX_EXTENSIONS + argumentLists.length);
+      }
+      return methodsOf(value).flatMap((name) => {
+        const slots = this.methodSlots(name);
+        return [this.firstArgs(slots, slots.map((slot) => this.pool.seeds(slot.hint))), this.randomArgs(slots)]
+          .map((args) => follow({ op: 'method', name, args, params: slots }));
+      }).slice(0, MAX_EXTENSIONS);
+    }
+    // An object with methods bound by an earlier step: call its methods again.
+    const holder = steps.map((step, index) => ({ step, outcome: outcomes[index] })).reverse()
+      .find(({ step, outcome: held }) => step.bind && held && held.kind !== 'throw' && held.value && ['object', 'function'].includes(held.value.t)
+        && methodsOf(held.value).length + gettersOf(held.value).length);
+    if (!holder || holder.step.op === 'new') return [];
+    const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
+    const held = holder.outcome.value;
+    // A function's own methods take no arguments as often as not (`clear()`, `flush()`).
+    const argsFor = (slots) => (held.t === 'function' && this.rng.chance(0.5) ? [] : this.randomArgs(slots, earlier));
+    return [
+      ...methodsOf(held).map((name) => {
+        const slots = held.t === 'function' ? [] : this.methodSlots(name);
+        return this.scenario([...steps, { op: 'method', receiver: holder.step.bind, name, args: held.t === 'function' ? argsFor(slots) : this.randomArgs(slots, earlier), params: slots }]);
+      }),
+      ...gettersOf(held).map((name) => this.scenario([...steps, { op: 'get', receiver: holder.step.bind, name }])),
+    ].slice(0, MAX_EXTENSIONS);
+  }
+
+  // Reads of the state a scenario's last step changed without returning anything: getters and
+  // argument-less observer methods (`value()`, `size()`, `toString()`...) of its receiver, so a
+  // test of `counter.reset(1)` also shows what `counter.value()` is afterwards.
+  observers(scenario, outcomes) {
+    const last = scenario.steps[scenario.steps.length - 1];
+    const outcome = outcomes[outcomes.length - 1];
+    if (!last.receiver || last.op === 'get' || outcome.kind !== 'return' || outcome.value.t !== 'undefined') return [];
+    const bindIndex = scenario.steps.findIndex((step) => step.bind === last.receiver);
+    if (bindIndex < 0) return [];
+    const held = outcomes[bindIndex].value;
+    let reads;
+    if (scenario.steps[bindIndex].op === 'new') {
+      reads = this.members.filter((member) => (member.kind === 'getter' || (member.kind === 'method' && !member.slots.length && OBSERVER_NAME.test(member.name))))
+        .map((member) => this.memberStep(member, []));
+    } else if (held && held.t === 'object') {
+      reads = methodsOf(held).filter((name) => OBSERVER_NAME.test(name) && !this.methodSlots(name).some((slot) => !slot.optional))
+        .map((name) => ({ op: 'method', name, args: [], params: this.methodSlots(name) }));
+    } else if (held && held.t === 'function') {
+      // A returned function's getters (`debounced.isPending` after `debounced()`).
+      reads = gettersOf(held).map((name) => ({ op: 'get', name }));
+    } else {
+      return [];
+    }
+    return reads.slice(0, MAX_OBSERVERS).map((step) => ({ ...step, receiver: last.receiver }));
+  }
+
+  // Follow-ups for code that schedules timers (run with Jest's fake timers): the timers moved
+  // by each mined number of milliseconds, and all pending timers run.
+  timerAdvances(scenario) {
+    const last = scenario.steps[scenario.steps.length - 1];
+    if (last.op === 'advance' || scenario.steps.length >= MAX_STEPS) return [];
+    const amounts = [...new Set(this.pool.minedFor('number').map((n) => n.value).filter((n) => Number.isInteger(n) && n > 0 && n <= 3600000))].slice(0, 3);
+    return [...amounts.map((ms) => ({ op: 'advance', ms })), { op: 'advance' }].map((step) => this.scenario([...scenario.steps, step]));
+  }
+
+  // A scenario that repeats its last call: caches and counters behave differently the second time.
+  repeated(scenario) {
+    const last = scenario.steps[scenario.steps.length - 1];
+    if (last.op !== 'call' || scenario.steps.length >= MAX_STEPS) return this.mutate(scenario);
+    const args = this.rng.chance(0.5) ? last.args : this.randomArgs(this.slots, last.args.filter((arg) => arg.kind === 'atom'));
+    return this.scenario([...scenario.steps, { ...last, args }]);
+  }
+
+  // A mutant of a scenario: one argument changed, an argument added or dropped, the last call
+  // repeated, or (for classes) a member step added or removed.
+  mutate(original) {
+    const scenario = clone(original);
+    const steps = scenario.steps;
+    if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1)) return this.repeated(scenario);
+    const constructed = steps.findIndex((step) => step.op === 'new');
+    if (constructed >= 0 && this.members.length && this.rng.chance(0.3)) {
+      // Member steps go after the construction they use.
+      const later = steps.length - constructed - 1;
+      if (later > 0 && this.rng.chance(0.4)) steps.splice(constructed + 1 + this.rng.int(later), 1);
+      else {
+        const at = constructed + 1 + this.rng.int(later + 1);
+        steps.splice(at, 0, this.randomMemberStep(steps.slice(0, at)));
+      }
+      return scenario;
+    }
+    const withArgs = steps.filter((step) => step.args && step.params && step.params.length);
+    if (!withArgs.length) return this.random();
+    const step = this.rng.pick(withArgs);
+    const slots = step.params;
+    const roll = this.rng.next();
+    if (roll < 0.15 && step.args.length < slots.length && step.op !== 'set') {
+      step.args.push(this.pool.random(slots[step.args.length].hint));
+    } else if (roll < 0.25 && step.args.length > 0 && step.op !== 'set') {
+      step.args.pop();
+    } else if (step.args.length) {
+      const index = this.rng.int(step.args.length);
+      step.args[index] = mutateCandidate(step.args[index], slots[Math.min(index, slots.length - 1)].hint, this.pool, this.rng);
+    } else {
+      step.args.push(this.pool.random(slots[0].hint));
+    }
+    return scenario;
+  }
+}
+
+module.exports = { ScenarioFactory };

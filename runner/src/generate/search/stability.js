@@ -1,0 +1,98 @@
+'use strict';
+// Compares two runs of the same scenario. A test may only assert what both runs agree on: where
+// they disagree (timestamps, random numbers, generated ids) the value becomes "unstable" and the
+// test writer asserts only its type. Runs that disagree on what happened (one returned, one threw)
+// cannot become a test at all.
+
+function sameType(a, b) {
+  return a.t === b.t;
+}
+
+function mergeDescriptions(a, b) {
+  if (JSON.stringify(a) === JSON.stringify(b)) return a;
+  if (!sameType(a, b)) return { t: 'unstable', types: [a.t, b.t] };
+  switch (a.t) {
+    case 'array':
+      if (a.items.length !== b.items.length) return { t: 'unstable', types: ['array'] };
+      return { ...a, items: a.items.map((item, i) => mergeDescriptions(item, b.items[i])) };
+    case 'object': {
+      const keysA = a.entries.map(([key]) => key).join('\0');
+      const keysB = b.entries.map(([key]) => key).join('\0');
+      if (keysA !== keysB || a.ctor !== b.ctor) return { t: 'unstable', types: ['object'] };
+      return { ...a, entries: a.entries.map(([key, value], i) => [key, mergeDescriptions(value, b.entries[i][1])]) };
+    }
+    case 'error':
+      if (a.ctor !== b.ctor) return { t: 'unstable', types: ['error'] };
+      return { ...a, message: a.message === b.message ? a.message : null, props: [] };
+    default:
+      return { t: 'unstable', types: [a.t] };
+  }
+}
+
+function mergeOutcome(a, b) {
+  if (a.kind !== b.kind || Boolean(a.done) !== Boolean(b.done) || String(a.calledBack) !== String(b.calledBack)) return null;
+  return a.value ? { ...a, value: mergeDescriptions(a.value, b.value) } : a;
+}
+
+function mergeEffects(a, b) {
+  if (a.length !== b.length) return null;
+  return a.map((effect, i) => ({
+    ...effect,
+    before: mergeDescriptions(effect.before, b[i].before),
+    after: mergeDescriptions(effect.after, b[i].after),
+    mocks: effect.mocks.map((mock, j) => ({ ...mock, calls: b[i].mocks[j] ? mergeDescriptions(mock.calls, b[i].mocks[j].calls) : { t: 'unstable', types: [] } })),
+  }));
+}
+
+// Returns the merged { outcomes, effects, keys } of two runs, or null when they disagree.
+function mergeRuns(first, second) {
+  if (first.outcomes.length !== second.outcomes.length) return null;
+  const outcomes = first.outcomes.map((outcome, i) => mergeOutcome(outcome, second.outcomes[i]));
+  if (outcomes.some((outcome) => outcome === null)) return null;
+  const effects = first.effects.map((effect, i) => mergeEffects(effect, second.effects[i]));
+  if (effects.some((effect) => effect === null)) return null;
+  const secondKeys = new Set(second.keys);
+  return { outcomes, effects, keys: first.keys.filter((key) => secondKeys.has(key)) };
+}
+
+// Whether `actual` is a value a test asserting `expected` accepts: equal where `expected` is
+// stable, of one of its types where it is not.
+function matchesDescription(expected, actual) {
+  if (!actual) return false;
+  if (expected.t === 'unstable') return !expected.types.length || expected.types.includes(actual.t) || actual.t === 'unstable';
+  if (expected.t !== actual.t) return false;
+  switch (expected.t) {
+    case 'array':
+      return expected.items.length === actual.items.length && expected.items.every((item, i) => matchesDescription(item, actual.items[i]));
+    case 'object':
+      return expected.ctor === actual.ctor && expected.entries.length === actual.entries.length
+        && expected.entries.every(([key, value], i) => actual.entries[i][0] === key && matchesDescription(value, actual.entries[i][1]));
+    case 'error':
+      return expected.ctor === actual.ctor && (expected.message === null || expected.message === actual.message);
+    default:
+      return JSON.stringify(expected) === JSON.stringify(actual);
+  }
+}
+
+function effectsMatch(expected, actual) {
+  if (!Array.isArray(actual) || expected.length !== actual.length) return false;
+  return expected.every((effects, i) => effects.length === actual[i].length && effects.every((effect, j) => {
+    const other = actual[i][j];
+    return matchesDescription(effect.after, other.after) && effect.mocks.every((mock, k) => other.mocks[k] && matchesDescription(mock.calls, other.mocks[k].calls));
+  }));
+}
+
+// Whether a run ends the way `expected` (a merged entry, or a first run) did in everything a test
+// asserts: outcomes, values, effects; a run that failed, was disturbed or did not finish does not.
+function matchesRun(expected, reply) {
+  if (!reply || !reply.ok || !Array.isArray(reply.outcomes) || (reply.disturbances && reply.disturbances.length)) return false;
+  if (reply.outcomes.length !== expected.outcomes.length) return false;
+  const outcomesMatch = expected.outcomes.every((outcome, i) => {
+    const other = reply.outcomes[i];
+    return outcome.kind === other.kind && Boolean(outcome.done) === Boolean(other.done) && String(outcome.calledBack) === String(other.calledBack)
+      && (!outcome.value || matchesDescription(outcome.value, other.value));
+  });
+  return outcomesMatch && effectsMatch(expected.effects || [], reply.effects || []);
+}
+
+module.exports = { mergeRuns, mergeDescriptions, matchesRun };

@@ -1,0 +1,155 @@
+'use strict';
+// Mutants of a module: one small change each, of the kinds Stryker makes (a flipped comparison,
+// a swapped operator, a condition forced true or false, a string emptied, a method call
+// dropped, a block emptied). A test earns its place by the mutants it kills (EvoSuite's rule,
+// and the issue's measure): generation runs the chosen tests against a sample of these and adds
+// tests from its search that kill the survivors (strengthen.js).
+
+const walk = require('acorn-walk');
+const { parseSource } = require('../analysis/parse');
+
+const MAX_MUTANTS = 80;
+
+const EQUALITY = { '<': ['<='], '<=': ['<'], '>': ['>='], '>=': ['>'], '===': ['!=='], '!==': ['==='], '==': ['!='], '!=': ['=='] };
+const ARITHMETIC = { '+': ['-'], '-': ['+'], '*': ['/'], '/': ['*'], '%': ['*'] };
+const LOGICAL = { '&&': ['||'], '||': ['&&'], '??': ['&&'] };
+// Calls whose result is their receiver, changed: dropping the call keeps the program valid.
+const DROPPABLE_METHODS = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'trim', 'trimStart', 'trimEnd',
+  'sort', 'reverse', 'slice', 'substring', 'substr', 'filter', 'concat', 'flat', 'padStart', 'padEnd', 'repeat']);
+const SWAPPED_METHODS = { startsWith: 'endsWith', endsWith: 'startsWith', some: 'every', every: 'some', min: 'max', max: 'min', trimStart: 'trimEnd', trimEnd: 'trimStart' };
+
+function isDirective(node, ancestors) {
+  const parent = ancestors[ancestors.length - 2];
+  return parent && parent.type === 'ExpressionStatement' && parent.directive !== undefined;
+}
+
+// Strings that name modules or properties, where an empty string only breaks loading.
+function isModuleName(node, ancestors) {
+  const parent = ancestors[ancestors.length - 2];
+  if (!parent) return false;
+  if (['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression'].includes(parent.type)) return true;
+  if (parent.type === 'CallExpression' && parent.callee.type === 'Identifier' && parent.callee.name === 'require') return true;
+  if (parent.type === 'Property' && parent.key === node && !parent.computed) return true;
+  return parent.type === 'MemberExpression' && parent.property === node && !parent.computed;
+}
+
+function operatorAt(code, from, to, operator) {
+  const at = code.slice(from, to).indexOf(operator);
+  return at < 0 ? null : from + at;
+}
+
+// The value an input likely holds to tell a comparison's mutant from the original: the other
+// side's number (a literal, or a constant the module folds: `msAbs >= d`).
+function comparedValue(node, constants) {
+  for (const side of [node.right, node.left]) {
+    if (side.type === 'Literal' && typeof side.value === 'number') return String(side.value);
+    if (side.type === 'Identifier' && constants && typeof constants.get(side.name) === 'number') return String(constants.get(side.name));
+  }
+  return null;
+}
+
+// Returns [{ start, end, replacement, mutator, line, probe }] over `code` (JavaScript that
+// parses), in source order; at most MAX_MUTANTS, spread evenly over the file when there are more.
+// `probe` is text a scenario that kills the mutant likely holds (the emptied string, the compared
+// number), or null. constants: the module's folded constants (name -> value), if known.
+function mutantsOf(code, constants = null) {
+  let ast;
+  try {
+    ast = parseSource(code).ast;
+  } catch {
+    return [];
+  }
+  const mutants = [];
+  const add = (start, end, replacement, mutator, probe = null) => mutants.push({ start, end, replacement, mutator, probe });
+  const binary = (node, table, mutator) => {
+    const replacements = table[node.operator];
+    if (!replacements) return;
+    const at = operatorAt(code, node.left.end, node.right.start, node.operator);
+    if (at === null) return;
+    const probe = mutator === 'EqualityOperator' ? comparedValue(node, constants) : null;
+    for (const replacement of replacements) add(at, at + node.operator.length, replacement, mutator, probe);
+  };
+  const condition = (test, { onlyFalse = false } = {}) => {
+    if (!test || test.type === 'Literal') return;
+    if (!onlyFalse) add(test.start, test.end, 'true', 'ConditionalExpression');
+    add(test.start, test.end, 'false', 'ConditionalExpression');
+  };
+  const block = (node) => {
+    if (node && node.type === 'BlockStatement' && node.body.length) add(node.start, node.end, '{}', 'BlockStatement');
+  };
+  walk.fullAncestor(ast, (node, _state, ancestors) => {
+    switch (node.type) {
+      case 'BinaryExpression':
+        binary(node, EQUALITY, 'EqualityOperator');
+        // `'a' + b` is concatenation: Stryker skips string `+` mutants that only break types.
+        if (!(node.operator === '+' && [node.left, node.right].some((side) => side.type === 'Literal' && typeof side.value === 'string'))) {
+          binary(node, ARITHMETIC, 'ArithmeticOperator');
+        }
+        break;
+      case 'LogicalExpression':
+        binary(node, LOGICAL, 'LogicalOperator');
+        break;
+      case 'IfStatement':
+        condition(node.test);
+        block(node.consequent);
+        block(node.alternate);
+        break;
+      case 'ConditionalExpression':
+        condition(node.test);
+        break;
+      case 'WhileStatement':
+      case 'DoWhileStatement':
+      case 'ForStatement':
+        condition(node.test, { onlyFalse: true });
+        break;
+      case 'Literal':
+        if (typeof node.value === 'string' && !isDirective(node, ancestors) && !isModuleName(node, ancestors)) {
+          add(node.start, node.end, node.value === '' ? '"Stryker was here!"' : '""', 'StringLiteral', node.value || null);
+        } else if (typeof node.value === 'boolean') {
+          add(node.start, node.end, String(!node.value), 'BooleanLiteral');
+        }
+        break;
+      case 'UnaryExpression':
+        if (node.operator === '!' && node.argument.type !== 'UnaryExpression') add(node.start, node.end, code.slice(node.argument.start, node.argument.end), 'BooleanLiteral');
+        break;
+      case 'UpdateExpression':
+        add(node.start, node.end, code.slice(node.start, node.end).replace(node.operator, node.operator === '++' ? '--' : '++'), 'UpdateOperator');
+        break;
+      case 'ArrayExpression':
+        if (node.elements.length) add(node.start, node.end, '[]', 'ArrayDeclaration');
+        break;
+      case 'CallExpression': {
+        const callee = node.callee;
+        if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') break;
+        const name = callee.property.name;
+        if (DROPPABLE_METHODS.has(name)) add(node.start, node.end, code.slice(callee.object.start, callee.object.end), 'MethodExpression');
+        if (SWAPPED_METHODS[name]) add(callee.property.start, callee.property.end, SWAPPED_METHODS[name], 'MethodExpression');
+        break;
+      }
+      default:
+        break;
+    }
+  });
+  mutants.sort((a, b) => a.start - b.start || a.end - b.end);
+  const lineStarts = [0];
+  for (let i = 0; i < code.length; i++) if (code[i] === '\n') lineStarts.push(i + 1);
+  const lineOf = (offset) => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (lineStarts[mid] <= offset) low = mid; else high = mid - 1;
+    }
+    return low + 1;
+  };
+  const located = mutants.map((mutant) => ({ ...mutant, line: lineOf(mutant.start) }));
+  if (located.length <= MAX_MUTANTS) return located;
+  const step = located.length / MAX_MUTANTS;
+  return Array.from({ length: MAX_MUTANTS }, (_, i) => located[Math.floor(i * step)]);
+}
+
+function applyMutant(code, mutant) {
+  return code.slice(0, mutant.start) + mutant.replacement + code.slice(mutant.end);
+}
+
+module.exports = { mutantsOf, applyMutant, MAX_MUTANTS };

@@ -1,0 +1,193 @@
+'use strict';
+// Keeps tests for the bugs they catch, not only for the code they reach (issue 11; EvoSuite's
+// rule). The chosen scenarios run against a sample of mutants of each module (mutants.js): a
+// mutant is killed when some scenario that executes its statement ends differently, in anything a
+// test asserts. For a mutant that survives, the scenarios the search found but did not choose
+// (corpus entries set cover dropped, and alternates: runs that reached nothing new but ended
+// differently) are tried; the first that kills it, twice alike, joins the suite. The answer
+// states the sampled mutation score.
+
+const babel = require('@babel/core');
+const { atom } = require('../search/candidate');
+const { mutantsOf, applyMutant } = require('./mutants');
+const { matchesRun } = require('../search/stability');
+const { transformOptions, loadedOptions } = require('../../transform');
+
+const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
+const MAX_ADDED_PER_TARGET = 16;
+const MAX_VARIANTS_PER_MUTANT = 4;
+const SIBLING_LINES = 20;
+
+// What the child runs for a mutant: the mutated code through the shared transform, as the file
+// itself ran (without istanbul's counters); CommonJS runs as written.
+function compiledMutant(file, code) {
+  if (!file.analysis.esm) return code;
+  return babel.transformSync(code, {
+    ...loadedOptions(transformOptions({ esm: true })),
+    filename: file.absolute,
+    babelrc: false,
+    configFile: false,
+    compact: false,
+  }).code;
+}
+
+// The coverage key of the innermost statement on `line`, or null when no statement starts or
+// ends around it (module-level code every scenario runs).
+function statementKeyAt(file, fileIndex, line) {
+  let best = null;
+  for (const [id, location] of Object.entries(file.fileCoverage.statementMap)) {
+    if (location.start.line > line || location.end.line < line) continue;
+    const span = location.end.line - location.start.line;
+    if (!best || span < best.span) best = { id, span };
+  }
+  return best ? `${fileIndex}:s${best.id}` : null;
+}
+
+// Candidates whose inputs hold the mutant's probe (the emptied string, the compared number) first.
+function byProbe(candidates, probe) {
+  if (!probe) return candidates;
+  const holds = (candidate) => JSON.stringify(candidate.scenario.steps).includes(JSON.stringify(probe).slice(1, -1));
+  return [...candidates.filter(holds), ...candidates.filter((candidate) => !holds(candidate))];
+}
+
+// A copy of `value` (a scenario's steps) with every atom `replace` maps replaced.
+function mapAtoms(value, replace) {
+  if (Array.isArray(value)) return value.map((item) => mapAtoms(item, replace));
+  if (!value || typeof value !== 'object') return value;
+  if (value.kind === 'atom') return replace(value) || value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapAtoms(item, replace)]));
+}
+
+// Scenarios aimed at one mutant, made from ones that reach it: the compared number put in place
+// of a number argument (`ms(86400000)` for `msAbs >= d`), or the emptied string put in place of a
+// string the module spells near it (`'1 yr'` from `'1 years'` for `case 'yr':`).
+function variantsFor(mutant, reaching, siblings) {
+  const variants = [];
+  const seen = new Set();
+  const push = (candidate, steps) => {
+    const key = JSON.stringify(steps);
+    if (seen.has(key) || key === JSON.stringify(candidate.scenario.steps)) return;
+    seen.add(key);
+    variants.push({ target: candidate.target, scenario: { ...candidate.scenario, steps } });
+  };
+  for (const candidate of reaching) {
+    if (variants.length >= MAX_VARIANTS_PER_MUTANT) break;
+    const steps = candidate.scenario.steps;
+    if (mutant.mutator === 'EqualityOperator' && mutant.probe !== null) {
+      push(candidate, mapAtoms(steps, (value) => (value.type === 'number' && value.value !== Number(mutant.probe) ? atom.number(Number(mutant.probe)) : null)));
+    } else if (mutant.mutator === 'StringLiteral' && mutant.probe) {
+      const strings = [];
+      mapAtoms(steps, (value) => { if (value.type === 'string') strings.push(value.value); return null; });
+      const sibling = siblings.find((text) => strings.some((string) => string.includes(text)));
+      if (sibling) push(candidate, mapAtoms(steps, (value) => (value.type === 'string' && value.value.includes(sibling) ? atom.string(value.value.split(sibling).join(mutant.probe)) : null)));
+    }
+  }
+  return variants;
+}
+
+function keysOf(candidate) {
+  return candidate.keys instanceof Set ? candidate.keys : new Set(candidate.reply.keys);
+}
+
+class Strengthener {
+  // search: the Search (runOnce, confirm); files: the instrumented files in coverage order
+  // ({ absolute, code, analysis, fileCoverage }).
+  constructor(search, files, log = () => {}) {
+    this.search = search;
+    this.files = files;
+    this.log = log;
+  }
+
+  async killedBy(entries, override) {
+    for (const entry of entries) {
+      const reply = await this.search.runOnce(entry.target, entry.scenario, 0, override);
+      if (!matchesRun(entry, reply)) return true;
+    }
+    return false;
+  }
+
+  // A variant that runs on the module and kills the mutant, confirmed, as a corpus entry; or null.
+  async variantKiller(variants, override) {
+    for (const variant of variants) {
+      const original = await this.search.runOnce(variant.target, variant.scenario);
+      if (!original.usable) continue;
+      const mutated = await this.search.runOnce(variant.target, variant.scenario, 0, override);
+      if (matchesRun(original, mutated)) continue;
+      const entry = await this.search.confirm(variant.target, variant.scenario, original);
+      if (entry && !matchesRun(entry, mutated)) return entry;
+    }
+    return null;
+  }
+
+  // A candidate that kills the mutant, confirmed by a second run, as a corpus entry; or null.
+  async killer(candidates, override, budget) {
+    for (const candidate of candidates) {
+      if (budget.runs <= 0) return null;
+      budget.runs--;
+      const expected = candidate.reply || candidate;
+      const reply = await this.search.runOnce(candidate.target, candidate.scenario, 0, override);
+      if (matchesRun(expected, reply)) continue;
+      const entry = candidate.reply ? await this.search.confirm(candidate.target, candidate.scenario, candidate.reply) : candidate;
+      if (entry && !matchesRun(entry, reply)) return { candidate, entry };
+    }
+    return null;
+  }
+
+  // chosen: the corpus entries of the suite; candidates: corpus entries not chosen and the
+  // search's alternates. Returns { entries, mutation: { killed, total } }, entries in suite order.
+  async run(chosen, candidates, deadline) {
+    this.started = Date.now();
+    const suite = [...chosen];
+    const pool = [...candidates];
+    const added = new Map();
+    let killed = 0;
+    let total = 0;
+    for (const [fileIndex, file] of this.files.entries()) {
+      if (!file.loaded) continue;
+      const mutants = mutantsOf(file.code, file.analysis.literals.constants);
+      const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
+      for (const mutant of mutants) {
+        if (Date.now() >= deadline) return this.done(suite, killed, total, true);
+        const key = statementKeyAt(file, fileIndex, mutant.line);
+        const prefix = `${fileIndex}:`;
+        const reaches = (candidate) => {
+          const keys = keysOf(candidate);
+          return key ? keys.has(key) : [...keys].some((k) => k.startsWith(prefix));
+        };
+        let code;
+        try {
+          code = compiledMutant(file, applyMutant(file.code, mutant));
+        } catch {
+          continue; // not valid code: not a mutant
+        }
+        total++;
+        const covering = suite.filter(reaches);
+        if (!covering.length) continue;
+        const override = { path: file.absolute, code };
+        if (await this.killedBy(covering, override)) {
+          killed++;
+          continue;
+        }
+        const options = byProbe(pool.filter((candidate) => reaches(candidate) && (added.get(candidate.target) || 0) < MAX_ADDED_PER_TARGET), mutant.probe);
+        const found = await this.killer(options, override, { runs: MAX_CANDIDATE_RUNS_PER_MUTANT });
+        if (found) pool.splice(pool.indexOf(found.candidate), 1);
+        const siblings = strings.filter((other) => other.probe !== mutant.probe && Math.abs(other.line - mutant.line) <= SIBLING_LINES)
+          .map((other) => other.probe).sort((a, b) => b.length - a.length);
+        const entry = found ? found.entry : await this.variantKiller(variantsFor(mutant, [...covering, ...options], siblings), override);
+        if (process.env.VOUCH_DEBUG_MUTANTS && !entry) this.log(`mutant survived: line ${mutant.line} ${mutant.mutator} ${JSON.stringify(file.code.slice(mutant.start, mutant.end)).slice(0, 50)} -> ${mutant.replacement.slice(0, 30)}`);
+        if (!entry || (added.get(entry.target) || 0) >= MAX_ADDED_PER_TARGET) continue;
+        killed++;
+        suite.push(entry);
+        added.set(entry.target, (added.get(entry.target) || 0) + 1);
+      }
+    }
+    return this.done(suite, killed, total, false);
+  }
+
+  done(entries, killed, total, cut) {
+    this.log(`mutants: ${killed}/${total} killed${cut ? ' (time ran out)' : ''}, ${entries.length} tests, ${Date.now() - this.started} ms`);
+    return { entries, mutation: { killed, total, complete: !cut } };
+  }
+}
+
+module.exports = { Strengthener };

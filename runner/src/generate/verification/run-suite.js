@@ -1,0 +1,40 @@
+'use strict';
+// Runs sources and generated tests exactly as `POST /v1/tests/run` does: bin/run.js in a fresh
+// work folder (src/run: Jest in band, with coverage over every submitted source, no --forceExit).
+// A test file that fails to load, or a run that ends early (a timer firing after the last test
+// calls something undefined, process.exit), fails here as it would there.
+
+const fs = require('node:fs');
+const { WarmRunner } = require('../../run/client');
+
+function testKey(describe, name) {
+  return `${describe} › ${name}`;
+}
+
+// Returns { ok, tests: Map(file -> Map(key -> status)), coverage, files, error }. `ok` is false when
+// the run could not complete (`error` says why); `tests` then holds what did run, if anything.
+// files: [{ path, content }] for the folder; dir: a folder that does not exist yet; nodePath: the
+// installed dependencies (a run's `nodePath`), if any.
+async function runSuite(dir, files, { wallMs, nodePath }) {
+  fs.mkdirSync(dir, { recursive: true });
+  let outcome;
+  try {
+    const runner = await WarmRunner.start({ workdir: dir, runArgs: ['--prime-rounds', '0'] });
+    outcome = await runner.run({ files, wallMs: Math.max(1000, Math.round(wallMs)), ...(nodePath ? { nodePath } : {}) });
+  } catch (error) {
+    return { ok: false, tests: new Map(), error: `the runner did not start: ${error.message.slice(0, 500)}` };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const { result } = outcome;
+  if (!result) return { ok: false, tests: new Map(), error: `the run gave no result: ${outcome.stderr.slice(-1000)}` };
+  const tests = new Map();
+  for (const test of (result.results && result.results.tests) || []) {
+    if (!tests.has(test.file)) tests.set(test.file, new Map());
+    tests.get(test.file).set(test.name, test.status);
+  }
+  if (!result.ok) return { ok: false, tests, error: `${result.error.code}: ${result.error.detail.slice(0, 1000)}` };
+  return { ok: true, tests, coverage: result.results.coverage, files: result.results.files };
+}
+
+module.exports = { runSuite, testKey };

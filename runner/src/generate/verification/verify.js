@@ -1,0 +1,103 @@
+'use strict';
+// Checks the generated tests the way they will be used: run exactly as a run runs them
+// (run-suite.js: bin/run.js, exit code and errors after the tests included). A test file with
+// failures is first retried with a freshly loaded module per test (its tests may have disturbed
+// each other through module state; each scenario ran on a fresh module); after that a failing
+// test is dropped on its own, never its file or the suite with it. A run that fails as a whole
+// (it ends early, say a timer fires after the last test) is repeated on halves of the tests
+// until the tests that break it are found and dropped. The suite is final once a run passes
+// completely and every kept test has passed at least twice (so flaky tests are caught); the
+// coverage reported is the one that final run measured.
+
+const path = require('node:path');
+const { runSuite, testKey } = require('./run-suite');
+const { writeTestFile } = require('../writing/test-writer');
+
+const MAX_ROUNDS = 6;
+const MIN_WALL_MS = 30000;
+
+// Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
+async function runCases(suites, { base, workDir, deadline, nodePath }, label) {
+  const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) }))];
+  const result = await runSuite(path.join(workDir, label), files, { wallMs: Math.max(MIN_WALL_MS, deadline - Date.now()), nodePath });
+  const status = (suite, testCase) => {
+    const tests = result.tests.get(suite.testPath);
+    return tests && tests.get(testKey(testCase.describe, testCase.name));
+  };
+  return { ...result, status };
+}
+
+// A run that failed as a whole: it gave no results, or every test file ran and passed, yet the
+// run did not complete. (A test file missing from the results failed to load: its tests fail.)
+function failedAsAWhole(result, suites) {
+  if (result.ok) return false;
+  if (!result.tests.size) return true;
+  return suites.every((suite) => result.tests.has(suite.testPath) && suite.cases.every((testCase) => result.status(suite, testCase) === 'passed'));
+}
+
+function regroup(suites, pairs) {
+  return suites.map((suite) => ({ ...suite, cases: suite.cases.filter((testCase) => pairs.some((pair) => pair.testCase === testCase)) }))
+    .filter((suite) => suite.cases.length);
+}
+
+// The tests that make a run fail as a whole, found by running halves of `pairs` ({ suite, testCase }).
+async function breakingTests(suites, pairs, context, log) {
+  if (pairs.length <= 1) return pairs;
+  const middle = Math.ceil(pairs.length / 2);
+  const found = [];
+  for (const half of [pairs.slice(0, middle), pairs.slice(middle)]) {
+    if (Date.now() >= context.deadline) {
+      found.push(...half);
+      continue;
+    }
+    const group = regroup(suites, half);
+    const result = await runCases(group, context, `bisect-${context.runs++}`);
+    if (failedAsAWhole(result, group)) found.push(...(await breakingTests(suites, half, context, log)));
+    else found.push(...half.filter(({ suite, testCase }) => result.status(suite, testCase) !== 'passed'));
+  }
+  return found;
+}
+
+// suites: [{ testPath, spec, cases }]; sources: the job's files; config: the jest.config.js to add,
+// or null when the sources bring their own; nodePath: the installed dependencies, if any. Returns { suites, coverage, files, rounds, dropped },
+// with passing cases only; `dropped` says why tests were dropped when none is left.
+async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log }) {
+  const context = { base: config ? [...sources, config] : sources, workDir, deadline, nodePath, runs: 0 };
+  let live = suites.filter((suite) => suite.cases.length);
+  const passes = new Map();
+  let dropped = null;
+  for (let round = 1; round <= MAX_ROUNDS && live.length; round++) {
+    const started = Date.now();
+    const result = await runCases(live, context, `round-${round}`);
+    if (failedAsAWhole(result, live)) {
+      log(`verify: round ${round}: the run failed as a whole (${result.error.slice(0, 300)}); looking for the tests that cause it`);
+      dropped = result.error;
+      const pairs = live.flatMap((suite) => suite.cases.map((testCase) => ({ suite, testCase })));
+      const breaking = await breakingTests(live, pairs, context, log);
+      log(`verify: dropping ${breaking.length} test(s) that break the run`);
+      live = live.map((suite) => ({ ...suite, cases: suite.cases.filter((testCase) => !breaking.some((pair) => pair.testCase === testCase)) }))
+        .filter((suite) => suite.cases.length);
+      continue;
+    }
+    let failures = 0;
+    live = live.map((suite) => {
+      const failing = suite.cases.filter((testCase) => result.status(suite, testCase) !== 'passed');
+      failures += failing.length;
+      if (failing.length && !suite.spec.isolated) {
+        log(`verify: ${suite.testPath}: ${failing.length} failing test(s), retrying with a fresh module per test`);
+        suite.cases.forEach((testCase) => passes.delete(testCase));
+        return { ...suite, spec: { ...suite.spec, isolated: true } };
+      }
+      if (failing.length) dropped = `tests failed when run again: ${failing.map((testCase) => testCase.name).slice(0, 3).join('; ')}`;
+      const kept = suite.cases.filter((testCase) => !failing.includes(testCase));
+      for (const testCase of kept) passes.set(testCase, (passes.get(testCase) || 0) + 1);
+      return { ...suite, cases: kept };
+    }).filter((suite) => suite.cases.length);
+    log(`verify: round ${round} (${Date.now() - started} ms, ${live.length} test files): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`);
+    const settled = result.ok && failures === 0 && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2));
+    if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
+  }
+  return { suites: [], coverage: null, files: [], rounds: MAX_ROUNDS, dropped: dropped || 'no run of the suite passed twice in a row' };
+}
+
+module.exports = { verifySuites };

@@ -1,0 +1,30 @@
+'use strict';
+// The jest.config.js written beside the generated tests. Jest needs a configuration file (or a
+// package.json) to find its root; babel-jest gets the shared transform (src/transform.js):
+// `sourceType: 'unambiguous'` (babel-jest's defaults parse every file as an ES module, which
+// rejects sloppy-mode CommonJS), TypeScript's types removed, import/export turned into CommonJS.
+// The packages it names resolve from NODE_PATH when the tests run (see README.md, "generate").
+
+const { TRANSFORM_PATTERN, transformOptions } = require('../../transform');
+
+const CONFIG_PATH = 'jest.config.js';
+
+function literal(value) {
+  if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
+  if (value && typeof value === 'object') return `{ ${Object.entries(value).map(([key, item]) => `${key}: ${literal(item)}`).join(', ')} }`;
+  return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function jestConfigFile({ esm, typescript = false }) {
+  const content = [
+    '// Written by Vouch for the generated tests.',
+    'module.exports = {',
+    "  testEnvironment: 'node',",
+    `  transform: { ${literal(TRANSFORM_PATTERN)}: ['babel-jest', ${literal(transformOptions({ esm, typescript }))}] },`,
+    '};',
+    '',
+  ].join('\n');
+  return { path: CONFIG_PATH, content };
+}
+
+module.exports = { jestConfigFile, CONFIG_PATH };

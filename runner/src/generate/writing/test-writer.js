@@ -1,0 +1,181 @@
+'use strict';
+// Writes Jest test files. Each kept scenario becomes one test inside the `describe` block of the
+// export it exercises; each test states what was observed when the scenario ran. A test file
+// reaches the module by a relative require (or import, for ES modules), so the tests run in any
+// folder that holds the sources and the tests side by side.
+
+const { toSource } = require('../search/candidate');
+const { renderScenario, NameScope } = require('../search/scenario');
+const { stepAssertions } = require('./assertions');
+const { effectAssertions, untouchedDeclarations } = require('./effect-assertions');
+const { testName } = require('./test-names');
+const { quoteString } = require('./js-source');
+const { recordEvents } = require('../execution/event-recorder');
+
+const INDENT = '    ';
+
+const HELPERS = {
+  calledBack: [
+    '// Resolves once a mock function has been called: the code calls back asynchronously.',
+    'function calledBack(mock) {',
+    '  return new Promise((resolve) => {',
+    '    const check = () => (mock.mock.calls.length ? resolve() : setTimeout(check, 1));',
+    '    check();',
+    '  });',
+    '}',
+  ],
+  take: [
+    '// The first `count` values an iterator yields.',
+    'function take(iterator, count) {',
+    '  const values = [];',
+    '  for (const value of iterator) {',
+    '    if (values.length === count) break;',
+    '    values.push(value);',
+    '  }',
+    '  return values;',
+    '}',
+  ],
+  collect: [
+    '// The values an async iterator yields (all of them, or the first `count`).',
+    'async function collect(iterator, count = Infinity) {',
+    '  const values = [];',
+    '  for await (const value of iterator) {',
+    '    if (values.length === count) break;',
+    '    values.push(value);',
+    '  }',
+    '  return values;',
+    '}',
+  ],
+  recordEvents: [
+    '// Records every event the emitter emits from now on, as [name, ...args].',
+    ...recordEvents.toString().split('\n'),
+  ],
+};
+
+// Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'.
+function testFileFor(sourcePath, takenPaths) {
+  const slash = sourcePath.lastIndexOf('/');
+  const dir = slash >= 0 ? sourcePath.slice(0, slash + 1) : '';
+  const fileName = sourcePath.slice(slash + 1);
+  const dot = fileName.lastIndexOf('.');
+  const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
+  const extension = dot > 0 ? fileName.slice(dot) : '';
+  let testPath = `${dir}__tests__/${stem}.test.js`;
+  const collides = takenPaths.has(testPath);
+  if (collides) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
+  // `../b` for b.js and b.ts (as TypeScript imports name them), unless another file shares the
+  // stem; other extensions stay.
+  const request = `../${['.js', '.ts', '.tsx'].includes(extension) && !collides ? stem : fileName}`;
+  return { testPath, request };
+}
+
+// One test case ready to print: { describe, name, lines, async, helpers }.
+function prepareTestCase(entry, bindingNames, classRefs) {
+  // `result` is left for assertions to claim (see assertions.js).
+  const taken = [...bindingNames, 'result'];
+  const original = renderScenario(entry.scenario, taken);
+  // Inputs the call neither changed nor called back through read better inline.
+  const untouched = untouchedDeclarations(entry.effects);
+  const inline = new Set(original.tracked.filter((tracked, index) => tracked.kind === 'input' && untouched.has(index)).map((t) => `${t.step}:${t.arg}`));
+  const rendered = renderScenario(entry.scenario, taken, inline);
+  // What the test calls each value the scenario tracked, in tracking order (null: written inline).
+  const trackedNames = original.tracked.map((tracked) => {
+    const same = rendered.tracked.find((other) => other.kind === tracked.kind && other.step === tracked.step && other.arg === tracked.arg);
+    return same ? { kind: same.kind, name: same.name } : null;
+  });
+  const inputNames = trackedNames.map((tracked) => (tracked && tracked.kind === 'input' ? tracked.name : null));
+
+  const names = new NameScope([...bindingNames, ...rendered.tracked.map((t) => t.name)]);
+  const lines = [];
+  const helpers = new Set();
+  let isAsync = false;
+  rendered.steps.forEach((step, index) => {
+    for (const declaration of rendered.declarations.filter((d) => d.step === index)) {
+      lines.push(`const ${declaration.name} = ${toSource(declaration.candidate, INDENT)};`);
+    }
+    const outcome = entry.outcomes[index];
+    const isLast = index === rendered.steps.length - 1;
+    const assertion = stepAssertions(step, outcome, classRefs, isLast, names, inputNames);
+    lines.push(...assertion.lines);
+    assertion.helpers.forEach((helper) => helpers.add(helper));
+    isAsync = isAsync || assertion.async;
+    if (step.records && !isLast && outcome.kind !== 'throw' && outcome.kind !== 'reject') {
+      lines.push(`const ${step.records} = recordEvents(${step.bind});`);
+      helpers.add('recordEvents');
+    }
+    lines.push(...effectAssertions(entry.effects, index, trackedNames, entry.outcomes));
+  });
+  return { describe: entry.target.label, name: testName(entry.scenario, entry.outcomes), lines, async: isAsync, helpers };
+}
+
+// Makes test names unique within their describe block (Jest reports results by name).
+function uniqueNames(cases) {
+  const seen = new Map();
+  for (const testCase of cases) {
+    const key = `${testCase.describe}\0${testCase.name}`;
+    const count = (seen.get(key) || 0) + 1;
+    seen.set(key, count);
+    if (count > 1) testCase.name = `${testCase.name} (${count})`;
+  }
+  return cases;
+}
+
+function usedBindings(spec, body) {
+  return spec.bindings.filter((binding) => new RegExp(`\\b${binding.name.replace(/\$/g, '\\$')}\\b`).test(body));
+}
+
+// A module that keeps state between calls gets a fresh copy for every test, as each scenario had.
+function isolatedLoadLines(spec, used) {
+  const request = quoteString(spec.request);
+  const load = spec.esm && used[0].from !== 'module'
+    ? `({ ${used.map((binding) => (binding.from === 'default' ? `default: ${binding.name}` : binding.key === binding.name ? binding.name : `${binding.key}: ${binding.name}`)).join(', ')} } = require(${request}));`
+    : `${used[0].name} = require(${request});`;
+  return [
+    ...used.map((binding) => `let ${binding.name};`),
+    '',
+    '// The module keeps state between calls: every test starts from a freshly loaded copy.',
+    'beforeEach(() => {',
+    '  jest.resetModules();',
+    `  ${load}`,
+    '});',
+  ];
+}
+
+function importLines(spec, body) {
+  const used = usedBindings(spec, body);
+  if (spec.isolated && used.length) return isolatedLoadLines(spec, used);
+  if (!spec.esm) return used.map((binding) => `const ${binding.name} = require(${quoteString(spec.request)});`);
+  const namespace = used.find((binding) => binding.from === 'module');
+  if (namespace) return [`import * as ${namespace.name} from ${quoteString(spec.request)};`];
+  const defaultBinding = used.find((binding) => binding.from === 'default');
+  const named = used.filter((binding) => binding.from === 'named').map((binding) => (binding.key === binding.name ? binding.name : `${binding.key} as ${binding.name}`));
+  const parts = [];
+  if (defaultBinding) parts.push(defaultBinding.name);
+  if (named.length) parts.push(`{ ${named.join(', ')} }`);
+  return parts.length ? [`import ${parts.join(', ')} from ${quoteString(spec.request)};`] : [];
+}
+
+// spec: { sourcePath, request, esm, bindings, isolated, fakeTimers }. Returns the test file's text.
+function writeTestFile(spec, cases) {
+  const blocks = [];
+  const describes = [...new Set(cases.map((testCase) => testCase.describe))];
+  for (const describeName of describes) {
+    const tests = cases.filter((testCase) => testCase.describe === describeName).map((testCase) => {
+      const body = testCase.lines.map((line) => `${INDENT}${line}`).join('\n');
+      return `  test(${quoteString(testCase.name)}, ${testCase.async ? 'async ' : ''}() => {\n${body}\n  });`;
+    });
+    blocks.push(`describe(${quoteString(describeName)}, () => {\n${tests.join('\n\n')}\n});`);
+  }
+  const body = blocks.join('\n\n');
+  const helpers = [...new Set(cases.flatMap((testCase) => [...testCase.helpers]))].sort().map((name) => HELPERS[name].join('\n'));
+  const header = [
+    `// Tests generated by Vouch for ${spec.sourcePath}.`,
+    '// Every expectation below is what the code returned, threw or resolved to when Vouch ran it.',
+    ...importLines(spec, body),
+    // Timers the code schedules fire only when a test moves them, and never after it.
+    ...(spec.fakeTimers ? ['', 'jest.useFakeTimers({ advanceTimers: true });'] : []),
+  ].join('\n');
+  return [header, ...helpers, body].join('\n\n') + '\n';
+}
+
+module.exports = { testFileFor, prepareTestCase, uniqueNames, writeTestFile };
