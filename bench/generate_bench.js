@@ -45,8 +45,10 @@ function linkNodeModules(dir, sources) {
   }
 }
 
+// The installed packages are the job's dependencies (nodePath), as the server's dependency cache
+// would give them: a package's own dependencies (yallist for lru-cache) resolve at generation.
 function generate(files) {
-  const job = JSON.stringify({ files, framework: 'jest', threshold: 80, timeBudgetMs: budget });
+  const job = JSON.stringify({ files, framework: 'jest', threshold: 80, timeBudgetMs: budget, nodePath: packagesDir });
   const started = Date.now();
   const generated = spawnSync(process.execPath, [path.join(runner, 'bin', 'generate.js')], { input: job, maxBuffer: 64 << 20 });
   const seconds = (Date.now() - started) / 1000;

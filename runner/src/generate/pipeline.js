@@ -32,6 +32,7 @@ const { planBudget } = require('./budget');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
+const MUTATION_PHASE_MS = 4000;
 
 // TypeScript is analysed without its types (src/transform.js); a file babel cannot parse is a
 // syntax error at babel's position.
@@ -180,7 +181,10 @@ async function generateTests(job, { log = () => {} } = {}) {
     // What the suite could still gain: entries set cover dropped, the unshrunk originals of shrunk
     // ones (a boundary value shrinking turned into 0), the search's alternates.
     const candidates = [...corpus.filter((entry) => !shrunk.includes(entry)), ...search.alternates()];
-    const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, budget.mutationDeadline);
+    // Code that runs timers takes about 50 ms a run; the phase stops after MUTATION_PHASE_MS
+    // whatever the budget left, so generation stays quick.
+    const mutationDeadline = Math.min(budget.mutationDeadline, Date.now() + MUTATION_PHASE_MS);
+    const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, mutationDeadline);
     executor.close();
 
     const suites = prepareSuites(loadedModules, chosen);

@@ -101,3 +101,21 @@ exports.unit = function unit(ms) {
   assert.match(tests, /parse\('\d+ ?min'\)\)\.toBe\(\d+\)/, tests);
   assert.match(tests, /unit\(3600000\)\)\.toBe\('hours'\)/, tests);
 });
+
+test('a string that differs between runs is asserted by the ends both share, cut back to a separator', () => {
+  const { mergeRuns } = require('../../src/generate/search/stability');
+  const { valueSource } = require('../../src/generate/writing/value-source');
+  const merged = (a, b) => mergeRuns(
+    { outcomes: [{ kind: 'return', value: { t: 'string', v: a } }], effects: [], keys: [] },
+    { outcomes: [{ kind: 'return', value: { t: 'string', v: b } }], effects: [], keys: [] },
+  ).outcomes[0].value;
+  // The years share '202': a test asserting it would fail in 2030.
+  const stamp = merged('job@2026-11-25T03:40:00.123Z', 'job@2027-12-30T06:47:11.623Z');
+  assert.equal(valueSource(stamp), 'expect.stringMatching(/^job@[\\s\\S]*$/)');
+  assert.equal(valueSource(merged('out/a1.log', 'out/b2.log')), 'expect.stringMatching(/^out\\/[\\s\\S]*\\.log$/)');
+  assert.equal(valueSource(merged('k3j2h1', 'k9a8b7')), 'expect.any(String)');
+  const run = (v) => ({ ok: true, disturbances: [], effects: [], outcomes: [{ kind: 'return', value: { t: 'string', v } }] });
+  const expected = { outcomes: [{ kind: 'return', value: stamp }], effects: [] };
+  assert.equal(matchesRun(expected, run('job@2031-01-01T00:00:00.000Z')), true);
+  assert.equal(matchesRun(expected, run('@2031-01-01T00:00:00.000Z')), false, 'a mutant that drops the label is caught');
+});

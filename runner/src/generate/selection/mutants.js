@@ -8,7 +8,7 @@
 const walk = require('acorn-walk');
 const { parseSource } = require('../analysis/parse');
 
-const MAX_MUTANTS = 80;
+const MAX_MUTANTS = 160;
 
 const EQUALITY = { '<': ['<='], '<=': ['<'], '>': ['>='], '>=': ['>'], '===': ['!=='], '!==': ['==='], '==': ['!='], '!=': ['=='] };
 const ARITHMETIC = { '+': ['-'], '-': ['+'], '*': ['/'], '/': ['*'], '%': ['*'] };
