@@ -881,10 +881,28 @@ export interface components {
         };
         GenerateRequest: {
             projectId: components["schemas"]["ProjectId"];
-            /** @description Sources to generate tests for, and support files (JSON, package.json, .d.ts, data). At least one .js/.cjs/.mjs/.jsx file; each path once. */
-            files: ({
+            /** @description Sources to generate tests for, and support files (JSON, package.json, .d.ts, data). At least one .js/.cjs/.mjs/.jsx file; each path once. Without `files`, the sources come from the project's latest imported snapshot (or `snapshotId`). */
+            files?: ({
                 [key: string]: unknown;
             } & components["schemas"]["File"])[];
+            /** @description Without `files`: a snapshot imported into this project (400 otherwise). */
+            snapshotId?: string;
+            /** @description Without `files`: only the snapshot's files under these path prefixes. */
+            paths?: string[];
+            /** @description What the tests are generated in, and what their runs use unless a run names its own. Without `dependencies`, a `package.json` among the files supplies them. */
+            environment?: {
+                /**
+                 * @description A major of an installed Node.js: `20`, `v20`, `20.x` or a full version (400 lists the available ones). Defaults to the server's `node`.
+                 * @example 20
+                 */
+                nodeVersion?: string;
+                /** @description npm names and registry ranges, versions or tags; no URLs, git, file: or aliases. */
+                dependencies?: {
+                    [key: string]: string;
+                };
+            } & {
+                [key: string]: unknown;
+            };
             config?: {
                 /**
                  * @description Defaults to the project's.
@@ -905,8 +923,11 @@ export interface components {
         };
         FileProblem: {
             path: string;
-            /** @enum {string} */
-            code: "not_javascript" | "syntax_error" | "missing_module" | "load_error" | "timeout" | "no_tests";
+            /**
+             * @description `install_failed` (path `environment.dependencies`): the dependencies could not be installed, so modules that require them were not tested.
+             * @enum {string}
+             */
+            code: "not_javascript" | "syntax_error" | "missing_module" | "load_error" | "timeout" | "no_tests" | "install_failed";
             message: string;
             line?: number;
             column?: number;
@@ -918,6 +939,12 @@ export interface components {
             testsGenerated: number;
             testsKept: number;
             coverage: components["schemas"]["Coverage"];
+            /** @description The share of sampled mutants of the sources that the kept tests kill; present only when every generated test was kept and there were mutants to count. */
+            mutation?: {
+                score: components["schemas"]["Percentage"];
+                killed: number;
+                sampled: number;
+            };
             perFile: {
                 path: string;
                 exports: string[];
@@ -940,6 +967,7 @@ export interface components {
             /** @description The Jest test files (`a/__tests__/b.test.js`) and `jest.config.js`. */
             files: components["schemas"]["File"][];
             summary: components["schemas"]["GenerationSummary"];
+            environment: components["schemas"]["Environment"];
             lastRunId: components["schemas"]["RunId"] | null;
             created: components["schemas"]["Timestamp"];
             updated: components["schemas"]["Timestamp"];
@@ -950,10 +978,10 @@ export interface components {
         };
         Environment: {
             /**
-             * @description The Node.js major the run uses.
+             * @description The Node.js major; null for a test generated before generation took an environment.
              * @example 20
              */
-            nodeVersion: string;
+            nodeVersion: string | null;
             /** @description npm package name → registry range, version or dist-tag. */
             dependencies: {
                 [key: string]: string;
@@ -961,6 +989,7 @@ export interface components {
         };
         RunRequest: {
             testId: components["schemas"]["TestId"];
+            /** @description Defaults to the generated test's environment. */
             environment?: {
                 /**
                  * @description A major of an installed Node.js: `20`, `v20`, `20.x` or a full version (400 lists the available ones). Defaults to the server's `node`.

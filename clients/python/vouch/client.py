@@ -131,10 +131,17 @@ class Projects(_Resource):
 
 
 class Tests(_Resource):
-    def generate(self, *, project_id: str, files: List[Mapping[str, str]], config: Optional[Mapping[str, Any]] = None,
+    def generate(self, *, project_id: str, files: Optional[List[Mapping[str, str]]] = None,
+                 config: Optional[Mapping[str, Any]] = None, environment: Optional[Mapping[str, Any]] = None,
+                 snapshot_id: Optional[str] = None, paths: Optional[List[str]] = None,
                  idempotency_key: Optional[str] = None, timeout: Optional[float] = None) -> GeneratedTest:
-        """Generates Jest tests for ``files`` (``[{"path", "content"}]``); answers when they exist."""
-        body = _clean({"projectId": project_id, "files": [dict(f) for f in files], "config": config})
+        """Generates Jest tests for ``files`` (``[{"path", "content"}]``), or without them for the
+        project's imported snapshot (``snapshot_id``, default the latest; ``paths`` narrows it to
+        folders); ``environment`` as for a run. Answers when the tests exist."""
+        body = _clean({"projectId": project_id,
+                       "files": [dict(f) for f in files] if files is not None else None,
+                       "config": config, "environment": environment,
+                       "snapshotId": snapshot_id, "paths": list(paths) if paths is not None else None})
         return self._call("generateTests", body=body, idempotency_key=idempotency_key, timeout=timeout)
 
     def get(self, test_id: str) -> GeneratedTest:

@@ -50,6 +50,7 @@ class GeneratedTest(TypedDict):
     threshold: float
     files: List[SourceFile]
     summary: Dict[str, Any]
+    environment: Dict[str, Any]  # {nodeVersion, dependencies} its runs use by default
     lastRunId: Optional[str]
     created: str
     updated: str

@@ -60,18 +60,32 @@ public final class Types {
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record Environment(String nodeVersion, Map<String, String> dependencies) {}
 
+  /**
+   * Tests for {@code files}; with {@code files} null, for the project's imported snapshot
+   * ({@code snapshotId}, default the latest; {@code paths} narrows it to folders).
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record GenerateTestsRequest(String projectId, List<SourceFile> files, ProjectConfig config) {
+  public record GenerateTestsRequest(String projectId, List<SourceFile> files, ProjectConfig config,
+      Environment environment, String snapshotId, List<String> paths) {
     public GenerateTestsRequest(String projectId, List<SourceFile> files) {
-      this(projectId, files, null);
+      this(projectId, files, null, null, null, null);
+    }
+
+    public GenerateTestsRequest(String projectId, List<SourceFile> files, ProjectConfig config) {
+      this(projectId, files, config, null, null, null);
+    }
+
+    /** From the project's latest imported snapshot, narrowed to {@code paths} when not null. */
+    public static GenerateTestsRequest fromSnapshot(String projectId, List<String> paths) {
+      return new GenerateTestsRequest(projectId, null, null, null, null, paths);
     }
   }
 
   /** {@code status}: pending, running, passed, failed. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record GeneratedTest(String testId, String projectId, String status, String framework,
-      Double threshold, List<SourceFile> files, JsonNode summary, String lastRunId, String created,
-      String updated) {}
+      Double threshold, List<SourceFile> files, JsonNode summary, Environment environment,
+      String lastRunId, String created, String updated) {}
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record RunTestsRequest(String testId, Environment environment) {
