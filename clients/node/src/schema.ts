@@ -81,7 +81,7 @@ export interface paths {
         put?: never;
         /**
          * Import a snapshot of the project's sources
-         * @description Stores a content-addressed snapshot of source files: uploaded as JSON `files`, as a `.tar.gz` body, or cloned from the project's `repository` (https, under the same address policy as webhooks; `file://` only where the server allows it). Links, special files and unsafe paths are refused (400); limits on files, bytes and path length answer 400 or 413. Emits `project.imported`.
+         * @description Stores a content-addressed snapshot of source files: uploaded as JSON `files`, as a `.tar.gz` body, or cloned from the project's `repository` (https to public addresses unless the server allows a range with `--import-allow-cidr`; `file://` only where the server allows it; cloned bare and shallow, never checked out). An uploaded archive with a link, a special file or an unsafe path is refused (400); a repository's links are skipped and listed in `skipped`; limits on files, bytes and path length answer 400 or 413. Emits `project.imported`.
          *
          *     Scope: `projects:write`.
          */
