@@ -102,8 +102,8 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
 void replenish(Self self) {
   auto& state = self->state;
   if (state.backing_off) return;
-  // A runner's start (loading and priming Jest: about a second of CPU) slows
-  // the runs executing beside it on a small machine, by a third on 2 cores.
+  // A runner's start (loading and priming Jest) takes CPU that the runs
+  // executing beside it need on a small machine, and slows them.
   // While runs execute, none waits and a warm runner is still ready for the
   // next one, the pool is refilled when a run gives its slot back instead.
   if (state.busy > 0 && state.requests.empty() && !state.ready.empty()) return;

@@ -28,9 +28,9 @@ caf::actor_system_config make_config(const Service::Options& options) {
   config.set("scheduler.max-threads", options.threads);
   // CAF's work-stealing workers, when their queue runs dry, poll it 500 times
   // with 50 us sleeps before waiting on a condition variable. Under a steady
-  // stream of short messages (webhook fan-out) that polling was 40 % of the
-  // workers' CPU, on a machine where the log writer, the webhook client and
-  // the receivers need the cores. Skip it: after the short busy poll a worker
+  // stream of short messages (webhook fan-out) that polling is a large share
+  // of the workers' CPU, on a machine where the log writer, the webhook client
+  // and the receivers need the cores. Skip it: after the short busy poll a worker
   // waits on its condition variable, which an enqueue to it signals, and
   // looks for work to steal every millisecond.
   config.set("work-stealing.moderate-poll-attempts", std::size_t{0});

@@ -42,9 +42,9 @@ class Service {
   struct Options {
     // CAF's worker threads. Half the cores: the HTTP server, the log writer,
     // the webhook client and the child processes have threads of their own,
-    // and on 2 cores one worker instead of two gave 14 % more webhook
-    // deliveries per second and 8 % more durable creates (less stealing and
-    // fewer hand-overs between threads).
+    // and on 2 cores one worker instead of two delivers more webhooks per
+    // second and makes more durable creates (less stealing and fewer
+    // hand-overs between threads).
     std::size_t threads = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
     std::chrono::milliseconds idle_after{60'000};       // project actors stop when idle this long
     std::chrono::milliseconds request_timeout{30'000};  // an answer takes at most this long

@@ -1,7 +1,7 @@
 'use strict';
 // How a job's time budget is split: searching for inputs, then making the chosen tests simpler,
-// then running them against mutants (adding tests that kill survivors), then verification, which runs Jest at least twice. A Jest run over the generated suite takes
-// about 0.6 s plus 0.12 s per test file on the reference machine (2 cores).
+// then running them against mutants (adding tests that kill survivors), then verification, which runs Jest at least twice. A Jest run over the generated suite is
+// estimated as a fixed start plus a cost per test file, so verification's share grows with the suite.
 
 const JEST_RUN_BASE_MS = 600;
 const JEST_RUN_PER_FILE_MS = 120;

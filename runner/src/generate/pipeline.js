@@ -181,7 +181,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     // What the suite could still gain: entries set cover dropped, the unshrunk originals of shrunk
     // ones (a boundary value shrinking turned into 0), the search's alternates.
     const candidates = [...corpus.filter((entry) => !shrunk.includes(entry)), ...search.alternates()];
-    // Code that runs timers takes about 50 ms a run; the phase stops after MUTATION_PHASE_MS
+    // Code that runs timers is slow to run once per mutant; the phase stops after MUTATION_PHASE_MS
     // whatever the budget left, so generation stays quick.
     const mutationDeadline = Math.min(budget.mutationDeadline, Date.now() + MUTATION_PHASE_MS);
     const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, mutationDeadline);

@@ -23,19 +23,16 @@ const SUITE_FILES = [
 const EXPECTED = { passed: 6, failed: 1 };
 
 // The first round loads Jest; the next ones let V8 optimise what the first
-// only loaded. Measured on a three-file job: 215 ms after two rounds of a
-// one-line suite, 190 ms after four, 170 ms after four of this suite; more
-// rounds gained nothing.
+// only loaded. Four rounds of this suite made the job fastest; more rounds
+// gained nothing.
 const ROUNDS = 4;
 
 // Runs the warm-up in a folder of its own inside `workdir`, removed before
 // the job's files arrive. `rounds` (0 to ROUNDS) trades the runner's start-up
 // for its job's speed: the server asks for none when runs are already waiting
 // (the start is then on their path, and a round costs more than the job
-// saves by it: measured on a 21-test suite, 0.93 s to ready and 0.19 s for
-// the job after one round, 0.24 s and 0.72 s after none) and for all when it
-// has time. With none, Jest is loaded but not tried: a broken Jest shows in
-// the job's result instead of at start.
+// saves by it) and for all when it has time. With none, Jest is loaded but
+// not tried: a broken Jest shows in the job's result instead of at start.
 async function primeJest(workdir, rounds = ROUNDS) {
   for (let round = 0; round < rounds; round += 1) {
     await runSample(workdir);

@@ -42,8 +42,8 @@ function buildSandboxCommand({ isolation, workdir, command, limits, hide, readOn
 // JavaScript allocation aborts with V8's "JavaScript heap out of memory", an
 // endless Buffer allocation throws a RangeError. It is deliberately not
 // paired with a --max-old-space-size of the same size: below 2 GB, V8 grows
-// its heap more timidly and collects more often, which cost a small job a
-// quarter of its time.
+// its heap more timidly and collects more often, which slows even a small
+// job.
 // The process limit is only set for a uid of the sandbox's own (isRoot):
 // otherwise it would count the server's processes too.
 function prlimitArgs(limits, isRoot) {
