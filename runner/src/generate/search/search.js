@@ -210,17 +210,19 @@ class Search {
 
   async run(deadline) {
     if (!this.targets.length) return this.corpus;
-    let lastGainAt = Date.now();
+    const started = Date.now();
+    let lastGainAt = started;
     let sinceGain = 0;
     let coveredAt = null;
+    let stop = 'deadline';
     for (;;) {
       if (Date.now() >= deadline) break;
       const seeding = this.targets.some((slot) => !slot.seedsDone);
       if (this.covered.size >= this.totalKeys) {
         coveredAt = coveredAt || Date.now();
-        if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) break;
+        if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) { stop = 'covered'; break; }
       }
-      if (!seeding && sinceGain > STALL_SCENARIOS && Date.now() - lastGainAt > STALL_MS) break;
+      if (!seeding && sinceGain > STALL_SCENARIOS && Date.now() - lastGainAt > STALL_MS) { stop = 'stalled'; break; }
       const slot = this.pickSlot();
       if (await this.try(slot, this.nextScenario(slot))) {
         lastGainAt = Date.now();
@@ -229,7 +231,7 @@ class Search {
         sinceGain++;
       }
     }
-    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys`);
+    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, stopped (${stop}) at ${Date.now() - started} ms`);
     return this.corpus;
   }
 }
