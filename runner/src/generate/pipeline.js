@@ -24,9 +24,11 @@ const { Strengthener } = require('./selection/strengthen');
 const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./writing/test-writer');
 const { jestConfigFile, CONFIG_PATH } = require('./writing/jest-config');
 const { verifySuites } = require('./verification/verify');
+const { startRunner } = require('./verification/run-suite');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
+const path = require('node:path');
 const { Rng } = require('./search/rng');
 const { planBudget } = require('./budget');
 
@@ -165,6 +167,7 @@ async function generateTests(job, { log = () => {} } = {}) {
   const analysed = analyzeFiles(job.files, problems);
   const workspace = new Workspace();
   let executor = null;
+  let prestarted = [];
   try {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
@@ -181,6 +184,9 @@ async function generateTests(job, { log = () => {} } = {}) {
     const budget = planBudget(started, job.timeBudgetMs, loadedModules.filter((module) => module.targets.length).length);
     const corpus = await search.run(budget.searchDeadline);
     phase('search');
+    // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
+    // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
+    prestarted = corpus.length ? [1, 2].map((n) => startRunner(path.join(workspace.workDir, `warm-${n}`))) : [];
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
     phase('shrink');
@@ -201,7 +207,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted })
       : { suites: [], coverage: null, files: [], dropped: null };
     phase('verify');
     problems.push(...untestedProblems(loadedModules, suites, verified));
@@ -215,6 +221,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     return { files, summary };
   } finally {
     if (executor) executor.close();
+    prestarted.forEach((runner) => runner.stop());
     workspace.remove();
   }
 }

@@ -8,8 +8,15 @@
 const { renderScenario, programSource } = require('./scenario');
 const { mergeRuns } = require('./stability');
 
-const STALL_SCENARIOS = 600;
-const STALL_MS = 2500;
+// The search stops when it stops making progress: no new coverage and no new distinct outcome
+// held as an alternate for STALL_SCENARIOS scenarios and for a time that grows with how long
+// progress took so far (STALL_SHARE of it), between STALL_MIN_MS and STALL_MAX_MS: a module whose
+// coverage came in the first 400 ms is done a second later, one still finding code after 4 s gets
+// 2.5 s more (as every module did before).
+const STALL_SCENARIOS = 200;
+const STALL_MIN_MS = 1000;
+const STALL_MAX_MS = 2500;
+const STALL_SHARE = 0.75;
 const MUTATION_SHARE = 0.65;
 const MAX_PENDING = 40;
 // Chance of a scenario that first calls another export of the same module (state set up by one
@@ -212,7 +219,9 @@ class Search {
     if (!this.targets.length) return this.corpus;
     const started = Date.now();
     let lastGainAt = started;
-    let sinceGain = 0;
+    let lastProgressAt = started;
+    let sinceProgress = 0;
+    const heldDistinct = () => this.targets.reduce((sum, slot) => sum + slot.distinct.length, 0);
     let coveredAt = null;
     let stop = 'deadline';
     for (;;) {
@@ -222,16 +231,20 @@ class Search {
         coveredAt = coveredAt || Date.now();
         if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) { stop = 'covered'; break; }
       }
-      if (!seeding && sinceGain > STALL_SCENARIOS && Date.now() - lastGainAt > STALL_MS) { stop = 'stalled'; break; }
+      const patience = Math.min(STALL_MAX_MS, Math.max(STALL_MIN_MS, STALL_SHARE * (lastProgressAt - started)));
+      if (!seeding && sinceProgress > STALL_SCENARIOS && Date.now() - lastProgressAt > patience) { stop = 'stalled'; break; }
       const slot = this.pickSlot();
-      if (await this.try(slot, this.nextScenario(slot))) {
-        lastGainAt = Date.now();
-        sinceGain = 0;
+      const distinctBefore = heldDistinct();
+      const gained = await this.try(slot, this.nextScenario(slot));
+      if (gained) lastGainAt = Date.now();
+      if (gained || heldDistinct() > distinctBefore) {
+        lastProgressAt = Date.now();
+        sinceProgress = 0;
       } else {
-        sinceGain++;
+        sinceProgress++;
       }
     }
-    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, stopped (${stop}) at ${Date.now() - started} ms`);
+    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, last progress at ${lastProgressAt - started} ms, stopped (${stop}) at ${Date.now() - started} ms`);
     return this.corpus;
   }
 }
