@@ -8,15 +8,18 @@
 const { renderScenario, programSource } = require('./scenario');
 const { mergeRuns } = require('./stability');
 
-// The search stops when it stops making progress: no new coverage and no new distinct outcome
-// held as an alternate for STALL_SCENARIOS scenarios and for a time that grows with how long
-// progress took so far (STALL_SHARE of it), between STALL_MIN_MS and STALL_MAX_MS: a module whose
-// coverage came in the first 400 ms is done a second later, one still finding code after 4 s gets
-// 2.5 s more (as every module did before).
-const STALL_SCENARIOS = 200;
+// The search stops when it stops making progress: no new coverage for a time that grows with how
+// long coverage took so far (STALL_SHARE of it, between STALL_MIN_MS and STALL_MAX_MS: a module
+// covered in the first 400 ms is done a second later, one still finding code after 4 s gets
+// 2.5 s more, as every module did before), and no new distinct outcome held as an alternate for
+// STALL_MIN_MS, over at least STALL_SCENARIOS scenarios. Distinct outcomes count only up to
+// DISTINCT_HORIZON_MS after the last new coverage: slow code (fake timers, 25 ms a run) keeps
+// finding some long after.
+const STALL_SCENARIOS = 50;
 const STALL_MIN_MS = 1000;
 const STALL_MAX_MS = 2500;
 const STALL_SHARE = 0.75;
+const DISTINCT_HORIZON_MS = 2 * STALL_MAX_MS;
 const MUTATION_SHARE = 0.65;
 const MAX_PENDING = 40;
 // Chance of a scenario that first calls another export of the same module (state set up by one
@@ -231,13 +234,15 @@ class Search {
         coveredAt = coveredAt || Date.now();
         if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) { stop = 'covered'; break; }
       }
-      const patience = Math.min(STALL_MAX_MS, Math.max(STALL_MIN_MS, STALL_SHARE * (lastProgressAt - started)));
-      if (!seeding && sinceProgress > STALL_SCENARIOS && Date.now() - lastProgressAt > patience) { stop = 'stalled'; break; }
+      const patience = Math.min(STALL_MAX_MS, Math.max(STALL_MIN_MS, STALL_SHARE * (lastGainAt - started)));
+      const now = Date.now();
+      if (!seeding && sinceProgress > STALL_SCENARIOS && now - lastGainAt > patience && now - lastProgressAt > STALL_MIN_MS) { stop = 'stalled'; break; }
       const slot = this.pickSlot();
       const distinctBefore = heldDistinct();
       const gained = await this.try(slot, this.nextScenario(slot));
       if (gained) lastGainAt = Date.now();
-      if (gained || heldDistinct() > distinctBefore) {
+      const distinct = heldDistinct() > distinctBefore && Date.now() - lastGainAt <= DISTINCT_HORIZON_MS;
+      if (gained || distinct) {
         lastProgressAt = Date.now();
         sinceProgress = 0;
       } else {
