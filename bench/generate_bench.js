@@ -54,7 +54,9 @@ function generate(files) {
   const seconds = (Date.now() - started) / 1000;
   const result = JSON.parse(generated.stdout.toString());
   if (result.error) throw new Error(result.error);
-  return { result, seconds };
+  // Where the time went: the search's and the phases' log lines.
+  const log = String(generated.stderr).split('\n').filter((l) => /^generate: (search|phases|mutants)/.test(l));
+  return { result, seconds, log };
 }
 
 // Jest over sources and tests, with coverage over every source, as a run counts it. No
@@ -110,7 +112,8 @@ const rows = [];
 for (const spec of process.argv.slice(2)) {
   const name = spec.replace(/(.)@.*$/, '$1');
   const files = moduleFiles(packagesDir, name);
-  const { result, seconds } = generate(files);
+  const { result, seconds, log } = generate(files);
+  for (const l of log) process.stderr.write(`${name}: ${l}\n`);
   const dir = path.join(work, 'runs', name);
   writeFiles(dir, [...files, ...result.files]);
   linkNodeModules(dir, [packagesDir]);

@@ -24,9 +24,11 @@ const { Strengthener } = require('./selection/strengthen');
 const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./writing/test-writer');
 const { jestConfigFile, CONFIG_PATH } = require('./writing/jest-config');
 const { verifySuites } = require('./verification/verify');
+const { startRunner } = require('./verification/run-suite');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
+const path = require('node:path');
 const { Rng } = require('./search/rng');
 const { planBudget } = require('./budget');
 
@@ -156,17 +158,23 @@ function untestedProblems(modules, suites, verified) {
 
 async function generateTests(job, { log = () => {} } = {}) {
   const started = Date.now();
+  // When each phase ended, for the log line `phases: …` (where a job's time goes).
+  const phases = [];
+  let phaseStart = started;
+  const phase = (name) => { const now = Date.now(); phases.push(`${name} ${now - phaseStart}`); phaseStart = now; };
   const problems = [];
   const rng = new Rng();
   const analysed = analyzeFiles(job.files, problems);
   const workspace = new Workspace();
   let executor = null;
+  let prestarted = [];
   try {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
     executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
     const modules = await loadModules(instrumented, executor, problems, observed, rng);
+    phase('load');
 
     const loadedModules = modules.filter((module) => module.entry);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
@@ -175,8 +183,13 @@ async function generateTests(job, { log = () => {} } = {}) {
     const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, observed, rng, log });
     const budget = planBudget(started, job.timeBudgetMs, loadedModules.filter((module) => module.targets.length).length);
     const corpus = await search.run(budget.searchDeadline);
+    phase('search');
+    // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
+    // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
+    prestarted = corpus.length ? [1, 2].map((n) => startRunner(path.join(workspace.workDir, `warm-${n}`))) : [];
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
+    phase('shrink');
     const mutationFiles = instrumented.map((file) => ({ ...file, loaded: modulesByPath.has(file.path) }));
     // What the suite could still gain: entries set cover dropped, the unshrunk originals of shrunk
     // ones (a boundary value shrinking turned into 0), the search's alternates.
@@ -186,6 +199,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const mutationDeadline = Math.min(budget.mutationDeadline, Date.now() + MUTATION_PHASE_MS);
     const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, mutationDeadline);
     executor.close();
+    phase('mutants');
 
     const suites = prepareSuites(loadedModules, chosen);
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
@@ -193,8 +207,9 @@ async function generateTests(job, { log = () => {} } = {}) {
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted })
       : { suites: [], coverage: null, files: [], dropped: null };
+    phase('verify');
     problems.push(...untestedProblems(loadedModules, suites, verified));
 
     const files = verified.suites.length
@@ -202,9 +217,11 @@ async function generateTests(job, { log = () => {} } = {}) {
       : [];
     const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems, mutation });
     log(`done in ${Date.now() - started} ms: ${summary.testsKept}/${testsGenerated} tests kept`);
+    log(`phases (ms): ${phases.join(', ')}`);
     return { files, summary };
   } finally {
     if (executor) executor.close();
+    prestarted.forEach((runner) => runner.stop());
     workspace.remove();
   }
 }

@@ -48,3 +48,38 @@ test('drops a test that fails when run again and a test whose timer breaks the r
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 });
+
+test('with prestarted runners, round 2 runs beside round 1 and counts only when round 1 left the suite unchanged', async () => {
+  const { startRunner } = require('../../src/generate/verification/run-suite');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  const suiteOf = (cases) => [{ testPath: '__tests__/m.test.js', spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] }, cases }];
+  const prestart = (label) => [1, 2].map((n) => startRunner(path.join(workDir, `${label}-${n}`)));
+  const runners = [];
+  try {
+    // Every test passes: both runs count, the suite is settled after the pair.
+    const passing = prestart('passing');
+    runners.push(...passing);
+    const settled = await verifySuites({
+      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }), suites: suiteOf([testCase('adds', ['expect(m.add(1, 2)).toBe(3);'])]),
+      deadline: Date.now() + 60000, log: () => {}, prestarted: passing,
+    });
+    assert.equal(settled.rounds, 2);
+    assert.deepEqual(settled.suites[0].cases.map((c) => c.name), ['adds']);
+
+    // A failing test changes the suite in round 1: the early round 2 is not counted, the failing
+    // test is dropped on its own and the rest passes twice more.
+    const failing = prestart('failing');
+    runners.push(...failing);
+    const logs = [];
+    const verified = await verifySuites({
+      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }),
+      suites: suiteOf([testCase('adds', ['expect(m.add(1, 2)).toBe(3);']), testCase('wrong', ['expect(m.add(1, 2)).toBe(4);'])]),
+      deadline: Date.now() + 60000, log: (line) => logs.push(line), prestarted: failing,
+    });
+    assert.deepEqual(verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)), ['adds'], logs.join('\n'));
+    assert.ok(verified.rounds > 2, logs.join('\n'));
+  } finally {
+    runners.forEach((runner) => runner.stop());
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});

@@ -8,8 +8,19 @@
 const { renderScenario, programSource } = require('./scenario');
 const { mergeRuns } = require('./stability');
 
-const STALL_SCENARIOS = 600;
-const STALL_MS = 2500;
+// The search stops when it stops making progress: no new coverage for a time that grows with how
+// long coverage took so far (STALL_SHARE of it, between STALL_MIN_MS and STALL_MAX_MS: a module
+// covered in the first 400 ms is done 2 s later, one still finding code after 3.3 s gets 2.5 s
+// more, as every module did before), and no new distinct outcome held as an alternate for
+// STALL_MIN_MS, over at least STALL_SCENARIOS scenarios. (At 1 s, ini stopped before the gains
+// it finds at 3-4 s.) Distinct outcomes count only up to
+// DISTINCT_HORIZON_MS after the last new coverage: slow code (fake timers, 25 ms a run) keeps
+// finding some long after.
+const STALL_SCENARIOS = 50;
+const STALL_MIN_MS = 2000;
+const STALL_MAX_MS = 2500;
+const STALL_SHARE = 0.75;
+const DISTINCT_HORIZON_MS = 2 * STALL_MAX_MS;
 const MUTATION_SHARE = 0.65;
 const MAX_PENDING = 40;
 // Chance of a scenario that first calls another export of the same module (state set up by one
@@ -210,26 +221,36 @@ class Search {
 
   async run(deadline) {
     if (!this.targets.length) return this.corpus;
-    let lastGainAt = Date.now();
-    let sinceGain = 0;
+    const started = Date.now();
+    let lastGainAt = started;
+    let lastProgressAt = started;
+    let sinceProgress = 0;
+    const heldDistinct = () => this.targets.reduce((sum, slot) => sum + slot.distinct.length, 0);
     let coveredAt = null;
+    let stop = 'deadline';
     for (;;) {
       if (Date.now() >= deadline) break;
       const seeding = this.targets.some((slot) => !slot.seedsDone);
       if (this.covered.size >= this.totalKeys) {
         coveredAt = coveredAt || Date.now();
-        if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) break;
+        if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) { stop = 'covered'; break; }
       }
-      if (!seeding && sinceGain > STALL_SCENARIOS && Date.now() - lastGainAt > STALL_MS) break;
+      const patience = Math.min(STALL_MAX_MS, Math.max(STALL_MIN_MS, STALL_SHARE * (lastGainAt - started)));
+      const now = Date.now();
+      if (!seeding && sinceProgress > STALL_SCENARIOS && now - lastGainAt > patience && now - lastProgressAt > STALL_MIN_MS) { stop = 'stalled'; break; }
       const slot = this.pickSlot();
-      if (await this.try(slot, this.nextScenario(slot))) {
-        lastGainAt = Date.now();
-        sinceGain = 0;
+      const distinctBefore = heldDistinct();
+      const gained = await this.try(slot, this.nextScenario(slot));
+      if (gained) lastGainAt = Date.now();
+      const distinct = heldDistinct() > distinctBefore && Date.now() - lastGainAt <= DISTINCT_HORIZON_MS;
+      if (gained || distinct) {
+        lastProgressAt = Date.now();
+        sinceProgress = 0;
       } else {
-        sinceGain++;
+        sinceProgress++;
       }
     }
-    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys`);
+    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, last progress at ${lastProgressAt - started} ms, stopped (${stop}) at ${Date.now() - started} ms`);
     return this.corpus;
   }
 }

@@ -14,8 +14,12 @@ const { matchesRun } = require('../search/stability');
 const { transformOptions, loadedOptions } = require('../../transform');
 
 const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
-const MAX_ADDED_PER_TARGET = 16;
+// Tests added per export for the mutants they kill. A module with one export (ms, bytes) spends
+// them on every kind of mutant in it: at 16, ms's boundary mutants (`msAbs >= d` -> `>`), last in
+// the file, found their killers (`ms(86400000)`) but were left out.
+const MAX_ADDED_PER_TARGET = 40;
 const MAX_VARIANTS_PER_MUTANT = 4;
+const MAX_PROBE_LENGTH = 1000;
 const SIBLING_LINES = 20;
 
 // What the child runs for a mutant: the mutated code through the shared transform, as the file
@@ -59,7 +63,8 @@ function mapAtoms(value, replace) {
 }
 
 // Scenarios aimed at one mutant, made from ones that reach it: the compared number put in place
-// of a number argument (`ms(86400000)` for `msAbs >= d`), or the emptied string put in place of a
+// of a number argument (`ms(86400000)` for `msAbs >= d`) or as the length of a string argument
+// (a 100-character string for `str.length > 100`), or the emptied string put in place of a
 // string the module spells near it (`'1 yr'` from `'1 years'` for `case 'yr':`).
 function variantsFor(mutant, reaching, siblings) {
   const variants = [];
@@ -74,7 +79,12 @@ function variantsFor(mutant, reaching, siblings) {
     if (variants.length >= MAX_VARIANTS_PER_MUTANT) break;
     const steps = candidate.scenario.steps;
     if (mutant.mutator === 'EqualityOperator' && mutant.probe !== null) {
-      push(candidate, mapAtoms(steps, (value) => (value.type === 'number' && value.value !== Number(mutant.probe) ? atom.number(Number(mutant.probe)) : null)));
+      const probe = Number(mutant.probe);
+      push(candidate, mapAtoms(steps, (value) => (value.type === 'number' && value.value !== probe ? atom.number(probe) : null)));
+      // The number may be compared with a length (`str.length > 100`): strings made that long.
+      if (Number.isInteger(probe) && probe > 0 && probe <= MAX_PROBE_LENGTH) {
+        push(candidate, mapAtoms(steps, (value) => (value.type === 'string' && value.value && value.value.length !== probe ? atom.string(value.value.repeat(Math.ceil(probe / value.value.length)).slice(0, probe)) : null)));
+      }
     } else if (mutant.mutator === 'StringLiteral' && mutant.probe) {
       const strings = [];
       mapAtoms(steps, (value) => { if (value.type === 'string') strings.push(value.value); return null; });
@@ -101,7 +111,10 @@ class Strengthener {
   async killedBy(entries, override) {
     for (const entry of entries) {
       const reply = await this.search.runOnce(entry.target, entry.scenario, 0, override);
-      if (!matchesRun(entry, reply)) return true;
+      if (!matchesRun(entry, reply)) {
+        if (process.env.VOUCH_DEBUG_MUTANTS) this.log(`mutant line ${override.line} killed by ${entry.rendered.steps.map((step) => step.expression).join('; ').slice(0, 80)}: ${reply.ok ? JSON.stringify(reply.outcomes).slice(0, 120) : JSON.stringify(reply).slice(0, 120)}`);
+        return true;
+      }
     }
     return false;
   }
@@ -164,6 +177,7 @@ class Strengthener {
         const covering = suite.filter(reaches);
         if (!covering.length) continue;
         const override = { path: file.absolute, code };
+        if (process.env.VOUCH_DEBUG_MUTANTS) Object.defineProperty(override, 'line', { value: `${mutant.line} ${mutant.mutator} ${mutant.replacement}`, enumerable: false });
         if (await this.killedBy(covering, override)) {
           killed++;
           continue;

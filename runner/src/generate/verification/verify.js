@@ -17,9 +17,12 @@ const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
 
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
-async function runCases(suites, { base, workDir, deadline, nodePath }, label) {
+// A prestarted runner (startRunner) is used when one is left, else one is started unprimed.
+async function runCases(suites, { base, workDir, deadline, nodePath, prestarted }, label) {
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) }))];
-  const result = await runSuite(path.join(workDir, label), files, { wallMs: Math.max(MIN_WALL_MS, deadline - Date.now()), nodePath });
+  const runner = prestarted.shift() || null;
+  const dir = runner ? runner.dir : path.join(workDir, label);
+  const result = await runSuite(dir, files, { wallMs: Math.max(MIN_WALL_MS, deadline - Date.now()), nodePath, prestarted: runner });
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -58,17 +61,30 @@ async function breakingTests(suites, pairs, context, log) {
   return found;
 }
 
+// What a run of `suites` runs: its test files, each test, whether modules load afresh per test.
+function suitesKey(suites) {
+  return JSON.stringify(suites.map((suite) => [suite.testPath, Boolean(suite.spec.isolated), suite.cases.map((testCase) => testCase.name)]));
+}
+
 // suites: [{ testPath, spec, cases }]; sources: the job's files; config: the jest.config.js to add,
-// or null when the sources bring their own; nodePath: the installed dependencies, if any. Returns { suites, coverage, files, rounds, dropped },
+// or null when the sources bring their own; nodePath: the installed dependencies, if any;
+// prestarted: runners started ahead (startRunner), used first, in order; the caller stops those
+// left. Returns { suites, coverage, files, rounds, dropped },
 // with passing cases only; `dropped` says why tests were dropped when none is left.
-async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log }) {
-  const context = { base: config ? [...sources, config] : sources, workDir, deadline, nodePath, runs: 0 };
+async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log, prestarted = [] }) {
+  const context = { base: config ? [...sources, config] : sources, workDir, deadline, nodePath, runs: 0, prestarted: [...prestarted] };
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
   let dropped = null;
+  // With a second prestarted runner, round 2 runs beside round 1 on the same tests; its result
+  // counts only when round 1 left the suite as it was (the common case: every test passed).
+  let early = null;
   for (let round = 1; round <= MAX_ROUNDS && live.length; round++) {
     const started = Date.now();
-    const result = await runCases(live, context, `round-${round}`);
+    const key = suitesKey(live);
+    const pending = early && early.key === key ? early.result : runCases(live, context, `round-${round}`);
+    early = round === 1 && context.prestarted.length ? { key, result: runCases(live, context, 'round-2') } : null;
+    const result = await pending;
     if (failedAsAWhole(result, live)) {
       log(`verify: round ${round}: the run failed as a whole (${result.error.slice(0, 300)}); looking for the tests that cause it`);
       dropped = result.error;
