@@ -34,10 +34,10 @@ struct ImportedSnapshot {
 
 // How imports reach repositories.
 struct ImportSettings {
-  std::filesystem::path git;          // absolute; empty: git imports are refused
-  std::filesystem::path work_root;    // a scratch folder per clone below it
-  bool allow_file_urls = false;       // file:// repositories (tests, local mirrors)
-  AddressPolicy policy;               // which addresses an https clone may reach
+  std::filesystem::path git;        // absolute; empty: git imports are refused
+  std::filesystem::path work_root;  // a scratch folder per clone below it
+  bool allow_file_urls = false;     // file:// repositories (tests, local mirrors)
+  AddressPolicy policy;             // which addresses an https clone may reach
   std::chrono::seconds clone_timeout{120};
   store::SnapshotLimits limits;
 };

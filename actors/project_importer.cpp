@@ -30,19 +30,21 @@ events::Result<GitOutcome> run_git(ProcessHost& host, const ImportSettings& sett
   spec.program = settings.git;
   spec.args = std::move(args);
   spec.cwd = scratch;
-  spec.env = {"PATH=/usr/local/bin:/usr/bin:/bin",
-              "HOME=" + scratch.string(),
-              "LC_ALL=C",
-              "GIT_CONFIG_NOSYSTEM=1",
-              "GIT_CONFIG_GLOBAL=/dev/null",
-              "GIT_TERMINAL_PROMPT=0",
-              std::string("GIT_ALLOW_PROTOCOL=") + (settings.allow_file_urls ? "https:file" : "https")};
+  spec.env = {
+      "PATH=/usr/local/bin:/usr/bin:/bin",
+      "HOME=" + scratch.string(),
+      "LC_ALL=C",
+      "GIT_CONFIG_NOSYSTEM=1",
+      "GIT_CONFIG_GLOBAL=/dev/null",
+      "GIT_TERMINAL_PROMPT=0",
+      std::string("GIT_ALLOW_PROTOCOL=") + (settings.allow_file_urls ? "https:file" : "https")};
   auto child = ChildProcess::start(host, std::move(spec));
   if (!child) return std::move(child).error();
   auto outcome = std::make_shared<std::promise<GitOutcome>>();
   auto future = outcome->get_future();
   auto process = *child;
-  const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(settings.clone_timeout);
+  const auto timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(settings.clone_timeout);
   process->exchange({}, true, timeout,
                     [process, outcome, timeout](std::optional<std::string> line) {
                       process->wait(timeout, [outcome, line = line.value_or("")](ProcessExit exit) {
@@ -88,8 +90,8 @@ events::Status check_repository(const ImportSettings& settings, const std::strin
   std::unique_ptr<addrinfo, void (*)(addrinfo*)> addresses(found, ::freeaddrinfo);
   for (const addrinfo* at = found; at; at = at->ai_next) {
     char text[NI_MAXHOST] = {};
-    if (::getnameinfo(at->ai_addr, at->ai_addrlen, text, sizeof text, nullptr, 0,
-                      NI_NUMERICHOST) != 0) {
+    if (::getnameinfo(at->ai_addr, at->ai_addrlen, text, sizeof text, nullptr, 0, NI_NUMERICHOST) !=
+        0) {
       continue;
     }
     auto address = IpAddress::parse(text);
@@ -124,10 +126,10 @@ events::Result<std::pair<store::SnapshotContents, std::string>> fetch_repository
     }
   } cleanup{scratch};
   const auto bare = (scratch / "repository.git").string();
-  std::vector<std::string> clone{"-c",       "http.followRedirects=false",
-                                 "clone",    "--quiet",
-                                 "--bare",   "--depth",
-                                 "1",        "--single-branch"};
+  std::vector<std::string> clone{"-c",     "http.followRedirects=false",
+                                 "clone",  "--quiet",
+                                 "--bare", "--depth",
+                                 "1",      "--single-branch"};
   if (!request.ref.empty()) {
     clone.push_back("--branch");
     clone.push_back(request.ref);
@@ -142,8 +144,9 @@ events::Result<std::pair<store::SnapshotContents, std::string>> fetch_repository
   if (head->exit.code != 0) return git_failure("git rev-parse", head->exit);
 
   const auto tar = scratch / "snapshot.tar";
-  auto archived = run_git(host, settings, scratch,
-                          {"--git-dir=" + bare, "archive", "--format=tar", "-o", tar.string(), "HEAD"});
+  auto archived =
+      run_git(host, settings, scratch,
+              {"--git-dir=" + bare, "archive", "--format=tar", "-o", tar.string(), "HEAD"});
   if (!archived) return std::move(archived).error();
   if (archived->exit.code != 0) return git_failure("git archive", archived->exit);
   // The tar holds the files, their headers and padding: allow for both.
@@ -162,11 +165,10 @@ events::Result<std::pair<store::SnapshotContents, std::string>> fetch_repository
 events::Result<std::pair<store::SnapshotContents, std::string>> read_import(
     ProcessHost& host, const ImportSettings& settings, ImportRequest& request) {
   if (request.source == events::kImportGit) return fetch_repository(host, settings, request);
-  auto contents =
-      request.source == events::kImportArchive
-          ? store::read_snapshot_archive(request.archive, settings.limits,
-                                         store::LinkPolicy::kRefuse)
-          : store::select_snapshot_files(std::move(request.files), settings.limits);
+  auto contents = request.source == events::kImportArchive
+                      ? store::read_snapshot_archive(request.archive, settings.limits,
+                                                     store::LinkPolicy::kRefuse)
+                      : store::select_snapshot_files(std::move(request.files), settings.limits);
   if (!contents) return std::move(contents).error();
   return std::pair{std::move(contents).value(), std::string()};
 }

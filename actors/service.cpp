@@ -4,7 +4,6 @@
 
 #include "actors/account_actor.hpp"
 #include "actors/append_request.hpp"
-#include "actors/timeouts.hpp"
 #include "actors/child_process.hpp"
 #include "actors/commit_relay.hpp"
 #include "actors/dependency_cache.hpp"
@@ -15,6 +14,7 @@
 #include "actors/project_importer.hpp"
 #include "actors/project_registry.hpp"
 #include "actors/run_coordinator.hpp"
+#include "actors/timeouts.hpp"
 #include "actors/type_ids.hpp"
 #include "actors/webhook_dispatcher.hpp"
 #include "actors/webhook_registry.hpp"
@@ -226,9 +226,9 @@ void Service::record_idempotent_response(std::string account, events::Idempotent
   const auto at = response.at;
   // Any version: a key used again after its window records a newer response;
   // two uses within it never both get here (the HTTP layer admits one at a time).
-  auto request = append_request(std::move(stream), store::kAnyVersion,
-                                std::vector{events::IdempotentResponseRecorded{std::move(response)}},
-                                account, at);
+  auto request = append_request(
+      std::move(stream), store::kAnyVersion,
+      std::vector{events::IdempotentResponseRecorded{std::move(response)}}, account, at);
   impl_->ask_with<store::AppendResult>(
       kAppendTimeout, impl_->store,
       [done = std::move(done)](events::Result<store::AppendResult> appended) {

@@ -6,8 +6,8 @@
 #include <memory>
 #include <thread>
 
-#include "actors/messages.hpp"
 #include "actors/import_messages.hpp"
+#include "actors/messages.hpp"
 #include "actors/runner_settings.hpp"
 #include "actors/runner_stats.hpp"
 #include "actors/webhook_messages.hpp"

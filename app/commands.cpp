@@ -154,8 +154,7 @@ int serve(const std::vector<std::string>& args) {
     log::error("vouchd", runtime.error().message);
     return 1;
   }
-  auto imports =
-      import_settings(import_options, values, (*runtime)->service->runner().work_root);
+  auto imports = import_settings(import_options, values, (*runtime)->service->runner().work_root);
   if (!imports) {
     log::error("vouchd", imports.error().message);
     return 2;

@@ -1,28 +1,12 @@
 #include "app/import_options.hpp"
 
 #include <boost/program_options/value_semantic.hpp>
-#include <cstdlib>
-#include <sstream>
-#include <unistd.h>
+
+#include "app/runner_setup.hpp"
 
 namespace vouch::app {
 
 namespace po = boost::program_options;
-
-namespace {
-
-std::filesystem::path git_on_path() {
-  const char* path = std::getenv("PATH");
-  std::istringstream folders(path ? path : "/usr/bin:/bin");
-  std::string folder;
-  while (std::getline(folders, folder, ':')) {
-    const auto candidate = std::filesystem::path(folder) / "git";
-    if (!folder.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return {};
-}
-
-}  // namespace
 
 void add_import_options(po::options_description& options, ImportOptions& values) {
   options.add_options()(
@@ -52,7 +36,7 @@ events::Result<actors::ImportSettings> import_settings(const ImportOptions& opti
     return events::Error::invalid("--import-clone-timeout-s must be from 1 to 3600");
   }
   settings.clone_timeout = std::chrono::seconds(options.clone_timeout_s);
-  settings.git = git_on_path();
+  settings.git = on_path("git").value_or(std::filesystem::path());
   settings.work_root = work_root;
   return settings;
 }

@@ -14,26 +14,6 @@
 namespace vouch::app {
 namespace {
 
-std::optional<std::filesystem::path> on_path(std::string_view program) {
-  const char* path = std::getenv("PATH");
-  std::string_view folders = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  while (!folders.empty()) {
-    const auto colon = folders.find(':');
-    const auto folder = folders.substr(0, colon);
-    if (!folder.empty()) {
-      auto candidate = std::filesystem::path(folder) / program;
-      std::error_code ec;
-      if (std::filesystem::is_regular_file(candidate, ec) &&
-          ::access(candidate.c_str(), X_OK) == 0) {
-        return std::filesystem::canonical(candidate, ec);
-      }
-    }
-    if (colon == std::string_view::npos) break;
-    folders.remove_prefix(colon + 1);
-  }
-  return std::nullopt;
-}
-
 // Runs a short command to its end and returns its first line of stdout.
 std::optional<std::string> first_line(actors::ProcessHost& host, actors::ProcessSpec spec) {
   auto child = actors::ChildProcess::start(host, std::move(spec));
@@ -62,6 +42,26 @@ std::optional<std::string> major_of(const std::string& version) {
 }
 
 }  // namespace
+
+std::optional<std::filesystem::path> on_path(std::string_view program) {
+  const char* path = std::getenv("PATH");
+  std::string_view folders = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (!folders.empty()) {
+    const auto colon = folders.find(':');
+    const auto folder = folders.substr(0, colon);
+    if (!folder.empty()) {
+      auto candidate = std::filesystem::path(folder) / program;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(candidate, ec) &&
+          ::access(candidate.c_str(), X_OK) == 0) {
+        return std::filesystem::canonical(candidate, ec);
+      }
+    }
+    if (colon == std::string_view::npos) break;
+    folders.remove_prefix(colon + 1);
+  }
+  return std::nullopt;
+}
 
 events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
                                                       const RunnerOptions& options) {

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "actors/runner_settings.hpp"
@@ -31,5 +33,9 @@ struct RunnerOptions {
 // sandbox has no isolation and `allow_unsandboxed` is off.
 events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
                                                       const RunnerOptions& options);
+
+// The executable `program` in a folder of PATH, resolved to its real path;
+// nullopt when none is.
+std::optional<std::filesystem::path> on_path(std::string_view program);
 
 }  // namespace vouch::app

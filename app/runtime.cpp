@@ -35,8 +35,8 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   runtime->log->add_listener(runtime->relay.get());
   auto settings = runner();
   if (!settings) return std::move(settings).error();
-  runtime->reports = std::make_unique<store::CoverageReports>(folder / "reports",
-                                                              options.coverage_retention);
+  runtime->reports =
+      std::make_unique<store::CoverageReports>(folder / "reports", options.coverage_retention);
   if (auto swept = runtime->reports->sweep(events::now_millis()); !swept) {
     return std::move(swept).error();
   }

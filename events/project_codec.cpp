@@ -51,14 +51,11 @@ EncodedEvent encode(const ProjectEvent& event) {
           },
           [](const ProjectImported& imported) {
             const auto& snapshot = imported.snapshot;
-            boost::json::object data{{"id", imported.id},
-                                     {"snapshotId", snapshot.snapshot_id},
-                                     {"files", snapshot.files},
-                                     {"bytes", snapshot.bytes},
-                                     {"source", snapshot.source},
-                                     {"ref", snapshot.ref},
-                                     {"commit", snapshot.commit},
-                                     {"at", imported.at}};
+            boost::json::object data{
+                {"id", imported.id},         {"snapshotId", snapshot.snapshot_id},
+                {"files", snapshot.files},   {"bytes", snapshot.bytes},
+                {"source", snapshot.source}, {"ref", snapshot.ref},
+                {"commit", snapshot.commit}, {"at", imported.at}};
             return EncodedEvent{std::string(kProjectImportedV1), boost::json::serialize(data)};
           },
       },
@@ -84,9 +81,10 @@ Result<ProjectEvent> decode_project_event(std::string_view type, std::string_vie
       return ProjectEvent{ProjectDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
     }
     if (type == kProjectImportedV1) {
-      SnapshotSummary snapshot{ja::string_at(object, "snapshotId"), ja::int_at(object, "files"),
-                               ja::int_at(object, "bytes"),         ja::string_at(object, "source"),
-                               ja::string_at(object, "ref"),        ja::string_at(object, "commit")};
+      SnapshotSummary snapshot{
+          ja::string_at(object, "snapshotId"), ja::int_at(object, "files"),
+          ja::int_at(object, "bytes"),         ja::string_at(object, "source"),
+          ja::string_at(object, "ref"),        ja::string_at(object, "commit")};
       return ProjectEvent{ProjectImported{ja::string_at(object, "id"), std::move(snapshot),
                                           ja::int_at(object, "at")}};
     }

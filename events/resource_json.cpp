@@ -43,7 +43,8 @@ boost::json::object snapshot_resource(const std::string& project_id,
                           {"bytes", snapshot.bytes},
                           {"source", snapshot.source}};
   if (snapshot.source == kImportGit) {
-    out["ref"] = snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
+    out["ref"] =
+        snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
     out["commit"] = snapshot.commit;
   }
   out["created"] = format_timestamp(at);

@@ -70,9 +70,9 @@ void read_summary(const Reads& reads, const Context& context, const Respond& res
   boost::system::error_code ec;
   auto istanbul = boost::json::parse(*istanbul_text, ec);
   if (ec || !istanbul.is_object()) {
-    return respond(error_response(
-        events::Error::internal("the run's istanbul coverage is not a JSON object"),
-        context.request_id));
+    return respond(
+        error_response(events::Error::internal("the run's istanbul coverage is not a JSON object"),
+                       context.request_id));
   }
   const std::string base = "/v1/tests/results/" + manifest->run_id + "/coverage";
   respond(json_response(200, boost::json::object{

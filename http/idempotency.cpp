@@ -74,13 +74,17 @@ void Idempotency::handle(const Request& request, const Context& context, const H
       release(stream);
       return respond(std::move(response));
     }
-    events::IdempotentResponse first{key,           fingerprint,      response.status,
-                                     response.content_type, response.headers, response.body,
+    events::IdempotentResponse first{key,
+                                     fingerprint,
+                                     response.status,
+                                     response.content_type,
+                                     response.headers,
+                                     response.body,
                                      events::now_millis()};
     service_.record_idempotent_response(
         account, std::move(first),
-        [this, stream, request_id, respond, response = std::move(response)](
-            events::Result<bool> recorded) mutable {
+        [this, stream, request_id, respond,
+         response = std::move(response)](events::Result<bool> recorded) mutable {
           // The work is done either way: the client gets its answer, and a
           // retry after an unrecorded answer would act again, which the log says.
           if (!recorded) {

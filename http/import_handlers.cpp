@@ -122,12 +122,13 @@ void import_project(actors::Service& service, const store::ProjectsView& project
     }
   }
   const auto at = command.at;
-  service.import_project(
-      std::move(command), [respond = std::move(respond), request_id = context.request_id, id,
-                           at](events::Result<actors::ImportedSnapshot> imported) {
-        if (!imported) return respond(error_response(imported.error(), request_id));
-        respond(json_response(201, to_json(id, *imported, at)));
-      });
+  service.import_project(std::move(command),
+                         [respond = std::move(respond), request_id = context.request_id, id,
+                          at](events::Result<actors::ImportedSnapshot> imported) {
+                           if (!imported)
+                             return respond(error_response(imported.error(), request_id));
+                           respond(json_response(201, to_json(id, *imported, at)));
+                         });
 }
 
 }  // namespace
@@ -161,12 +162,11 @@ events::Result<std::vector<events::SourceFile>> snapshot_sources(
   if (!snapshot) return std::move(snapshot).error();
   if (!*snapshot) return events::Error::internal("snapshot " + id + " is missing");
   const auto wanted = [&](const std::string& path) {
-    const bool selected =
-        prefixes.empty() || std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& prefix) {
-          return path.starts_with(prefix);
-        });
-    return selected && (events::is_javascript_path(path) || path.ends_with(".json") ||
-                        path.ends_with(".d.ts"));
+    const bool selected = prefixes.empty() ||
+                          std::any_of(prefixes.begin(), prefixes.end(),
+                                      [&](const auto& prefix) { return path.starts_with(prefix); });
+    return selected &&
+           (events::is_javascript_path(path) || path.ends_with(".json") || path.ends_with(".d.ts"));
   };
   store::Snapshot chosen{(*snapshot)->id, {}, 0};
   std::size_t sources = 0;
@@ -198,12 +198,12 @@ bool is_gzip(std::string_view content_type) {
 
 void add_import_routes(Router& router, actors::Service& service,
                        const store::ProjectsView& projects) {
-  router.add({"POST", "/v1/projects/{id}/import", std::string(events::kScopeProjectsWrite), true,
-              [&service, &projects](const Request& request, const Context& context,
-                                    Respond respond) {
-                import_project(service, projects, request, context, std::move(respond));
-              },
-              /*accepts_gzip=*/true});
+  router.add(
+      {"POST", "/v1/projects/{id}/import", std::string(events::kScopeProjectsWrite), true,
+       [&service, &projects](const Request& request, const Context& context, Respond respond) {
+         import_project(service, projects, request, context, std::move(respond));
+       },
+       /*accepts_gzip=*/true});
 }
 
 }  // namespace vouch::http

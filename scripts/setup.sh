@@ -10,7 +10,6 @@ APT_PACKAGES=(
   libcaf-dev libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libboost-program-options1.81-dev libsimdjson-dev librocksdb-dev libssl-dev
   libgtest-dev libjemalloc-dev libspdlog-dev libarchive-dev bubblewrap util-linux
-  default-jdk-headless libjackson2-databind-java junit5
 )
 
 missing=()

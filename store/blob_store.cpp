@@ -23,15 +23,13 @@ events::Error system_error(const std::string& what) {
 }
 
 bool is_sha256(const std::string& text) {
-  return text.size() == 64 &&
-         text.find_first_not_of("0123456789abcdef") == std::string::npos;
+  return text.size() == 64 && text.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
 }  // namespace
 
 events::Status write_durably(const fs::path& target, const std::string& content) {
-  const fs::path temp =
-      target.parent_path() / (std::string(kTempPrefix) + events::new_id(""));
+  const fs::path temp = target.parent_path() / (std::string(kTempPrefix) + events::new_id(""));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
   if (fd < 0) return system_error("cannot create " + temp.string());
   std::size_t done = 0;

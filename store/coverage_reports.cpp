@@ -10,10 +10,8 @@
 #include <boost/json/serialize.hpp>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <set>
-#include <sstream>
 
 #include "events/digest.hpp"
 
@@ -34,7 +32,6 @@ class Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
 
  private:
   int fd_;
@@ -62,7 +59,7 @@ events::Result<std::string> read_entry(int dir, const char* name, std::uint64_t 
                                        const std::string& path) {
   Fd fd(::openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return system_error("cannot open " + path);
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return system_error("cannot stat " + path);
   if (!S_ISREG(st.st_mode)) return events::Error::invalid(path + " is not a regular file");
   if (static_cast<std::uint64_t>(st.st_size) > budget) {
@@ -96,7 +93,7 @@ events::Status collect(int dir, const std::string& prefix, int depth,
     const std::string name = entry->d_name;
     if (name == "." || name == "..") continue;
     const std::string path = prefix.empty() ? name : prefix + "/" + name;
-    struct stat st{};
+    struct stat st {};
     if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
       return system_error("cannot stat " + path);
     }
@@ -172,8 +169,8 @@ events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::
       files[path] = std::move(sha).value();
     }
     const boost::json::object manifest{{"runId", run_id}, {"created", at}, {"files", files}};
-    if (auto status = write_durably(root_ / "runs" / (run_id + ".json"),
-                                    boost::json::serialize(manifest));
+    if (auto status =
+            write_durably(root_ / "runs" / (run_id + ".json"), boost::json::serialize(manifest));
         !status) {
       return std::move(status).error();
     }

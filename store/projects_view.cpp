@@ -91,7 +91,7 @@ events::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
 }
 
 events::Result<bool> ProjectsView::has_snapshot(const std::string& id,
-                                               const std::string& snapshot) const {
+                                                const std::string& snapshot) const {
   auto found = database_.read_view(imported_key(id, snapshot));
   if (!found) return std::move(found).error();
   return found->has_value();

@@ -31,9 +31,8 @@ ReadModels::ReadModels(Database& database)
       deliveries_(database),
       events_(database),
       idempotency_(database),
-      projector_(database,
-                 {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_, &events_,
-                  &idempotency_}) {}
+      projector_(database, {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_,
+                            &events_, &idempotency_}) {}
 
 events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
                                                             const std::filesystem::path& scratch) {

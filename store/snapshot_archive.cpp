@@ -90,8 +90,8 @@ events::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
     if (type == AE_IFDIR) continue;
     if (path.empty() && type != AE_IFREG) continue;
     if (auto problem = events::invalid_upload_path(path)) {
-      return events::Error::invalid("the archive holds an unsafe path \"" + path + "\": " +
-                                    *problem);
+      return events::Error::invalid("the archive holds an unsafe path \"" + path +
+                                    "\": " + *problem);
     }
     const bool link = type == AE_IFLNK || archive_entry_hardlink(entry) != nullptr;
     if (link) {
@@ -127,7 +127,8 @@ events::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
                                         std::to_string(limits.max_bytes) + " bytes");
       }
       // Past the per-file limit only the count goes on: the file is skipped.
-      if (content.size() <= limits.max_file_bytes) content.append(chunk, static_cast<std::size_t>(n));
+      if (content.size() <= limits.max_file_bytes)
+        content.append(chunk, static_cast<std::size_t>(n));
     }
     files.push_back({std::move(path), std::move(content)});
   }
@@ -142,8 +143,8 @@ events::Result<SnapshotContents> select_snapshot_files(std::vector<events::Sourc
   std::uint64_t total = 0;
   for (const auto& file : files) total += file.content.size();
   if (total > limits.max_bytes) {
-    return events::Error::too_large("the files hold more than " +
-                                    std::to_string(limits.max_bytes) + " bytes");
+    return events::Error::too_large("the files hold more than " + std::to_string(limits.max_bytes) +
+                                    " bytes");
   }
   return finish(std::move(files), {}, limits, false);
 }

@@ -63,8 +63,8 @@ events::Result<std::optional<Snapshot>> SnapshotStore::find(const std::string& i
     }
     const auto size = (*entry)[2].to_number<std::uint64_t>();
     snapshot.bytes += size;
-    snapshot.files.push_back({std::string((*entry)[0].get_string()),
-                              std::string((*entry)[1].get_string()), size});
+    snapshot.files.push_back(
+        {std::string((*entry)[0].get_string()), std::string((*entry)[1].get_string()), size});
   }
   return std::optional<Snapshot>{std::move(snapshot)};
 }

@@ -19,7 +19,7 @@ struct SnapshotEntry {
 };
 
 struct Snapshot {
-  std::string id;  // "snp_" and 24 hex digits of the manifest's SHA-256
+  std::string id;                    // "snp_" and 24 hex digits of the manifest's SHA-256
   std::vector<SnapshotEntry> files;  // by path
   std::uint64_t bytes = 0;
 };

@@ -44,11 +44,11 @@ class CoverageReportTest : public RunnerTest {
 
 TEST_F(CoverageReportTest, ACompletedRunServesLcovIstanbulJsonAndHtml) {
   const auto project = create_project(0);
-  const auto test = generated(
-      project, {{"src/math.js",
-                 "exports.abs = (n) => (n < 0 ? -n : n);\n"
-                 "exports.clamp = (n, lo, hi) => {\n  if (n < lo) return lo;\n"
-                 "  if (n > hi) return hi;\n  return n;\n};\n"}});
+  const auto test =
+      generated(project, {{"src/math.js",
+                           "exports.abs = (n) => (n < 0 ? -n : n);\n"
+                           "exports.clamp = (n, lo, hi) => {\n  if (n < lo) return lo;\n"
+                           "  if (n > hi) return hi;\n  return n;\n};\n"}});
   auto run = run_to_end(test);
   ASSERT_EQ(run["status"], "completed");
   const std::string run_id(run["runId"].as_string());
@@ -113,7 +113,8 @@ TEST_F(CoverageReportTest, ACompletedRunServesLcovIstanbulJsonAndHtml) {
   // The report outlives a restart.
   ASSERT_EQ(server_->terminate(), 0);
   SetUp();
-  EXPECT_EQ(call("GET", "/v1/tests/results/" + run_id + "/coverage/lcov.info").body, lcov_file.body);
+  EXPECT_EQ(call("GET", "/v1/tests/results/" + run_id + "/coverage/lcov.info").body,
+            lcov_file.body);
 }
 
 }  // namespace

@@ -118,13 +118,13 @@ TEST_F(IdempotentGenerationTest, ADuplicateWhileTheFirstIsInFlightIs409) {
       R"({"projectId":")" + project + R"(","files":)" +
       files_json({{"src/abs.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"}}) + "}";
   const auto port = server_->port();
-  auto first =
-      std::async(std::launch::async, [&] { return post(port, "/v1/tests/generate", body, "gen-1"); });
+  auto first = std::async(std::launch::async,
+                          [&] { return post(port, "/v1/tests/generate", body, "gen-1"); });
   // Once the generation is running, the first request holds its key.
   bool running = false;
   for (int i = 0; i < 600 && !running; ++i) {
-    running = call("GET", "/metrics", "").body.find("vouch_generations_running 1\n") !=
-              std::string::npos;
+    running =
+        call("GET", "/metrics", "").body.find("vouch_generations_running 1\n") != std::string::npos;
     if (!running) std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   ASSERT_TRUE(running);

@@ -39,9 +39,8 @@ class ImportTest : public ApiTest {
 
 TEST_F(ImportTest, UploadedFilesBecomeAContentAddressedSnapshot) {
   const auto project = project_with("");
-  const std::string files =
-      R"({"files":[{"path":"src/a.js","content":"exports.a = 1;\n"},)"
-      R"({"path":"package.json","content":"{\"name\":\"p\"}"}]})";
+  const std::string files = R"({"files":[{"path":"src/a.js","content":"exports.a = 1;\n"},)"
+                            R"({"path":"package.json","content":"{\"name\":\"p\"}"}]})";
   auto first = import(project, files);
   ASSERT_EQ(first.status, 201u) << first.body;
   auto snapshot = json(first);
@@ -77,13 +76,13 @@ TEST_F(ImportTest, ATarballIsImportedAndBadArchivesAreRefused) {
   auto traversal = import(project, make_tar({{"a.js", "1"}, {"../../etc/cron.d/x", "boom"}}),
                           "application/gzip");
   EXPECT_EQ(traversal.status, 400u) << traversal.body;
-  auto link = import(project,
-                     make_tar({{"a.js", "1"}, {"passwd", "", TarEntry::kSymlink, "/etc/passwd"}}),
-                     "application/gzip");
+  auto link =
+      import(project, make_tar({{"a.js", "1"}, {"passwd", "", TarEntry::kSymlink, "/etc/passwd"}}),
+             "application/gzip");
   EXPECT_EQ(link.status, 400u) << link.body;
   // 40 MiB of zeros: a few dozen kilobytes on the wire, past the 32 MiB limit expanded.
-  auto bomb = import(project, make_tar({{"zeros.js", std::string(40u << 20, '\0')}}),
-                     "application/gzip");
+  auto bomb =
+      import(project, make_tar({{"zeros.js", std::string(40u << 20, '\0')}}), "application/gzip");
   EXPECT_EQ(bomb.status, 413u) << bomb.body;
   EXPECT_EQ(code_of(bomb), "payload_too_large");
   EXPECT_EQ(import(project, "not gzip at all", "application/gzip").status, 400u);
@@ -94,9 +93,11 @@ TEST_F(ImportTest, ALocalRepositoryIsClonedAtARefWhereTheServerAllowsFileUrls) {
   std::filesystem::create_directories(repository / "src");
   std::ofstream(repository / "src" / "math.js") << "exports.twice = (n) => n * 2;\n";
   std::ofstream(repository / "README.md") << "# math\n";
-  const auto git = "git -C '" + repository.string() + "' -c user.name=t -c user.email=t@example.com ";
+  const auto git =
+      "git -C '" + repository.string() + "' -c user.name=t -c user.email=t@example.com ";
   ASSERT_EQ(std::system((git + "init -q -b main && " + git + "add -A && " + git +
-                         "commit -q -m first && " + git + "tag v1").c_str()),
+                         "commit -q -m first && " + git + "tag v1")
+                            .c_str()),
             0);
   std::ofstream(repository / "src" / "extra.js") << "exports.x = 1;\n";
   ASSERT_EQ(std::system((git + "add -A && " + git + "commit -q -m second").c_str()), 0);
@@ -136,10 +137,11 @@ TEST_F(ImportTest, GenerationWithoutFilesTakesTheImportedSnapshot) {
   EXPECT_EQ(none.status, 400u) << none.body;
   EXPECT_NE(none.body.find("\"files\""), std::string::npos) << none.body;
 
-  auto imported = import(project, make_tar({{"pkg/package.json", R"({"name":"pkg"})"},
-                                            {"pkg/lib/abs.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"},
-                                            {"pkg/docs/notes.md", "# notes\n"},
-                                            {"pkg/tools/other.js", "exports.other = () => 1;\n"}}),
+  auto imported = import(project,
+                         make_tar({{"pkg/package.json", R"({"name":"pkg"})"},
+                                   {"pkg/lib/abs.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"},
+                                   {"pkg/docs/notes.md", "# notes\n"},
+                                   {"pkg/tools/other.js", "exports.other = () => 1;\n"}}),
                          "application/gzip");
   ASSERT_EQ(imported.status, 201u) << imported.body;
   const std::string snapshot(json(imported)["snapshotId"].as_string());
@@ -158,9 +160,9 @@ TEST_F(ImportTest, GenerationWithoutFilesTakesTheImportedSnapshot) {
   EXPECT_FALSE(tests_other) << generated.body;
 
   // A named snapshot must have been imported into the project.
-  auto foreign = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
-                      R"({"projectId":")" + other_project + R"(","snapshotId":")" + snapshot +
-                          R"("})");
+  auto foreign =
+      call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
+           R"({"projectId":")" + other_project + R"(","snapshotId":")" + snapshot + R"("})");
   EXPECT_EQ(foreign.status, 400u) << foreign.body;
   auto named = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
                     R"({"projectId":")" + project + R"(","snapshotId":")" + snapshot +

@@ -86,7 +86,8 @@ TEST_F(WebhookDelivery, PatternsSelectEventsAndInactiveWebhooksGetNone) {
   // not the events' order: find the deletion's entry.
   std::set<std::string> logged;
   for (const auto& entry : log) logged.insert(str(entry.as_object().at("event")));
-  EXPECT_EQ(logged, (std::set<std::string>{"project.created", "project.deleted", "project.updated"}));
+  EXPECT_EQ(logged,
+            (std::set<std::string>{"project.created", "project.deleted", "project.updated"}));
   const auto deleted = std::find_if(log.begin(), log.end(), [](const boost::json::value& entry) {
     return str(entry.as_object().at("event")) == "project.deleted";
   });

@@ -32,10 +32,9 @@ TEST(Router, ARestSegmentMatchesTheRemainingPath) {
   match = router.match("GET", "/v1/tests/results/run_1/coverage/html/index.html");
   ASSERT_TRUE(match && match->route);
   EXPECT_EQ(match->params.at("path"), "index.html");
-  for (const char* path : {"/v1/tests/results/run_1/coverage/html",
-                           "/v1/tests/results/run_1/coverage/html/",
-                           "/v1/tests/results/run_1/coverage/html/a//b",
-                           "/v1/tests/results/run_1/coverage/html/a/"}) {
+  for (const char* path :
+       {"/v1/tests/results/run_1/coverage/html", "/v1/tests/results/run_1/coverage/html/",
+        "/v1/tests/results/run_1/coverage/html/a//b", "/v1/tests/results/run_1/coverage/html/a/"}) {
     EXPECT_FALSE(router.match("GET", path)) << path;
   }
 }

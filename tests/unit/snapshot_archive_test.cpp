@@ -39,8 +39,8 @@ TEST(SnapshotArchive, KeepsPathsWithoutACommonTopFolder) {
 
 TEST(SnapshotArchive, PathsThatEscapeAreRefused) {
   for (const std::string bad : {"../evil.js", "/etc/passwd", "a/../../b.js", "a\\b.js"}) {
-    auto read = read_snapshot_archive(make_tar({{"ok.js", "1"}, {bad, "x"}}), {},
-                                      LinkPolicy::kRefuse);
+    auto read =
+        read_snapshot_archive(make_tar({{"ok.js", "1"}, {bad, "x"}}), {}, LinkPolicy::kRefuse);
     ASSERT_FALSE(read.ok()) << bad;
     EXPECT_EQ(read.error().code, events::ErrorCode::kInvalid) << bad;
   }
@@ -78,9 +78,8 @@ TEST(SnapshotArchive, ABombIsStoppedAtTheLimitWhileReading) {
 }
 
 TEST(SnapshotArchive, OversizedFilesAreSkippedAndNamed) {
-  auto read = read_snapshot_archive(
-      make_tar({{"a.js", "1"}, {"big.bin", std::string(2000, 'b')}}), {.max_file_bytes = 1000},
-      LinkPolicy::kRefuse);
+  auto read = read_snapshot_archive(make_tar({{"a.js", "1"}, {"big.bin", std::string(2000, 'b')}}),
+                                    {.max_file_bytes = 1000}, LinkPolicy::kRefuse);
   ASSERT_TRUE(read.ok());
   EXPECT_EQ(paths(*read), (std::vector<std::string>{"a.js"}));
   ASSERT_EQ(read->skipped.size(), 1u);
@@ -91,8 +90,8 @@ TEST(SnapshotArchive, GarbageIsNotAnArchive) {
   auto read = read_snapshot_archive("this is not a tarball", {}, LinkPolicy::kRefuse);
   ASSERT_FALSE(read.ok());
   EXPECT_EQ(read.error().code, events::ErrorCode::kInvalid);
-  auto empty = read_snapshot_archive(make_tar({{"only/", "", TarEntry::kFolder}}), {},
-                                     LinkPolicy::kRefuse);
+  auto empty =
+      read_snapshot_archive(make_tar({{"only/", "", TarEntry::kFolder}}), {}, LinkPolicy::kRefuse);
   EXPECT_FALSE(empty.ok());
 }
 
