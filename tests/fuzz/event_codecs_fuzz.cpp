@@ -26,6 +26,15 @@ bool has_inexact_number(const boost::json::value& value) {
       value, [](double number) { return std::abs(number) >= 9007199254740992.0; });
 }
 
+// Whether JSON writes the string with an escape: a quote, a backslash or a
+// control character in it.
+bool needs_json_escape(std::string_view text) {
+  for (const unsigned char c : text) {
+    if (c == '"' || c == '\\' || c < 0x20) return true;
+  }
+  return false;
+}
+
 template <class Decode>
 void check_fixed_point(std::string_view type, std::string_view data, Decode decode) {
   auto first = decode(type, data);
@@ -48,7 +57,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto again = store::decode_record(encoded);
     VOUCH_FUZZ_CHECK(again.ok());
     VOUCH_FUZZ_CHECK(store::encode_record(*again) == encoded);
-    VOUCH_FUZZ_CHECK(store::peek_record_type(encoded) == std::string_view(again->event.type));
+    // The peek agrees with the decoder, or declines (a type JSON had to escape) and leaves the
+    // record to the decoder.
+    const auto peeked = store::peek_record_type(encoded);
+    VOUCH_FUZZ_CHECK(peeked ? *peeked == std::string_view(again->event.type)
+                            : needs_json_escape(again->event.type));
     // The public mapping of any record: a public event for a public type whose data decodes,
     // nothing for an internal one, an error (never a crash) otherwise; and its envelope parses.
     auto published = events::to_public_event(*record);

@@ -105,6 +105,20 @@ TEST(RecordCodec, DataWithANumberOutOfRangeIsCorrupt) {
   EXPECT_NE(decoded.error().message.find("out of range"), std::string::npos);
 }
 
+// The event log's filter peeks at a record's type without decoding it; a
+// type JSON had to escape is left to the decoder (found by fuzzing).
+TEST(RecordCodec, PeekedTypeMatchesTheDecodedOneOrDeclines) {
+  events::RecordedEvent record{
+      1, "project-p", 1, events::NewEvent{"evt_1", "ProjectDeleted.v1", "a", 1, R"({"id":"p"})"}};
+  EXPECT_EQ(store::peek_record_type(store::encode_record(record)), "ProjectDeleted.v1");
+  record.event.type = "Project\"Deleted\\.v1";
+  const auto bytes = store::encode_record(record);
+  EXPECT_FALSE(store::peek_record_type(bytes).has_value()) << bytes;
+  record.stream = R"(a,"type":"Fake.v1)";
+  record.event.type = "ProjectDeleted.v1";
+  EXPECT_EQ(store::peek_record_type(store::encode_record(record)), "ProjectDeleted.v1");
+}
+
 TEST(KeyCoding, BigEndianKeysSortNumerically) {
   EXPECT_LT(store::keys::event(255), store::keys::event(256));
   EXPECT_LT(store::keys::stream_index("s", 9), store::keys::stream_index("s", 10));
