@@ -6,11 +6,11 @@
 #include <memory>
 #include <thread>
 
-#include "actors/import_messages.hpp"
+#include "actors/domain/import_messages.hpp"
 #include "actors/messages.hpp"
-#include "actors/runner_settings.hpp"
-#include "actors/runner_stats.hpp"
-#include "actors/webhook_messages.hpp"
+#include "actors/execution/runner_settings.hpp"
+#include "actors/execution/runner_stats.hpp"
+#include "actors/delivery/webhook_messages.hpp"
 #include "events/idempotency.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"

@@ -3,8 +3,8 @@
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
-#include "actors/warm_runner.hpp"
-#include "actors/webhook_messages.hpp"
+#include "actors/execution/warm_runner.hpp"
+#include "actors/delivery/webhook_messages.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "events/webhook.hpp"

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/project_importer.hpp"
+#include "actors/domain/project_importer.hpp"
 #include "events/result.hpp"
 
 namespace vouch::app {

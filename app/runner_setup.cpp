@@ -7,7 +7,7 @@
 #include <future>
 #include <iostream>
 
-#include "actors/child_process.hpp"
+#include "actors/execution/child_process.hpp"
 #include "events/clock.hpp"
 #include "log/log.hpp"
 

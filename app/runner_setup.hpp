@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "actors/runner_settings.hpp"
+#include "actors/execution/runner_settings.hpp"
 #include "events/result.hpp"
 
 namespace vouch::app {

@@ -4,7 +4,7 @@
 #include <functional>
 #include <memory>
 
-#include "actors/commit_relay.hpp"
+#include "actors/domain/commit_relay.hpp"
 #include "actors/service.hpp"
 #include "events/result.hpp"
 #include "store/coverage_reports.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "actors/webhook_messages.hpp"
+#include "actors/delivery/webhook_messages.hpp"
 #include "events/result.hpp"
 
 namespace vouch::app {

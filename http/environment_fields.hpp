@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "actors/runner_settings.hpp"
+#include "actors/execution/runner_settings.hpp"
 #include "events/source_file.hpp"
 #include "http/json_body.hpp"
 

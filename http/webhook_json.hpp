@@ -2,7 +2,7 @@
 
 #include <boost/json/object.hpp>
 
-#include "actors/webhook_messages.hpp"
+#include "actors/delivery/webhook_messages.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
 

@@ -1,7 +1,7 @@
 // Webhook URLs and the address policy (SSRF protection): parsing arbitrary
 // text, and the properties the policy rests on.
-#include "actors/address_policy.hpp"
-#include "actors/webhook_target.hpp"
+#include "actors/delivery/address_policy.hpp"
+#include "actors/delivery/webhook_target.hpp"
 #include "events/webhook.hpp"
 #include "fuzz_input.hpp"
 

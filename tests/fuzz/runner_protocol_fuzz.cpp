@@ -1,7 +1,7 @@
 // The runner protocol: whatever a runner (that is, tested code) prints on
 // stdout and stderr is read without crashing, and a run's report is always
 // one of the known outcomes.
-#include "actors/runner_protocol.hpp"
+#include "actors/execution/runner_protocol.hpp"
 #include "fuzz_input.hpp"
 
 using namespace vouch;

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "actors/errors.hpp"
-#include "actors/keyed_actors.hpp"
-#include "actors/project_actor.hpp"
+#include "actors/domain/keyed_actors.hpp"
+#include "actors/domain/project_actor.hpp"
 #include "actors/type_ids.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"

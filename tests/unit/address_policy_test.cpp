@@ -1,4 +1,4 @@
-#include "actors/address_policy.hpp"
+#include "actors/delivery/address_policy.hpp"
 
 #include <gtest/gtest.h>
 

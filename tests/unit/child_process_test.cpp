@@ -1,6 +1,6 @@
 // The launcher every child of vouchd goes through (runners, generators, npm):
 // nothing of the server's crosses into the child.
-#include "actors/child_process.hpp"
+#include "actors/execution/child_process.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

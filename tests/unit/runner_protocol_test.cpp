@@ -1,4 +1,4 @@
-#include "actors/runner_protocol.hpp"
+#include "actors/execution/runner_protocol.hpp"
 
 #include <gtest/gtest.h>
 

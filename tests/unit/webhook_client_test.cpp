@@ -1,6 +1,6 @@
 // The webhook client's kept-alive connections: an idle one is closed once it
 // is older than max_idle, even when its host is never posted to again.
-#include "actors/webhook_client.hpp"
+#include "actors/delivery/webhook_client.hpp"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "actors/webhook_target.hpp"
+#include "actors/delivery/webhook_target.hpp"
 
 namespace vouch::actors {
 namespace {

@@ -12,7 +12,7 @@ const path = require('node:path');
 // because the run must stay in band, in CI mode, with coverage.
 const JEST_CONFIG_NAMES = ['jest.config.js', 'jest.config.cjs', 'jest.config.mjs', 'jest.config.json'];
 
-// Must match kCoverageReportFolder in actors/runner_settings.hpp.
+// Must match kCoverageReportFolder in actors/execution/runner_settings.hpp.
 const COVERAGE_REPORT_DIR = '.vouch-coverage';
 
 const SOURCE_GLOB = '**/*.{js,jsx,mjs,cjs,ts,tsx,mts,cts}';

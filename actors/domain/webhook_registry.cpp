@@ -1,0 +1,74 @@
+#include "actors/domain/webhook_registry.hpp"
+
+#include <optional>
+
+#include "actors/domain/keyed_actors.hpp"
+
+namespace vouch::actors {
+namespace {
+
+struct RegistryState {
+  std::optional<KeyedActors<webhook_actor>> webhooks;
+  static inline const char* name = "vouch.webhook-registry";
+};
+
+using Self = webhook_registry_actor::stateful_pointer<RegistryState>;
+
+// Answers `message` with the reply of the webhook's actor, once it has one.
+template <class Reply, class Message>
+caf::result<Reply> route(Self self, const std::string& id, Message message) {
+  auto promise = self->make_response_promise<Reply>();
+  self->state.webhooks->with(
+      id, [promise, message = std::move(message)](const webhook_actor& actor) mutable {
+        promise.delegate(actor, std::move(message));
+      });
+  return promise;
+}
+
+webhook_registry_actor::behavior_type registry(Self self, WebhookActorConfig prototype) {
+  self->state.webhooks.emplace([self, prototype](const std::string& id) {
+    WebhookActorConfig config = prototype;
+    config.webhook_id = id;
+    config.registry = self;
+    auto actor = spawn_webhook_actor(self->system(), std::move(config));
+    // Linked, so that stopping the registry stops every webhook actor with
+    // it; monitored, so that it is forgotten only once gone.
+    self->link_to(actor);
+    self->monitor(actor);
+    return actor;
+  });
+  self->set_down_handler([self](caf::down_msg& down) { self->state.webhooks->gone(down.source); });
+  return {
+      [self](const events::CreateWebhook& command) {
+        return route<events::Webhook>(self, command.id, command);
+      },
+      [self](const events::UpdateWebhook& command) {
+        return route<events::Webhook>(self, command.id, command);
+      },
+      [self](const events::DeleteWebhook& command) {
+        return route<events::Webhook>(self, command.id, command);
+      },
+      [self](const events::RotateWebhookSecret& command) {
+        return route<events::Webhook>(self, command.id, command);
+      },
+      [self](const DeliverEvents& batch) { return route<bool>(self, batch.webhook_id, batch); },
+      [self](const RedeliverWebhook& command) {
+        return route<RedeliveryQueued>(self, command.webhook_id, command);
+      },
+      [self](const RetryDelivery& retry) {
+        self->state.webhooks->with(retry.webhook_id, [self, retry](const webhook_actor& actor) {
+          self->send(actor, retry);
+        });
+      },
+      [self](idle_atom, const std::string& id) { self->state.webhooks->stop(id, stop_atom_v); },
+  };
+}
+
+}  // namespace
+
+webhook_registry_actor spawn_webhook_registry(caf::actor_system& system,
+                                              WebhookActorConfig prototype) {
+  return system.spawn(registry, std::move(prototype));
+}
+
+}  // namespace vouch::actors

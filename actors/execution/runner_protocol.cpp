@@ -1,0 +1,260 @@
+#include "actors/execution/runner_protocol.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include "events/json_access.hpp"
+
+namespace vouch::actors {
+namespace {
+
+namespace ja = events::json_access;
+
+std::optional<boost::json::object> parse_line(const std::string& line) {
+  boost::system::error_code ec;
+  auto value = boost::json::parse(line, ec);
+  if (ec || !value.is_object()) return std::nullopt;
+  return std::move(value.get_object());
+}
+
+// The last few lines of a process's stderr, for an error's detail.
+std::string last_lines(std::string_view text, std::size_t count) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  std::size_t start = text.size();
+  for (std::size_t found = 0; start > 0 && found < count; --start) {
+    if (text[start - 1] == '\n' && ++found == count) break;
+  }
+  return std::string(text.substr(start));
+}
+
+std::string exit_description(const ProcessExit& exit) {
+  if (exit.signal != 0) return "killed by signal " + std::to_string(exit.signal);
+  return "exit code " + std::to_string(exit.code);
+}
+
+// stderr without the launcher's own report line.
+std::string stderr_without_report(const std::string& tail) {
+  const auto at = tail.rfind("{\"sandbox\":");
+  return at == std::string::npos ? tail : tail.substr(0, at);
+}
+
+events::Coverage coverage_of(const boost::json::object& results) {
+  const auto* value = results.if_contains("coverage");
+  if (!value) throw ja::CorruptRecord{"results without coverage"};
+  const auto& coverage = ja::as_object(*value, "coverage");
+  return {ja::number_at(coverage, "statements"), ja::number_at(coverage, "branches"),
+          ja::number_at(coverage, "functions"), ja::number_at(coverage, "lines")};
+}
+
+void read_results(const boost::json::object& object, events::RunReport& report) {
+  const auto* value = object.if_contains("results");
+  if (!value || value->is_null()) return;
+  const auto& results = ja::as_object(*value, "results");
+  report.results = events::RunResults{ja::int_at(results, "total"), ja::int_at(results, "passed"),
+                                      ja::int_at(results, "failed"), coverage_of(results)};
+  if (const auto* tests = results.if_contains("tests"); tests && tests->is_array()) {
+    for (const auto& test : tests->get_array()) {
+      const auto& entry = ja::as_object(test, "test");
+      if (ja::string_at(entry, "status") == "failed") {
+        // "name: why" on one line, enough to tell failures apart.
+        auto failure = ja::string_at(entry, "name");
+        if (auto message = ja::optional_string_at(entry, "message"); message && !message->empty()) {
+          std::string why;
+          for (const char c : *message) {
+            const char shown = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
+            if (shown == ' ' && (why.empty() || why.back() == ' ')) continue;
+            why.push_back(shown);
+          }
+          if (why.size() > 400) why = why.substr(0, 400) + "...";
+          failure += ": " + why;
+        }
+        report.failures.push_back(std::move(failure));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
+                             const std::filesystem::path& workdir,
+                             const std::filesystem::path& node, std::string_view script,
+                             const std::vector<std::string>& script_args,
+                             const std::vector<std::filesystem::path>& readable) {
+  ProcessSpec spec;
+  spec.program = settings.node;
+  spec.cwd = workdir;
+  spec.args = {(settings.runner_dir / "bin" / "sandbox.js").string(),
+               workdir.string(),
+               "--isolation",
+               settings.isolation,
+               "--cpu-seconds",
+               std::to_string(limits.cpu_seconds),
+               "--memory-mb",
+               std::to_string(limits.memory_mb),
+               "--max-procs",
+               std::to_string(limits.max_procs),
+               "--max-file-mb",
+               std::to_string(limits.max_file_mb),
+               "--wall-ms",
+               std::to_string(limits.wall_ms)};
+  for (const auto& hidden : settings.hidden) {
+    spec.args.insert(spec.args.end(), {"--hide", hidden.string()});
+  }
+  for (const auto& folder : readable) spec.args.insert(spec.args.end(), {"--ro", folder.string()});
+  spec.args.insert(spec.args.end(),
+                   {"--", node.string(), (settings.runner_dir / "bin" / script).string()});
+  spec.args.insert(spec.args.end(), script_args.begin(), script_args.end());
+  const char* path = std::getenv("PATH");
+  spec.env = {std::string("PATH=") + (path ? path : "/usr/local/bin:/usr/bin:/bin")};
+  return spec;
+}
+
+std::string generation_job_line(const GenerationJob& job) {
+  boost::json::object object{{"files", events::files_to_json(job.files)},
+                             {"framework", job.framework},
+                             {"threshold", job.threshold},
+                             {"timeBudgetMs", job.budget.count()}};
+  if (job.node_path) object["nodePath"] = job.node_path->string();
+  return boost::json::serialize(object) + "\n";
+}
+
+std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
+                         std::string_view message) {
+  auto object = boost::json::parse(summary).as_object();
+  auto& problems = object["problems"];
+  if (!problems.is_array()) problems = boost::json::array{};
+  problems.as_array().push_back(
+      boost::json::object{{"path", path}, {"code", code}, {"message", message}});
+  return boost::json::serialize(object);
+}
+
+events::Result<GenerationOutput> read_generation(const std::optional<std::string>& line,
+                                                 const ProcessExit& exit) {
+  if (line) {
+    auto object = parse_line(*line);
+    if (!object) return events::Error::internal("the generator's answer is not JSON: " + *line);
+    if (const auto* error = object->if_contains("error"); error && error->is_string()) {
+      return events::Error::internal("the generator failed (" + exit_description(exit) +
+                                     "): " + std::string(error->get_string()));
+    }
+    try {
+      const auto* files = object->if_contains("files");
+      const auto* summary = object->if_contains("summary");
+      if (!files || !summary || !summary->is_object()) {
+        throw ja::CorruptRecord{"files or summary missing"};
+      }
+      return GenerationOutput{events::files_from_json(*files), boost::json::serialize(*summary)};
+    } catch (const ja::CorruptRecord& corrupt) {
+      return events::Error::internal("the generator's answer is malformed: " + corrupt.what);
+    }
+  }
+  const auto verdict = sandbox_verdict(exit);
+  if (verdict && verdict->code.ends_with("_limit")) {
+    return events::Error::invalid(
+        "generation stopped at a limit of its sandbox: " + verdict->detail +
+        "; the uploaded code may not terminate or may use too much");
+  }
+  // The generator never dies by a signal of its own: the uploaded code it
+  // loaded signalled it (its parent, its process group or every process).
+  if (verdict && verdict->code == "crashed") {
+    return events::Error::invalid("generation ended: " + verdict->detail +
+                                  " (uploaded code that signals its parent or its process group "
+                                  "does this); no tests were generated");
+  }
+  if (!verdict && exit.signal != 0 && !exit.killed) {
+    return events::Error::invalid("generation ended: the sandbox was " + exit_description(exit) +
+                                  ", which uploaded code that signals every process it may "
+                                  "does; no tests were generated");
+  }
+  return events::Error::internal("the generator ended without an answer (" +
+                                 exit_description(exit) +
+                                 "): " + last_lines(stderr_without_report(exit.stderr_tail), 5));
+}
+
+std::string run_job_line(const RunJob& job) {
+  boost::json::object object{{"files", events::files_to_json(job.files)}};
+  if (job.node_path) object["nodePath"] = job.node_path->string();
+  if (job.wall_ms != 0) object["wallMs"] = job.wall_ms;
+  return boost::json::serialize(object) + "\n";
+}
+
+bool is_ready_line(const std::string& line) {
+  auto object = parse_line(line);
+  if (!object) return false;
+  const auto* ready = object->if_contains("ready");
+  return ready && ready->is_bool() && ready->get_bool();
+}
+
+std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit) {
+  const auto at = exit.stderr_tail.rfind("{\"sandbox\":");
+  if (at != std::string::npos) {
+    auto end = exit.stderr_tail.find('\n', at);
+    auto object =
+        parse_line(exit.stderr_tail.substr(at, end == std::string::npos ? end : end - at));
+    if (object) {
+      const auto* report = object->if_contains("sandbox");
+      if (report && report->is_object()) {
+        const auto& fields = report->get_object();
+        const auto text = [&](std::string_view key) -> std::string {
+          const auto* value = fields.if_contains(key);
+          if (!value) return {};
+          if (value->is_string()) return std::string(value->get_string());
+          return boost::json::serialize(*value);
+        };
+        const auto status = text("status");
+        if (status == "exited" && text("code") == "0") return std::nullopt;
+        if (status == "limit" || status == "error") {
+          return events::RunError{text("code"), text("detail")};
+        }
+        if (status == "signaled") {
+          return events::RunError{"crashed",
+                                  "the tested code's process was killed by " + text("signal")};
+        }
+        return events::RunError{"unexpected_exit",
+                                "the runner exited with code " + text("code") + ": " +
+                                    last_lines(stderr_without_report(exit.stderr_tail), 5)};
+      }
+    }
+  }
+  if (exit.code == 0 && exit.signal == 0) return std::nullopt;
+  return events::RunError{"sandbox_failed", "the sandbox ended without a report (" +
+                                                exit_description(exit) +
+                                                "): " + last_lines(exit.stderr_tail, 5)};
+}
+
+events::RunReport read_run(const std::optional<std::string>& line, const ProcessExit& exit) {
+  events::RunReport report;
+  if (line) {
+    auto object = parse_line(*line);
+    if (!object) {
+      report.error = events::RunError{"run_failed", "the runner's answer is not JSON"};
+      return report;
+    }
+    try {
+      read_results(*object, report);
+      const auto* ok = object->if_contains("ok");
+      if (!ok || !ok->is_bool() || !ok->get_bool()) {
+        const auto* error = object->if_contains("error");
+        if (error && error->is_object()) {
+          report.error = events::RunError{ja::string_at(error->get_object(), "code"),
+                                          ja::string_at(error->get_object(), "detail")};
+        } else {
+          report.error = events::RunError{"run_failed", "the runner failed without a reason"};
+        }
+      } else if (!report.results) {
+        // Found by fuzzing: "ok" without results would end the run as neither.
+        report.error = events::RunError{"run_failed", "the runner's answer has no results"};
+      }
+    } catch (const ja::CorruptRecord& corrupt) {
+      report.error =
+          events::RunError{"run_failed", "the runner's answer is malformed: " + corrupt.what};
+    }
+    return report;
+  }
+  report.error = sandbox_verdict(exit).value_or(events::RunError{
+      "unexpected_exit", "the runner ended without a result (" + exit_description(exit) + ")"});
+  return report;
+}
+
+}  // namespace vouch::actors

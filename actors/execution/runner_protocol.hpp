@@ -1,0 +1,77 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actors/execution/child_process.hpp"
+#include "actors/execution/runner_settings.hpp"
+#include "events/result.hpp"
+#include "events/source_file.hpp"
+#include "events/test_run.hpp"
+
+// The server's half of the runner protocol (runner/README.md): the command
+// lines that start sandboxed runners, the jobs written to them, and what
+// their answers and exits mean.
+namespace vouch::actors {
+
+// `node sandbox.js WORKDIR LIMITS --hide … [--ro …] -- NODE SCRIPT ARGS…`.
+// The data folder is hidden; `readable` are the only folders of it the job
+// sees (read-only): its own dependency set, never the cache that holds it.
+ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
+                             const std::filesystem::path& workdir,
+                             const std::filesystem::path& node, std::string_view script,
+                             const std::vector<std::string>& script_args = {},
+                             const std::vector<std::filesystem::path>& readable = {});
+
+// --- generate ---------------------------------------------------------------
+
+struct GenerationJob {
+  std::vector<events::SourceFile> files;
+  std::string framework;
+  double threshold = 0;
+  std::chrono::milliseconds budget{0};
+  std::optional<std::filesystem::path> node_path;  // the dependencies' node_modules
+};
+
+struct GenerationOutput {
+  std::vector<events::SourceFile> files;  // the generated tests
+  std::string summary;                    // JSON object
+};
+
+std::string generation_job_line(const GenerationJob& job);
+
+// The summary with one more problem (code and message), for what the server
+// knows and the generator cannot: a dependency install that failed.
+// REQUIRES: `summary` is a JSON object (as read_generation returns it).
+std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
+                         std::string_view message);
+
+// The generator's answer: kInvalid when the uploaded code made generation
+// stop at a limit, kInternal when the generator failed.
+events::Result<GenerationOutput> read_generation(const std::optional<std::string>& line,
+                                                 const ProcessExit& exit);
+
+// --- run ----------------------------------------------------------------------
+
+struct RunJob {
+  std::vector<events::SourceFile> files;  // sources and tests, written into the work folder
+  std::optional<std::filesystem::path> node_path;  // the dependencies' node_modules
+  unsigned wall_ms = 0;
+};
+
+std::string run_job_line(const RunJob& job);
+
+// True when a warm runner's first line says it is ready.
+bool is_ready_line(const std::string& line);
+
+// What a run came to: results, failures and, when it could not complete, why
+// (a limit the sandbox reports, a crash, the runner's own error).
+events::RunReport read_run(const std::optional<std::string>& line, const ProcessExit& exit);
+
+// The sandbox launcher's report line (the last `{"sandbox":…}` line on
+// stderr) as an error, or nullopt when the command exited by itself with 0.
+std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit);
+
+}  // namespace vouch::actors
