@@ -5,7 +5,7 @@ const path = require('path');
 const { spawn } = require('child_process');
 const { moduleFiles } = require('./npm_module_files');
 
-const { ROOT, WORK, KEY, ADDRESS } = process.env;
+const { ROOT, WORK, KEY, ADDRESS, VOUCHD_PID } = process.env;
 const ROUNDS = Number(process.env.ROUNDS);
 const RUNS = Number(process.env.RUNS);
 const WARM_RUNNERS = 2;  // vouchd's default --warm-runners
@@ -40,6 +40,23 @@ async function runToEnd(testId) {
     const run = await api('GET', `/v1/tests/results/${started.runId}`, undefined, { Prefer: 'wait=20' });
     if (run.status === 'completed') return run;
   }
+}
+
+// CPU seconds: vouchd's own (utime + stime of /proc/PID/stat), and the
+// whole machine's busy time (/proc/stat: all but idle and iowait), which
+// takes in the runners and sandboxes vouchd starts (they are killed as a
+// group when done, so their time never reaches vouchd's children figures).
+const CLOCK_TICKS = 100;
+function cpuSeconds() {
+  const fields = fs.readFileSync(`/proc/${VOUCHD_PID}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const vouchd = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const machine = (cpu.reduce((a, b) => a + b, 0) - cpu[3] - cpu[4]) / CLOCK_TICKS;
+  return { vouchd, machine };
+}
+function cpuSince(before) {
+  const now = cpuSeconds();
+  return { vouchd: now.vouchd - before.vouchd, machine: now.machine - before.machine };
 }
 
 const sorted = (values) => [...values].sort((a, b) => a - b);
@@ -115,20 +132,31 @@ async function main() {
 
   // 3. Throughput with the pool busy.
   const executors = 2;
+  await poolReady();
+  const burstBefore = cpuSeconds();
   let started = Date.now();
   const outcomes = await Promise.all(Array.from({ length: RUNS }, () => runToEnd(subject.test.testId)));
   const apiSeconds = (Date.now() - started) / 1000;
   const ok = outcomes.filter((run) => run.outcome === 'success').length;
+  // The refill after the burst belongs to it: wait until the pool is full.
+  await poolReady();
+  const burstCpu = cpuSince(burstBefore);
+  const coldBefore = cpuSeconds();
   started = Date.now();
   let next = 0;
   await Promise.all(Array.from({ length: executors }, async () => {
     while (next < RUNS) { next += 1; await coldJest(dir); }
   }));
   const coldSeconds = (Date.now() - started) / 1000;
+  const coldCpu = cpuSince(coldBefore);
   console.log(`\nThroughput, ${RUNS} runs posted at once (${executors} executors; cold jest ${executors} at a time):`);
   console.log(`  cold jest : ${(RUNS / coldSeconds * 60).toFixed(0)} runs/min`);
   console.log(`  vouchd    : ${(RUNS / apiSeconds * 60).toFixed(0)} runs/min (${ok}/${RUNS} success)`);
   console.log(`  ratio     : ${(coldSeconds / apiSeconds).toFixed(2)}× cold jest`);
+  const perRun = (seconds) => `${(seconds / RUNS * 1000).toFixed(0)} ms`;
+  console.log('CPU per run (machine busy time over the phase; the burst includes the pool refill after it):');
+  console.log(`  cold jest     : ${perRun(coldCpu.machine)}`);
+  console.log(`  vouchd burst  : ${perRun(burstCpu.machine)}, of which vouchd itself ${perRun(burstCpu.vouchd)}`);
 }
 
 main().catch((error) => {

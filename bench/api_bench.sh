@@ -42,5 +42,5 @@ ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
 [ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
 echo "vouchd on $ADDRESS" >&2
 
-ROOT="$ROOT" WORK="$WORK" KEY="$KEY" ADDRESS="$ADDRESS" ROUNDS="${ROUNDS:-15}" RUNS="${RUNS:-24}" \
+ROOT="$ROOT" WORK="$WORK" KEY="$KEY" ADDRESS="$ADDRESS" VOUCHD_PID="$VOUCHD_PID" ROUNDS="${ROUNDS:-15}" RUNS="${RUNS:-24}" \
   node "$ROOT/bench/api_bench.js" "${PACKAGES[@]}"

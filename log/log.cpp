@@ -1,5 +1,7 @@
 #include "log/log.hpp"
 
+#include <unistd.h>
+
 #include <spdlog/async.h>
 #include <spdlog/fmt/chrono.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -8,6 +10,8 @@
 #include <boost/json/serialize.hpp>
 #include <chrono>
 #include <mutex>
+
+#include "log/batching_sink.hpp"
 
 namespace vouch::log {
 namespace {
@@ -51,9 +55,12 @@ std::shared_ptr<spdlog::logger> logger() {
           "vouch-sync", std::make_shared<spdlog::sinks::stderr_sink_mt>());
     } else {
       spdlog::init_thread_pool(8192, 1);
+      // The sink runs on the pool's own thread only, which the pool outlives.
+      auto* pool = spdlog::thread_pool().get();
+      auto sink = std::make_shared<BatchingSink>(STDERR_FILENO,
+                                                 [pool] { return pool->queue_size(); });
       async_logger = std::make_shared<spdlog::async_logger>(
-          "vouch", std::make_shared<spdlog::sinks::stderr_sink_mt>(), spdlog::thread_pool(),
-          spdlog::async_overflow_policy::block);
+          "vouch", std::move(sink), spdlog::thread_pool(), spdlog::async_overflow_policy::block);
     }
     async_logger->set_pattern("%v");
     async_logger->set_level(spdlog::level::debug);

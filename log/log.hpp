@@ -4,8 +4,9 @@
 #include <string_view>
 
 // The service's log: one JSON object per line on stderr, written by one
-// background thread (spdlog's async logger), so that lines from different
-// threads never interleave and a request never waits for the terminal.
+// background thread (spdlog's async logger, log/batching_sink.hpp), so that
+// lines from different threads never interleave, a request never waits for
+// the terminal, and a burst of lines is one write.
 //
 //   {"time":"2026-11-24T19:22:55.123Z","level":"warn","component":"http",
 //    "msg":"accepting a connection failed: …","requestId":"req_…"}
