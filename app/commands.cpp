@@ -14,6 +14,7 @@
 #include "events/public_types.hpp"
 #include "events/scopes.hpp"
 #include "http/api.hpp"
+#include "http/import_handlers.hpp"
 #include "http/key_handlers.hpp"
 #include "http/server.hpp"
 #include "log/log.hpp"
@@ -159,6 +160,9 @@ int serve(const std::vector<std::string>& args) {
     log::error("vouchd", imports.error().message);
     return 2;
   }
+  // An upload may be as large as the snapshot it expands to.
+  server_options.large_body = http::is_import_upload;
+  server_options.large_body_limit = imports->limits.max_bytes;
   (*runtime)->service->configure_imports(std::move(imports).value(), *(*runtime)->snapshots);
   if (auto status = (*runtime)->start_webhooks(*webhooks); !status) {
     log::error("vouchd", status.error().message);

@@ -191,6 +191,17 @@ events::Result<std::vector<events::SourceFile>> snapshot_sources(
   return store->files(chosen);
 }
 
+bool is_import_upload(std::string_view method, std::string_view target) {
+  constexpr std::string_view kPrefix = "/v1/projects/";
+  constexpr std::string_view kSuffix = "/import";
+  if (method != "POST") return false;
+  const auto path = target.substr(0, target.find('?'));
+  if (!path.starts_with(kPrefix) || !path.ends_with(kSuffix)) return false;
+  if (path.size() <= kPrefix.size() + kSuffix.size()) return false;
+  const auto id = path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size());
+  return id.find('/') == std::string_view::npos;
+}
+
 bool is_gzip(std::string_view content_type) {
   const auto media = lower_media_type(content_type);
   return media == "application/gzip" || media == "application/x-gzip";

@@ -26,6 +26,10 @@ void add_import_routes(Router& router, actors::Service& service,
     const std::string& project_id, const std::optional<std::string>& snapshot_id,
     const std::vector<std::string>& prefixes);
 
+// Whether a request is an upload to POST /v1/projects/{id}/import, which
+// may send a body up to the snapshot limit (ServerOptions::large_body).
+bool is_import_upload(std::string_view method, std::string_view target);
+
 // Whether `content_type` names a gzip-compressed body.
 bool is_gzip(std::string_view content_type);
 

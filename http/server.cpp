@@ -52,6 +52,7 @@ struct ServerState {
   ConnectionTable<Session> connections;
   std::atomic<std::size_t> in_flight{0};
   std::atomic<bool> draining{false};
+  std::atomic<std::size_t> large_bodies{0};  // held now, at most options.large_bodies_at_once
 };
 
 // One connection: wait for a request, read its header then its body (each
@@ -61,6 +62,7 @@ class Session : public std::enable_shared_from_this<Session> {
   Session(tcp::socket&& socket, asio::ip::address address, std::shared_ptr<ServerState> state)
       : stream_(std::move(socket)), address_(std::move(address)), state_(std::move(state)) {}
   ~Session() {
+    release_large_body();
     state_->connections.mark_busy(idle_listed_, idle_entry_);
     state_->connections.release(address_);
   }
@@ -83,7 +85,9 @@ class Session : public std::enable_shared_from_this<Session> {
   void do_read() {
     parser_.emplace();
     parser_->header_limit(state_->options.header_limit);
-    parser_->body_limit(state_->options.body_limit);
+    // The largest any request may send, so that the header of an upload
+    // passes; on_header() sets the request's own limit.
+    parser_->body_limit(std::max(state_->options.body_limit, state_->options.large_body_limit));
     if (buffer_.size() > 0) return read_header();  // a pipelined request is here already
     idle_ = true;
     state_->connections.mark_idle({weak_from_this(), address_, &idle_listed_}, idle_entry_);
@@ -109,6 +113,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   void on_header(beast::error_code ec, std::size_t) {
     if (ec) return on_read_error(ec);
+    if (!admit_body()) return;
     if (parser_->is_done()) return dispatch();
     stream_.expires_after(state_->options.body_timeout);
     bhttp::async_read(stream_, buffer_, *parser_,
@@ -120,14 +125,46 @@ class Session : public std::enable_shared_from_this<Session> {
     dispatch();
   }
 
-  void on_read_error(beast::error_code ec) {
-    if (ec == bhttp::error::body_limit) {
-      return reply_problem(
-          {413,
-           "payload_too_large",
-           "the body exceeds " + std::to_string(state_->options.body_limit) + " bytes",
-           {}});
+  // Sets the request's body limit: the upload limit for an upload that gets
+  // one of the upload slots, the normal one otherwise. False when it has
+  // answered instead (413 for a declared length over the limit, 503 when
+  // every upload slot is taken).
+  bool admit_body() {
+    const auto& options = state_->options;
+    const auto& header = parser_->get();
+    const bool upload = options.large_body_limit > options.body_limit && options.large_body &&
+                        options.large_body(header.method_string(), header.target());
+    if (upload && !parser_->is_done()) {
+      if (++state_->large_bodies > options.large_bodies_at_once) {
+        --state_->large_bodies;
+        reply_problem(
+            {503, "unavailable", "too many uploads at once; try again shortly", {}, 1});
+        return false;
+      }
+      holds_large_body_ = true;
     }
+    body_limit_ = upload ? options.large_body_limit : options.body_limit;
+    if (parser_->content_length().value_or(0) > body_limit_) {
+      reply_problem(body_too_large());
+      return false;
+    }
+    parser_->body_limit(body_limit_);
+    return true;
+  }
+
+  void release_large_body() {
+    if (!holds_large_body_) return;
+    holds_large_body_ = false;
+    --state_->large_bodies;
+  }
+
+  Problem body_too_large() const {
+    return {413, "payload_too_large", "the body exceeds " + std::to_string(body_limit_) + " bytes",
+            {}};
+  }
+
+  void on_read_error(beast::error_code ec) {
+    if (ec == bhttp::error::body_limit) return reply_problem(body_too_large());
     if (ec == bhttp::error::header_limit) {
       return reply_problem({431, "headers_too_large", "the request headers are too large", {}});
     }
@@ -189,6 +226,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void do_write(Response response) {
+    release_large_body();
     auto message = std::make_shared<bhttp::response<bhttp::string_body>>(
         static_cast<bhttp::status>(response.status), version_);
     message->set(bhttp::field::server, "vouchd");
@@ -240,6 +278,8 @@ class Session : public std::enable_shared_from_this<Session> {
   std::array<char, 16 * 1024> discard_{};
   bool keep_alive_ = true;
   unsigned version_ = 11;
+  std::uint64_t body_limit_ = 0;    // the current request's
+  bool holds_large_body_ = false;  // the current request holds an upload slot
   bool idle_ = false;  // on the strand: waiting for the first byte of a request
   // Guarded by the connection table: whether and where we are in its idle list.
   bool idle_listed_ = false;

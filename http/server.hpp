@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "events/result.hpp"
 #include "http/message.hpp"
@@ -22,6 +23,13 @@ struct ServerOptions {
   std::size_t max_connections_per_address = 0;
   std::uint32_t header_limit = 16 * 1024;
   std::uint64_t body_limit = 1024 * 1024;  // larger bodies get 413
+  // Uploads: a request `large_body(method, target)` picks may send up to
+  // large_body_limit bytes instead. At most large_bodies_at_once of them are
+  // held at once (from their header to their response); another one answers
+  // 503 with Retry-After before its body is read.
+  std::function<bool(std::string_view method, std::string_view target)> large_body;
+  std::uint64_t large_body_limit = 0;
+  std::size_t large_bodies_at_once = 4;
   // A connection waiting for the first byte of a request (new or kept alive).
   std::chrono::seconds idle_timeout{15};
   // From the first byte of a request to the end of its header: a client

@@ -88,6 +88,35 @@ TEST_F(ImportTest, ATarballIsImportedAndBadArchivesAreRefused) {
   EXPECT_EQ(import(project, "not gzip at all", "application/gzip").status, 400u);
 }
 
+// An upload may be as large as the snapshot it expands to, not just the 1 MiB
+// other requests may send; those still get 413 before their body is read.
+TEST_F(ImportTest, AnArchiveLargerThanOtherBodiesMayBeUploaded) {
+  const auto project = project_with("");
+  std::vector<TarEntry> entries;
+  std::uint64_t state = 88172645463325252ull;  // xorshift: text gzip cannot shrink much
+  for (int file = 0; file < 8; ++file) {
+    std::string content;
+    for (int i = 0; i < 100000; ++i) {
+      state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+      content += "0123456789abcdef"[state & 15];
+      content += "0123456789abcdef"[(state >> 4) & 15];
+      content += "0123456789abcdef"[(state >> 8) & 15];
+      content += i % 30 == 29 ? '\n' : ' ';
+    }
+    entries.push_back({"data/" + std::to_string(file) + ".js", "// " + content});
+  }
+  const auto archive = make_tar(entries);
+  ASSERT_GT(archive.size(), 1u << 20);
+  auto imported = import(project, archive, "application/gzip");
+  ASSERT_EQ(imported.status, 201u) << imported.body;
+  EXPECT_EQ(json(imported)["files"], 8);
+
+  auto too_large = call("POST", "/v1/projects", VouchdProcess::kAdminKey,
+                        R"({"name":")" + std::string(2u << 20, 'x') + R"("})");
+  EXPECT_EQ(too_large.status, 413u) << too_large.body;
+  EXPECT_EQ(code_of(too_large), "payload_too_large");
+}
+
 TEST_F(ImportTest, ALocalRepositoryIsClonedAtARefWhereTheServerAllowsFileUrls) {
   const auto repository = folder_.path() / "repo";
   std::filesystem::create_directories(repository / "src");
