@@ -2,22 +2,25 @@
 
 #include <tuple>
 
+#include "actors/cluster/remote.hpp"
+#include "actors/cluster/worker_hub.hpp"
+#include "actors/delivery/webhook_dispatcher.hpp"
 #include "actors/domain/account_actor.hpp"
 #include "actors/domain/append_request.hpp"
-#include "actors/execution/child_process.hpp"
 #include "actors/domain/commit_relay.hpp"
-#include "actors/execution/dependency_cache.hpp"
-#include "actors/errors.hpp"
 #include "actors/domain/event_store_actor.hpp"
-#include "actors/execution/executor_pool.hpp"
-#include "actors/execution/generator_pool.hpp"
 #include "actors/domain/project_importer.hpp"
 #include "actors/domain/project_registry.hpp"
+#include "actors/domain/webhook_registry.hpp"
+#include "actors/errors.hpp"
+#include "actors/execution/child_process.hpp"
+#include "actors/execution/dependency_cache.hpp"
+#include "actors/execution/executor_pool.hpp"
+#include "actors/execution/generation_coordinator.hpp"
 #include "actors/execution/run_coordinator.hpp"
+#include "actors/execution/worker.hpp"
 #include "actors/timeouts.hpp"
 #include "actors/type_ids.hpp"
-#include "actors/delivery/webhook_dispatcher.hpp"
-#include "actors/domain/webhook_registry.hpp"
 #include "store/read_models.hpp"
 
 namespace vouch::actors {
@@ -36,6 +39,7 @@ caf::actor_system_config make_config(const Service::Options& options) {
   config.set("work-stealing.moderate-poll-attempts", std::size_t{0});
   config.set("work-stealing.relaxed-sleep-duration", caf::timespan{std::chrono::milliseconds(1)});
   config.add_message_types<caf::id_block::vouch>();
+  load_network(config, options.network);
   return config;
 }
 
@@ -52,19 +56,26 @@ struct Service::Impl {
         projects(spawn_project_registry(system, log, store, options.idle_after)),
         accounts(spawn_account_actor(system, log, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
-        generators(
-            spawn_generator_pool(system, runner, processes, runner_stats, store, dependencies)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
+        local_worker(spawn_worker(
+            system, WorkerConfig{&runner, &processes, dependencies, executors, "local"})),
+        workers(spawn_worker_hub(
+            system,
+            WorkerHubConfig{&runner, &runner_stats, &worker_stats, local_worker,
+                            WorkerOffer{"local", static_cast<std::uint32_t>(runner.generator_slots),
+                                        static_cast<std::uint32_t>(runner.executor_slots)}})),
+        generators(spawn_generation_coordinator(system, workers, store)),
         runs(spawn_run_coordinator(
             system, RunCoordinatorConfig{&runner, &models.projects(), &models.tests(),
-                                         &models.runs(), store, dependencies, executors})) {}
+                                         &models.runs(), store, workers})) {}
 
   ~Impl() {
     for (const caf::actor& actor :
          {caf::actor_cast<caf::actor>(projects), caf::actor_cast<caf::actor>(accounts),
-          caf::actor_cast<caf::actor>(generators), caf::actor_cast<caf::actor>(dependencies),
-          caf::actor_cast<caf::actor>(executors), caf::actor_cast<caf::actor>(runs),
-          caf::actor_cast<caf::actor>(store)}) {
+          caf::actor_cast<caf::actor>(generators), caf::actor_cast<caf::actor>(gate),
+          caf::actor_cast<caf::actor>(workers), caf::actor_cast<caf::actor>(local_worker),
+          caf::actor_cast<caf::actor>(dependencies), caf::actor_cast<caf::actor>(executors),
+          caf::actor_cast<caf::actor>(runs), caf::actor_cast<caf::actor>(store)}) {
       caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
     }
     // Runs still executing would keep their actors, and so the actor system,
@@ -127,15 +138,21 @@ struct Service::Impl {
   RunnerSettings runner;
   ProcessHost processes;  // outlives the actor system: runners die after their actors
   RunnerStats runner_stats;
+  WorkerStats worker_stats;
   caf::actor_system_config config;
   caf::actor_system system;
   event_store_actor store;
   project_registry_actor projects;
   account_actor accounts;
-  dependency_cache_actor dependencies;  // before the generators, which install through it
-  generator_pool_actor generators;
+  // This machine's worker (dependencies, runners), then the hub that gives it
+  // and remote workers jobs, then those who hand the hub jobs.
+  dependency_cache_actor dependencies;
   executor_pool_actor executors;
+  worker_actor local_worker;
+  worker_hub_actor workers;
+  generation_coordinator_actor generators;
   run_coordinator_actor runs;
+  worker_gate_actor gate;  // published by listen_for_workers()
 
   // Stops webhook delivery first (destroyed before the system): no more
   // commit notices, no more HTTP callbacks, then the actors.
@@ -181,12 +198,12 @@ void Service::revoke_key(RevokeKey command, Callback<bool> done) {
 
 void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTest> done) {
   const auto& runner = impl_->runner;
-  // Installing dependencies, waiting in line, then the generator's whole sandboxed life.
-  const auto timeout = (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
+  // Waiting in line, then installing dependencies and the generator's whole
+  // sandboxed life, twice when a worker is lost during the first.
+  const auto attempt = (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
                                                                  : runner.install_timeout) +
-                       runner.generation_queue_wait +
-                       std::chrono::milliseconds(runner.generation_limits.wall_ms) +
-                       std::chrono::seconds(15);
+                       std::chrono::milliseconds(runner.generation_limits.wall_ms);
+  const auto timeout = runner.generation_queue_wait + 2 * attempt + std::chrono::seconds(15);
   impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),
                                     timeout);
 }
@@ -241,6 +258,19 @@ void Service::record_idempotent_response(std::string account, events::Idempotent
 const RunnerSettings& Service::runner() const { return impl_->runner; }
 
 const RunnerStats& Service::runner_stats() const { return impl_->runner_stats; }
+
+const WorkerStats& Service::worker_stats() const { return impl_->worker_stats; }
+
+events::Result<std::uint16_t> Service::listen_for_workers(const std::string& host,
+                                                          std::uint16_t port) {
+  auto& impl = *impl_;
+  if (!impl.options.network.enabled) {
+    return events::Error::invalid("the service was started without the network");
+  }
+  impl.gate = spawn_worker_gate(impl.system, impl.workers);
+  return publish_gate(impl.system, impl.options.network, impl.gate, host, port);
+}
+
 events::Status Service::start_webhooks(const WebhookSettings& settings, const store::EventLog& log,
                                        const store::ReadModels& models, store::Database& database,
                                        CommitRelay& relay) {

@@ -6,6 +6,8 @@
 #include <memory>
 #include <thread>
 
+#include "actors/cluster/network.hpp"
+#include "actors/cluster/worker_stats.hpp"
 #include "actors/domain/import_messages.hpp"
 #include "actors/messages.hpp"
 #include "actors/execution/runner_settings.hpp"
@@ -48,6 +50,7 @@ class Service {
     std::size_t threads = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
     std::chrono::milliseconds idle_after{60'000};       // project actors stop when idle this long
     std::chrono::milliseconds request_timeout{30'000};  // an answer takes at most this long
+    NetworkOptions network;  // enabled: workers may join (listen_for_workers)
   };
 
   // REQUIRES: `log` and `models` outlive the service; the runner folders in
@@ -90,8 +93,15 @@ class Service {
   void record_idempotent_response(std::string account, events::IdempotentResponse response,
                                   Callback<bool> done);
 
+  // Lets `vouchd worker` processes join on host:port (0 picks one) and
+  // returns the port. REQUIRES: Options::network enabled, checked with
+  // check_network(); called once.
+  [[nodiscard]] events::Result<std::uint16_t> listen_for_workers(const std::string& host,
+                                                                 std::uint16_t port);
+
   const RunnerSettings& runner() const;
   const RunnerStats& runner_stats() const;
+  const WorkerStats& worker_stats() const;
   // Webhooks. start_webhooks() starts delivery: the HTTP(S) client, the
   // webhook actors and the dispatcher, which `relay` tells of every commit.
   // kInvalid when the settings cannot be used (e.g. an unreadable CA file).

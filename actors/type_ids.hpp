@@ -2,9 +2,10 @@
 
 #include <caf/all.hpp>
 
-#include "actors/messages.hpp"
-#include "actors/execution/warm_runner.hpp"
+#include "actors/cluster/worker_messages.hpp"
 #include "actors/delivery/webhook_messages.hpp"
+#include "actors/execution/warm_runner.hpp"
+#include "actors/messages.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"
 #include "events/webhook.hpp"
@@ -13,8 +14,8 @@
 // Every type and atom that travels in a CAF message, registered once.
 //
 // These messages stay inside one process, so they are allowed without
-// inspect() overloads; a message that has to cross nodes (remote executors)
-// gets a serializable type of its own.
+// inspect() overloads; the messages that cross nodes (to and from workers,
+// actors/cluster/worker_messages.hpp) have inspect() overloads.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateProject)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::UpdateProject)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::DeleteProject)
@@ -35,7 +36,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::InstallOutcome)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::GeneratedTest)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::TestRun)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RunReport)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RunEnvironment)
 
 // Webhooks.
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateWebhook)
@@ -99,6 +99,22 @@ CAF_ADD_TYPE_ID(vouch, (vouch::actors::RetryDelivery))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliverWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliveryQueued))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::AttemptFinished))
+// Workers (actors/cluster/): serializable, they cross machines.
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationTask))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationDone))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunTask))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunDone))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::WorkerOffer))
+CAF_ADD_ATOM(vouch, vouch::actors, join_atom, "join")
+CAF_ADD_ATOM(vouch, vouch::actors, heartbeat_atom, "heartbeat")
+
+namespace vouch::actors {
+// Executes generations and runs on its machine (actors/execution/worker.hpp).
+using worker_actor = caf::typed_actor<caf::replies_to<GenerationTask>::with<GenerationDone>,
+                                      caf::replies_to<RunTask>::with<RunDone>>;
+}  // namespace vouch::actors
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::worker_actor))
+
 CAF_ADD_ATOM(vouch, vouch::actors, committed_atom, "committed")
 CAF_ADD_ATOM(vouch, vouch::actors, pump_atom, "pump")
 CAF_ADD_ATOM(vouch, vouch::actors, flush_atom, "flush")
@@ -139,12 +155,21 @@ using project_registry_actor =
 using account_actor = caf::typed_actor<caf::replies_to<IssueKey>::with<IssuedKey>,
                                        caf::replies_to<RevokeKey>::with<bool>>;
 
-// Generates tests in fresh sandboxed runner processes, a bounded number at
-// once; requests wait in line for a slot up to a deadline (then 503).
-using generator_pool_actor =
-    caf::typed_actor<caf::replies_to<GenerateTests>::with<events::GeneratedTest>,
-                     caf::reacts_to<generated_atom, std::uint64_t, GenerationOutcome>,
-                     caf::reacts_to<expired_atom, std::uint64_t>>;
+// Has tests generated on a worker slot and records them (TestGenerated).
+using generation_coordinator_actor =
+    caf::typed_actor<caf::replies_to<GenerateTests>::with<events::GeneratedTest>>;
+
+// Gives generations and runs to the slots of the server's own worker and of
+// remote workers (actors/cluster/worker_hub.hpp).
+using worker_hub_actor =
+    caf::typed_actor<caf::replies_to<GenerationTask>::with<GenerationDone>,
+                     caf::replies_to<RunTask>::with<RunDone>,
+                     caf::reacts_to<join_atom, worker_actor, WorkerOffer>,  // a worker is there
+                     caf::reacts_to<expired_atom, std::uint64_t>,  // a job's wait for a slot ends
+                     caf::reacts_to<heartbeat_atom>>;  // time to look for silent workers
+
+// What a server publishes to workers: joins only.
+using worker_gate_actor = caf::typed_actor<caf::reacts_to<join_atom, worker_actor, WorkerOffer>>;
 
 // Keeps runner processes started and ready, and hands each to one run; a
 // bounded number of runs execute at once.

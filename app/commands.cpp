@@ -7,6 +7,7 @@
 
 #include "app/import_options.hpp"
 #include "app/open_files.hpp"
+#include "app/runner_options.hpp"
 #include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
 #include "app/webhook_options.hpp"
@@ -82,12 +83,11 @@ bool bootstrap(Runtime& runtime) {
 int serve(const std::vector<std::string>& args) {
   std::string data = "./vouch-data";
   std::string listen = "127.0.0.1:8080";
-  RunnerOptions runner_options;
-  runner_options.runner_dir = VOUCH_RUNNER_DIR;
-  std::string runner_dir = runner_options.runner_dir.string();
-  std::vector<std::string> extra_nodes;
+  RunnerCommandLine runner;
   http::ServerOptions server_options;
   Runtime::Options runtime_options;
+  std::string workers_listen;
+  auto& network = runtime_options.service.network;
   po::options_description options("vouchd serve");
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
       "listen", po::value(&listen), "HOST:PORT to listen on; port 0 picks a free one")(
@@ -100,32 +100,16 @@ int serve(const std::vector<std::string>& args) {
         runtime_options.coverage_retention = std::chrono::hours(24 * std::max(1u, days));
       }),
       "how long runs' coverage reports are kept (default 30)")(
-      "allow-unsandboxed",
-      "serve even where tested code cannot be isolated (no bubblewrap or unshare)")(
       "max-connections", po::value(&server_options.max_connections),
       "open client connections at most (default: three quarters of the open-file limit)")(
       "max-connections-per-address", po::value(&server_options.max_connections_per_address),
       "open connections from one client address at most (default: half of max-connections)")(
-      "runner", po::value(&runner_dir), "the runner/ folder (Node.js side) with its node_modules")(
-      "node", po::value(&extra_nodes)->composing(),
-      "another Node.js binary runs may ask for by major version (repeatable)")(
-      "generators", po::value(&runner_options.generator_slots),
-      "test generations at once (default 2)")(
-      "executors", po::value(&runner_options.executor_slots), "test runs at once (default 2)")(
-      "warm-runners", po::value(&runner_options.warm_runners),
-      "runners kept started and ready for the next runs (default 2)")(
-      "generation-queue-ms", po::value(&runner_options.generation_queue_ms),
+      "generation-queue-ms", po::value(&runner.options.generation_queue_ms),
       "how long a generation waits for a free generator before a 503 (default 10000)")(
-      "run-wall-ms", po::value(&runner_options.run_limits.wall_ms),
-      "wall time of a test run (default 60000)")(
-      "run-cpu-seconds", po::value(&runner_options.run_limits.cpu_seconds),
-      "CPU time of each process of a test run (default 30)")(
-      "run-memory-mb", po::value(&runner_options.run_limits.memory_mb),
-      "private memory of each process of a test run (default 1024)")(
-      "run-max-procs", po::value(&runner_options.run_limits.max_procs),
-      "processes and threads of a test run (default 128)")(
-      "run-max-file-mb", po::value(&runner_options.run_limits.max_file_mb),
-      "largest file a test run may write (default 64)");
+      "workers-listen", po::value(&workers_listen),
+      "HOST:PORT where `vouchd worker` processes join; port 0 picks one");
+  add_runner_options(options, runner);
+  add_worker_tls_options(options, network);
   WebhookOptions webhook_options;
   add_webhook_options(options, webhook_options);
   ImportOptions import_options;
@@ -145,9 +129,22 @@ int serve(const std::vector<std::string>& args) {
     return 2;
   }
 
-  runner_options.runner_dir = runner_dir;
-  runner_options.allow_unsandboxed = values.count("allow-unsandboxed") != 0;
-  runner_options.extra_nodes.assign(extra_nodes.begin(), extra_nodes.end());
+  const auto runner_options = runner.parsed(values.count("allow-unsandboxed") != 0);
+  std::pair<std::string, std::uint16_t> workers_address;
+  if (!workers_listen.empty()) {
+    auto parsed = actors::parse_host_port(workers_listen);
+    auto usable = parsed ? actors::check_network(network, parsed->first) : parsed.error();
+    if (!usable) {
+      std::cerr << "vouchd: --workers-listen: " << usable.error().message << "\n";
+      return 2;
+    }
+    workers_address = *parsed;
+    network.enabled = true;
+  } else if (runner_options.generator_slots == 0 || runner_options.executor_slots == 0) {
+    std::cerr << "vouchd: --generators 0 or --executors 0 need --workers-listen (workers do "
+                 "that work)\n";
+    return 2;
+  }
   log::info("vouchd", raise_open_file_limit());
   auto runtime = Runtime::open(
       data, [&] { return prepare_runner(data, runner_options); }, runtime_options);
@@ -169,6 +166,18 @@ int serve(const std::vector<std::string>& args) {
     return 1;
   }
   if (!bootstrap(**runtime)) return 1;
+  if (network.enabled) {
+    auto port =
+        (*runtime)->service->listen_for_workers(workers_address.first, workers_address.second);
+    if (!port) {
+      log::error("vouchd", port.error().message);
+      return 1;
+    }
+    const auto where = workers_address.first + ":" + std::to_string(*port);
+    std::cout << "workers listening on " << where << std::endl;
+    log::info("vouchd", "workers join on " + where +
+                            (network.tls() ? " (mutual TLS)" : " (loopback, no TLS)"));
+  }
 
   http::Api::Options api_options;
   api_options.rate_limits = values.count("no-rate-limits") == 0;

@@ -10,5 +10,7 @@ namespace vouch::app {
 int serve(const std::vector<std::string>& args);
 int create_key(const std::vector<std::string>& args);
 int replay(const std::vector<std::string>& args);
+// A worker process that offers its generators and executors to a server.
+int worker(const std::vector<std::string>& args);
 
 }  // namespace vouch::app

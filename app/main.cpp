@@ -11,7 +11,9 @@ constexpr const char* kUsage =
     "usage:\n"
     "  vouchd [serve] --data DIR --listen HOST:PORT\n"
     "  vouchd keys create --data DIR --account NAME --plan PLAN --scopes S1,S2 [--name NAME]\n"
-    "  vouchd replay --data DIR [--from POSITION] [--verify]\n";
+    "  vouchd replay --data DIR [--from POSITION] [--verify]\n"
+    "  vouchd worker --connect HOST:PORT [--generators N] [--executors N] [--data DIR]\n"
+    "                [--workers-ca FILE --workers-cert FILE --workers-key FILE]\n";
 
 int command(const std::vector<std::string>& args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "help")) {
@@ -24,6 +26,7 @@ int command(const std::vector<std::string>& args) {
     return vouch::app::create_key({args.begin() + 2, args.end()});
   }
   if (args[0] == "replay") return vouch::app::replay({args.begin() + 1, args.end()});
+  if (args[0] == "worker") return vouch::app::worker({args.begin() + 1, args.end()});
   std::cerr << "vouchd: unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;
 }

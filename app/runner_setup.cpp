@@ -88,9 +88,10 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
   std::filesystem::create_directories(settings.dependency_root, ec);
   if (ec) return events::Error::internal("cannot create " + settings.work_root.string());
 
-  settings.generator_slots = std::max<std::size_t>(1, options.generator_slots);
-  settings.executor_slots = std::max<std::size_t>(1, options.executor_slots);
-  settings.warm_runners = options.warm_runners;
+  // 0 slots: a server whose workers do that work.
+  settings.generator_slots = options.generator_slots;
+  settings.executor_slots = options.executor_slots;
+  settings.warm_runners = options.executor_slots == 0 ? 0 : options.warm_runners;
   settings.generation_queue_wait = std::chrono::milliseconds(options.generation_queue_ms);
   settings.run_limits = options.run_limits;
 

@@ -43,7 +43,7 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   settings->coverage_reports = runtime->reports.get();
   runtime->snapshots = std::make_unique<store::SnapshotStore>(folder / "snapshots");
   runtime->service = std::make_unique<actors::Service>(
-      *runtime->log, *runtime->models, std::move(settings).value(), actors::Service::Options{});
+      *runtime->log, *runtime->models, std::move(settings).value(), options.service);
   return runtime;
 }
 

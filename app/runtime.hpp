@@ -31,6 +31,7 @@ struct Runtime {
   struct Options {
     // How long runs' coverage reports are kept.
     std::chrono::hours coverage_retention{24 * 30};
+    actors::Service::Options service;
   };
 
   // `runner` says how tests are generated and run; it is asked once the

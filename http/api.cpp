@@ -46,18 +46,28 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
       idempotency_(service, models.idempotency()),
       models_(models),
       log_(log),
-      runner_stats_(service.runner_stats()) {
+      runner_stats_(service.runner_stats()),
+      worker_stats_(service.worker_stats()) {
   router_.add({"GET", "/healthz", "", false, [](const Request&, const Context&, Respond respond) {
                  respond(json_response(200, boost::json::object{{"status", "ok"}}));
                }});
   router_.add(
       {"GET", "/readyz", "", false, [this](const Request&, const Context&, Respond respond) {
          const auto& projector = models_.projector();
-         if (projector.healthy()) {
-           return respond(json_response(200, boost::json::object{{"status", "ready"}}));
+         if (!projector.healthy()) {
+           return respond(json_response(
+               503, boost::json::object{{"status", "degraded"}, {"reason", projector.problem()}}));
          }
-         respond(json_response(
-             503, boost::json::object{{"status", "degraded"}, {"reason", projector.problem()}}));
+         // All work on workers: not ready while none offers a slot of a kind.
+         if (worker_stats_.generator_slots.load() == 0 ||
+             worker_stats_.executor_slots.load() == 0) {
+           return respond(json_response(
+               503, boost::json::object{{"status", "degraded"},
+                                        {"reason", worker_stats_.generator_slots.load() == 0
+                                                       ? "no worker offers a generator slot"
+                                                       : "no worker offers an executor slot"}}));
+         }
+         respond(json_response(200, boost::json::object{{"status", "ready"}}));
        }});
   router_.add(
       {"GET", "/metrics", "", false, [this](const Request&, const Context&, Respond respond) {
@@ -190,6 +200,24 @@ void Api::handle(Request request, Respond respond) {
   route.handler(request, context, std::move(limited));
 }
 
+namespace {
+
+// A Prometheus label value: backslash, double quote and newline escaped.
+std::string label_value(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string Api::metrics() const {
   const auto stats = log_.stats();
   std::string out;
@@ -226,6 +254,25 @@ std::string Api::metrics() const {
   metric("vouch_runners_ready", "gauge", runner.runners_ready.load());
   metric("vouch_runners_starting", "gauge", runner.runners_starting.load());
   metric("vouch_runner_start_failures_total", "counter", runner.runner_start_failures.load());
+  const auto& workers = worker_stats_;
+  metric("vouch_workers_remote", "gauge", workers.remote_workers.load());
+  metric("vouch_worker_generator_slots", "gauge", workers.generator_slots.load());
+  metric("vouch_worker_executor_slots", "gauge", workers.executor_slots.load());
+  metric("vouch_worker_generations_in_flight", "gauge", workers.generations_in_flight.load());
+  metric("vouch_worker_runs_in_flight", "gauge", workers.runs_in_flight.load());
+  metric("vouch_worker_runs_waiting", "gauge", workers.runs_waiting.load());
+  metric("vouch_worker_jobs_retried_total", "counter", workers.jobs_retried.load());
+  metric("vouch_worker_jobs_lost_total", "counter", workers.jobs_lost.load());
+  metric("vouch_workers_lost_total", "counter", workers.workers_lost.load());
+  out += "# TYPE vouch_worker_slots gauge\n";
+  for (const auto& [name, slots] : workers.slots()) {
+    for (const auto& [kind, count] :
+         {std::pair{"generate", slots.generators}, std::pair{"run", slots.executors}}) {
+      out += "vouch_worker_slots{worker=\"" + label_value(name) + "\",kind=\"" + kind +
+             "\",remote=\"" + (slots.remote ? "true" : "false") + "\"} " + std::to_string(count) +
+             "\n";
+    }
+  }
   out += "# TYPE vouch_projection_checkpoint gauge\nvouch_projection_checkpoint " +
          std::to_string(models_.projector().checkpoint()) + "\n";
   return out;

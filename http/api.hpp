@@ -58,6 +58,7 @@ class Api {
   store::ReadModels& models_;
   const store::EventLog& log_;
   const actors::RunnerStats& runner_stats_;
+  const actors::WorkerStats& worker_stats_;
   std::array<std::atomic<std::uint64_t>, 6> responses_by_class_{};  // index: status / 100
 };
 

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "events/digest.hpp"
+#include "events/source_file.hpp"
 
 namespace vouch::store {
 namespace {
@@ -145,30 +146,58 @@ CoverageReports::CoverageReports(fs::path root, std::chrono::milliseconds retent
   fs::create_directories(root_ / "runs", ec);
 }
 
-events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::path& folder,
-                                           events::Millis at) {
-  if (!usable_run_id(run_id)) return events::Error::invalid("not a run id: " + run_id);
+events::Result<std::map<std::string, std::string>> read_coverage_report(
+    const fs::path& folder, const CoverageReports::Limits& limits) {
   Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (dir.get() < 0) {
-    if (errno == ENOENT) return false;
+    if (errno == ENOENT) return std::map<std::string, std::string>{};
     return system_error("cannot open " + folder.string());
   }
   Collected collected;
-  if (auto status = collect(dir.get(), "", 0, limits_, collected); !status) {
+  if (auto status = collect(dir.get(), "", 0, limits, collected); !status) {
     return std::move(status).error();
   }
-  if (collected.files.empty()) return false;
+  return std::move(collected.files);
+}
+
+events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::path& folder,
+                                           events::Millis at) {
+  if (!usable_run_id(run_id)) return events::Error::invalid("not a run id: " + run_id);
+  auto files = read_coverage_report(folder, limits_);
+  if (!files) return std::move(files).error();
+  return keep_files(run_id, *files, at);
+}
+
+events::Result<bool> CoverageReports::keep_files(const std::string& run_id,
+                                                 const std::map<std::string, std::string>& files,
+                                                 events::Millis at) {
+  if (!usable_run_id(run_id)) return events::Error::invalid("not a run id: " + run_id);
+  if (files.empty()) return false;
+  if (files.size() > limits_.max_files) {
+    return events::Error::invalid("the coverage report has too many files");
+  }
+  std::uint64_t bytes = 0;
+  for (const auto& [path, content] : files) {
+    if (auto why = events::invalid_upload_path(path)) {
+      return events::Error::invalid("the coverage report holds " + path + ": " + *why);
+    }
+    bytes += content.size();
+  }
+  if (bytes > limits_.max_bytes) {
+    return events::Error::invalid("the coverage report is larger than allowed");
+  }
 
   bool sweep_due = false;
   {
     std::lock_guard lock(mutex_);
-    boost::json::object files;
-    for (const auto& [path, content] : collected.files) {
+    boost::json::object manifest_files;
+    for (const auto& [path, content] : files) {
       auto sha = blobs_.put(content);
       if (!sha) return std::move(sha).error();
-      files[path] = std::move(sha).value();
+      manifest_files[path] = std::move(sha).value();
     }
-    const boost::json::object manifest{{"runId", run_id}, {"created", at}, {"files", files}};
+    const boost::json::object manifest{
+        {"runId", run_id}, {"created", at}, {"files", manifest_files}};
     if (auto status =
             write_durably(root_ / "runs" / (run_id + ".json"), boost::json::serialize(manifest));
         !status) {

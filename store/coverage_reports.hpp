@@ -40,14 +40,18 @@ class CoverageReports {
   CoverageReports(std::filesystem::path root, std::chrono::milliseconds retention)
       : CoverageReports(std::move(root), retention, Limits{}) {}
 
-  // Stores the report in `folder`, which the sandboxed runner wrote: no
-  // symbolic link is followed, only regular files and folders are taken,
-  // within the limits. Returns whether there was a report (false when the
-  // folder does not exist). kInvalid when the folder breaks the limits or
-  // holds something else; kInternal when storing fails. Removes expired
-  // reports at most once an hour.
+  // Stores the report in `folder`, which the sandboxed runner wrote:
+  // read_coverage_report(), then keep_files().
   [[nodiscard]] events::Result<bool> keep(const std::string& run_id,
                                           const std::filesystem::path& folder, events::Millis at);
+
+  // Stores a report's files (path in the report → content), as a worker
+  // read them. Returns whether there was a report (false for none). kInvalid
+  // when the files break the limits or a path is not a safe relative one;
+  // kInternal when storing fails. Removes expired reports at most once an hour.
+  [[nodiscard]] events::Result<bool> keep_files(const std::string& run_id,
+                                                const std::map<std::string, std::string>& files,
+                                                events::Millis at);
 
   // The run's manifest; nullopt when the run has none (no report, or removed).
   [[nodiscard]] events::Result<std::optional<CoverageManifest>> manifest(
@@ -70,5 +74,12 @@ class CoverageReports {
   mutable std::mutex mutex_;  // keep() and sweep() one at a time
   events::Millis last_sweep_ = 0;
 };
+
+// The files of the report in `folder` (path in the report → content), which
+// a sandboxed run wrote: no symbolic link is followed, only regular files and
+// folders are taken, within `limits`. Empty when the folder does not exist;
+// kInvalid when it breaks the limits or holds something else.
+[[nodiscard]] events::Result<std::map<std::string, std::string>> read_coverage_report(
+    const std::filesystem::path& folder, const CoverageReports::Limits& limits);
 
 }  // namespace vouch::store

@@ -59,10 +59,16 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
   auto& state = self->state;
   const auto start = state.next_ticket++;
   state.starts[start] = for_request;
+  const auto version = state.settings->node_versions.find(major);
+  if (version == state.settings->node_versions.end()) {  // a worker without the server's majors
+    self->send(self, ready_atom_v, start,
+               RunnerStart{std::nullopt, "this machine has no Node.js " + major});
+    return;
+  }
+  const auto& node = version->second;
   const auto workdir = state.settings->work_root / ("run-" + events::new_id(""));
   std::error_code ec;
   std::filesystem::create_directories(workdir, ec);
-  const auto node = state.settings->node_versions.at(major);
   // With runs already waiting, this start is on their path: load Jest without
   // priming it (the run is then Jest's first, yet done sooner than after a
   // priming round). With time to spare, prime it fully.

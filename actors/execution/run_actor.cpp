@@ -1,7 +1,6 @@
 #include "actors/execution/run_actor.hpp"
 
 #include "actors/errors.hpp"
-#include "actors/execution/runner_protocol.hpp"
 #include "events/clock.hpp"
 #include "log/log.hpp"
 #include "store/coverage_reports.hpp"
@@ -17,84 +16,38 @@ struct RunActorState {
 
 using Self = run_actor::stateful_pointer<RunActorState>;
 
-events::RunReport error_report(std::string code, std::string detail) {
-  events::RunReport report;
-  report.error = events::RunError{std::move(code), std::move(detail)};
-  return report;
-}
-
-void keep_coverage_report(store::CoverageReports& reports, const std::string& run_id,
-                          const std::filesystem::path& workdir) {
-  auto kept = reports.keep(run_id, workdir / kCoverageReportFolder, events::now_millis());
+// Keeps the report before the run's end is recorded, so that a completed
+// run's report is there.
+void keep_coverage_report(const RunActorConfig& config, std::vector<events::SourceFile> report) {
+  auto* reports = config.settings->coverage_reports;
+  if (!reports || report.empty()) return;
+  std::map<std::string, std::string> files;
+  for (auto& file : report) files.emplace(std::move(file.path), std::move(file.content));
+  const auto& run_id = config.run.id;
+  auto kept = reports->keep_files(run_id, files, events::now_millis());
   if (!kept) {
     log::warn("runs", "the coverage report of " + run_id + " was not kept: " + kept.error().message,
               {{"runId", run_id}});
   }
 }
 
-// Hands the job to the runner. The result line is the answer, reported at
-// once; the runner's slot and folder are given back when its process has
-// ended. Without a result line, the sandbox's report says why.
-void execute(Self self, WarmRunner runner, const std::string& node_path) {
-  auto& state = self->state;
-  const auto wall_ms = state.config.settings->run_limits.wall_ms;
-  RunJob job{state.config.files, std::nullopt, wall_ms};
-  if (!node_path.empty()) job.node_path = node_path;
-  auto handle = caf::actor_cast<run_actor>(self);
-  auto executors = state.config.executors;
-  auto process = runner.process;
-  const auto workdir = runner.workdir;
-  auto* reports = state.config.settings->coverage_reports;
-  // run.js keeps to wallMs itself, the sandbox kills at it; this is the backstop.
-  process->exchange(
-      run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
-      [process, handle, executors, workdir, reports,
-       run_id = state.config.run.id](std::optional<std::string> line) {
-        if (line) {
-          // Jest wrote the report before run.js printed its line: keep it
-          // before the run's end is recorded.
-          if (reports) keep_coverage_report(*reports, run_id, workdir);
-          caf::anon_send(handle, report_atom_v, read_run(line, ProcessExit{.code = 0}));
-        }
-        process->wait(std::chrono::seconds(5),
-                      [handle, executors, workdir, line = std::move(line)](ProcessExit exit) {
-                        std::error_code ec;
-                        std::filesystem::remove_all(workdir, ec);
-                        caf::anon_send(executors, release_atom_v);
-                        if (!line) caf::anon_send(handle, report_atom_v, read_run(line, exit));
-                      });
-      });
-}
-
 run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
   self->state.config = std::move(config);
   auto& state = self->state;
-  // Both peers answer within limits of their own (the cache ends an install
-  // at install_timeout, the pool a wait at run_queue_wait), so these waits
-  // are bounded without a timeout of their own; one would keep CAF 0.17's
-  // actor system from shutting down until it expired (see actors/timeouts.hpp).
-  self->request(state.config.dependencies, caf::infinite, install_atom_v,
-                state.config.run.environment)
+  RunTask task{state.config.run.id, std::move(state.config.files), state.config.run.environment};
+  // The hub answers every run: its queue wait, the worker's limits and the
+  // loss of a worker end each one (see actors/timeouts.hpp on why a
+  // short-lived actor's wait has no timeout of its own).
+  self->request(state.config.workers, caf::infinite, std::move(task))
       .then(
-          [self](InstallOutcome& installed) {
-            if (installed.error) {
-              self->send(self, report_atom_v,
-                         error_report(installed.error->code, installed.error->detail));
-              return;
-            }
-            auto& state = self->state;
-            self->request(state.config.executors, caf::infinite, acquire_atom_v,
-                          state.config.run.environment.node_version, installed.node_path)
-                .then([self, node_path = installed.node_path](
-                          WarmRunner& runner) { execute(self, std::move(runner), node_path); },
-                      [self](caf::error& error) {
-                        self->send(self, report_atom_v,
-                                   error_report("no_runner", from_caf_error(error).message));
-                      });
+          [self](RunDone& done) {
+            keep_coverage_report(self->state.config, std::move(done.coverage_report));
+            self->send(self, report_atom_v, to_report(std::move(done)));
           },
           [self](caf::error& error) {
-            self->send(self, report_atom_v,
-                       error_report("install_failed", from_caf_error(error).message));
+            events::RunReport report;
+            report.error = events::RunError{"no_runner", from_caf_error(error).message};
+            self->send(self, report_atom_v, std::move(report));
           });
   return {
       [self](report_atom, events::RunReport& report) {

@@ -134,7 +134,7 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
                   self->state.active.try_emplace(run.id);
                   spawn_run_actor(self->system(),
                                   RunActorConfig{run, std::move(files), config.settings,
-                                                 config.dependencies, config.executors,
+                                                 config.workers,
                                                  caf::actor_cast<run_coordinator_actor>(self)});
                   promise.deliver(run);
                 },

@@ -14,8 +14,7 @@ struct RunCoordinatorConfig {
   const store::TestsView* tests = nullptr;
   const store::RunsView* runs = nullptr;
   event_store_actor store;
-  dependency_cache_actor dependencies;
-  executor_pool_actor executors;
+  worker_hub_actor workers;  // where runs execute
 };
 
 // Spawns the coordinator of runs. A StartRun is answered once its

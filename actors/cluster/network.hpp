@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "events/result.hpp"
+
+// How a server and its workers reach each other: CAF's remote actors
+// (caf::io's middleman), over TLS with mutual certificate authentication
+// (caf::openssl) when certificates are given. No CAF in this header.
+namespace vouch::actors {
+
+struct NetworkOptions {
+  bool enabled = false;  // load CAF's middleman at all
+  // All three or none: this side's certificate chain and key, and the CA
+  // that must have signed the peer's certificate.
+  std::filesystem::path ca;
+  std::filesystem::path cert;
+  std::filesystem::path key;
+
+  bool tls() const { return !cert.empty(); }
+};
+
+// kInvalid when only some of the TLS files are given or one cannot be read,
+// or when `host` (where a server listens for workers, or the server a worker
+// connects to) is not a loopback address and no certificates are given:
+// without them CAF's connections are neither encrypted nor authenticated.
+[[nodiscard]] events::Status check_network(const NetworkOptions& options, const std::string& host);
+
+// "HOST:PORT" → host and port; kInvalid when it is not that.
+[[nodiscard]] events::Result<std::pair<std::string, std::uint16_t>> parse_host_port(
+    const std::string& text);
+
+}  // namespace vouch::actors

@@ -1,0 +1,248 @@
+#include "actors/execution/worker.hpp"
+
+#include "actors/errors.hpp"
+#include "actors/execution/runner_protocol.hpp"
+#include "log/log.hpp"
+#include "store/coverage_reports.hpp"
+
+namespace vouch::actors {
+namespace {
+
+// --- generation ---------------------------------------------------------------
+
+using generation_job_actor = caf::typed_actor<caf::replies_to<GenerationTask>::with<GenerationDone>,
+                                              caf::reacts_to<generated_atom, GenerationOutcome>>;
+
+struct GenerationJobState {
+  WorkerConfig config;
+  GenerationTask task;
+  caf::typed_response_promise<GenerationDone> promise;
+  std::filesystem::path workdir;
+  std::string node_path;  // the installed dependencies, "" for none
+  std::optional<events::RunError> install;
+  static inline const char* name = "vouch.generation-job";
+};
+
+using GenerationSelf = generation_job_actor::stateful_pointer<GenerationJobState>;
+
+// Starts the generator in a work folder of its own; its outcome comes back
+// as generated_atom.
+void launch(GenerationSelf self) {
+  auto& state = self->state;
+  const auto& settings = *state.config.settings;
+  state.workdir = settings.work_root / ("generate-" + state.task.test_id);
+  std::error_code ec;
+  std::filesystem::create_directories(state.workdir, ec);
+  const auto version = settings.node_versions.find(state.task.environment.node_version);
+  const auto& node = version != settings.node_versions.end() ? version->second : settings.node;
+  std::vector<std::filesystem::path> readable;
+  if (!state.node_path.empty()) readable.emplace_back(state.node_path);
+  auto child = ChildProcess::start(
+      *state.config.host, sandboxed_runner(settings, settings.generation_limits, state.workdir,
+                                           node, "generate.js", {}, readable));
+  if (!child) {
+    log::error("generator", child.error().message);
+    self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
+    return;
+  }
+  GenerationJob job{state.task.files, state.task.framework, state.task.threshold,
+                    settings.generation_budget, std::nullopt};
+  if (!state.node_path.empty()) job.node_path = state.node_path;
+  auto process = *child;
+  auto handle = caf::actor_cast<generation_job_actor>(self);
+  // The sandbox's wall limit ends a generator that hangs; this deadline is the backstop.
+  const std::chrono::milliseconds deadline(settings.generation_limits.wall_ms + 5'000);
+  process->exchange(generation_job_line(job), true, deadline,
+                    [process, handle](std::optional<std::string> answer) {
+                      process->wait(std::chrono::seconds(5), [handle, answer = std::move(answer)](
+                                                                 ProcessExit exit) {
+                        caf::anon_send(handle, generated_atom_v,
+                                       GenerationOutcome{read_generation(answer, exit)});
+                      });
+                    });
+}
+
+generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerConfig config) {
+  self->state.config = std::move(config);
+  return {
+      [self](GenerationTask& task) -> caf::result<GenerationDone> {
+        auto& state = self->state;
+        state.task = std::move(task);
+        state.promise = self->make_response_promise<GenerationDone>();
+        if (state.task.environment.dependencies.empty()) {
+          launch(self);
+          return state.promise;
+        }
+        // The cache answers within its install_timeout (see actors/timeouts.hpp
+        // on why a short-lived actor's wait has no timeout of its own).
+        self->request(state.config.dependencies, caf::infinite, install_atom_v,
+                      state.task.environment)
+            .then(
+                [self](InstallOutcome& installed) {
+                  self->state.node_path = installed.node_path;
+                  self->state.install = installed.error;
+                  launch(self);
+                },
+                [self](caf::error& error) {
+                  self->state.install =
+                      events::RunError{"install_failed", from_caf_error(error).message};
+                  launch(self);
+                });
+        return state.promise;
+      },
+      [self](generated_atom, GenerationOutcome& outcome) {
+        auto& state = self->state;
+        std::error_code ec;
+        if (!state.workdir.empty()) std::filesystem::remove_all(state.workdir, ec);
+        GenerationDone done;
+        done.worker = state.config.name;
+        if (!outcome.output) {
+          if (outcome.output.error().code == events::ErrorCode::kInternal) {
+            log::error("generator", outcome.output.error().message);
+          }
+          done.failure = job_failure(outcome.output.error());
+        } else {
+          done.files = std::move(outcome.output->files);
+          done.summary = std::move(outcome.output->summary);
+          if (state.install) {
+            done.install_failed = true;
+            done.install_code = state.install->code;
+            done.install_detail = state.install->detail;
+          }
+        }
+        state.promise.deliver(std::move(done));
+        self->quit();
+      },
+  };
+}
+
+// --- run ------------------------------------------------------------------------
+
+using run_job_actor =
+    caf::typed_actor<caf::replies_to<RunTask>::with<RunDone>, caf::reacts_to<report_atom, RunDone>>;
+
+struct RunJobState {
+  WorkerConfig config;
+  RunTask task;
+  caf::typed_response_promise<RunDone> promise;
+  static inline const char* name = "vouch.run-job";
+};
+
+using RunSelf = run_job_actor::stateful_pointer<RunJobState>;
+
+// Jest's report, as the sandboxed run wrote it (never through a link, within
+// the report limits); empty when there is none or it cannot be taken.
+std::vector<events::SourceFile> coverage_report(const std::string& run_id,
+                                                const std::filesystem::path& folder) {
+  auto files = store::read_coverage_report(folder, store::CoverageReports::Limits{});
+  if (!files) {
+    log::warn("runs",
+              "the coverage report of " + run_id + " was not kept: " + files.error().message,
+              {{"runId", run_id}});
+    return {};
+  }
+  std::vector<events::SourceFile> report;
+  report.reserve(files->size());
+  for (auto& [path, content] : *files) report.push_back({path, std::move(content)});
+  return report;
+}
+
+// Hands the job to the runner. The result line is the answer, reported at
+// once with the coverage report; the runner's slot and folder are given back
+// when its process has ended. Without a result line, the sandbox's report
+// says why.
+void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
+  auto& state = self->state;
+  const auto wall_ms = state.config.settings->run_limits.wall_ms;
+  RunJob job{std::move(state.task.files), std::nullopt, wall_ms};
+  if (!node_path.empty()) job.node_path = node_path;
+  auto handle = caf::actor_cast<run_job_actor>(self);
+  auto executors = state.config.executors;
+  auto process = runner.process;
+  const auto workdir = runner.workdir;
+  // run.js keeps to wallMs itself, the sandbox kills at it; this is the backstop.
+  process->exchange(
+      run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
+      [process, handle, executors, workdir,
+       run_id = state.task.run_id](std::optional<std::string> line) {
+        if (line) {
+          // Jest wrote the report before run.js printed its line.
+          auto done = run_done(read_run(line, ProcessExit{.code = 0}));
+          done.coverage_report = coverage_report(run_id, workdir / kCoverageReportFolder);
+          caf::anon_send(handle, report_atom_v, std::move(done));
+        }
+        process->wait(std::chrono::seconds(5),
+                      [handle, executors, workdir, line = std::move(line)](ProcessExit exit) {
+                        std::error_code ec;
+                        std::filesystem::remove_all(workdir, ec);
+                        caf::anon_send(executors, release_atom_v);
+                        if (!line)
+                          caf::anon_send(handle, report_atom_v, run_done(read_run(line, exit)));
+                      });
+      });
+}
+
+run_job_actor::behavior_type run_job(RunSelf self, WorkerConfig config) {
+  self->state.config = std::move(config);
+  return {
+      [self](RunTask& task) -> caf::result<RunDone> {
+        auto& state = self->state;
+        state.task = std::move(task);
+        state.promise = self->make_response_promise<RunDone>();
+        // Both peers answer within limits of their own (the cache ends an
+        // install at install_timeout, the pool a wait at run_queue_wait).
+        self->request(state.config.dependencies, caf::infinite, install_atom_v,
+                      state.task.environment)
+            .then(
+                [self](InstallOutcome& installed) {
+                  if (installed.error) {
+                    self->send(self, report_atom_v,
+                               run_error(installed.error->code, installed.error->detail));
+                    return;
+                  }
+                  auto& state = self->state;
+                  self->request(state.config.executors, caf::infinite, acquire_atom_v,
+                                state.task.environment.node_version, installed.node_path)
+                      .then(
+                          [self, node_path = installed.node_path](WarmRunner& runner) {
+                            execute(self, std::move(runner), node_path);
+                          },
+                          [self](caf::error& error) {
+                            self->send(self, report_atom_v,
+                                       run_error("no_runner", from_caf_error(error).message));
+                          });
+                },
+                [self](caf::error& error) {
+                  self->send(self, report_atom_v,
+                             run_error("install_failed", from_caf_error(error).message));
+                });
+        return state.promise;
+      },
+      [self](report_atom, RunDone& done) {
+        done.worker = self->state.config.name;
+        self->state.promise.deliver(std::move(done));
+        self->quit();
+      },
+  };
+}
+
+worker_actor::behavior_type worker(worker_actor::pointer self, WorkerConfig config) {
+  return {
+      [self, config](GenerationTask& task) -> caf::delegated<GenerationDone> {
+        auto job = self->spawn(generation_job, config);
+        return self->delegate(job, std::move(task));
+      },
+      [self, config](RunTask& task) -> caf::delegated<RunDone> {
+        auto job = self->spawn(run_job, config);
+        return self->delegate(job, std::move(task));
+      },
+  };
+}
+
+}  // namespace
+
+worker_actor spawn_worker(caf::actor_system& system, WorkerConfig config) {
+  return system.spawn(worker, std::move(config));
+}
+
+}  // namespace vouch::actors
