@@ -92,6 +92,7 @@ int worker(const std::vector<std::string>& args) {
     actors::WorkerNode node(
         std::move(settings).value(),
         actors::WorkerNodeOptions{server->first, server->second, network, name});
+    std::cout << "worker connecting to " << connect << std::endl;
     log::info("worker", "worker " + name + " connecting to " + connect +
                             (network.tls() ? " (mutual TLS)" : " (loopback, no TLS)"));
     wait_for_stop_signal();

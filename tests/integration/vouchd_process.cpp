@@ -54,10 +54,11 @@ StartedChild start_child(std::vector<std::string> args, const std::string& env,
   char line[256];
   while (fgets(line, sizeof line, stream)) {
     const std::string text(line);
-    if (text.find(marker) != std::string::npos) {
+    if (text.rfind(marker, 0) == 0) {
       child.line = text;
       break;
     }
+    child.before.push_back(text);
   }
   // Keep draining stdout in the background so the child never blocks on it.
   std::thread([stream] {
@@ -78,11 +79,16 @@ VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string
   auto child = start_child(std::move(args), std::string("VOUCH_BOOTSTRAP_KEY=") + kAdminKey, marker,
                            launch.stderr_file);
   pid_ = child.pid;
-  const auto at = child.line.find(marker);
-  if (at != std::string::npos) {
-    port_ = static_cast<std::uint16_t>(std::stoi(child.line.substr(at + marker.size())));
+  if (!child.line.empty()) {
+    port_ = static_cast<std::uint16_t>(std::stoi(child.line.substr(marker.size())));
   }
   if (port_ == 0) ADD_FAILURE() << "vouchd did not print its port";
+  const std::string workers = "workers listening on 127.0.0.1:";
+  for (const auto& line : child.before) {
+    if (line.rfind(workers, 0) == 0) {
+      workers_port_ = static_cast<std::uint16_t>(std::stoi(line.substr(workers.size())));
+    }
+  }
 }
 
 VouchdProcess::~VouchdProcess() {

@@ -29,6 +29,8 @@ class VouchdProcess {
 
   pid_t pid() const { return pid_; }
   std::uint16_t port() const { return port_; }
+  // Where workers join (--workers-listen 127.0.0.1:0); 0 without it.
+  std::uint16_t workers_port() const { return workers_port_; }
   // SIGTERM and wait; returns the exit status (or -1).
   int terminate();
   // SIGKILL and wait: a crash.
@@ -37,16 +39,18 @@ class VouchdProcess {
  private:
   pid_t pid_ = -1;
   std::uint16_t port_ = 0;
+  std::uint16_t workers_port_ = 0;
 };
 
 // A child started with `args` (args[0] found on PATH), one variable added to
 // its environment when `env` is not empty, stderr to `stderr_file` when one is
-// given, and stdout read until a line holding `marker`; the rest of stdout is
-// drained in the background, so the child never blocks on it. `line` is empty
-// when no such line came.
+// given, and stdout read until a line that starts with `marker`; the rest of
+// stdout is drained in the background, so the child never blocks on it.
+// `line` is empty when no such line came; `before` holds the lines before it.
 struct StartedChild {
   pid_t pid = -1;
   std::string line;
+  std::vector<std::string> before;
 };
 StartedChild start_child(std::vector<std::string> args, const std::string& env,
                          const std::string& marker, const std::filesystem::path& stderr_file = {});
