@@ -1,8 +1,7 @@
-#include "events/access_codec.hpp"
-
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "events/access.hpp"
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
 

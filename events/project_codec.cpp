@@ -1,10 +1,9 @@
-#include "events/project_codec.hpp"
-
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
+#include "events/project.hpp"
 
 namespace vouch::events {
 namespace {

@@ -1,11 +1,10 @@
-#include "events/webhook_codec.hpp"
-
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
+#include "events/webhook.hpp"
 
 namespace vouch::events {
 namespace {

@@ -5,7 +5,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
 

@@ -3,7 +3,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/snapshot.h>
 
-#include "events/webhook_codec.hpp"
+#include "events/webhook.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
 

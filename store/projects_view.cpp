@@ -3,7 +3,7 @@
 #include <rocksdb/db.h>
 
 #include "events/overloaded.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 

@@ -4,7 +4,7 @@
 #include <rocksdb/snapshot.h>
 
 #include "events/overloaded.hpp"
-#include "events/webhook_codec.hpp"
+#include "events/webhook.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 

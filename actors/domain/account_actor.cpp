@@ -3,7 +3,7 @@
 #include "actors/domain/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/digest.hpp"
 #include "events/ids.hpp"
 

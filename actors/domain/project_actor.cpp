@@ -4,7 +4,7 @@
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
 #include "events/ids.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 
 namespace vouch::actors {
 namespace {

@@ -1,12 +1,12 @@
 #include "actors/domain/webhook_actor.hpp"
 
 #include "actors/domain/append_request.hpp"
+#include "actors/domain/webhook_actor_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "actors/domain/webhook_actor_state.hpp"
 #include "events/ids.hpp"
 #include "events/public_types.hpp"
-#include "events/webhook_codec.hpp"
+#include "events/webhook.hpp"
 #include "log/log.hpp"
 
 namespace vouch::actors {
