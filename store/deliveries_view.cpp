@@ -10,33 +10,22 @@
 namespace vouch::store {
 namespace {
 
-constexpr std::string_view kPendingPrefix = "deliveries/pending/";
+constexpr std::string_view kPendingPrefix = "deliveries/pending/";  // every pending_key
 
 std::string entry_key(std::string_view id) { return "deliveries/id/" + std::string(id); }
+// Per webhook, keys::owner_index_prefix("deliveries/<kind>", webhook) then
+// the position or event id, so each webhook's entries are one range.
 std::string webhook_prefix(std::string_view webhook) {
-  std::string key = "deliveries/hook/";
-  key.append(webhook);
-  key.push_back('\0');
-  return key;
+  return keys::owner_index_prefix("deliveries/hook", webhook);
 }
 std::string webhook_key(std::string_view webhook, std::uint64_t position) {
-  std::string key = webhook_prefix(webhook);
-  keys::append_u64(key, position);
-  return key;
+  return keys::owner_index("deliveries/hook", webhook, position);
 }
 std::string pending_key(std::string_view webhook, std::string_view event_id) {
-  std::string key(kPendingPrefix);
-  key.append(webhook);
-  key.push_back('\0');
-  key.append(event_id);
-  return key;
+  return keys::owner_index_prefix("deliveries/pending", webhook) + std::string(event_id);
 }
 std::string attempts_key(std::string_view webhook, std::string_view event_id) {
-  std::string key = "deliveries/attempts/";
-  key.append(webhook);
-  key.push_back('\0');
-  key.append(event_id);
-  return key;
+  return keys::owner_index_prefix("deliveries/attempts", webhook) + std::string(event_id);
 }
 std::string health_key(std::string_view webhook) {
   return "deliveries/failing-since/" + std::string(webhook);
