@@ -209,12 +209,9 @@ bool is_gzip(std::string_view content_type) {
 
 void add_import_routes(Router& router, actors::Service& service,
                        const store::ProjectsView& projects) {
-  router.add(
-      {"POST", "/v1/projects/{id}/import", std::string(events::kScopeProjectsWrite), true,
-       [&service, &projects](const Request& request, const Context& context, Respond respond) {
-         import_project(service, projects, request, context, std::move(respond));
-       },
-       /*accepts_gzip=*/true});
+  router.add({"POST", "/v1/projects/{id}/import", std::string(events::kScopeProjectsWrite), true,
+              bind_handler(import_project, std::ref(service), std::ref(projects)),
+              /*accepts_gzip=*/true});
 }
 
 }  // namespace vouch::http

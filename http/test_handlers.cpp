@@ -145,7 +145,7 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
                          });
 }
 
-void read_test(const Reads& reads, const Context& context, Respond respond) {
+void read_test(const Reads& reads, const Request&, const Context& context, Respond respond) {
   const auto& id = context.params.at("id");
   auto test = reads.tests.find(context.caller.account, id);
   if (!test) return respond(error_response(test.error(), context.request_id));
@@ -261,25 +261,13 @@ void add_test_routes(Router& router, actors::Service& service, const store::Proj
   const std::string write_scope(events::kScopeTestsWrite);
   const Reads reads{projects, tests, runs};
   router.add({"POST", "/v1/tests/generate", write_scope, true,
-              [&service, reads](const Request& request, const Context& context, Respond respond) {
-                generate(service, reads, request, context, std::move(respond));
-              }});
+              bind_handler(generate, std::ref(service), reads)});
   router.add({"POST", "/v1/tests/run", write_scope, true,
-              [&service, reads](const Request& request, const Context& context, Respond respond) {
-                start_run(service, reads, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/tests", read_scope, false,
-              [reads](const Request& request, const Context& context, Respond respond) {
-                list_tests(reads, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/tests/{id}", read_scope, false,
-              [reads](const Request&, const Context& context, Respond respond) {
-                read_test(reads, context, std::move(respond));
-              }});
+              bind_handler(start_run, std::ref(service), reads)});
+  router.add({"GET", "/v1/tests", read_scope, false, bind_handler(list_tests, reads)});
+  router.add({"GET", "/v1/tests/{id}", read_scope, false, bind_handler(read_test, reads)});
   router.add({"GET", "/v1/tests/results/{id}", read_scope, false,
-              [&service, reads](const Request& request, const Context& context, Respond respond) {
-                read_run(service, reads, request, context, std::move(respond));
-              }});
+              bind_handler(read_run, std::ref(service), reads)});
 }
 
 }  // namespace vouch::http

@@ -81,14 +81,14 @@ void update(actors::Service& service, const Request& request, const Context& con
                          answer_with_webhook(std::move(respond), context.request_id, 200, false));
 }
 
-void remove(actors::Service& service, const Context& context, Respond respond) {
+void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   service.delete_webhook(events::DeleteWebhook{*id, context.caller.account, events::now_millis()},
                          answer_with_webhook(std::move(respond), context.request_id, 204, false));
 }
 
-void rotate(actors::Service& service, const Context& context, Respond respond) {
+void rotate(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   service.rotate_webhook_secret(
@@ -97,7 +97,8 @@ void rotate(actors::Service& service, const Context& context, Respond respond) {
       answer_with_webhook(std::move(respond), context.request_id, 200, true));
 }
 
-void read(const store::WebhooksView& webhooks, const Context& context, Respond respond) {
+void read(const store::WebhooksView& webhooks, const Request&, const Context& context,
+          Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   auto webhook = webhooks.find(context.caller.account, *id);
@@ -135,7 +136,7 @@ void list_deliveries(const store::WebhooksView& webhooks, const store::Deliverie
       200, boost::json::object{{"deliveries", std::move(items)}, {"hasMore", page->has_more}}));
 }
 
-void redeliver(actors::Service& service, const Context& context, Respond respond) {
+void redeliver(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   const auto& delivery_id = context.params.at("deliveryId");
@@ -158,39 +159,20 @@ void add_webhook_routes(Router& router, actors::Service& service,
                         const store::DeliveriesView& deliveries) {
   const std::string read_scope(events::kScopeWebhooksRead);
   const std::string write_scope(events::kScopeWebhooksWrite);
-  router.add({"POST", "/v1/webhooks", write_scope, true,
-              [&service](const Request& request, const Context& context, Respond respond) {
-                create(service, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/webhooks", read_scope, false,
-              [&webhooks](const Request& request, const Context& context, Respond respond) {
-                list(webhooks, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/webhooks/{id}", read_scope, false,
-              [&webhooks](const Request&, const Context& context, Respond respond) {
-                read(webhooks, context, std::move(respond));
-              }});
-  router.add({"PUT", "/v1/webhooks/{id}", write_scope, true,
-              [&service](const Request& request, const Context& context, Respond respond) {
-                update(service, request, context, std::move(respond));
-              }});
-  router.add({"DELETE", "/v1/webhooks/{id}", write_scope, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                remove(service, context, std::move(respond));
-              }});
-  router.add({"POST", "/v1/webhooks/{id}/rotate-secret", write_scope, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                rotate(service, context, std::move(respond));
-              }});
+  router.add({"POST", "/v1/webhooks", write_scope, true, bind_handler(create, std::ref(service))});
+  router.add({"GET", "/v1/webhooks", read_scope, false, bind_handler(list, std::ref(webhooks))});
   router.add(
-      {"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,
-       [&webhooks, &deliveries](const Request& request, const Context& context, Respond respond) {
-         list_deliveries(webhooks, deliveries, request, context, std::move(respond));
-       }});
+      {"GET", "/v1/webhooks/{id}", read_scope, false, bind_handler(read, std::ref(webhooks))});
+  router.add(
+      {"PUT", "/v1/webhooks/{id}", write_scope, true, bind_handler(update, std::ref(service))});
+  router.add(
+      {"DELETE", "/v1/webhooks/{id}", write_scope, false, bind_handler(remove, std::ref(service))});
+  router.add({"POST", "/v1/webhooks/{id}/rotate-secret", write_scope, false,
+              bind_handler(rotate, std::ref(service))});
+  router.add({"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,
+              bind_handler(list_deliveries, std::ref(webhooks), std::ref(deliveries))});
   router.add({"POST", "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver", write_scope, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                redeliver(service, context, std::move(respond));
-              }});
+              bind_handler(redeliver, std::ref(service))});
 }
 
 }  // namespace vouch::http
