@@ -21,10 +21,9 @@ struct Reads {
 // The caller's run's manifest, or the error answer.
 events::Result<store::CoverageManifest> manifest_of(const Reads& reads, const Context& context) {
   const auto& id = context.params.at("id");
-  auto run = reads.runs.find(context.caller.account, id);
+  auto run = reads.runs.get(context.caller.account, id);
   if (!run) return std::move(run).error();
-  if (!*run) return events::Error::not_found("no run " + id);
-  if ((*run)->status != events::kRunCompleted) {
+  if (run->status != events::kRunCompleted) {
     return events::Error::not_found("run " + id + " is still running; its coverage report " +
                                     "exists once it has completed");
   }

@@ -82,10 +82,9 @@ void remove(actors::Service& service, const Request&, const Context& context, Re
 void read(const store::ProjectsView& projects, const Request&, const Context& context,
           Respond respond) {
   const auto& id = context.params.at("id");
-  auto project = projects.find(context.caller.account, id);
+  auto project = projects.get(context.caller.account, id);
   if (!project) return respond(error_response(project.error(), context.request_id));
-  if (!*project) return respond(error_response(no_such_project(id), context.request_id));
-  respond(json_response(200, to_json(**project)));
+  respond(json_response(200, to_json(*project)));
 }
 
 void list(const store::ProjectsView& projects, const Request& request, const Context& context,

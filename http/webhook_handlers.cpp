@@ -101,10 +101,9 @@ void read(const store::WebhooksView& webhooks, const Request&, const Context& co
           Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
-  auto webhook = webhooks.find(context.caller.account, *id);
+  auto webhook = webhooks.get(context.caller.account, *id);
   if (!webhook) return respond(error_response(webhook.error(), context.request_id));
-  if (!*webhook) return respond(error_response(no_such_webhook(*id), context.request_id));
-  respond(json_response(200, to_json(**webhook, false)));
+  respond(json_response(200, to_json(*webhook, false)));
 }
 
 void list(const store::WebhooksView& webhooks, const Request& request, const Context& context,
@@ -125,9 +124,8 @@ void list_deliveries(const store::WebhooksView& webhooks, const store::Deliverie
   if (!id) return;
   auto query = parse_page_query(request.target);
   if (!query) return respond(error_response(query.error(), context.request_id));
-  auto webhook = webhooks.find(context.caller.account, *id);
+  auto webhook = webhooks.get(context.caller.account, *id);
   if (!webhook) return respond(error_response(webhook.error(), context.request_id));
-  if (!*webhook) return respond(error_response(no_such_webhook(*id), context.request_id));
   auto page = deliveries.list(*id, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
   boost::json::array items;

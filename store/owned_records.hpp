@@ -47,6 +47,7 @@ class OwnedRecords {
   OwnedRecords(Database& database, std::string area, std::string noun, Decode decode)
       : database_(database), area_(std::move(area)), noun_(std::move(noun)), decode_(decode) {}
 
+  const std::string& noun() const { return noun_; }
   std::string record_key(std::string_view id) const { return area_ + "/id/" + std::string(id); }
   std::string position_key(std::string_view id) const { return area_ + "/pos/" + std::string(id); }
 
@@ -152,6 +153,15 @@ class OwnedView : public Projection {
   [[nodiscard]] events::Result<std::optional<T>> find(const std::string& account,
                                                       const std::string& id) const {
     return records_.find(account, id);
+  }
+
+  // The same, with kNotFound "no <noun> <id>" for nullopt: what a request for
+  // a record that the caller cannot see gets.
+  [[nodiscard]] events::Result<T> get(const std::string& account, const std::string& id) const {
+    auto found = records_.find(account, id);
+    if (!found) return std::move(found).error();
+    if (!*found) return events::Error::not_found("no " + records_.noun() + " " + id);
+    return std::move(**found);
   }
 
  protected:
