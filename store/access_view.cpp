@@ -105,12 +105,12 @@ events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::stri
 }
 
 events::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
-  auto text = database_.read_view(key_key(key_id));
-  if (!text) return std::move(text).error();
-  if (!*text) return std::optional<KeyRecord>{};
-  auto stored = decode_key_record(**text);
-  if (!stored) return std::move(stored).error();
-  return std::optional<KeyRecord>{std::move(stored->record)};
+  return database_.read_view<KeyRecord>(key_key(key_id),
+                                        [](std::string_view text) -> events::Result<KeyRecord> {
+                                          auto stored = decode_key_record(text);
+                                          if (!stored) return std::move(stored).error();
+                                          return std::move(stored->record);
+                                        });
 }
 
 events::Result<std::optional<events::Plan>> AccessView::plan_of(const std::string& account) const {

@@ -179,11 +179,9 @@ events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhoo
 
 events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
     const std::string& webhook_id) const {
-  auto value = database_.read_view(health_key(webhook_id));
-  if (!value) return std::move(value).error();
-  if (!*value) return std::optional<events::Millis>{};
-  return std::optional<events::Millis>{
-      static_cast<events::Millis>(keys::decode_u64(**value).value_or(0))};
+  return database_.read_view<events::Millis>(health_key(webhook_id), [](std::string_view value) {
+    return static_cast<events::Millis>(keys::decode_u64(value).value_or(0));
+  });
 }
 
 }  // namespace vouch::store

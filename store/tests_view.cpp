@@ -80,12 +80,7 @@ events::Result<Page<events::GeneratedTest>> TestsView::list(
 
 events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
     const std::string& project_id) const {
-  auto text = database_.read_view(coverage_key(project_id));
-  if (!text) return std::move(text).error();
-  if (!*text) return std::optional<events::Coverage>{};
-  auto coverage = events::decode_coverage(**text);
-  if (!coverage) return std::move(coverage).error();
-  return std::optional<events::Coverage>{*coverage};
+  return database_.read_view<events::Coverage>(coverage_key(project_id), events::decode_coverage);
 }
 
 }  // namespace vouch::store
