@@ -93,10 +93,7 @@ void list(const store::ProjectsView& projects, const Request& request, const Con
   if (!query) return respond(error_response(query.error(), context.request_id));
   auto page = projects.list(context.caller.account, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& project : page->items) items.push_back(to_json(project));
-  respond(json_response(
-      200, boost::json::object{{"projects", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("projects", *page, [](const auto& item) { return to_json(item); }));
 }
 
 }  // namespace

@@ -163,10 +163,7 @@ void list_tests(const Reads& reads, const Request& request, const Context& conte
   auto page =
       reads.tests.list(context.caller.account, *project_id, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& test : page->items) items.push_back(to_json(test));
-  respond(json_response(
-      200, boost::json::object{{"tests", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("tests", *page, [](const auto& item) { return to_json(item); }));
 }
 
 // A run takes the environment its test was generated in, field by field,

@@ -112,10 +112,7 @@ void list(const store::WebhooksView& webhooks, const Request& request, const Con
   if (!query) return respond(error_response(query.error(), context.request_id));
   auto page = webhooks.list(context.caller.account, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& webhook : page->items) items.push_back(to_json(webhook, false));
-  respond(json_response(
-      200, boost::json::object{{"webhooks", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("webhooks", *page, [](const auto& item) { return to_json(item, false); }));
 }
 
 void list_deliveries(const store::WebhooksView& webhooks, const store::DeliveriesView& deliveries,
@@ -128,10 +125,7 @@ void list_deliveries(const store::WebhooksView& webhooks, const store::Deliverie
   if (!webhook) return respond(error_response(webhook.error(), context.request_id));
   auto page = deliveries.list(*id, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& attempt : page->items) items.push_back(to_json(attempt));
-  respond(json_response(
-      200, boost::json::object{{"deliveries", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("deliveries", *page, [](const auto& item) { return to_json(item); }));
 }
 
 void redeliver(actors::Service& service, const Request&, const Context& context, Respond respond) {
