@@ -12,7 +12,6 @@
 
 #include "events/ids.hpp"
 #include "http/problem.hpp"
-#include "http/session.hpp"
 #include "log/log.hpp"
 
 namespace vouch::http {
