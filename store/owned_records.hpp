@@ -47,6 +47,7 @@ class OwnedRecords {
   OwnedRecords(Database& database, std::string area, std::string noun, Decode decode)
       : database_(database), area_(std::move(area)), noun_(std::move(noun)), decode_(decode) {}
 
+  const std::string& area() const { return area_; }
   const std::string& noun() const { return noun_; }
   std::string record_key(std::string_view id) const { return area_ + "/id/" + std::string(id); }
   std::string position_key(std::string_view id) const { return area_ + "/pos/" + std::string(id); }
@@ -145,10 +146,13 @@ class OwnedRecords {
   Decode decode_;
 };
 
-// A read model of records that belong to accounts, kept in `records_`.
+// A read model of records that belong to accounts, kept in `records_` under
+// the read model's name.
 template <class T>
 class OwnedView : public Projection {
  public:
+  std::string_view name() const override { return records_.area(); }
+
   // nullopt when missing, deleted or owned by another account.
   [[nodiscard]] events::Result<std::optional<T>> find(const std::string& account,
                                                       const std::string& id) const {
@@ -165,9 +169,10 @@ class OwnedView : public Projection {
   }
 
  protected:
-  OwnedView(Database& database, std::string area, std::string noun,
+  // `name` ("projects") names the projection and the area of its keys.
+  OwnedView(Database& database, std::string name, std::string noun,
             typename OwnedRecords<T>::Decode decode)
-      : database_(database), records_(database, std::move(area), std::move(noun), decode) {}
+      : database_(database), records_(database, std::move(name), std::move(noun), decode) {}
 
   Database& database_;
   OwnedRecords<T> records_;

@@ -19,7 +19,6 @@ class ProjectsView : public OwnedView<events::Project> {
  public:
   explicit ProjectsView(Database& database);
 
-  std::string_view name() const override { return "projects"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // The id of the project's latest imported snapshot; nullopt before the

@@ -17,7 +17,6 @@ class RunsView : public OwnedView<events::TestRun> {
  public:
   explicit RunsView(Database& database);
 
-  std::string_view name() const override { return "runs"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // Every run whose end is not recorded.

@@ -20,7 +20,6 @@ class TestsView : public OwnedView<events::GeneratedTest> {
  public:
   explicit TestsView(Database& database);
 
-  std::string_view name() const override { return "tests"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // The tests of one project, oldest first, after `starting_after` when

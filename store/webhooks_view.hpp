@@ -26,7 +26,6 @@ class WebhooksView : public OwnedView<events::Webhook> {
  public:
   explicit WebhooksView(Database& database);
 
-  std::string_view name() const override { return "webhooks"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // Oldest first, after `starting_after` when given (kInvalid when that names
