@@ -21,16 +21,9 @@ events::Result<actors::ImportSettings> import_settings(const ImportOptions& opti
                                                        const po::variables_map& values,
                                                        const std::filesystem::path& work_root) {
   actors::ImportSettings settings;
-  std::vector<actors::Cidr> allowed;
-  for (const auto& text : options.allow_cidrs) {
-    auto cidr = actors::Cidr::parse(text);
-    if (!cidr) {
-      return events::Error::invalid("--import-allow-cidr " + text +
-                                    " is not an address or ADDRESS/PREFIX");
-    }
-    allowed.push_back(*cidr);
-  }
-  settings.policy = actors::AddressPolicy(std::move(allowed));
+  auto allowed = actors::Cidr::parse_all(options.allow_cidrs, "--import-allow-cidr");
+  if (!allowed) return std::move(allowed).error();
+  settings.policy = actors::AddressPolicy(std::move(allowed).value());
   settings.allow_file_urls = values.count("import-allow-file-urls") != 0;
   if (options.clone_timeout_s < 1 || options.clone_timeout_s > 3600) {
     return events::Error::invalid("--import-clone-timeout-s must be from 1 to 3600");

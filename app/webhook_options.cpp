@@ -23,14 +23,9 @@ void add_webhook_options(po::options_description& options, WebhookOptions& value
 events::Result<actors::WebhookSettings> webhook_settings(const WebhookOptions& options,
                                                          const po::variables_map& values) {
   actors::WebhookSettings settings;
-  for (const auto& text : options.allow_cidrs) {
-    auto cidr = actors::Cidr::parse(text);
-    if (!cidr) {
-      return events::Error::invalid("--webhook-allow-cidr " + text +
-                                    " is not an address or ADDRESS/PREFIX");
-    }
-    settings.allow_cidrs.push_back(*cidr);
-  }
+  auto allowed = actors::Cidr::parse_all(options.allow_cidrs, "--webhook-allow-cidr");
+  if (!allowed) return std::move(allowed).error();
+  settings.allow_cidrs = std::move(allowed).value();
   settings.allow_http = values.count("webhook-allow-http") != 0;
   if (!std::isfinite(options.retry_scale) || options.retry_scale <= 0 ||
       options.retry_scale > 1000) {

@@ -23,28 +23,24 @@ find_package_handle_standard_args(CAF
   REQUIRED_VARS CAF_INCLUDE_DIR CAF_CORE_LIBRARY CAF_IO_LIBRARY CAF_OPENSSL_LIBRARY
   VERSION_VAR CAF_VERSION)
 
+# _caf_imported(NAME LIBRARY DEPENDENCIES): the imported target CAF::NAME for
+# the shared library LIBRARY, linking DEPENDENCIES; kept when it exists.
+function(_caf_imported name library dependencies)
+  if(NOT TARGET CAF::${name})
+    add_library(CAF::${name} SHARED IMPORTED)
+    set_target_properties(CAF::${name} PROPERTIES
+      IMPORTED_LOCATION "${library}"
+      INTERFACE_INCLUDE_DIRECTORIES "${CAF_INCLUDE_DIR}"
+      INTERFACE_LINK_LIBRARIES "${dependencies}")
+  endif()
+endfunction()
+
 if(CAF_FOUND)
   find_package(Threads REQUIRED)
   find_package(OpenSSL REQUIRED)
-  if(NOT TARGET CAF::core)
-    add_library(CAF::core SHARED IMPORTED)
-    set_target_properties(CAF::core PROPERTIES
-      IMPORTED_LOCATION "${CAF_CORE_LIBRARY}"
-      INTERFACE_INCLUDE_DIRECTORIES "${CAF_INCLUDE_DIR}"
-      INTERFACE_LINK_LIBRARIES Threads::Threads)
-  endif()
-  if(NOT TARGET CAF::io)
-    add_library(CAF::io SHARED IMPORTED)
-    set_target_properties(CAF::io PROPERTIES
-      IMPORTED_LOCATION "${CAF_IO_LIBRARY}"
-      INTERFACE_LINK_LIBRARIES CAF::core)
-  endif()
-  if(NOT TARGET CAF::openssl)
-    add_library(CAF::openssl SHARED IMPORTED)
-    set_target_properties(CAF::openssl PROPERTIES
-      IMPORTED_LOCATION "${CAF_OPENSSL_LIBRARY}"
-      INTERFACE_LINK_LIBRARIES "CAF::io;OpenSSL::SSL;OpenSSL::Crypto")
-  endif()
+  _caf_imported(core "${CAF_CORE_LIBRARY}" Threads::Threads)
+  _caf_imported(io "${CAF_IO_LIBRARY}" CAF::core)
+  _caf_imported(openssl "${CAF_OPENSSL_LIBRARY}" "CAF::io;OpenSSL::SSL;OpenSSL::Crypto")
 endif()
 
 mark_as_advanced(CAF_INCLUDE_DIR CAF_CORE_LIBRARY CAF_IO_LIBRARY CAF_OPENSSL_LIBRARY)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "events/clock.hpp"
+#include "events/encoded_event.hpp"
 #include "events/plan.hpp"
 #include "events/result.hpp"
 
@@ -89,5 +90,22 @@ Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApi
 // kNotFound for an unknown key; revoking twice produces no second event.
 Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const RevokeApiKey& command);
 ApiKeyState evolve(ApiKeyState state, const ApiKeyEvent& event);
+
+// --- Stored form (events/access_codec.cpp) -------------------------------
+
+// Stored form of account and API-key events (internal, never public).
+inline constexpr std::string_view kAccountOpenedV1 = "AccountOpened.v1";
+inline constexpr std::string_view kAccountPlanChangedV1 = "AccountPlanChanged.v1";
+inline constexpr std::string_view kApiKeyIssuedV1 = "ApiKeyIssued.v1";
+inline constexpr std::string_view kApiKeyRevokedV1 = "ApiKeyRevoked.v1";
+
+EncodedEvent encode(const AccountEvent& event);
+EncodedEvent encode(const ApiKeyEvent& event);
+
+bool is_account_event(std::string_view type);
+bool is_api_key_event(std::string_view type);
+// REQUIRES: is_account_event(type) / is_api_key_event(type).
+Result<AccountEvent> decode_account_event(std::string_view type, std::string_view data);
+Result<ApiKeyEvent> decode_api_key_event(std::string_view type, std::string_view data);
 
 }  // namespace vouch::events

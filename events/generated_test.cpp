@@ -49,16 +49,17 @@ GeneratedTest core_from_json(const boost::json::object& object) {
 }  // namespace
 
 EncodedEvent encode(const TestGenerated& event) {
-  return {std::string(kTestGeneratedV1), boost::json::serialize(core_to_json(event.test))};
+  return ja::encoded(kTestGeneratedV1, core_to_json(event.test));
 }
 
 Result<TestGenerated> decode_test_generated(std::string_view data, const std::string& account) {
   try {
-    auto test = core_from_json(ja::parse_object(data, kTestGeneratedV1));
-    test.account = account;
-    return TestGenerated{std::move(test)};
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt TestGenerated.v1 event: " + corrupt.what);
+    return ja::read_stored<TestGenerated>(data, std::string(kTestGeneratedV1) + " event",
+                                          [&](const boost::json::object& object) {
+                                            auto test = core_from_json(object);
+                                            test.account = account;
+                                            return TestGenerated{std::move(test)};
+                                          });
   } catch (const std::exception& error) {
     return Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
   }
@@ -74,17 +75,15 @@ std::string encode_generated_test(const GeneratedTest& test) {
 }
 
 Result<GeneratedTest> decode_generated_test(std::string_view text) {
-  try {
-    const auto object = ja::parse_object(text, "test record");
-    auto test = core_from_json(object);
-    test.account = ja::string_at(object, "account");
-    test.status = ja::string_at(object, "status");
-    test.last_run_id = ja::string_at(object, "lastRunId");
-    test.updated = ja::int_at(object, "updated");
-    return test;
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt test record: " + corrupt.what);
-  }
+  return ja::read_stored<GeneratedTest>(
+      text, "test record", [&](const boost::json::object& object) -> Result<GeneratedTest> {
+        auto test = core_from_json(object);
+        test.account = ja::string_at(object, "account");
+        test.status = ja::string_at(object, "status");
+        test.last_run_id = ja::string_at(object, "lastRunId");
+        test.updated = ja::int_at(object, "updated");
+        return test;
+      });
 }
 
 }  // namespace vouch::events

@@ -55,35 +55,33 @@ EncodedEvent encode(const IdempotentResponseRecorded& event) {
                            {"headers", std::move(headers)},
                            {"body", response.body},
                            {"at", response.at}};
-  return {std::string(kIdempotentResponseRecordedV1), boost::json::serialize(data)};
+  return ja::encoded(kIdempotentResponseRecordedV1, data);
 }
 
 Result<IdempotentResponseRecorded> decode_idempotent_response(std::string_view data) {
-  try {
-    const auto object = ja::parse_object(data, kIdempotentResponseRecordedV1);
-    IdempotentResponse response;
-    response.key = ja::string_at(object, "key");
-    response.fingerprint = ja::string_at(object, "fingerprint");
-    const auto status = ja::int_at(object, "status");
-    if (status < 100 || status > 599) throw ja::CorruptRecord{"status out of range"};
-    response.status = static_cast<unsigned>(status);
-    response.content_type = ja::string_at(object, "contentType");
-    const auto* headers = object.if_contains("headers");
-    if (!headers || !headers->is_array()) throw ja::CorruptRecord{"headers is not an array"};
-    for (const auto& header : headers->get_array()) {
-      const auto* pair = header.if_array();
-      if (!pair || pair->size() != 2 || !(*pair)[0].is_string() || !(*pair)[1].is_string()) {
-        throw ja::CorruptRecord{"a header is not a [name, value] pair"};
-      }
-      response.headers.emplace_back((*pair)[0].get_string(), (*pair)[1].get_string());
-    }
-    response.body = ja::string_at(object, "body");
-    response.at = ja::int_at(object, "at");
-    return IdempotentResponseRecorded{std::move(response)};
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt " + std::string(kIdempotentResponseRecordedV1) +
-                           " event: " + corrupt.what);
-  }
+  return ja::read_stored<IdempotentResponseRecorded>(
+      data, std::string(kIdempotentResponseRecordedV1) + " event",
+      [&](const boost::json::object& object) -> Result<IdempotentResponseRecorded> {
+        IdempotentResponse response;
+        response.key = ja::string_at(object, "key");
+        response.fingerprint = ja::string_at(object, "fingerprint");
+        const auto status = ja::int_at(object, "status");
+        if (status < 100 || status > 599) throw ja::CorruptRecord{"status out of range"};
+        response.status = static_cast<unsigned>(status);
+        response.content_type = ja::string_at(object, "contentType");
+        const auto* headers = object.if_contains("headers");
+        if (!headers || !headers->is_array()) throw ja::CorruptRecord{"headers is not an array"};
+        for (const auto& header : headers->get_array()) {
+          const auto* pair = header.if_array();
+          if (!pair || pair->size() != 2 || !(*pair)[0].is_string() || !(*pair)[1].is_string()) {
+            throw ja::CorruptRecord{"a header is not a [name, value] pair"};
+          }
+          response.headers.emplace_back((*pair)[0].get_string(), (*pair)[1].get_string());
+        }
+        response.body = ja::string_at(object, "body");
+        response.at = ja::int_at(object, "at");
+        return IdempotentResponseRecorded{std::move(response)};
+      });
 }
 
 }  // namespace vouch::events

@@ -1,6 +1,7 @@
 #include "events/json_access.hpp"
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
 
 namespace vouch::events::json_access {
 namespace {
@@ -46,6 +47,36 @@ std::optional<std::string> optional_string_at(const boost::json::object& object,
 std::optional<double> optional_number_at(const boost::json::object& object, std::string_view key) {
   if (!object.contains(key)) return std::nullopt;
   return number_at(object, key);
+}
+
+bool bool_at(const boost::json::object& object, std::string_view key) {
+  const auto& value = at(object, key);
+  if (!value.is_bool()) throw CorruptRecord{"field \"" + std::string(key) + "\" is not a boolean"};
+  return value.get_bool();
+}
+
+std::optional<bool> optional_bool_at(const boost::json::object& object, std::string_view key) {
+  if (!object.contains(key)) return std::nullopt;
+  return bool_at(object, key);
+}
+
+std::vector<std::string> strings_at(const boost::json::object& object, std::string_view key) {
+  const auto& value = at(object, key);
+  if (!value.is_array()) throw CorruptRecord{"field \"" + std::string(key) + "\" is not an array"};
+  std::vector<std::string> out;
+  for (const auto& item : value.get_array()) {
+    if (!item.is_string()) throw CorruptRecord{"an item of \"" + std::string(key) + "\""};
+    out.emplace_back(item.get_string());
+  }
+  return out;
+}
+
+boost::json::array strings_to_json(const std::vector<std::string>& values) {
+  return boost::json::array(values.begin(), values.end());
+}
+
+EncodedEvent encoded(std::string_view type, const boost::json::object& data) {
+  return EncodedEvent{std::string(type), boost::json::serialize(data)};
 }
 
 boost::json::object parse_object(std::string_view text, std::string_view what) {

@@ -1,10 +1,9 @@
-#include "events/project_codec.hpp"
-
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
+#include "events/project.hpp"
 
 namespace vouch::events {
 namespace {
@@ -32,34 +31,32 @@ Project project_from_json(const boost::json::object& object) {
 }  // namespace
 
 EncodedEvent encode(const ProjectEvent& event) {
-  return std::visit(
-      Overloaded{
-          [](const ProjectCreated& created) {
-            return EncodedEvent{std::string(kProjectCreatedV1),
-                                boost::json::serialize(project_to_json(created.project))};
-          },
-          [](const ProjectUpdated& updated) {
-            boost::json::object data{{"id", updated.id}, {"at", updated.at}};
-            if (updated.name) data["name"] = *updated.name;
-            if (updated.framework) data["framework"] = *updated.framework;
-            if (updated.threshold) data["threshold"] = *updated.threshold;
-            return EncodedEvent{std::string(kProjectUpdatedV1), boost::json::serialize(data)};
-          },
-          [](const ProjectDeleted& deleted) {
-            boost::json::object data{{"id", deleted.id}, {"at", deleted.at}};
-            return EncodedEvent{std::string(kProjectDeletedV1), boost::json::serialize(data)};
-          },
-          [](const ProjectImported& imported) {
-            const auto& snapshot = imported.snapshot;
-            boost::json::object data{
-                {"id", imported.id},         {"snapshotId", snapshot.snapshot_id},
-                {"files", snapshot.files},   {"bytes", snapshot.bytes},
-                {"source", snapshot.source}, {"ref", snapshot.ref},
-                {"commit", snapshot.commit}, {"at", imported.at}};
-            return EncodedEvent{std::string(kProjectImportedV1), boost::json::serialize(data)};
-          },
-      },
-      event);
+  return std::visit(Overloaded{
+                        [](const ProjectCreated& created) {
+                          return ja::encoded(kProjectCreatedV1, project_to_json(created.project));
+                        },
+                        [](const ProjectUpdated& updated) {
+                          boost::json::object data{{"id", updated.id}, {"at", updated.at}};
+                          if (updated.name) data["name"] = *updated.name;
+                          if (updated.framework) data["framework"] = *updated.framework;
+                          if (updated.threshold) data["threshold"] = *updated.threshold;
+                          return ja::encoded(kProjectUpdatedV1, data);
+                        },
+                        [](const ProjectDeleted& deleted) {
+                          boost::json::object data{{"id", deleted.id}, {"at", deleted.at}};
+                          return ja::encoded(kProjectDeletedV1, data);
+                        },
+                        [](const ProjectImported& imported) {
+                          const auto& snapshot = imported.snapshot;
+                          boost::json::object data{
+                              {"id", imported.id},         {"snapshotId", snapshot.snapshot_id},
+                              {"files", snapshot.files},   {"bytes", snapshot.bytes},
+                              {"source", snapshot.source}, {"ref", snapshot.ref},
+                              {"commit", snapshot.commit}, {"at", imported.at}};
+                          return ja::encoded(kProjectImportedV1, data);
+                        },
+                    },
+                    event);
 }
 
 bool is_project_event(std::string_view type) {
@@ -68,30 +65,31 @@ bool is_project_event(std::string_view type) {
 }
 
 Result<ProjectEvent> decode_project_event(std::string_view type, std::string_view data) {
-  try {
-    const auto object = ja::parse_object(data, type);
-    if (type == kProjectCreatedV1) return ProjectEvent{ProjectCreated{project_from_json(object)}};
-    if (type == kProjectUpdatedV1) {
-      return ProjectEvent{
-          ProjectUpdated{ja::string_at(object, "id"), ja::optional_string_at(object, "name"),
-                         ja::optional_string_at(object, "framework"),
-                         ja::optional_number_at(object, "threshold"), ja::int_at(object, "at")}};
-    }
-    if (type == kProjectDeletedV1) {
-      return ProjectEvent{ProjectDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
-    }
-    if (type == kProjectImportedV1) {
-      SnapshotSummary snapshot{
-          ja::string_at(object, "snapshotId"), ja::int_at(object, "files"),
-          ja::int_at(object, "bytes"),         ja::string_at(object, "source"),
-          ja::string_at(object, "ref"),        ja::string_at(object, "commit")};
-      return ProjectEvent{ProjectImported{ja::string_at(object, "id"), std::move(snapshot),
-                                          ja::int_at(object, "at")}};
-    }
-    return Error::internal("not a project event: " + std::string(type));
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt " + std::string(type) + " event: " + corrupt.what);
-  }
+  return ja::read_stored<ProjectEvent>(
+      data, std::string(type) + " event",
+      [&](const boost::json::object& object) -> Result<ProjectEvent> {
+        if (type == kProjectCreatedV1)
+          return ProjectEvent{ProjectCreated{project_from_json(object)}};
+        if (type == kProjectUpdatedV1) {
+          return ProjectEvent{ProjectUpdated{
+              ja::string_at(object, "id"), ja::optional_string_at(object, "name"),
+              ja::optional_string_at(object, "framework"),
+              ja::optional_number_at(object, "threshold"), ja::int_at(object, "at")}};
+        }
+        if (type == kProjectDeletedV1) {
+          return ProjectEvent{
+              ProjectDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
+        }
+        if (type == kProjectImportedV1) {
+          SnapshotSummary snapshot{
+              ja::string_at(object, "snapshotId"), ja::int_at(object, "files"),
+              ja::int_at(object, "bytes"),         ja::string_at(object, "source"),
+              ja::string_at(object, "ref"),        ja::string_at(object, "commit")};
+          return ProjectEvent{ProjectImported{ja::string_at(object, "id"), std::move(snapshot),
+                                              ja::int_at(object, "at")}};
+        }
+        return Error::internal("not a project event: " + std::string(type));
+      });
 }
 
 std::string encode_project(const Project& project) {
@@ -99,11 +97,7 @@ std::string encode_project(const Project& project) {
 }
 
 Result<Project> decode_project(std::string_view text) {
-  try {
-    return project_from_json(ja::parse_object(text, "project record"));
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt project record: " + corrupt.what);
-  }
+  return ja::read_stored<Project>(text, "project record", project_from_json);
 }
 
 }  // namespace vouch::events

@@ -5,7 +5,7 @@
 
 #include "events/clock.hpp"
 #include "events/overloaded.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 #include "events/resource_json.hpp"
 #include "events/test_run.hpp"
 

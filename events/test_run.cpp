@@ -102,22 +102,6 @@ std::optional<RunError> error_from_json(const boost::json::object& object) {
   return RunError{ja::string_at(error, "code"), ja::string_at(error, "detail")};
 }
 
-boost::json::array strings_to_json(const std::vector<std::string>& strings) {
-  return boost::json::array(strings.begin(), strings.end());
-}
-
-std::vector<std::string> strings_from_json(const boost::json::object& object,
-                                           std::string_view key) {
-  std::vector<std::string> out;
-  const auto* value = object.if_contains(key);
-  if (!value || !value->is_array()) throw ja::CorruptRecord{std::string(key) + " is not an array"};
-  for (const auto& item : value->get_array()) {
-    if (!item.is_string()) throw ja::CorruptRecord{std::string(key) + " holds a non-string"};
-    out.emplace_back(item.get_string());
-  }
-  return out;
-}
-
 RunEnvironment environment_in(const boost::json::object& object) {
   const auto* value = object.if_contains("environment");
   if (!value) throw ja::CorruptRecord{"missing environment"};
@@ -222,7 +206,7 @@ EncodedEvent encode(const RunEvent& event) {
                                      {"projectId", run.project_id},
                                      {"environment", environment_to_json(run.environment)},
                                      {"created", timestamp_of(run.created)}};
-            return EncodedEvent{std::string(kTestRunStartedV1), boost::json::serialize(data)};
+            return ja::encoded(kTestRunStartedV1, data);
           },
           [](const RunCompleted& completed) {
             boost::json::object data{{"runId", completed.run_id},
@@ -232,7 +216,7 @@ EncodedEvent encode(const RunEvent& event) {
                                      {"duration", completed.duration},
                                      {"results", results_to_json(completed.results)},
                                      {"completed", timestamp_of(completed.at)}};
-            return EncodedEvent{std::string(kTestRunCompletedV1), boost::json::serialize(data)};
+            return ja::encoded(kTestRunCompletedV1, data);
           },
           [](const RunFailed& failed) {
             boost::json::object data{{"runId", failed.run_id},
@@ -241,12 +225,12 @@ EncodedEvent encode(const RunEvent& event) {
                                      {"outcome", failed.outcome},
                                      {"reason", failed.reason},
                                      {"detail", failed.detail},
-                                     {"failures", strings_to_json(failed.failures)},
+                                     {"failures", ja::strings_to_json(failed.failures)},
                                      {"error", error_to_json(failed.error)},
                                      {"results", results_to_json(failed.results)},
                                      {"duration", failed.duration},
                                      {"completed", timestamp_of(failed.at)}};
-            return EncodedEvent{std::string(kTestRunFailedV1), boost::json::serialize(data)};
+            return ja::encoded(kTestRunFailedV1, data);
           },
           [](const CoverageUpdated& updated) {
             boost::json::object data{{"projectId", updated.project_id},
@@ -255,7 +239,7 @@ EncodedEvent encode(const RunEvent& event) {
                                      {"previous", optional_coverage_to_json(updated.previous)},
                                      {"current", coverage_to_json(updated.current)},
                                      {"updated", timestamp_of(updated.at)}};
-            return EncodedEvent{std::string(kTestCoverageUpdatedV1), boost::json::serialize(data)};
+            return ja::encoded(kTestCoverageUpdatedV1, data);
           },
       },
       event);
@@ -268,46 +252,47 @@ bool is_run_event(std::string_view type) {
 
 Result<RunEvent> decode_run_event(std::string_view type, std::string_view data,
                                   const std::string& account) {
-  try {
-    const auto object = ja::parse_object(data, type);
-    const auto run_id = ja::string_at(object, "runId");
-    const auto test_id = ja::string_at(object, "testId");
-    const auto project_id = ja::string_at(object, "projectId");
-    if (type == kTestRunStartedV1) {
-      TestRun run;
-      run.id = run_id;
-      run.account = account;
-      run.test_id = test_id;
-      run.project_id = project_id;
-      run.environment = environment_in(object);
-      run.created = millis_at(object, "created");
-      return RunEvent{RunStarted{std::move(run)}};
-    }
-    if (type == kTestRunCompletedV1) {
-      auto results = results_from_json(object);
-      if (!results) throw ja::CorruptRecord{"completed without results"};
-      return RunEvent{RunCompleted{run_id, test_id, project_id, ja::string_at(object, "status"),
-                                   *results, ja::int_at(object, "duration"),
-                                   millis_at(object, "completed")}};
-    }
-    if (type == kTestRunFailedV1) {
-      return RunEvent{RunFailed{run_id, test_id, project_id, ja::string_at(object, "outcome"),
-                                ja::string_at(object, "reason"), ja::string_at(object, "detail"),
-                                strings_from_json(object, "failures"), error_from_json(object),
-                                results_from_json(object), ja::int_at(object, "duration"),
-                                millis_at(object, "completed")}};
-    }
-    if (type == kTestCoverageUpdatedV1) {
-      const auto* current = object.if_contains("current");
-      if (!current) throw ja::CorruptRecord{"missing current"};
-      return RunEvent{CoverageUpdated{
-          project_id, test_id, run_id, optional_coverage_from_json(object, "previous"),
-          coverage_from_json(ja::as_object(*current, "current")), millis_at(object, "updated")}};
-    }
-    return Error::internal("not a run event: " + std::string(type));
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt " + std::string(type) + " event: " + corrupt.what);
-  }
+  return ja::read_stored<RunEvent>(
+      data, std::string(type) + " event",
+      [&](const boost::json::object& object) -> Result<RunEvent> {
+        const auto run_id = ja::string_at(object, "runId");
+        const auto test_id = ja::string_at(object, "testId");
+        const auto project_id = ja::string_at(object, "projectId");
+        if (type == kTestRunStartedV1) {
+          TestRun run;
+          run.id = run_id;
+          run.account = account;
+          run.test_id = test_id;
+          run.project_id = project_id;
+          run.environment = environment_in(object);
+          run.created = millis_at(object, "created");
+          return RunEvent{RunStarted{std::move(run)}};
+        }
+        if (type == kTestRunCompletedV1) {
+          auto results = results_from_json(object);
+          if (!results) throw ja::CorruptRecord{"completed without results"};
+          return RunEvent{RunCompleted{run_id, test_id, project_id, ja::string_at(object, "status"),
+                                       *results, ja::int_at(object, "duration"),
+                                       millis_at(object, "completed")}};
+        }
+        if (type == kTestRunFailedV1) {
+          return RunEvent{RunFailed{run_id, test_id, project_id, ja::string_at(object, "outcome"),
+                                    ja::string_at(object, "reason"),
+                                    ja::string_at(object, "detail"),
+                                    ja::strings_at(object, "failures"), error_from_json(object),
+                                    results_from_json(object), ja::int_at(object, "duration"),
+                                    millis_at(object, "completed")}};
+        }
+        if (type == kTestCoverageUpdatedV1) {
+          const auto* current = object.if_contains("current");
+          if (!current) throw ja::CorruptRecord{"missing current"};
+          return RunEvent{CoverageUpdated{project_id, test_id, run_id,
+                                          optional_coverage_from_json(object, "previous"),
+                                          coverage_from_json(ja::as_object(*current, "current")),
+                                          millis_at(object, "updated")}};
+        }
+        return Error::internal("not a run event: " + std::string(type));
+      });
 }
 
 std::string encode_coverage(const Coverage& coverage) {
@@ -315,11 +300,7 @@ std::string encode_coverage(const Coverage& coverage) {
 }
 
 Result<Coverage> decode_coverage(std::string_view text) {
-  try {
-    return coverage_from_json(ja::parse_object(text, "coverage"));
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt coverage record: " + corrupt.what);
-  }
+  return ja::read_stored<Coverage>(text, "coverage record", coverage_from_json);
 }
 
 std::string encode_run(const TestRun& run) {
@@ -331,7 +312,7 @@ std::string encode_run(const TestRun& run) {
                              {"status", run.status},
                              {"outcome", run.outcome},
                              {"results", results_to_json(run.results)},
-                             {"failures", strings_to_json(run.failures)},
+                             {"failures", ja::strings_to_json(run.failures)},
                              {"error", error_to_json(run.error)},
                              {"duration", run.duration},
                              {"created", run.created},
@@ -340,26 +321,24 @@ std::string encode_run(const TestRun& run) {
 }
 
 Result<TestRun> decode_run(std::string_view text) {
-  try {
-    const auto object = ja::parse_object(text, "run record");
-    TestRun run;
-    run.id = ja::string_at(object, "runId");
-    run.account = ja::string_at(object, "account");
-    run.test_id = ja::string_at(object, "testId");
-    run.project_id = ja::string_at(object, "projectId");
-    run.environment = environment_in(object);
-    run.status = ja::string_at(object, "status");
-    run.outcome = ja::string_at(object, "outcome");
-    run.results = results_from_json(object);
-    run.failures = strings_from_json(object, "failures");
-    run.error = error_from_json(object);
-    run.duration = ja::int_at(object, "duration");
-    run.created = ja::int_at(object, "created");
-    run.completed = ja::int_at(object, "completed");
-    return run;
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt run record: " + corrupt.what);
-  }
+  return ja::read_stored<TestRun>(text, "run record",
+                                  [&](const boost::json::object& object) -> Result<TestRun> {
+                                    TestRun run;
+                                    run.id = ja::string_at(object, "runId");
+                                    run.account = ja::string_at(object, "account");
+                                    run.test_id = ja::string_at(object, "testId");
+                                    run.project_id = ja::string_at(object, "projectId");
+                                    run.environment = environment_in(object);
+                                    run.status = ja::string_at(object, "status");
+                                    run.outcome = ja::string_at(object, "outcome");
+                                    run.results = results_from_json(object);
+                                    run.failures = ja::strings_at(object, "failures");
+                                    run.error = error_from_json(object);
+                                    run.duration = ja::int_at(object, "duration");
+                                    run.created = ja::int_at(object, "created");
+                                    run.completed = ja::int_at(object, "completed");
+                                    return run;
+                                  });
 }
 
 }  // namespace vouch::events

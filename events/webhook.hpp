@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "events/clock.hpp"
+#include "events/encoded_event.hpp"
 #include "events/result.hpp"
+#include "events/webhook_delivery.hpp"
 
 // The webhook aggregate: a subscription of one account to public event types,
 // with the secret its deliveries are signed with. Stream: "webhook-<id>".
@@ -161,5 +163,29 @@ WebhookState evolve(WebhookState state, const WebhookEvent& event);
 // The secrets a delivery at `at` is signed with: the current one first, then
 // the previous one while its overlap lasts.
 std::vector<std::string> signing_secrets(const Webhook& webhook, Millis at);
+
+// --- Stored form (events/webhook_codec.cpp) ------------------------------
+
+// Stored form of webhook and delivery events (internal, never public) and of
+// the records the read models keep.
+inline constexpr std::string_view kWebhookCreatedV1 = "WebhookCreated.v1";
+inline constexpr std::string_view kWebhookUpdatedV1 = "WebhookUpdated.v1";
+inline constexpr std::string_view kWebhookDeletedV1 = "WebhookDeleted.v1";
+inline constexpr std::string_view kWebhookSecretRotatedV1 = "WebhookSecretRotated.v1";
+inline constexpr std::string_view kWebhookDisabledV1 = "WebhookDisabled.v1";
+inline constexpr std::string_view kWebhookDeliveryAttemptedV1 = "WebhookDeliveryAttempted.v1";
+
+EncodedEvent encode(const WebhookEvent& event);
+bool is_webhook_event(std::string_view type);
+// REQUIRES: is_webhook_event(type). kInternal when the data is corrupt.
+Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data);
+
+EncodedEvent encode(const DeliveryAttempted& event);
+// kInternal when the data is corrupt.
+Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data);
+
+// The webhook record as the read model keeps it: everything but the secrets.
+std::string encode_webhook_record(const Webhook& webhook);
+Result<Webhook> decode_webhook_record(std::string_view text);
 
 }  // namespace vouch::events

@@ -1,54 +1,21 @@
-#include "events/webhook_codec.hpp"
-
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
+#include "events/webhook.hpp"
 
 namespace vouch::events {
 namespace {
 
 namespace ja = json_access;
 
-boost::json::array strings_to_json(const std::vector<std::string>& values) {
-  boost::json::array out;
-  for (const auto& value : values) out.emplace_back(value);
-  return out;
-}
-
-std::vector<std::string> strings_at(const boost::json::object& object, std::string_view key) {
-  const auto* found = object.if_contains(key);
-  if (!found || !found->is_array()) {
-    throw ja::CorruptRecord{"field \"" + std::string(key) + "\" is not an array"};
-  }
-  std::vector<std::string> out;
-  for (const auto& item : found->get_array()) {
-    if (!item.is_string()) throw ja::CorruptRecord{"an item of \"" + std::string(key) + "\""};
-    out.emplace_back(item.get_string());
-  }
-  return out;
-}
-
-bool bool_at(const boost::json::object& object, std::string_view key) {
-  const auto* found = object.if_contains(key);
-  if (!found || !found->is_bool()) {
-    throw ja::CorruptRecord{"field \"" + std::string(key) + "\" is not a boolean"};
-  }
-  return found->get_bool();
-}
-
-std::optional<bool> optional_bool_at(const boost::json::object& object, std::string_view key) {
-  if (!object.contains(key)) return std::nullopt;
-  return bool_at(object, key);
-}
-
 boost::json::object webhook_to_json(const Webhook& webhook, bool with_secrets) {
   boost::json::object out{{"id", webhook.id},
                           {"account", webhook.account},
                           {"url", webhook.url},
-                          {"events", strings_to_json(webhook.events)},
+                          {"events", ja::strings_to_json(webhook.events)},
                           {"description", webhook.description},
                           {"active", webhook.active},
                           {"disabledReason", webhook.disabled_reason},
@@ -67,9 +34,9 @@ Webhook webhook_from_json(const boost::json::object& object) {
   webhook.id = ja::string_at(object, "id");
   webhook.account = ja::string_at(object, "account");
   webhook.url = ja::string_at(object, "url");
-  webhook.events = strings_at(object, "events");
+  webhook.events = ja::strings_at(object, "events");
   webhook.description = ja::string_at(object, "description");
-  webhook.active = bool_at(object, "active");
+  webhook.active = ja::bool_at(object, "active");
   webhook.disabled_reason = ja::string_at(object, "disabledReason");
   webhook.created = ja::int_at(object, "created");
   webhook.updated = ja::int_at(object, "updated");
@@ -87,20 +54,19 @@ EncodedEvent encode(const WebhookEvent& event) {
   return std::visit(
       Overloaded{
           [](const WebhookCreated& created) {
-            return EncodedEvent{std::string(kWebhookCreatedV1),
-                                boost::json::serialize(webhook_to_json(created.webhook, true))};
+            return ja::encoded(kWebhookCreatedV1, webhook_to_json(created.webhook, true));
           },
           [](const WebhookUpdated& updated) {
             boost::json::object data{{"id", updated.id}, {"at", updated.at}};
             if (updated.url) data["url"] = *updated.url;
-            if (updated.events) data["events"] = strings_to_json(*updated.events);
+            if (updated.events) data["events"] = ja::strings_to_json(*updated.events);
             if (updated.description) data["description"] = *updated.description;
             if (updated.active) data["active"] = *updated.active;
-            return EncodedEvent{std::string(kWebhookUpdatedV1), boost::json::serialize(data)};
+            return ja::encoded(kWebhookUpdatedV1, data);
           },
           [](const WebhookDeleted& deleted) {
             boost::json::object data{{"id", deleted.id}, {"at", deleted.at}};
-            return EncodedEvent{std::string(kWebhookDeletedV1), boost::json::serialize(data)};
+            return ja::encoded(kWebhookDeletedV1, data);
           },
           [](const WebhookSecretRotated& rotated) {
             boost::json::object data{{"id", rotated.id},
@@ -108,12 +74,12 @@ EncodedEvent encode(const WebhookEvent& event) {
                                      {"previousSecret", rotated.previous_secret},
                                      {"previousSecretUntil", rotated.previous_secret_until},
                                      {"at", rotated.at}};
-            return EncodedEvent{std::string(kWebhookSecretRotatedV1), boost::json::serialize(data)};
+            return ja::encoded(kWebhookSecretRotatedV1, data);
           },
           [](const WebhookDisabled& disabled) {
             boost::json::object data{
                 {"id", disabled.id}, {"reason", disabled.reason}, {"at", disabled.at}};
-            return EncodedEvent{std::string(kWebhookDisabledV1), boost::json::serialize(data)};
+            return ja::encoded(kWebhookDisabledV1, data);
           },
       },
       event);
@@ -125,36 +91,38 @@ bool is_webhook_event(std::string_view type) {
 }
 
 Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data) {
-  try {
-    const auto object = ja::parse_object(data, type);
-    if (type == kWebhookCreatedV1) return WebhookEvent{WebhookCreated{webhook_from_json(object)}};
-    if (type == kWebhookUpdatedV1) {
-      WebhookUpdated updated;
-      updated.id = ja::string_at(object, "id");
-      updated.url = ja::optional_string_at(object, "url");
-      if (object.contains("events")) updated.events = strings_at(object, "events");
-      updated.description = ja::optional_string_at(object, "description");
-      updated.active = optional_bool_at(object, "active");
-      updated.at = ja::int_at(object, "at");
-      return WebhookEvent{std::move(updated)};
-    }
-    if (type == kWebhookDeletedV1) {
-      return WebhookEvent{WebhookDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
-    }
-    if (type == kWebhookSecretRotatedV1) {
-      return WebhookEvent{WebhookSecretRotated{
-          ja::string_at(object, "id"), ja::string_at(object, "secret"),
-          ja::string_at(object, "previousSecret"), ja::int_at(object, "previousSecretUntil"),
-          ja::int_at(object, "at")}};
-    }
-    if (type == kWebhookDisabledV1) {
-      return WebhookEvent{WebhookDisabled{
-          ja::string_at(object, "id"), ja::string_at(object, "reason"), ja::int_at(object, "at")}};
-    }
-    return Error::internal("not a webhook event: " + std::string(type));
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt " + std::string(type) + " event: " + corrupt.what);
-  }
+  return ja::read_stored<WebhookEvent>(
+      data, std::string(type) + " event",
+      [&](const boost::json::object& object) -> Result<WebhookEvent> {
+        if (type == kWebhookCreatedV1)
+          return WebhookEvent{WebhookCreated{webhook_from_json(object)}};
+        if (type == kWebhookUpdatedV1) {
+          WebhookUpdated updated;
+          updated.id = ja::string_at(object, "id");
+          updated.url = ja::optional_string_at(object, "url");
+          if (object.contains("events")) updated.events = ja::strings_at(object, "events");
+          updated.description = ja::optional_string_at(object, "description");
+          updated.active = ja::optional_bool_at(object, "active");
+          updated.at = ja::int_at(object, "at");
+          return WebhookEvent{std::move(updated)};
+        }
+        if (type == kWebhookDeletedV1) {
+          return WebhookEvent{
+              WebhookDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
+        }
+        if (type == kWebhookSecretRotatedV1) {
+          return WebhookEvent{WebhookSecretRotated{
+              ja::string_at(object, "id"), ja::string_at(object, "secret"),
+              ja::string_at(object, "previousSecret"), ja::int_at(object, "previousSecretUntil"),
+              ja::int_at(object, "at")}};
+        }
+        if (type == kWebhookDisabledV1) {
+          return WebhookEvent{WebhookDisabled{ja::string_at(object, "id"),
+                                              ja::string_at(object, "reason"),
+                                              ja::int_at(object, "at")}};
+        }
+        return Error::internal("not a webhook event: " + std::string(type));
+      });
 }
 
 EncodedEvent encode(const DeliveryAttempted& event) {
@@ -172,31 +140,30 @@ EncodedEvent encode(const DeliveryAttempted& event) {
                            {"manual", event.manual},
                            {"at", event.at}};
   if (event.next_attempt) data["nextAttempt"] = *event.next_attempt;
-  return EncodedEvent{std::string(kWebhookDeliveryAttemptedV1), boost::json::serialize(data)};
+  return ja::encoded(kWebhookDeliveryAttemptedV1, data);
 }
 
 Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data) {
-  try {
-    const auto object = ja::parse_object(data, kWebhookDeliveryAttemptedV1);
-    DeliveryAttempted event;
-    event.delivery_id = ja::string_at(object, "delivery");
-    event.webhook_id = ja::string_at(object, "webhook");
-    event.event_id = ja::string_at(object, "eventId");
-    event.event_position = static_cast<std::uint64_t>(ja::int_at(object, "eventPosition"));
-    event.event_type = ja::string_at(object, "event");
-    event.url = ja::string_at(object, "url");
-    event.attempt = static_cast<std::uint32_t>(ja::int_at(object, "attempt"));
-    event.status = static_cast<unsigned>(ja::int_at(object, "status"));
-    event.duration = ja::int_at(object, "duration");
-    event.success = bool_at(object, "success");
-    event.error = ja::string_at(object, "error");
-    event.manual = bool_at(object, "manual");
-    event.at = ja::int_at(object, "at");
-    if (object.contains("nextAttempt")) event.next_attempt = ja::int_at(object, "nextAttempt");
-    return event;
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt delivery attempt: " + corrupt.what);
-  }
+  return ja::read_stored<DeliveryAttempted>(
+      data, "delivery attempt",
+      [&](const boost::json::object& object) -> Result<DeliveryAttempted> {
+        DeliveryAttempted event;
+        event.delivery_id = ja::string_at(object, "delivery");
+        event.webhook_id = ja::string_at(object, "webhook");
+        event.event_id = ja::string_at(object, "eventId");
+        event.event_position = static_cast<std::uint64_t>(ja::int_at(object, "eventPosition"));
+        event.event_type = ja::string_at(object, "event");
+        event.url = ja::string_at(object, "url");
+        event.attempt = static_cast<std::uint32_t>(ja::int_at(object, "attempt"));
+        event.status = static_cast<unsigned>(ja::int_at(object, "status"));
+        event.duration = ja::int_at(object, "duration");
+        event.success = ja::bool_at(object, "success");
+        event.error = ja::string_at(object, "error");
+        event.manual = ja::bool_at(object, "manual");
+        event.at = ja::int_at(object, "at");
+        if (object.contains("nextAttempt")) event.next_attempt = ja::int_at(object, "nextAttempt");
+        return event;
+      });
 }
 
 std::string encode_webhook_record(const Webhook& webhook) {
@@ -204,11 +171,7 @@ std::string encode_webhook_record(const Webhook& webhook) {
 }
 
 Result<Webhook> decode_webhook_record(std::string_view text) {
-  try {
-    return webhook_from_json(ja::parse_object(text, "webhook record"));
-  } catch (const ja::CorruptRecord& corrupt) {
-    return Error::internal("corrupt webhook record: " + corrupt.what);
-  }
+  return ja::read_stored<Webhook>(text, "webhook record", webhook_from_json);
 }
 
 }  // namespace vouch::events

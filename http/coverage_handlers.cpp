@@ -21,10 +21,9 @@ struct Reads {
 // The caller's run's manifest, or the error answer.
 events::Result<store::CoverageManifest> manifest_of(const Reads& reads, const Context& context) {
   const auto& id = context.params.at("id");
-  auto run = reads.runs.find(context.caller.account, id);
+  auto run = reads.runs.get(context.caller.account, id);
   if (!run) return std::move(run).error();
-  if (!*run) return events::Error::not_found("no run " + id);
-  if ((*run)->status != events::kRunCompleted) {
+  if (run->status != events::kRunCompleted) {
     return events::Error::not_found("run " + id + " is still running; its coverage report " +
                                     "exists once it has completed");
   }
@@ -59,7 +58,8 @@ std::string media_type(std::string_view path) {
   return "text/plain; charset=utf-8";
 }
 
-void read_summary(const Reads& reads, const Context& context, const Respond& respond) {
+void read_summary(const Reads& reads, const Request&, const Context& context,
+                  const Respond& respond) {
   auto manifest = manifest_of(reads, context);
   if (!manifest) return respond(error_response(manifest.error(), context.request_id));
   auto lcov = report_file(reads, manifest->run_id, std::string(kLcovFile));
@@ -85,7 +85,7 @@ void read_summary(const Reads& reads, const Context& context, const Respond& res
                              }));
 }
 
-void read_lcov(const Reads& reads, const Context& context, const Respond& respond) {
+void read_lcov(const Reads& reads, const Request&, const Context& context, const Respond& respond) {
   auto manifest = manifest_of(reads, context);
   if (!manifest) return respond(error_response(manifest.error(), context.request_id));
   auto lcov = report_file(reads, manifest->run_id, std::string(kLcovFile));
@@ -96,7 +96,7 @@ void read_lcov(const Reads& reads, const Context& context, const Respond& respon
   respond(std::move(response));
 }
 
-void read_html(const Reads& reads, const Context& context, const Respond& respond) {
+void read_html(const Reads& reads, const Request&, const Context& context, const Respond& respond) {
   auto manifest = manifest_of(reads, context);
   if (!manifest) return respond(error_response(manifest.error(), context.request_id));
   const auto& path = context.params.at("path");
@@ -120,18 +120,12 @@ void add_coverage_routes(Router& router, const store::CoverageReports& reports,
                          const store::RunsView& runs) {
   const std::string scope(events::kScopeTestsRead);
   const Reads reads{reports, runs};
-  router.add({"GET", "/v1/tests/results/{id}/coverage", scope, false,
-              [reads](const Request&, const Context& context, Respond respond) {
-                read_summary(reads, context, respond);
-              }});
+  router.add(
+      {"GET", "/v1/tests/results/{id}/coverage", scope, false, bind_handler(read_summary, reads)});
   router.add({"GET", "/v1/tests/results/{id}/coverage/lcov.info", scope, false,
-              [reads](const Request&, const Context& context, Respond respond) {
-                read_lcov(reads, context, respond);
-              }});
+              bind_handler(read_lcov, reads)});
   router.add({"GET", "/v1/tests/results/{id}/coverage/html/{path*}", scope, false,
-              [reads](const Request&, const Context& context, Respond respond) {
-                read_html(reads, context, respond);
-              }});
+              bind_handler(read_html, reads)});
 }
 
 }  // namespace vouch::http

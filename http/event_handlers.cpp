@@ -48,9 +48,7 @@ void list(const store::EventsView& events, const Request& request, const Context
 
 void add_event_routes(Router& router, const store::EventsView& events) {
   router.add({"GET", "/v1/events", std::string(events::kScopeEventsRead), false,
-              [&events](const Request& request, const Context& context, Respond respond) {
-                list(events, request, context, std::move(respond));
-              }});
+              bind_handler(list, std::ref(events))});
 }
 
 }  // namespace vouch::http

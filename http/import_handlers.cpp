@@ -102,9 +102,8 @@ void import_project(actors::Service& service, const store::ProjectsView& project
   if (!events::looks_like_id(id, events::kProjectIdPrefix)) {
     return respond(error_response(not_found, context.request_id));
   }
-  auto project = projects.find(context.caller.account, id);
+  auto project = projects.get(context.caller.account, id);
   if (!project) return respond(error_response(project.error(), context.request_id));
-  if (!*project) return respond(error_response(not_found, context.request_id));
 
   actors::ImportRequest command;
   command.project_id = id;
@@ -116,7 +115,7 @@ void import_project(actors::Service& service, const store::ProjectsView& project
   } else {
     auto body = JsonBody::parse(request.body);
     if (!body) return respond(error_response(body.error(), context.request_id));
-    read_json_import(*body, **project, command);
+    read_json_import(*body, *project, command);
     if (!body->errors().empty()) {
       return respond(error_response(body->error(), context.request_id));
     }
@@ -209,12 +208,9 @@ bool is_gzip(std::string_view content_type) {
 
 void add_import_routes(Router& router, actors::Service& service,
                        const store::ProjectsView& projects) {
-  router.add(
-      {"POST", "/v1/projects/{id}/import", std::string(events::kScopeProjectsWrite), true,
-       [&service, &projects](const Request& request, const Context& context, Respond respond) {
-         import_project(service, projects, request, context, std::move(respond));
-       },
-       /*accepts_gzip=*/true});
+  router.add({"POST", "/v1/projects/{id}/import", std::string(events::kScopeProjectsWrite), true,
+              bind_handler(import_project, std::ref(service), std::ref(projects)),
+              /*accepts_gzip=*/true});
 }
 
 }  // namespace vouch::http

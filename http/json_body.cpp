@@ -66,17 +66,25 @@ const simdjson::dom::element* JsonBody::find(std::string_view path) {
   return scratch_.get();
 }
 
+template <class T, class Get>
+std::optional<T> JsonBody::typed(std::string_view path, std::string_view must_be, Get get) {
+  const auto* element = find(path);
+  if (!element) return std::nullopt;
+  T value{};
+  if (get(*element).get(value) != simdjson::SUCCESS) {
+    errors_.push_back({std::string(path), std::string(must_be)});
+    return std::nullopt;
+  }
+  return value;
+}
+
 bool JsonBody::has(std::string_view path) { return find(path) != nullptr; }
 
 std::optional<std::string> JsonBody::string(std::string_view path) {
-  const auto* element = find(path);
-  if (!element) return std::nullopt;
-  std::string_view value;
-  if (element->get_string().get(value) != simdjson::SUCCESS) {
-    errors_.push_back({std::string(path), "must be a string"});
-    return std::nullopt;
-  }
-  return std::string(value);
+  auto value = typed<std::string_view>(path, "must be a string",
+                                       [](const auto& element) { return element.get_string(); });
+  if (!value) return std::nullopt;
+  return std::string(*value);
 }
 
 std::optional<double> JsonBody::number(std::string_view path) {
@@ -102,28 +110,18 @@ std::optional<double> JsonBody::number(std::string_view path) {
 }
 
 std::optional<bool> JsonBody::boolean(std::string_view path) {
-  const auto* element = find(path);
-  if (!element) return std::nullopt;
-  bool value = false;
-  if (element->get_bool().get(value) != simdjson::SUCCESS) {
-    errors_.push_back({std::string(path), "must be true or false"});
-    return std::nullopt;
-  }
-  return value;
+  return typed<bool>(path, "must be true or false",
+                     [](const auto& element) { return element.get_bool(); });
 }
 
 std::optional<std::vector<std::string>> JsonBody::strings(std::string_view path) {
-  const auto* element = find(path);
-  if (!element) return std::nullopt;
-  simdjson::dom::array array;
-  if (element->get_array().get(array) != simdjson::SUCCESS) {
-    errors_.push_back({std::string(path), "must be an array of strings"});
-    return std::nullopt;
-  }
+  auto array = typed<simdjson::dom::array>(path, "must be an array of strings",
+                                           [](const auto& element) { return element.get_array(); });
+  if (!array) return std::nullopt;
   std::vector<std::string> out;
   std::size_t index = 0;
   bool all_strings = true;
-  for (auto item : array) {
+  for (auto item : *array) {
     std::string_view value;
     if (item.get_string().get(value) != simdjson::SUCCESS) {
       errors_.push_back(
@@ -139,28 +137,21 @@ std::optional<std::vector<std::string>> JsonBody::strings(std::string_view path)
 }
 
 std::optional<std::size_t> JsonBody::array_size(std::string_view path) {
-  const auto* element = find(path);
-  if (!element) return std::nullopt;
-  simdjson::dom::array array;
-  if (element->get_array().get(array) != simdjson::SUCCESS) {
-    errors_.push_back({std::string(path), "must be an array"});
-    return std::nullopt;
-  }
-  return array.size();
+  auto array = typed<simdjson::dom::array>(path, "must be an array",
+                                           [](const auto& element) { return element.get_array(); });
+  if (!array) return std::nullopt;
+  return array->size();
 }
 
 std::optional<std::vector<std::pair<std::string, std::string>>> JsonBody::string_map(
     std::string_view path) {
-  const auto* element = find(path);
-  if (!element) return std::nullopt;
-  simdjson::dom::object object;
-  if (element->get_object().get(object) != simdjson::SUCCESS) {
-    errors_.push_back({std::string(path), "must be an object of strings"});
-    return std::nullopt;
-  }
+  auto object =
+      typed<simdjson::dom::object>(path, "must be an object of strings",
+                                   [](const auto& element) { return element.get_object(); });
+  if (!object) return std::nullopt;
   std::vector<std::pair<std::string, std::string>> out;
   bool all_strings = true;
-  for (auto [key, value] : object) {
+  for (auto [key, value] : *object) {
     std::string_view text;
     if (value.get_string().get(text) != simdjson::SUCCESS) {
       errors_.push_back({std::string(path) + "." + std::string(key), "must be a string"});

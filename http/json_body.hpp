@@ -54,6 +54,11 @@ class JsonBody {
   // The element at `path`, or nullptr when absent or null; records an error
   // when a parent on the path is not an object.
   const simdjson::dom::element* find(std::string_view path);
+  // The field at `path` as `get(element)` (a simdjson getter) reads it;
+  // nullopt when absent, and with the error "<path>: <must_be>" recorded when
+  // it has another type.
+  template <class T, class Get>
+  std::optional<T> typed(std::string_view path, std::string_view must_be, Get get);
 
   std::unique_ptr<simdjson::dom::parser> parser_;
   std::unique_ptr<simdjson::dom::element> root_;

@@ -39,7 +39,7 @@ void issue(actors::Service& service, const Request& request, const Context& cont
                     });
 }
 
-void revoke(actors::Service& service, const Context& context, Respond respond) {
+void revoke(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto& id = context.params.at("id");
   if (!events::looks_like_id(id, events::kKeyIdPrefix)) {
     return respond(error_response(events::Error::not_found("no key " + id), context.request_id));
@@ -65,14 +65,8 @@ boost::json::object to_json(const actors::IssuedKey& issued) {
 
 void add_key_routes(Router& router, actors::Service& service) {
   const std::string admin(events::kScopeAdmin);
-  router.add({"POST", "/v1/keys", admin, true,
-              [&service](const Request& request, const Context& context, Respond respond) {
-                issue(service, request, context, std::move(respond));
-              }});
-  router.add({"DELETE", "/v1/keys/{id}", admin, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                revoke(service, context, std::move(respond));
-              }});
+  router.add({"POST", "/v1/keys", admin, true, bind_handler(issue, std::ref(service))});
+  router.add({"DELETE", "/v1/keys/{id}", admin, false, bind_handler(revoke, std::ref(service))});
 }
 
 }  // namespace vouch::http

@@ -6,7 +6,7 @@
 #include <vector>
 
 // The HTTP exchange as handlers see it: plain structs, no Beast, so that only
-// server.cpp compiles Beast's headers.
+// session.cpp compiles Beast's headers.
 namespace vouch::http {
 
 struct Request {

@@ -70,7 +70,7 @@ void update(actors::Service& service, const Request& request, const Context& con
                          answer_with_project(std::move(respond), context.request_id, 200));
 }
 
-void remove(actors::Service& service, const Context& context, Respond respond) {
+void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto& id = context.params.at("id");
   if (!events::looks_like_id(id, events::kProjectIdPrefix)) {
     return respond(error_response(no_such_project(id), context.request_id));
@@ -79,12 +79,12 @@ void remove(actors::Service& service, const Context& context, Respond respond) {
                          answer_with_project(std::move(respond), context.request_id, 204));
 }
 
-void read(const store::ProjectsView& projects, const Context& context, Respond respond) {
+void read(const store::ProjectsView& projects, const Request&, const Context& context,
+          Respond respond) {
   const auto& id = context.params.at("id");
-  auto project = projects.find(context.caller.account, id);
+  auto project = projects.get(context.caller.account, id);
   if (!project) return respond(error_response(project.error(), context.request_id));
-  if (!*project) return respond(error_response(no_such_project(id), context.request_id));
-  respond(json_response(200, to_json(**project)));
+  respond(json_response(200, to_json(*project)));
 }
 
 void list(const store::ProjectsView& projects, const Request& request, const Context& context,
@@ -93,10 +93,7 @@ void list(const store::ProjectsView& projects, const Request& request, const Con
   if (!query) return respond(error_response(query.error(), context.request_id));
   auto page = projects.list(context.caller.account, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& project : page->items) items.push_back(to_json(project));
-  respond(json_response(
-      200, boost::json::object{{"projects", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("projects", *page, [](const auto& item) { return to_json(item); }));
 }
 
 }  // namespace
@@ -105,26 +102,14 @@ void add_project_routes(Router& router, actors::Service& service,
                         const store::ProjectsView& projects) {
   const std::string read_scope(events::kScopeProjectsRead);
   const std::string write_scope(events::kScopeProjectsWrite);
-  router.add({"POST", "/v1/projects", write_scope, true,
-              [&service](const Request& request, const Context& context, Respond respond) {
-                create(service, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/projects", read_scope, false,
-              [&projects](const Request& request, const Context& context, Respond respond) {
-                list(projects, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/projects/{id}", read_scope, false,
-              [&projects](const Request&, const Context& context, Respond respond) {
-                read(projects, context, std::move(respond));
-              }});
-  router.add({"PUT", "/v1/projects/{id}", write_scope, true,
-              [&service](const Request& request, const Context& context, Respond respond) {
-                update(service, request, context, std::move(respond));
-              }});
-  router.add({"DELETE", "/v1/projects/{id}", write_scope, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                remove(service, context, std::move(respond));
-              }});
+  router.add({"POST", "/v1/projects", write_scope, true, bind_handler(create, std::ref(service))});
+  router.add({"GET", "/v1/projects", read_scope, false, bind_handler(list, std::ref(projects))});
+  router.add(
+      {"GET", "/v1/projects/{id}", read_scope, false, bind_handler(read, std::ref(projects))});
+  router.add(
+      {"PUT", "/v1/projects/{id}", write_scope, true, bind_handler(update, std::ref(service))});
+  router.add(
+      {"DELETE", "/v1/projects/{id}", write_scope, false, bind_handler(remove, std::ref(service))});
 }
 
 }  // namespace vouch::http

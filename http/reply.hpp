@@ -1,5 +1,7 @@
 #pragma once
 
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
@@ -8,6 +10,7 @@
 #include "http/message.hpp"
 #include "http/problem.hpp"
 #include "log/log.hpp"
+#include "store/page.hpp"
 
 namespace vouch::http {
 
@@ -19,6 +22,15 @@ inline Response json_response(unsigned status, const boost::json::value& body) {
   response.status = status;
   response.body = boost::json::serialize(body);
   return response;
+}
+
+// 200 with one page of a collection: {"<name>": [to_json(item), …], "hasMore": …}.
+template <class T, class ToJson>
+Response page_response(std::string_view name, const store::Page<T>& page, ToJson to_json) {
+  boost::json::array items;
+  for (const auto& item : page.items) items.push_back(to_json(item));
+  return json_response(200,
+                       boost::json::object{{name, std::move(items)}, {"hasMore", page.has_more}});
 }
 
 inline Response empty_response(unsigned status) {

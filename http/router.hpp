@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "http/message.hpp"
@@ -21,6 +22,16 @@ struct Context {
 };
 
 using Handler = std::function<void(const Request&, const Context&, Respond)>;
+
+// The handler that calls `handle(held..., request, context, respond)`. The
+// held values are copied into it: pass std::ref() for what the handler uses
+// by reference (the service, read models), which must outlive the router.
+template <class Handle, class... Held>
+Handler bind_handler(Handle handle, Held... held) {
+  return [handle, held...](const Request& request, const Context& context, Respond respond) {
+    handle(held..., request, context, std::move(respond));
+  };
+}
 
 struct Route {
   std::string method;

@@ -108,12 +108,8 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   auto environment = read_environment(*body, runner);
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
 
-  auto project = reads.projects.find(context.caller.account, *project_id);
+  auto project = reads.projects.get(context.caller.account, *project_id);
   if (!project) return respond(error_response(project.error(), context.request_id));
-  if (!*project) {
-    return respond(
-        error_response(events::Error::not_found("no project " + *project_id), context.request_id));
-  }
   if (!uploaded) {
     auto imported = snapshot_sources(service, reads.projects, *project_id, snapshot_id, prefixes);
     if (!imported) return respond(error_response(imported.error(), context.request_id));
@@ -129,8 +125,8 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   command.test_id = events::new_id(events::kTestIdPrefix);
   command.account = context.caller.account;
   command.project_id = *project_id;
-  command.framework = framework.value_or((*project)->framework);
-  command.threshold = threshold.value_or((*project)->threshold);
+  command.framework = framework.value_or(project->framework);
+  command.threshold = threshold.value_or(project->threshold);
   command.files = std::move(files);
   command.environment.node_version = environment.node_major.value_or(runner.default_node_major);
   if (environment.dependencies) command.environment.dependencies = *environment.dependencies;
@@ -145,14 +141,11 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
                          });
 }
 
-void read_test(const Reads& reads, const Context& context, Respond respond) {
+void read_test(const Reads& reads, const Request&, const Context& context, Respond respond) {
   const auto& id = context.params.at("id");
-  auto test = reads.tests.find(context.caller.account, id);
+  auto test = reads.tests.get(context.caller.account, id);
   if (!test) return respond(error_response(test.error(), context.request_id));
-  if (!*test) {
-    return respond(error_response(events::Error::not_found("no test " + id), context.request_id));
-  }
-  respond(json_response(200, to_json(**test)));
+  respond(json_response(200, to_json(*test)));
 }
 
 void list_tests(const Reads& reads, const Request& request, const Context& context,
@@ -165,19 +158,12 @@ void list_tests(const Reads& reads, const Request& request, const Context& conte
         events::Error::invalid("projectId is required", {{"projectId", "is required"}}),
         context.request_id));
   }
-  auto project = reads.projects.find(context.caller.account, *project_id);
+  auto project = reads.projects.get(context.caller.account, *project_id);
   if (!project) return respond(error_response(project.error(), context.request_id));
-  if (!*project) {
-    return respond(
-        error_response(events::Error::not_found("no project " + *project_id), context.request_id));
-  }
   auto page =
       reads.tests.list(context.caller.account, *project_id, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& test : page->items) items.push_back(to_json(test));
-  respond(json_response(
-      200, boost::json::object{{"tests", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("tests", *page, [](const auto& item) { return to_json(item); }));
 }
 
 // A run takes the environment its test was generated in, field by field,
@@ -192,13 +178,9 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
   auto fields = read_environment(*body, runner);
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
 
-  auto test = reads.tests.find(context.caller.account, *test_id);
+  auto test = reads.tests.get(context.caller.account, *test_id);
   if (!test) return respond(error_response(test.error(), context.request_id));
-  if (!*test) {
-    return respond(
-        error_response(events::Error::not_found("no test " + *test_id), context.request_id));
-  }
-  const auto& generated_in = (*test)->environment;
+  const auto& generated_in = test->environment;
   events::RunEnvironment environment;
   // The test's Node.js major, unless it is no longer installed.
   environment.node_version = runner.node_versions.count(generated_in.node_version)
@@ -207,7 +189,7 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
   if (fields.node_major) environment.node_version = std::move(*fields.node_major);
   environment.dependencies =
       fields.dependencies ? std::move(*fields.dependencies) : generated_in.dependencies;
-  actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(**test),
+  actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(*test),
                            std::move(environment), events::now_millis()};
   service.start_run(std::move(command),
                     [respond = std::move(respond),
@@ -228,11 +210,10 @@ constexpr std::chrono::seconds kMaxRunWait{25};
 // `running` when the run has not ended.
 Response run_response(const Reads& reads, const std::string& account, const std::string& id,
                       std::string_view request_id, bool* running = nullptr) {
-  auto run = reads.runs.find(account, id);
+  auto run = reads.runs.get(account, id);
   if (!run) return error_response(run.error(), request_id);
-  if (!*run) return error_response(events::Error::not_found("no run " + id), request_id);
-  if (running) *running = (*run)->status != events::kRunCompleted;
-  return json_response(200, to_json(**run));
+  if (running) *running = run->status != events::kRunCompleted;
+  return json_response(200, to_json(*run));
 }
 
 void read_run(actors::Service& service, const Reads& reads, const Request& request,
@@ -261,25 +242,13 @@ void add_test_routes(Router& router, actors::Service& service, const store::Proj
   const std::string write_scope(events::kScopeTestsWrite);
   const Reads reads{projects, tests, runs};
   router.add({"POST", "/v1/tests/generate", write_scope, true,
-              [&service, reads](const Request& request, const Context& context, Respond respond) {
-                generate(service, reads, request, context, std::move(respond));
-              }});
+              bind_handler(generate, std::ref(service), reads)});
   router.add({"POST", "/v1/tests/run", write_scope, true,
-              [&service, reads](const Request& request, const Context& context, Respond respond) {
-                start_run(service, reads, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/tests", read_scope, false,
-              [reads](const Request& request, const Context& context, Respond respond) {
-                list_tests(reads, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/tests/{id}", read_scope, false,
-              [reads](const Request&, const Context& context, Respond respond) {
-                read_test(reads, context, std::move(respond));
-              }});
+              bind_handler(start_run, std::ref(service), reads)});
+  router.add({"GET", "/v1/tests", read_scope, false, bind_handler(list_tests, reads)});
+  router.add({"GET", "/v1/tests/{id}", read_scope, false, bind_handler(read_test, reads)});
   router.add({"GET", "/v1/tests/results/{id}", read_scope, false,
-              [&service, reads](const Request& request, const Context& context, Respond respond) {
-                read_run(service, reads, request, context, std::move(respond));
-              }});
+              bind_handler(read_run, std::ref(service), reads)});
 }
 
 }  // namespace vouch::http

@@ -81,14 +81,14 @@ void update(actors::Service& service, const Request& request, const Context& con
                          answer_with_webhook(std::move(respond), context.request_id, 200, false));
 }
 
-void remove(actors::Service& service, const Context& context, Respond respond) {
+void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   service.delete_webhook(events::DeleteWebhook{*id, context.caller.account, events::now_millis()},
                          answer_with_webhook(std::move(respond), context.request_id, 204, false));
 }
 
-void rotate(actors::Service& service, const Context& context, Respond respond) {
+void rotate(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   service.rotate_webhook_secret(
@@ -97,13 +97,13 @@ void rotate(actors::Service& service, const Context& context, Respond respond) {
       answer_with_webhook(std::move(respond), context.request_id, 200, true));
 }
 
-void read(const store::WebhooksView& webhooks, const Context& context, Respond respond) {
+void read(const store::WebhooksView& webhooks, const Request&, const Context& context,
+          Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
-  auto webhook = webhooks.find(context.caller.account, *id);
+  auto webhook = webhooks.get(context.caller.account, *id);
   if (!webhook) return respond(error_response(webhook.error(), context.request_id));
-  if (!*webhook) return respond(error_response(no_such_webhook(*id), context.request_id));
-  respond(json_response(200, to_json(**webhook, false)));
+  respond(json_response(200, to_json(*webhook, false)));
 }
 
 void list(const store::WebhooksView& webhooks, const Request& request, const Context& context,
@@ -112,10 +112,7 @@ void list(const store::WebhooksView& webhooks, const Request& request, const Con
   if (!query) return respond(error_response(query.error(), context.request_id));
   auto page = webhooks.list(context.caller.account, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& webhook : page->items) items.push_back(to_json(webhook, false));
-  respond(json_response(
-      200, boost::json::object{{"webhooks", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("webhooks", *page, [](const auto& item) { return to_json(item, false); }));
 }
 
 void list_deliveries(const store::WebhooksView& webhooks, const store::DeliveriesView& deliveries,
@@ -124,18 +121,14 @@ void list_deliveries(const store::WebhooksView& webhooks, const store::Deliverie
   if (!id) return;
   auto query = parse_page_query(request.target);
   if (!query) return respond(error_response(query.error(), context.request_id));
-  auto webhook = webhooks.find(context.caller.account, *id);
+  auto webhook = webhooks.get(context.caller.account, *id);
   if (!webhook) return respond(error_response(webhook.error(), context.request_id));
-  if (!*webhook) return respond(error_response(no_such_webhook(*id), context.request_id));
   auto page = deliveries.list(*id, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  boost::json::array items;
-  for (const auto& attempt : page->items) items.push_back(to_json(attempt));
-  respond(json_response(
-      200, boost::json::object{{"deliveries", std::move(items)}, {"hasMore", page->has_more}}));
+  respond(page_response("deliveries", *page, [](const auto& item) { return to_json(item); }));
 }
 
-void redeliver(actors::Service& service, const Context& context, Respond respond) {
+void redeliver(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   const auto& delivery_id = context.params.at("deliveryId");
@@ -158,39 +151,20 @@ void add_webhook_routes(Router& router, actors::Service& service,
                         const store::DeliveriesView& deliveries) {
   const std::string read_scope(events::kScopeWebhooksRead);
   const std::string write_scope(events::kScopeWebhooksWrite);
-  router.add({"POST", "/v1/webhooks", write_scope, true,
-              [&service](const Request& request, const Context& context, Respond respond) {
-                create(service, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/webhooks", read_scope, false,
-              [&webhooks](const Request& request, const Context& context, Respond respond) {
-                list(webhooks, request, context, std::move(respond));
-              }});
-  router.add({"GET", "/v1/webhooks/{id}", read_scope, false,
-              [&webhooks](const Request&, const Context& context, Respond respond) {
-                read(webhooks, context, std::move(respond));
-              }});
-  router.add({"PUT", "/v1/webhooks/{id}", write_scope, true,
-              [&service](const Request& request, const Context& context, Respond respond) {
-                update(service, request, context, std::move(respond));
-              }});
-  router.add({"DELETE", "/v1/webhooks/{id}", write_scope, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                remove(service, context, std::move(respond));
-              }});
-  router.add({"POST", "/v1/webhooks/{id}/rotate-secret", write_scope, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                rotate(service, context, std::move(respond));
-              }});
+  router.add({"POST", "/v1/webhooks", write_scope, true, bind_handler(create, std::ref(service))});
+  router.add({"GET", "/v1/webhooks", read_scope, false, bind_handler(list, std::ref(webhooks))});
   router.add(
-      {"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,
-       [&webhooks, &deliveries](const Request& request, const Context& context, Respond respond) {
-         list_deliveries(webhooks, deliveries, request, context, std::move(respond));
-       }});
+      {"GET", "/v1/webhooks/{id}", read_scope, false, bind_handler(read, std::ref(webhooks))});
+  router.add(
+      {"PUT", "/v1/webhooks/{id}", write_scope, true, bind_handler(update, std::ref(service))});
+  router.add(
+      {"DELETE", "/v1/webhooks/{id}", write_scope, false, bind_handler(remove, std::ref(service))});
+  router.add({"POST", "/v1/webhooks/{id}/rotate-secret", write_scope, false,
+              bind_handler(rotate, std::ref(service))});
+  router.add({"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,
+              bind_handler(list_deliveries, std::ref(webhooks), std::ref(deliveries))});
   router.add({"POST", "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver", write_scope, false,
-              [&service](const Request&, const Context& context, Respond respond) {
-                redeliver(service, context, std::move(respond));
-              }});
+              bind_handler(redeliver, std::ref(service))});
 }
 
 }  // namespace vouch::http

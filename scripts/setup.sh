@@ -12,21 +12,12 @@ APT_PACKAGES=(
   libgtest-dev libjemalloc-dev libspdlog-dev libarchive-dev bubblewrap util-linux openssl
 )
 
-missing=()
-for package in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$package")
-done
+source scripts/lib.sh
+# Node 18 or newer; Debian's own nodejs when the machine has none or an older one.
 if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split(".")[0]')" -lt 18 ]; then
-  missing+=(nodejs npm)
+  APT_PACKAGES+=(nodejs npm)
 fi
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "setup: installing ${missing[*]}" >&2
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+apt_install_missing setup "${APT_PACKAGES[@]}"
 
 # The runner's packages, exactly as pinned in its lockfile. `npm install` (not
 # `npm ci`): npm 11 writes a lockfile without other platforms' optional

@@ -13,19 +13,8 @@ VOUCHD=${VOUCHD:-$ROOT/build/vouchd}
 VOUCH_RUNNER=${VOUCH_RUNNER:-$ROOT/runner}
 CLIENTS=${CLIENTS:-"python node java"}
 
-APT_PACKAGES=(default-jdk-headless libjackson2-databind-java junit5)
-missing=()
-for package in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
-    missing+=("$package")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  echo "test_clients: installing ${missing[*]}" >&2
-  SUDO=""
-  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+source scripts/lib.sh
+apt_install_missing test_clients default-jdk-headless libjackson2-databind-java junit5
 if [[ " $CLIENTS " == *" node "* ]] &&
   { [ ! -d clients/node/node_modules ] ||
     [ clients/node/package-lock.json -nt clients/node/node_modules/.package-lock.json ]; }; then

@@ -5,7 +5,7 @@
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/json_access.hpp"
 #include "events/overloaded.hpp"
 
@@ -21,14 +21,13 @@ std::string account_key(std::string_view account) {
 }
 
 std::string encode_key_record(const KeyRecord& record, const std::string& hash) {
-  boost::json::object object{
-      {"keyId", record.key_id},
-      {"account", record.account},
-      {"name", record.name},
-      {"scopes", boost::json::array(record.scopes.begin(), record.scopes.end())},
-      {"hash", hash},
-      {"created", record.created},
-      {"revoked", record.revoked}};
+  boost::json::object object{{"keyId", record.key_id},
+                             {"account", record.account},
+                             {"name", record.name},
+                             {"scopes", ja::strings_to_json(record.scopes)},
+                             {"hash", hash},
+                             {"created", record.created},
+                             {"revoked", record.revoked}};
   return boost::json::serialize(object);
 }
 
@@ -38,26 +37,19 @@ struct StoredKey {
 };
 
 events::Result<StoredKey> decode_key_record(std::string_view text) {
-  try {
-    const auto object = ja::parse_object(text, "key record");
-    StoredKey stored;
-    stored.record.key_id = ja::string_at(object, "keyId");
-    stored.record.account = ja::string_at(object, "account");
-    stored.record.name = ja::string_at(object, "name");
-    stored.record.created = ja::int_at(object, "created");
-    const auto* revoked = object.if_contains("revoked");
-    stored.record.revoked = revoked && revoked->is_bool() && revoked->get_bool();
-    const auto* scopes = object.if_contains("scopes");
-    if (!scopes || !scopes->is_array()) throw ja::CorruptRecord{"scopes is not an array"};
-    for (const auto& scope : scopes->get_array()) {
-      if (!scope.is_string()) throw ja::CorruptRecord{"a scope is not a string"};
-      stored.record.scopes.emplace_back(scope.get_string());
-    }
-    stored.hash = ja::string_at(object, "hash");
-    return stored;
-  } catch (const ja::CorruptRecord& corrupt) {
-    return events::Error::internal("corrupt key record: " + corrupt.what);
-  }
+  return ja::read_stored<StoredKey>(
+      text, "key record", [&](const boost::json::object& object) -> events::Result<StoredKey> {
+        StoredKey stored;
+        stored.record.key_id = ja::string_at(object, "keyId");
+        stored.record.account = ja::string_at(object, "account");
+        stored.record.name = ja::string_at(object, "name");
+        stored.record.created = ja::int_at(object, "created");
+        const auto* revoked = object.if_contains("revoked");
+        stored.record.revoked = revoked && revoked->is_bool() && revoked->get_bool();
+        stored.record.scopes = ja::strings_at(object, "scopes");
+        stored.hash = ja::string_at(object, "hash");
+        return stored;
+      });
 }
 
 }  // namespace
@@ -113,12 +105,12 @@ events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::stri
 }
 
 events::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
-  auto text = database_.read_view(key_key(key_id));
-  if (!text) return std::move(text).error();
-  if (!*text) return std::optional<KeyRecord>{};
-  auto stored = decode_key_record(**text);
-  if (!stored) return std::move(stored).error();
-  return std::optional<KeyRecord>{std::move(stored->record)};
+  return database_.read_view<KeyRecord>(key_key(key_id),
+                                        [](std::string_view text) -> events::Result<KeyRecord> {
+                                          auto stored = decode_key_record(text);
+                                          if (!stored) return std::move(stored).error();
+                                          return std::move(stored->record);
+                                        });
 }
 
 events::Result<std::optional<events::Plan>> AccessView::plan_of(const std::string& account) const {

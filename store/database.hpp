@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "events/result.hpp"
@@ -42,6 +43,16 @@ class Database {
   // The value of `key` in the views column family; nullopt when absent,
   // kInternal when RocksDB fails. Thread-safe.
   [[nodiscard]] events::Result<std::optional<std::string>> read_view(std::string_view key) const;
+  // The same, the value read with `read(text)`, which gives a T or an error.
+  template <class T, class Read>
+  [[nodiscard]] events::Result<std::optional<T>> read_view(std::string_view key, Read read) const {
+    auto text = read_view(key);
+    if (!text) return std::move(text).error();
+    if (!*text) return std::optional<T>{};
+    events::Result<T> value = read(**text);
+    if (!value) return std::move(value).error();
+    return std::optional<T>{std::move(value).value()};
+  }
   rocksdb::ColumnFamilyHandle* meta() const { return handles_[0]; }
   const std::filesystem::path& folder() const { return folder_; }
 

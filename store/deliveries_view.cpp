@@ -3,40 +3,29 @@
 #include <rocksdb/db.h>
 #include <rocksdb/snapshot.h>
 
-#include "events/webhook_codec.hpp"
+#include "events/webhook.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
 
 namespace vouch::store {
 namespace {
 
-constexpr std::string_view kPendingPrefix = "deliveries/pending/";
+constexpr std::string_view kPendingPrefix = "deliveries/pending/";  // every pending_key
 
 std::string entry_key(std::string_view id) { return "deliveries/id/" + std::string(id); }
+// Per webhook, keys::owner_index_prefix("deliveries/<kind>", webhook) then
+// the position or event id, so each webhook's entries are one range.
 std::string webhook_prefix(std::string_view webhook) {
-  std::string key = "deliveries/hook/";
-  key.append(webhook);
-  key.push_back('\0');
-  return key;
+  return keys::owner_index_prefix("deliveries/hook", webhook);
 }
 std::string webhook_key(std::string_view webhook, std::uint64_t position) {
-  std::string key = webhook_prefix(webhook);
-  keys::append_u64(key, position);
-  return key;
+  return keys::owner_index("deliveries/hook", webhook, position);
 }
 std::string pending_key(std::string_view webhook, std::string_view event_id) {
-  std::string key(kPendingPrefix);
-  key.append(webhook);
-  key.push_back('\0');
-  key.append(event_id);
-  return key;
+  return keys::owner_index_prefix("deliveries/pending", webhook) + std::string(event_id);
 }
 std::string attempts_key(std::string_view webhook, std::string_view event_id) {
-  std::string key = "deliveries/attempts/";
-  key.append(webhook);
-  key.push_back('\0');
-  key.append(event_id);
-  return key;
+  return keys::owner_index_prefix("deliveries/attempts", webhook) + std::string(event_id);
 }
 std::string health_key(std::string_view webhook) {
   return "deliveries/failing-since/" + std::string(webhook);
@@ -190,11 +179,9 @@ events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhoo
 
 events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
     const std::string& webhook_id) const {
-  auto value = database_.read_view(health_key(webhook_id));
-  if (!value) return std::move(value).error();
-  if (!*value) return std::optional<events::Millis>{};
-  return std::optional<events::Millis>{
-      static_cast<events::Millis>(keys::decode_u64(**value).value_or(0))};
+  return database_.read_view<events::Millis>(health_key(webhook_id), [](std::string_view value) {
+    return static_cast<events::Millis>(keys::decode_u64(value).value_or(0));
+  });
 }
 
 }  // namespace vouch::store

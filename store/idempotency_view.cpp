@@ -18,12 +18,13 @@ events::Status IdempotencyView::apply(const events::RecordedEvent& record, ViewW
 
 events::Result<std::optional<events::IdempotentResponse>> IdempotencyView::find(
     const std::string& stream) const {
-  auto text = database_.read_view(response_key(stream));
-  if (!text) return std::move(text).error();
-  if (!*text) return std::optional<events::IdempotentResponse>{};
-  auto decoded = events::decode_idempotent_response(**text);
-  if (!decoded) return std::move(decoded).error();
-  return std::optional<events::IdempotentResponse>{std::move(decoded->response)};
+  return database_.read_view<events::IdempotentResponse>(
+      response_key(stream),
+      [](std::string_view text) -> events::Result<events::IdempotentResponse> {
+        auto decoded = events::decode_idempotent_response(text);
+        if (!decoded) return std::move(decoded).error();
+        return std::move(decoded->response);
+      });
 }
 
 }  // namespace vouch::store

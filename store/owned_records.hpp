@@ -2,6 +2,7 @@
 
 #include <rocksdb/db.h>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -13,24 +14,24 @@
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 #include "store/page.hpp"
+#include "store/projection.hpp"
 
 namespace vouch::store {
 
 // The records of a read model that belong to accounts (projects, tests, runs,
-// webhooks), each stored at record(id) with its log position at position(id),
-// and indexes over them in log order: finding one for an account, and paging
-// an index with a `startingAfter` cursor. The one way every such read model
-// finds and pages.
+// webhooks; each T has an `account`), and indexes over them in log order:
+// writing and erasing them while folding, finding one for an account, and
+// paging an index with a `startingAfter` cursor. The one way every such read
+// model keeps, finds and pages its records.
+//
+// Keys, under the read model's `area` ("projects"): "<area>/id/<id>" holds a
+// record, "<area>/pos/<id>" the log position it was created at, and the
+// index `name` of an owner is keys::owner_index("<area>/<name>", owner, ·),
+// whose entries hold ids.
 template <class T>
 class OwnedRecords {
  public:
-  struct Layout {
-    std::string noun;  // "project": for errors
-    std::function<std::string(std::string_view id)> record;
-    std::function<std::string(std::string_view id)> position;
-    std::function<events::Result<T>(std::string_view text)> decode;
-    std::function<const std::string&(const T&)> account_of;
-  };
+  using Decode = events::Result<T> (*)(std::string_view text);
 
   // An index over some of the records: its entries' prefix, and the key of
   // the entry at a log position.
@@ -42,19 +43,67 @@ class OwnedRecords {
     std::function<bool(const T&)> holds;
   };
 
-  OwnedRecords(Database& database, Layout layout)
-      : database_(database), layout_(std::move(layout)) {}
+  // `noun` ("project") names a record in errors; `decode` reads one.
+  OwnedRecords(Database& database, std::string area, std::string noun, Decode decode)
+      : database_(database), area_(std::move(area)), noun_(std::move(noun)), decode_(decode) {}
+
+  const std::string& area() const { return area_; }
+  const std::string& noun() const { return noun_; }
+  std::string record_key(std::string_view id) const { return area_ + "/id/" + std::string(id); }
+  std::string position_key(std::string_view id) const { return area_ + "/pos/" + std::string(id); }
+
+  // The index `name` of `owner` ("acct", account: "of this account").
+  Index index(std::string_view name, std::string owner, std::string scope,
+              std::function<bool(const T&)> holds = {}) const {
+    std::string index_name = area_ + "/" + std::string(name);
+    return {keys::owner_index_prefix(index_name, owner),
+            [index_name, owner](std::uint64_t position) {
+              return keys::owner_index(index_name, owner, position);
+            },
+            std::move(scope), std::move(holds)};
+  }
+
+  // Folding: a new record (`text`, encoded) created at log `position`, with
+  // its entry in the index `name` of `owner`.
+  void insert(ViewWriter& writer, std::string_view id, std::string_view text,
+              std::uint64_t position, std::string_view name, std::string_view owner) const {
+    writer.put(record_key(id), text);
+    writer.put(position_key(id), keys::encode_u64(position));
+    writer.put(keys::owner_index(area_ + "/" + std::string(name), owner, position), id);
+  }
+
+  // Folding: the record as the batch sees it; nullopt when absent or corrupt.
+  std::optional<T> load(const ViewWriter& writer, std::string_view id) const {
+    auto text = writer.get(record_key(id));
+    if (!text) return std::nullopt;
+    auto record = decode_(*text);
+    if (!record) return std::nullopt;
+    return std::move(record).value();
+  }
+
+  // Folding: erases a record, its position and its entry in its account's
+  // index `name` (when the record is readable).
+  void erase(ViewWriter& writer, std::string_view id, std::string_view name) const {
+    auto record = load(writer, id);
+    auto position = writer.get(position_key(id));
+    if (record && position) {
+      writer.erase(keys::owner_index(area_ + "/" + std::string(name), record->account,
+                                     keys::decode_u64(*position).value_or(0)));
+    }
+    writer.erase(record_key(id));
+    writer.erase(position_key(id));
+  }
 
   // The record `id` if it belongs to `account`; nullopt when absent or another's.
   events::Result<std::optional<T>> find(const std::string& account, std::string_view id) const {
     std::string text;
     auto status =
-        database_.db().Get(rocksdb::ReadOptions(), database_.views(), layout_.record(id), &text);
+        database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
     if (status.IsNotFound()) return std::optional<T>{};
     if (!status.ok()) return events::Error::internal(status.ToString());
-    auto record = layout_.decode(text);
+    auto record = decode_(text);
     if (!record) return std::move(record).error();
-    if (layout_.account_of(*record) != account) return std::optional<T>{};
+    if (record->account != account) return std::optional<T>{};
     return std::optional<T>{std::move(record).value()};
   }
 
@@ -71,27 +120,62 @@ class OwnedRecords {
       std::string position;
       if (!*cursor || (index.holds && !index.holds(**cursor)) ||
           !database_.db()
-               .Get(rocksdb::ReadOptions(), database_.views(), layout_.position(*starting_after),
+               .Get(rocksdb::ReadOptions(), database_.views(), position_key(*starting_after),
                     &position)
                .ok()) {
-        return events::Error::invalid(
-            "startingAfter names no " + layout_.noun + " " + index.scope,
-            {{"startingAfter", "no " + layout_.noun + " " + *starting_after}});
+        return events::Error::invalid("startingAfter names no " + noun_ + " " + index.scope,
+                                      {{"startingAfter", "no " + noun_ + " " + *starting_after}});
       }
       start = index.entry(keys::decode_u64(position).value_or(0) + 1);
     }
-    return read_page<T>(database_, index.prefix, start, layout_.record, limit,
-                        [&](std::string_view text) -> events::Result<std::optional<T>> {
-                          auto record = layout_.decode(text);
-                          if (!record) return std::move(record).error();
-                          if (layout_.account_of(*record) != account) return std::optional<T>{};
-                          return std::optional<T>(std::move(record).value());
-                        });
+    return read_page<T>(
+        database_, index.prefix, start, [this](std::string_view id) { return record_key(id); },
+        limit,
+        [&](std::string_view text) -> events::Result<std::optional<T>> {
+          auto record = decode_(text);
+          if (!record) return std::move(record).error();
+          if (record->account != account) return std::optional<T>{};
+          return std::optional<T>(std::move(record).value());
+        });
   }
 
  private:
   Database& database_;
-  Layout layout_;
+  std::string area_;
+  std::string noun_;
+  Decode decode_;
+};
+
+// A read model of records that belong to accounts, kept in `records_` under
+// the read model's name.
+template <class T>
+class OwnedView : public Projection {
+ public:
+  std::string_view name() const override { return records_.area(); }
+
+  // nullopt when missing, deleted or owned by another account.
+  [[nodiscard]] events::Result<std::optional<T>> find(const std::string& account,
+                                                      const std::string& id) const {
+    return records_.find(account, id);
+  }
+
+  // The same, with kNotFound "no <noun> <id>" for nullopt: what a request for
+  // a record that the caller cannot see gets.
+  [[nodiscard]] events::Result<T> get(const std::string& account, const std::string& id) const {
+    auto found = records_.find(account, id);
+    if (!found) return std::move(found).error();
+    if (!*found) return events::Error::not_found("no " + records_.noun() + " " + id);
+    return std::move(**found);
+  }
+
+ protected:
+  // `name` ("projects") names the projection and the area of its keys.
+  OwnedView(Database& database, std::string name, std::string noun,
+            typename OwnedRecords<T>::Decode decode)
+      : database_(database), records_(database, std::move(name), std::move(noun), decode) {}
+
+  Database& database_;
+  OwnedRecords<T> records_;
 };
 
 }  // namespace vouch::store

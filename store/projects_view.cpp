@@ -3,25 +3,17 @@
 #include <rocksdb/db.h>
 
 #include "events/overloaded.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
 namespace {
 
-std::string record_key(std::string_view id) { return "projects/id/" + std::string(id); }
-std::string position_key(std::string_view id) { return "projects/pos/" + std::string(id); }
 std::string snapshot_key(std::string_view id) { return "projects/snapshot/" + std::string(id); }
 // Every snapshot imported into a project: "projects/snapshots/<project>/<snapshot>".
 std::string imported_key(std::string_view id, std::string_view snapshot) {
   return "projects/snapshots/" + std::string(id) + "/" + std::string(snapshot);
-}
-std::string account_prefix(std::string_view account) {
-  return keys::owner_index_prefix("projects/acct", account);
-}
-std::string account_key(std::string_view account, std::uint64_t position) {
-  return keys::owner_index("projects/acct", account, position);
 }
 
 }  // namespace
@@ -31,37 +23,23 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
   auto decoded = events::decode_project_event(record.event.type, record.event.data);
   if (!decoded) return std::move(decoded).error();
 
-  const auto load = [&](const std::string& id) -> std::optional<events::Project> {
-    auto text = writer.get(record_key(id));
-    if (!text) return std::nullopt;
-    auto project = events::decode_project(*text);
-    if (!project) return std::nullopt;
-    return std::move(project).value();
-  };
-
   std::visit(
       events::Overloaded{
           [&](const events::ProjectCreated& created) {
             const auto& project = created.project;
-            writer.put(record_key(project.id), events::encode_project(project));
-            writer.put(position_key(project.id), keys::encode_u64(record.position));
-            writer.put(account_key(project.account, record.position), project.id);
+            records_.insert(writer, project.id, events::encode_project(project), record.position,
+                            "acct", project.account);
           },
           [&](const events::ProjectUpdated& updated) {
-            auto state = events::evolve(events::ProjectState{load(updated.id), false},
-                                        events::ProjectEvent{updated});
+            auto state =
+                events::evolve(events::ProjectState{records_.load(writer, updated.id), false},
+                               events::ProjectEvent{updated});
             if (state.project) {
-              writer.put(record_key(updated.id), events::encode_project(*state.project));
+              writer.put(records_.record_key(updated.id), events::encode_project(*state.project));
             }
           },
           [&](const events::ProjectDeleted& deleted) {
-            auto project = load(deleted.id);
-            auto position = writer.get(position_key(deleted.id));
-            if (project && position) {
-              writer.erase(account_key(project->account, keys::decode_u64(*position).value_or(0)));
-            }
-            writer.erase(record_key(deleted.id));
-            writer.erase(position_key(deleted.id));
+            records_.erase(writer, deleted.id, "acct");
             writer.erase(snapshot_key(deleted.id));
           },
           [&](const events::ProjectImported& imported) {
@@ -74,16 +52,7 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
 }
 
 ProjectsView::ProjectsView(Database& database)
-    : database_(database),
-      records_(database, {"project", record_key, position_key, events::decode_project,
-                          [](const events::Project& record) -> const std::string& {
-                            return record.account;
-                          }}) {}
-
-events::Result<std::optional<events::Project>> ProjectsView::find(const std::string& account,
-                                                                  const std::string& id) const {
-  return records_.find(account, id);
-}
+    : OwnedView(database, "projects", "project", events::decode_project) {}
 
 events::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
     const std::string& id) const {
@@ -100,12 +69,8 @@ events::Result<bool> ProjectsView::has_snapshot(const std::string& id,
 events::Result<Page<events::Project>> ProjectsView::list(
     const std::string& account, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
-  return records_.list(account,
-                       {account_prefix(account),
-                        [&](std::uint64_t position) { return account_key(account, position); },
-                        "of this account",
-                        {}},
-                       starting_after, limit);
+  return records_.list(account, records_.index("acct", account, "of this account"), starting_after,
+                       limit);
 }
 
 }  // namespace vouch::store

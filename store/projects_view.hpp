@@ -9,23 +9,17 @@
 #include "store/database.hpp"
 #include "store/owned_records.hpp"
 #include "store/page.hpp"
-#include "store/projection.hpp"
 
 namespace vouch::store {
 
 // Read model of projects: one record per live project and, per account, an
 // index in creation order for paging. Queries are thread-safe and read the
 // committed state; they never touch the write path.
-class ProjectsView : public Projection {
+class ProjectsView : public OwnedView<events::Project> {
  public:
   explicit ProjectsView(Database& database);
 
-  std::string_view name() const override { return "projects"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
-
-  // nullopt when missing, deleted or owned by another account.
-  [[nodiscard]] events::Result<std::optional<events::Project>> find(const std::string& account,
-                                                                    const std::string& id) const;
 
   // The id of the project's latest imported snapshot; nullopt before the
   // first import. REQUIRES: the caller found the project with find().
@@ -41,10 +35,6 @@ class ProjectsView : public Projection {
   [[nodiscard]] events::Result<Page<events::Project>> list(
       const std::string& account, const std::optional<std::string>& starting_after,
       std::size_t limit) const;
-
- private:
-  Database& database_;
-  OwnedRecords<events::Project> records_;
 };
 
 }  // namespace vouch::store

@@ -25,28 +25,27 @@ std::string encode_record(const events::RecordedEvent& record) {
 }
 
 events::Result<events::RecordedEvent> decode_record(std::string_view bytes) {
-  try {
-    const auto object = ja::parse_object(bytes, "event record");
-    const auto* data = object.if_contains("data");
-    if (!data || !data->is_object()) throw ja::CorruptRecord{"missing data object"};
-    // A literal beyond double's range parses as infinity, which JSON cannot
-    // print back (found by fuzzing).
-    if (ja::any_double(*data, [](double number) { return !std::isfinite(number); })) {
-      throw ja::CorruptRecord{"a number out of range in data"};
-    }
-    events::RecordedEvent record;
-    record.position = static_cast<std::uint64_t>(ja::int_at(object, "position"));
-    record.stream = ja::string_at(object, "stream");
-    record.version = static_cast<std::uint64_t>(ja::int_at(object, "version"));
-    record.event.id = ja::string_at(object, "id");
-    record.event.type = ja::string_at(object, "type");
-    record.event.account = ja::string_at(object, "account");
-    record.event.created = ja::int_at(object, "created");
-    record.event.data = boost::json::serialize(*data);
-    return record;
-  } catch (const ja::CorruptRecord& corrupt) {
-    return events::Error::internal("corrupt event record: " + corrupt.what);
-  }
+  return ja::read_stored<events::RecordedEvent>(
+      bytes, "event record",
+      [&](const boost::json::object& object) -> events::Result<events::RecordedEvent> {
+        const auto* data = object.if_contains("data");
+        if (!data || !data->is_object()) throw ja::CorruptRecord{"missing data object"};
+        // A literal beyond double's range parses as infinity, which JSON cannot
+        // print back (found by fuzzing).
+        if (ja::any_double(*data, [](double number) { return !std::isfinite(number); })) {
+          throw ja::CorruptRecord{"a number out of range in data"};
+        }
+        events::RecordedEvent record;
+        record.position = static_cast<std::uint64_t>(ja::int_at(object, "position"));
+        record.stream = ja::string_at(object, "stream");
+        record.version = static_cast<std::uint64_t>(ja::int_at(object, "version"));
+        record.event.id = ja::string_at(object, "id");
+        record.event.type = ja::string_at(object, "type");
+        record.event.account = ja::string_at(object, "account");
+        record.event.created = ja::int_at(object, "created");
+        record.event.data = boost::json::serialize(*data);
+        return record;
+      });
 }
 
 std::optional<std::string_view> peek_record_type(std::string_view bytes) {

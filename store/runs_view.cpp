@@ -5,7 +5,6 @@
 namespace vouch::store {
 namespace {
 
-std::string record_key(std::string_view id) { return "runs/id/" + std::string(id); }
 constexpr std::string_view kRunningPrefix = "runs/running/";
 std::string running_key(std::string_view id) {
   return std::string(kRunningPrefix) + std::string(id);
@@ -34,14 +33,14 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
 
   events::TestRun run;
   if (!std::holds_alternative<events::RunStarted>(*decoded)) {
-    auto text = writer.get(record_key(id));
+    auto text = writer.get(records_.record_key(id));
     if (!text) return events::Error::internal("run event for unknown run " + id);
     auto stored = events::decode_run(*text);
     if (!stored) return std::move(stored).error();
     run = std::move(stored).value();
   }
   run = events::evolve(std::move(run), *decoded);
-  writer.put(record_key(id), events::encode_run(run));
+  writer.put(records_.record_key(id), events::encode_run(run));
   if (run.status == events::kRunRunning) {
     writer.put(running_key(id), "");
   } else {
@@ -50,17 +49,7 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
   return events::ok_status();
 }
 
-RunsView::RunsView(Database& database)
-    : database_(database),
-      records_(
-          database,
-          {"run", record_key, [](std::string_view) { return std::string(); }, events::decode_run,
-           [](const events::TestRun& record) -> const std::string& { return record.account; }}) {}
-
-events::Result<std::optional<events::TestRun>> RunsView::find(const std::string& account,
-                                                              const std::string& id) const {
-  return records_.find(account, id);
-}
+RunsView::RunsView(Database& database) : OwnedView(database, "runs", "run", events::decode_run) {}
 
 events::Result<std::vector<events::TestRun>> RunsView::running() const {
   std::vector<events::TestRun> out;
@@ -69,8 +58,8 @@ events::Result<std::vector<events::TestRun>> RunsView::running() const {
   for (it->Seek(kRunningPrefix); it->Valid() && it->key().starts_with(kRunningPrefix); it->Next()) {
     std::string text;
     const auto id = it->key().ToStringView().substr(kRunningPrefix.size());
-    auto status =
-        database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
+    auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                     records_.record_key(id), &text);
     if (!status.ok()) return events::Error::internal(status.ToString());
     auto run = events::decode_run(text);
     if (!run) return std::move(run).error();

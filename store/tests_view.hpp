@@ -9,7 +9,6 @@
 #include "store/database.hpp"
 #include "store/owned_records.hpp"
 #include "store/page.hpp"
-#include "store/projection.hpp"
 
 namespace vouch::store {
 
@@ -17,16 +16,11 @@ namespace vouch::store {
 // its last run; per project, an index in generation order for paging; and
 // each project's latest measured coverage (the "previous" of the next
 // test.coverage.updated). Queries read committed state only.
-class TestsView : public Projection {
+class TestsView : public OwnedView<events::GeneratedTest> {
  public:
   explicit TestsView(Database& database);
 
-  std::string_view name() const override { return "tests"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
-
-  // nullopt when missing or owned by another account.
-  [[nodiscard]] events::Result<std::optional<events::GeneratedTest>> find(
-      const std::string& account, const std::string& id) const;
 
   // The tests of one project, oldest first, after `starting_after` when
   // given (kInvalid when that names no test of the project).
@@ -37,10 +31,6 @@ class TestsView : public Projection {
   // The coverage of the project's latest completed run; nullopt before one.
   [[nodiscard]] events::Result<std::optional<events::Coverage>> latest_coverage(
       const std::string& project_id) const;
-
- private:
-  Database& database_;
-  OwnedRecords<events::GeneratedTest> records_;
 };
 
 }  // namespace vouch::store

@@ -10,7 +10,6 @@
 #include "store/database.hpp"
 #include "store/owned_records.hpp"
 #include "store/page.hpp"
-#include "store/projection.hpp"
 
 namespace vouch::store {
 
@@ -23,16 +22,11 @@ struct WebhookEntry {
 
 // Read model of webhooks: one record per live webhook and, per account, an
 // index in creation order. Queries are thread-safe and read committed state.
-class WebhooksView : public Projection {
+class WebhooksView : public OwnedView<events::Webhook> {
  public:
   explicit WebhooksView(Database& database);
 
-  std::string_view name() const override { return "webhooks"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
-
-  // nullopt when missing, deleted or owned by another account.
-  [[nodiscard]] events::Result<std::optional<events::Webhook>> find(const std::string& account,
-                                                                    const std::string& id) const;
 
   // Oldest first, after `starting_after` when given (kInvalid when that names
   // no webhook of the account).
@@ -42,10 +36,6 @@ class WebhooksView : public Projection {
 
   // Every live webhook of `account` (the dispatcher's fan-out).
   [[nodiscard]] events::Result<std::vector<WebhookEntry>> all_of(const std::string& account) const;
-
- private:
-  Database& database_;
-  OwnedRecords<events::Webhook> records_;
 };
 
 }  // namespace vouch::store

@@ -102,6 +102,20 @@ std::optional<Cidr> Cidr::parse(std::string_view text) {
   return Cidr{*base, prefix};
 }
 
+events::Result<std::vector<Cidr>> Cidr::parse_all(const std::vector<std::string>& texts,
+                                                  std::string_view option) {
+  std::vector<Cidr> out;
+  for (const auto& text : texts) {
+    auto cidr = parse(text);
+    if (!cidr) {
+      return events::Error::invalid(std::string(option) + " " + text +
+                                    " is not an address or ADDRESS/PREFIX");
+    }
+    out.push_back(*cidr);
+  }
+  return out;
+}
+
 bool Cidr::contains(const IpAddress& address) const {
   if (address.v4 != base.v4) return false;
   unsigned bits = prefix;

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "events/result.hpp"
+
 // Which addresses webhook deliveries may connect to (SSRF protection). Only
 // public unicast addresses are allowed, unless the operator allows a range
 // with --webhook-allow-cidr. Checked on the address actually connected to,
@@ -31,6 +33,10 @@ struct Cidr {
   unsigned prefix = 0;
 
   static std::optional<Cidr> parse(std::string_view text);
+  // Every one of `texts` (the values of the command-line option `option`);
+  // kInvalid naming the option and the first text that is not a range.
+  static events::Result<std::vector<Cidr>> parse_all(const std::vector<std::string>& texts,
+                                                     std::string_view option);
   bool contains(const IpAddress& address) const;
 };
 

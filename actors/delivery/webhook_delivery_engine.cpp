@@ -6,12 +6,12 @@
 #include <boost/json/value.hpp>
 
 #include "actors/domain/append_request.hpp"
+#include "actors/domain/webhook_actor_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "actors/domain/webhook_actor_state.hpp"
 #include "events/ids.hpp"
 #include "events/public_types.hpp"
-#include "events/webhook_codec.hpp"
+#include "events/webhook.hpp"
 #include "events/webhook_signature.hpp"
 #include "log/log.hpp"
 

@@ -5,12 +5,11 @@
 #include <memory>
 #include <unordered_map>
 
+#include "actors/domain/webhook_actor.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "actors/domain/webhook_actor.hpp"
 #include "events/public_types.hpp"
 #include "events/webhook.hpp"
-#include "events/webhook_codec.hpp"
 #include "log/log.hpp"
 #include "store/subscriber_cursor.hpp"
 

@@ -1,9 +1,10 @@
 #include "actors/domain/account_actor.hpp"
 
 #include "actors/domain/append_request.hpp"
+#include "actors/domain/fold_stream.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/digest.hpp"
 #include "events/ids.hpp"
 
@@ -16,27 +17,11 @@ struct AccountActorState {
 
 using Self = account_actor::stateful_pointer<AccountActorState>;
 
-// Folds a stream into its aggregate's state; returns the state and version.
-template <class State, class Decode>
-events::Result<std::pair<State, std::uint64_t>> load(const store::EventLog& log,
-                                                     const std::string& stream, Decode decode) {
-  auto records = log.read_stream(stream);
-  if (!records) return std::move(records).error();
-  State state;
-  std::uint64_t version = 0;
-  for (const auto& record : *records) {
-    auto event = decode(record.event.type, record.event.data);
-    if (!event) return std::move(event).error();
-    state = events::evolve(std::move(state), *event);
-    version = record.version;
-  }
-  return std::pair{std::move(state), version};
-}
-
 caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,
                                  const event_store_actor& store, IssueKey command) {
   const std::string account_stream = events::account_stream(command.account);
-  auto account = load<events::AccountState>(log, account_stream, events::decode_account_event);
+  auto account =
+      fold_stream<events::AccountState>(log, account_stream, events::decode_account_event);
   if (!account) return to_caf_error(std::move(account).error());
   auto opened = events::decide(account->first,
                                events::OpenAccount{command.account, command.plan, command.at});
@@ -79,7 +64,7 @@ caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,
 caf::result<bool> revoke_key(Self self, const store::EventLog& log, const event_store_actor& store,
                              const RevokeKey& command) {
   const std::string stream = events::apikey_stream(command.key_id);
-  auto key = load<events::ApiKeyState>(log, stream, events::decode_api_key_event);
+  auto key = fold_stream<events::ApiKeyState>(log, stream, events::decode_api_key_event);
   if (!key) return to_caf_error(std::move(key).error());
   auto revoked = events::decide(key->first, events::RevokeApiKey{command.key_id, command.at});
   if (!revoked) return to_caf_error(std::move(revoked).error());

@@ -2,6 +2,7 @@
 
 #include <caf/all.hpp>
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -60,6 +61,17 @@ class KeyedActors {
     for (auto& use : waiting) with(id, std::move(use));
   }
 
+  // Answers with the reply of the id's actor to `message`, once it has one.
+  // `self`: the registry actor, which makes the promise.
+  template <class Reply, class Self, class Message>
+  caf::result<Reply> delegate(Self self, const std::string& id, Message message) {
+    auto promise = self->template make_response_promise<Reply>();
+    with(id, [promise, message = std::move(message)](const Handle& actor) mutable {
+      promise.delegate(actor, std::move(message));
+    });
+    return promise;
+  }
+
   std::size_t size() const { return entries_.size(); }
 
  private:
@@ -78,5 +90,20 @@ class KeyedActors {
   std::unordered_map<std::string, Entry> entries_;
   std::unordered_map<caf::actor_addr, std::string> ids_;
 };
+
+// Makes the registry `self` keep its per-id actors in `actors` (a member of
+// its state): each spawned by `spawn(id)`, linked, so that stopping the
+// registry stops them all, and monitored, so that one is forgotten only once
+// gone (through the down handler this sets).
+template <class Handle, class Self, class SpawnFn>
+void keep_keyed_actors(Self self, std::optional<KeyedActors<Handle>>& actors, SpawnFn spawn) {
+  actors.emplace([self, spawn = std::move(spawn)](const std::string& id) {
+    Handle actor = spawn(id);
+    self->link_to(actor);
+    self->monitor(actor);
+    return actor;
+  });
+  self->set_down_handler([&actors](caf::down_msg& down) { actors->gone(down.source); });
+}
 
 }  // namespace vouch::actors

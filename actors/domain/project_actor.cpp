@@ -1,10 +1,13 @@
 #include "actors/domain/project_actor.hpp"
 
+#include <tuple>
+
 #include "actors/domain/append_request.hpp"
+#include "actors/domain/fold_stream.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
 #include "events/ids.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -22,20 +25,14 @@ using Self = project_actor::stateful_pointer<ProjectActorState>;
 
 void load(Self self) {
   auto& state = self->state;
-  auto stream = state.config.log->read_stream(events::project_stream(state.config.project_id));
-  if (!stream) {
-    state.load_error = std::move(stream).error();
+  auto folded = fold_stream<events::ProjectState>(*state.config.log,
+                                                  events::project_stream(state.config.project_id),
+                                                  events::decode_project_event);
+  if (!folded) {
+    state.load_error = std::move(folded).error();
     return;
   }
-  for (const auto& record : *stream) {
-    auto event = events::decode_project_event(record.event.type, record.event.data);
-    if (!event) {
-      state.load_error = std::move(event).error();
-      return;
-    }
-    state.project = events::evolve(std::move(state.project), *event);
-    state.version = record.version;
-  }
+  std::tie(state.project, state.version) = std::move(folded).value();
 }
 
 // Runs one command: decide, append, evolve, answer with the project.

@@ -18,26 +18,16 @@ using Self = project_registry_actor::stateful_pointer<RegistryState>;
 // Answers `command` with the reply of the project's actor, once it has one.
 template <class Command>
 caf::result<events::Project> route(Self self, const Command& command) {
-  auto promise = self->make_response_promise<events::Project>();
-  self->state.projects->with(command.id, [promise, command](const project_actor& actor) mutable {
-    promise.delegate(actor, command);
-  });
-  return promise;
+  return self->state.projects->delegate<events::Project>(self, command.id, command);
 }
 
 project_registry_actor::behavior_type registry(Self self, const store::EventLog* log,
                                                event_store_actor store,
                                                std::chrono::milliseconds idle_after) {
-  self->state.projects.emplace([=](const std::string& id) {
-    auto actor =
-        spawn_project_actor(self->system(), ProjectActorConfig{id, log, store, self, idle_after});
-    // Linked, so that stopping the registry stops every project actor with
-    // it; monitored, so that it is forgotten only once gone.
-    self->link_to(actor);
-    self->monitor(actor);
-    return actor;
+  keep_keyed_actors(self, self->state.projects, [=](const std::string& id) {
+    return spawn_project_actor(self->system(),
+                               ProjectActorConfig{id, log, store, self, idle_after});
   });
-  self->set_down_handler([self](caf::down_msg& down) { self->state.projects->gone(down.source); });
   return {
       [self](const events::CreateProject& command) { return route(self, command); },
       [self](const events::UpdateProject& command) { return route(self, command); },

@@ -1,12 +1,15 @@
 #include "actors/domain/webhook_actor.hpp"
 
+#include <tuple>
+
 #include "actors/domain/append_request.hpp"
+#include "actors/domain/fold_stream.hpp"
+#include "actors/domain/webhook_actor_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "actors/domain/webhook_actor_state.hpp"
 #include "events/ids.hpp"
 #include "events/public_types.hpp"
-#include "events/webhook_codec.hpp"
+#include "events/webhook.hpp"
 #include "log/log.hpp"
 
 namespace vouch::actors {
@@ -14,20 +17,14 @@ namespace webhook_detail {
 
 void load(Self self) {
   auto& state = self->state;
-  auto stream = state.config.log->read_stream(events::webhook_stream(state.config.webhook_id));
-  if (!stream) {
-    state.load_error = std::move(stream).error();
+  auto folded = fold_stream<events::WebhookState>(*state.config.log,
+                                                  events::webhook_stream(state.config.webhook_id),
+                                                  events::decode_webhook_event);
+  if (!folded) {
+    state.load_error = std::move(folded).error();
     return;
   }
-  for (const auto& record : *stream) {
-    auto event = events::decode_webhook_event(record.event.type, record.event.data);
-    if (!event) {
-      state.load_error = std::move(event).error();
-      return;
-    }
-    state.webhook = events::evolve(std::move(state.webhook), *event);
-    state.version = record.version;
-  }
+  std::tie(state.webhook, state.version) = std::move(folded).value();
   auto failing = state.config.deliveries->failing_since(state.config.webhook_id);
   if (failing) state.failing_since = *failing;
 }

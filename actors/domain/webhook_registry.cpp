@@ -17,27 +17,16 @@ using Self = webhook_registry_actor::stateful_pointer<RegistryState>;
 // Answers `message` with the reply of the webhook's actor, once it has one.
 template <class Reply, class Message>
 caf::result<Reply> route(Self self, const std::string& id, Message message) {
-  auto promise = self->make_response_promise<Reply>();
-  self->state.webhooks->with(
-      id, [promise, message = std::move(message)](const webhook_actor& actor) mutable {
-        promise.delegate(actor, std::move(message));
-      });
-  return promise;
+  return self->state.webhooks->delegate<Reply>(self, id, std::move(message));
 }
 
 webhook_registry_actor::behavior_type registry(Self self, WebhookActorConfig prototype) {
-  self->state.webhooks.emplace([self, prototype](const std::string& id) {
+  keep_keyed_actors(self, self->state.webhooks, [self, prototype](const std::string& id) {
     WebhookActorConfig config = prototype;
     config.webhook_id = id;
     config.registry = self;
-    auto actor = spawn_webhook_actor(self->system(), std::move(config));
-    // Linked, so that stopping the registry stops every webhook actor with
-    // it; monitored, so that it is forgotten only once gone.
-    self->link_to(actor);
-    self->monitor(actor);
-    return actor;
+    return spawn_webhook_actor(self->system(), std::move(config));
   });
-  self->set_down_handler([self](caf::down_msg& down) { self->state.webhooks->gone(down.source); });
   return {
       [self](const events::CreateWebhook& command) {
         return route<events::Webhook>(self, command.id, command);

@@ -5,11 +5,11 @@
 #include <boost/json/parse.hpp>
 #include <cmath>
 
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/json_access.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 #include "events/public_types.hpp"
-#include "events/webhook_codec.hpp"
+#include "events/webhook.hpp"
 #include "fuzz_input.hpp"
 #include "store/record_codec.hpp"
 

@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "../unit/temp_folder.hpp"
@@ -62,6 +67,56 @@ class ApiTest : public VouchdTest {
     EXPECT_EQ(response.status, 201u) << response.body;
     return std::string(json(response)["id"].as_string());
   }
+};
+
+// The load the crash tests kill vouchd under: `clients` threads, each
+// creating up to `per_client` projects "p-<client>-<i>" on `port` as the
+// admin, keeping the ids of the creates answered 201. stop() (or the
+// destructor) ends the load and joins the threads.
+class ProjectCreators {
+ public:
+  ProjectCreators(std::uint16_t port, int clients, int per_client) {
+    for (int c = 0; c < clients; ++c) {
+      threads_.emplace_back([this, port, c, per_client] {
+        for (int i = 0; i < per_client && !stop_; ++i) {
+          HttpRequest request{
+              "POST",
+              "/v1/projects",
+              VouchdProcess::kAdminKey,
+              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) + "\"}",
+              "application/json",
+              {}};
+          auto response = send(port, request);
+          if (response.status != 201) continue;  // no answer (killed) or refused
+          auto id = std::string(boost::json::parse(response.body).as_object()["id"].as_string());
+          std::lock_guard lock(mutex_);
+          acknowledged_.push_back(std::move(id));
+        }
+      });
+    }
+  }
+  ~ProjectCreators() { stop(); }
+  ProjectCreators(const ProjectCreators&) = delete;
+  ProjectCreators& operator=(const ProjectCreators&) = delete;
+
+  void stop() {
+    stop_ = true;
+    for (auto& thread : threads_) {
+      if (thread.joinable()) thread.join();
+    }
+  }
+
+  // The ids acknowledged so far.
+  std::vector<std::string> acknowledged() const {
+    std::lock_guard lock(mutex_);
+    return acknowledged_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> acknowledged_;
+  std::atomic<bool> stop_{false};
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace vouch::testing

@@ -1,7 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <mutex>
 #include <thread>
 
 #include "api_fixture.hpp"
@@ -20,36 +18,15 @@ TEST(Durability, EveryAcknowledgedCreateSurvivesKillNine) {
   std::vector<std::string> acknowledged;
   {
     VouchdProcess server(data);
-    std::mutex mutex;
-    std::atomic<bool> stop{false};
-    std::vector<std::thread> clients;
-    for (int c = 0; c < 8; ++c) {
-      clients.emplace_back([&, c] {
-        for (int i = 0; i < 2000 && !stop; ++i) {
-          HttpRequest request{
-              "POST",
-              "/v1/projects",
-              kAdmin,
-              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) + "\"}",
-              "application/json",
-              {}};
-          auto response = send(server.port(), request);
-          if (response.status != 201) continue;  // no answer (killed) or refused
-          auto body = boost::json::parse(response.body).as_object();
-          std::lock_guard lock(mutex);
-          acknowledged.emplace_back(body["id"].as_string());
-        }
-      });
-    }
+    ProjectCreators creators(server.port(), 8, 2000);
     // Let the load run, then crash the server in the middle of it.
     for (int waited = 0; waited < 100; ++waited) {
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      std::lock_guard lock(mutex);
-      if (acknowledged.size() >= 200) break;
+      if (creators.acknowledged().size() >= 200) break;
     }
     server.kill();
-    stop = true;
-    for (auto& client : clients) client.join();
+    creators.stop();
+    acknowledged = creators.acknowledged();
   }
   ASSERT_GE(acknowledged.size(), 50u);
 

@@ -1,8 +1,6 @@
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <map>
-#include <mutex>
 #include <set>
 
 #include "webhook_fixture.hpp"
@@ -21,36 +19,15 @@ TEST_F(WebhookCrash, EveryEventIsDeliveredAtLeastOnceAcrossKillNine) {
   start(flags);
   const auto hook = create_webhook(receiver_url("crash", "flaky=1"), R"(["project.created"])");
 
-  std::mutex mutex;
   std::vector<std::string> acknowledged;
   {
-    std::atomic<bool> stop{false};
-    std::vector<std::thread> clients;
-    for (int c = 0; c < 4; ++c) {
-      clients.emplace_back([&, c] {
-        for (int i = 0; i < 200 && !stop; ++i) {
-          HttpRequest request{
-              "POST",
-              "/v1/projects",
-              kAdmin,
-              R"({"name":"p-)" + std::to_string(c) + "-" + std::to_string(i) + "\"}",
-              "application/json",
-              {}};
-          auto response = send(server_->port(), request);
-          if (response.status != 201) continue;
-          std::lock_guard lock(mutex);
-          acknowledged.emplace_back(
-              boost::json::parse(response.body).as_object()["id"].as_string());
-        }
-      });
-    }
+    ProjectCreators creators(server_->port(), 4, 200);
     ASSERT_TRUE(wait_until([&] {
-      std::lock_guard lock(mutex);
-      return acknowledged.size() >= 60 && receiver_->requests("crash").size() >= 20;
+      return creators.acknowledged().size() >= 60 && receiver_->requests("crash").size() >= 20;
     }));
     server_->kill();
-    stop = true;
-    for (auto& client : clients) client.join();
+    creators.stop();
+    acknowledged = creators.acknowledged();
   }
   const std::size_t before_crash = acknowledged.size();
 

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/clock.hpp"
 #include "events/generated_test.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
 

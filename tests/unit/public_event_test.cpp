@@ -4,9 +4,9 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/clock.hpp"
-#include "events/project_codec.hpp"
+#include "events/project.hpp"
 #include "events/public_types.hpp"
 #include "events/test_run.hpp"
 

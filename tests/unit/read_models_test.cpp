@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
-#include "events/access_codec.hpp"
+#include "events/access.hpp"
 #include "events/ids.hpp"
-#include "events/project_codec.hpp"
-#include "events/webhook_codec.hpp"
+#include "events/project.hpp"
+#include "events/webhook.hpp"
 #include "store/key_coding.hpp"
 #include "store/read_model_format.hpp"
 #include "temp_folder.hpp"

@@ -2,8 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include "events/webhook_codec.hpp"
-
 namespace vouch::events {
 namespace {
 

@@ -2,7 +2,7 @@
 // The client against the OpenAPI document the server serves (else the checkout's
 // docs/openapi.json): every documented operation is one entry of OPERATIONS, with its method and
 // path, and no other. Fields and parameters are checked at compile time: src/types.ts aliases
-// the types generated from the document (npm test checks src/schema.ts is up to date first).
+// the types generated from the document (npm test generates src/schema.ts first).
 const { describe, it } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
