@@ -4,6 +4,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawn } = require('child_process');
 const { moduleFiles } = require('./npm_module_files');
+const { client } = require('./vouch_api');
 
 const { ROOT, WORK, KEY, ADDRESS, VOUCHD_PID } = process.env;
 const ROUNDS = Number(process.env.ROUNDS);
@@ -22,25 +23,7 @@ const base = `http://${ADDRESS}`;
 const packagesDir = path.join(WORK, 'packages', 'node_modules');
 const jestBin = path.join(ROOT, 'runner', 'node_modules', 'jest', 'bin', 'jest.js');
 
-async function api(method, target, body, headers = {}) {
-  const response = await fetch(base + target, {
-    method,
-    headers: { Authorization: `Bearer ${KEY}`, ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${target}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
-
-// Long-polls the run (`Prefer: wait`): the answer comes as soon as it ends.
-async function runToEnd(testId) {
-  const started = await api('POST', '/v1/tests/run', { testId, environment: {} });
-  for (;;) {
-    const run = await api('GET', `/v1/tests/results/${started.runId}`, undefined, { Prefer: 'wait=20' });
-    if (run.status === 'completed') return run;
-  }
-}
+const { api, runToEnd } = client(base, KEY);
 
 // CPU seconds: vouchd's own (utime + stime of /proc/PID/stat), and the
 // whole machine's busy time (/proc/stat: all but idle and iowait), which

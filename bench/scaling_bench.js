@@ -3,6 +3,7 @@
 // waits for the workers to join, then times a burst of runs and a burst of
 // generations posted at once, and prints one row of the table.
 const fs = require('fs');
+const { client } = require('./vouch_api');
 
 const { KEY, ADDRESS, STATE } = process.env;
 const WORKERS = Number(process.env.WORKERS);
@@ -32,28 +33,11 @@ exports.format = (ms) => {
 `,
 };
 
-async function api(method, target, body, headers = {}) {
-  const response = await fetch(base + target, {
-    method,
-    headers: { Authorization: `Bearer ${KEY}`, ...headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${target}: ${response.status} ${text}`);
-  return JSON.parse(text);
-}
+const { api, runToEnd } = client(base, KEY);
 
 async function metric(name) {
   const text = await (await fetch(`${base}/metrics`)).text();
   return Number((new RegExp(`^${name} (\\d+)$`, 'm').exec(text) || [])[1]);
-}
-
-async function runToEnd(testId) {
-  const started = await api('POST', '/v1/tests/run', { testId });
-  for (;;) {
-    const run = await api('GET', `/v1/tests/results/${started.runId}`, undefined, { Prefer: 'wait=20' });
-    if (run.status === 'completed') return run;
-  }
 }
 
 async function main() {
