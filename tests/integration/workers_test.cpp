@@ -191,6 +191,27 @@ TEST_F(WorkersTest, ARunLostWithEveryWorkerEndsAsWorkerLost) {
   EXPECT_EQ(call("GET", "/readyz", "").status, 503u);
 }
 
+// A worker that stops answering without closing its connection (a network
+// gone quiet; here SIGSTOP) is lost after the heartbeat timeout, and its run
+// completes on the other worker.
+TEST_F(WorkersTest, ASilentWorkerIsLostAndItsRunGoesElsewhere) {
+  start_server();
+  start_worker("worker-a");
+  wait_for_metric("vouch_workers_remote", 1);
+  const auto test = generated(create_project(0), kSlowInRuns);
+  start_worker("worker-b");
+  wait_for_metric("vouch_workers_remote", 2);
+
+  const auto run = start_run_of(test);  // to worker-a: both have a free slot, it joined first
+  wait_for_metric("vouch_worker_runs_in_flight", 1);
+  ::kill(workers_.at("worker-a"), SIGSTOP);
+  auto ended = wait_for_run(run, std::chrono::seconds(60));
+  EXPECT_EQ(ended["outcome"], "success") << boost::json::serialize(ended);
+  EXPECT_EQ(metric("vouch_workers_lost_total"), 1);
+  EXPECT_EQ(metric("vouch_worker_jobs_retried_total"), 1);
+  ::kill(workers_.at("worker-a"), SIGCONT);
+}
+
 TEST_F(WorkersTest, AWorkerWithACertificateOfAnotherCaIsRefused) {
   WorkerPki pki(folder_.path());
   ASSERT_TRUE(pki.ok) << "openssl could not make the test certificates";
