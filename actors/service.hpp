@@ -8,11 +8,11 @@
 
 #include "actors/cluster/network.hpp"
 #include "actors/cluster/worker_stats.hpp"
+#include "actors/delivery/webhook_messages.hpp"
 #include "actors/domain/import_messages.hpp"
-#include "actors/messages.hpp"
 #include "actors/execution/runner_settings.hpp"
 #include "actors/execution/runner_stats.hpp"
-#include "actors/delivery/webhook_messages.hpp"
+#include "actors/messages.hpp"
 #include "events/idempotency.hpp"
 #include "events/project.hpp"
 #include "events/result.hpp"

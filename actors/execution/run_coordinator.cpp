@@ -132,10 +132,10 @@ run_coordinator_actor::behavior_type run_coordinator(Self self, RunCoordinatorCo
                 [self, promise, run, files = std::move(files)](const store::AppendResult&) mutable {
                   auto& config = self->state.config;
                   self->state.active.try_emplace(run.id);
-                  spawn_run_actor(self->system(),
-                                  RunActorConfig{run, std::move(files), config.settings,
-                                                 config.workers,
-                                                 caf::actor_cast<run_coordinator_actor>(self)});
+                  spawn_run_actor(
+                      self->system(),
+                      RunActorConfig{run, std::move(files), config.settings, config.workers,
+                                     caf::actor_cast<run_coordinator_actor>(self)});
                   promise.deliver(run);
                 },
                 [promise](caf::error& error) mutable { promise.deliver(std::move(error)); });

@@ -130,6 +130,18 @@ class WorkersTest : public RunnerTest {
     return false;
   }
 
+  // A server without TLS, worker-a (joined first, so a lone run goes to it)
+  // and worker-b; returns a generated test of kSlowInRuns.
+  std::string two_workers_and_a_slow_test() {
+    start_server();
+    start_worker("worker-a");
+    wait_for_metric("vouch_workers_remote", 1);
+    auto test = generated(create_project(0), kSlowInRuns);
+    start_worker("worker-b");
+    wait_for_metric("vouch_workers_remote", 2);
+    return test;
+  }
+
   std::string start_run_of(const std::string& test) {
     auto response = start_run(test);
     EXPECT_EQ(response.status, 202u) << response.body;
@@ -171,12 +183,7 @@ TEST_F(WorkersTest, TlsWorkersGenerateAndRunAndARunOutlivesTheLossOfItsWorker) {
 }
 
 TEST_F(WorkersTest, ARunLostWithEveryWorkerEndsAsWorkerLost) {
-  start_server();
-  start_worker("worker-a");
-  wait_for_metric("vouch_workers_remote", 1);
-  const auto test = generated(create_project(0), kSlowInRuns);
-  start_worker("worker-b");
-  wait_for_metric("vouch_workers_remote", 2);
+  const auto test = two_workers_and_a_slow_test();
 
   const auto run = start_run_of(test);
   wait_for_metric("vouch_worker_runs_in_flight", 1);
@@ -195,12 +202,7 @@ TEST_F(WorkersTest, ARunLostWithEveryWorkerEndsAsWorkerLost) {
 // gone quiet; here SIGSTOP) is lost after the heartbeat timeout, and its run
 // completes on the other worker.
 TEST_F(WorkersTest, ASilentWorkerIsLostAndItsRunGoesElsewhere) {
-  start_server();
-  start_worker("worker-a");
-  wait_for_metric("vouch_workers_remote", 1);
-  const auto test = generated(create_project(0), kSlowInRuns);
-  start_worker("worker-b");
-  wait_for_metric("vouch_workers_remote", 2);
+  const auto test = two_workers_and_a_slow_test();
 
   const auto run = start_run_of(test);  // to worker-a: both have a free slot, it joined first
   wait_for_metric("vouch_worker_runs_in_flight", 1);

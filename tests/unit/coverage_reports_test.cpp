@@ -108,6 +108,26 @@ TEST(CoverageReports, LimitsAreKept) {
   EXPECT_FALSE(few_files.keep("../escape", report(temp.path(), "w4", "x"), 1000).ok());
 }
 
+// A report that comes back from a worker is files by path, not a folder:
+// its paths and size are checked as a folder's would be.
+TEST(CoverageReports, FilesFromAWorkerAreCheckedBeforeTheyAreKept) {
+  TempFolder temp;
+  CoverageReports reports(temp.path() / "reports", 30 * kDay, {.max_files = 2, .max_bytes = 20});
+  for (const char* path : {"../lcov.info", "/etc/passwd", "a//b", "a\\b"}) {
+    EXPECT_FALSE(reports.keep_files("run_1", {{path, "x"}}, 1000).ok()) << path;
+  }
+  EXPECT_FALSE(reports.keep_files("run_1", {{"a", "1"}, {"b", "2"}, {"c", "3"}}, 1000).ok());
+  EXPECT_FALSE(reports.keep_files("run_1", {{"lcov.info", std::string(21, 'x')}}, 1000).ok());
+  EXPECT_FALSE(reports.keep_files("../run", {{"lcov.info", "x"}}, 1000).ok());
+  EXPECT_FALSE(reports.manifest("run_1")->has_value());
+
+  auto kept = reports.keep_files("run_1", {{"lcov-report/index.html", "<html>"}}, 1000);
+  ASSERT_TRUE(kept.ok());
+  EXPECT_TRUE(*kept);
+  EXPECT_EQ(*reports.file("run_1", "lcov-report/index.html").value(), "<html>");
+  EXPECT_FALSE(*reports.keep_files("run_2", {}, 1000));
+}
+
 TEST(CoverageReports, SweepRemovesExpiredReportsAndTheBlobsOnlyTheyUsed) {
   TempFolder temp;
   CoverageReports reports(temp.path() / "reports", kDay);
