@@ -67,17 +67,23 @@ class ConnectionTable {
   };
   using IdleList = std::list<IdleEntry>;
 
-  void mark_idle(IdleEntry entry, typename IdleList::iterator& at) {
+  // `own` is the session's own one-entry list, its entry made by `make()` on
+  // first use: the entry moves into the idle list and back, so marking a
+  // connection idle for each request allocates nothing.
+  template <class Make>
+  void mark_idle(IdleList& own, const Make& make, typename IdleList::iterator& at) {
     const std::lock_guard lock(mutex_);
-    *entry.listed = true;
-    at = idle_.insert(idle_.end(), std::move(entry));
+    if (own.empty()) own.push_back(make());  // new, or taken by admit()
+    at = own.begin();
+    *at->listed = true;
+    idle_.splice(idle_.end(), own, at);
   }
 
-  void mark_busy(bool& listed, typename IdleList::iterator at) {
+  void mark_busy(IdleList& own, bool& listed, typename IdleList::iterator at) {
     const std::lock_guard lock(mutex_);
     if (!listed) return;  // already taken off by admit()
     listed = false;
-    idle_.erase(at);
+    own.splice(own.end(), idle_, at);
   }
 
   std::size_t total() const {

@@ -9,7 +9,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <thread>
 #include <vector>
 
@@ -43,10 +43,15 @@ std::size_t connection_limit_from_open_files() {
 
 }  // namespace
 
+// One io_context per thread, each run by that thread alone: a connection
+// lives on one of them from accept to close, so its handlers never hop
+// between threads (no strand, no cross-thread wake-up per request). The
+// first context also holds the acceptor, the signals and the drain timer.
 struct Server::Impl {
   explicit Impl(ServerOptions options, Handler handler)
-      : io(static_cast<int>(options.threads)),
-        acceptor(asio::make_strand(io)),
+      : contexts(make_contexts(std::max<std::size_t>(1, options.threads))),
+        io(*contexts.front()),
+        acceptor(io),
         state(std::make_shared<ServerState>()) {
     const auto total =
         options.max_connections != 0 ? options.max_connections : connection_limit_from_open_files();
@@ -58,8 +63,17 @@ struct Server::Impl {
     state->handler = std::move(handler);
   }
 
+  static std::vector<std::unique_ptr<asio::io_context>> make_contexts(std::size_t count) {
+    std::vector<std::unique_ptr<asio::io_context>> made;
+    for (std::size_t i = 0; i < count; ++i) made.push_back(std::make_unique<asio::io_context>(1));
+    return made;
+  }
+
+  // The context the next connection lives on, round robin.
+  asio::io_context& next_context() { return *contexts[next_connection++ % contexts.size()]; }
+
   void do_accept() {
-    acceptor.async_accept(asio::make_strand(io), [this](error_code ec, tcp::socket socket) {
+    acceptor.async_accept(next_context(), [this](error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;  // stopped
       if (ec) return pause_accepting(ec);
       admit(std::move(socket));
@@ -95,9 +109,9 @@ struct Server::Impl {
     });
   }
 
-  // Stops accepting, on the acceptor's strand.
+  // Stops accepting (on the first context's thread, as the acceptor's handlers).
   void stop_accepting() {
-    asio::dispatch(acceptor.get_executor(), [this] {
+    asio::dispatch(io, [this] {
       error_code ignored;
       acceptor.close(ignored);
       accept_pause.cancel();
@@ -108,7 +122,8 @@ struct Server::Impl {
   // drain timeout passes, then stops the io_context.
   void drain(std::chrono::steady_clock::time_point deadline) {
     if (state->in_flight.load() == 0 || std::chrono::steady_clock::now() >= deadline) {
-      io.stop();
+      for (auto& guard : keep_running) guard.reset();
+      for (auto& context : contexts) context->stop();
       return;
     }
     drain_timer.expires_after(std::chrono::milliseconds(20));
@@ -117,10 +132,14 @@ struct Server::Impl {
 
   static constexpr std::chrono::milliseconds kAcceptPause{100};
 
-  asio::io_context io;
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::size_t next_connection = 0;  // on the first context's thread
+  asio::io_context& io;             // the first context
   tcp::acceptor acceptor;
-  asio::steady_timer accept_pause{acceptor.get_executor()};  // on the acceptor's strand
+  asio::steady_timer accept_pause{io};
   asio::steady_timer drain_timer{io};
+  // Keeps each context running while it has no connection.
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
   // Registered at construction, before the port is announced, so a SIGTERM
   // that comes early is queued for run() rather than killing the process.
   asio::signal_set signals{io, SIGINT, SIGTERM};
@@ -162,9 +181,11 @@ void Server::run() {
     impl_->drain(std::chrono::steady_clock::now() + impl_->state->options.drain_timeout);
   });
   impl_->do_accept();
+  auto& contexts = impl_->contexts;
+  for (auto& context : contexts) impl_->keep_running.push_back(asio::make_work_guard(*context));
   std::vector<std::thread> threads;
-  for (std::size_t i = 1; i < impl_->state->options.threads; ++i) {
-    threads.emplace_back([this] { impl_->io.run(); });
+  for (std::size_t i = 1; i < contexts.size(); ++i) {
+    threads.emplace_back([&context = *contexts[i]] { context.run(); });
   }
   impl_->io.run();
   for (auto& thread : threads) thread.join();

@@ -45,7 +45,7 @@ struct ServerOptions {
 
 // The Beast HTTP/1.1 server: keep-alive, one request at a time per
 // connection, explicit limits. It hands each request to `handler` and writes
-// whatever it responds, on the connection's strand.
+// whatever it responds, on the connection's thread.
 //
 // Slow and idle clients cannot starve others: each phase of a request has its
 // own deadline, and when the connection limit (overall or for one address) is

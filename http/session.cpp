@@ -25,11 +25,13 @@ using tcp = asio::ip::tcp;
 // phase with its own deadline), hand it over, write the response, repeat.
 class Session : public std::enable_shared_from_this<Session> {
  public:
+  using IdleEntry = ConnectionTable<Session>::IdleEntry;
+
   Session(tcp::socket&& socket, asio::ip::address address, std::shared_ptr<ServerState> state)
       : stream_(std::move(socket)), address_(std::move(address)), state_(std::move(state)) {}
   ~Session() {
     release_large_body();
-    state_->connections.mark_busy(idle_listed_, idle_entry_);
+    state_->connections.mark_busy(own_idle_, idle_listed_, idle_entry_);
     state_->connections.release(address_);
   }
 
@@ -38,10 +40,14 @@ class Session : public std::enable_shared_from_this<Session> {
                    beast::bind_front_handler(&Session::do_read, shared_from_this()));
   }
 
-  // Closes the connection if it is still idle: the listener needs its slot.
+  // Closes the connection, chosen while idle, for the listener needs its
+  // slot; unless a request of it reached the handler meanwhile (which may act
+  // on it: its answer must not be lost). Bytes that arrived meanwhile (the
+  // start of a request, not yet read) do not save it: the table counted its
+  // slot as free.
   void evict() {
     asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
-      if (!self->idle_) return;  // a request began meanwhile: let it be
+      if (self->handling_) return;
       beast::error_code ignored;
       self->stream_.socket().close(ignored);
     });
@@ -54,9 +60,11 @@ class Session : public std::enable_shared_from_this<Session> {
     // The largest any request may send, so that the header of an upload
     // passes; on_header() sets the request's own limit.
     parser_->body_limit(std::max(state_->options.body_limit, state_->options.large_body_limit));
+    handling_ = false;
     if (buffer_.size() > 0) return read_header();  // a pipelined request is here already
-    idle_ = true;
-    state_->connections.mark_idle({weak_from_this(), address_, &idle_listed_}, idle_entry_);
+    state_->connections.mark_idle(
+        own_idle_, [this] { return IdleEntry{weak_from_this(), address_, &idle_listed_}; },
+        idle_entry_);
     stream_.expires_after(state_->options.idle_timeout);
     stream_.async_read_some(
         buffer_.prepare(kFirstRead),
@@ -64,8 +72,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void on_first_bytes(beast::error_code ec, std::size_t bytes) {
-    idle_ = false;
-    state_->connections.mark_busy(idle_listed_, idle_entry_);
+    state_->connections.mark_busy(own_idle_, idle_listed_, idle_entry_);
     if (ec) return;  // closed, idle too long or evicted: nothing to answer
     buffer_.commit(bytes);
     read_header();
@@ -144,6 +151,7 @@ class Session : public std::enable_shared_from_this<Session> {
   }
 
   void dispatch() {
+    handling_ = true;
     auto message = parser_->release();
     keep_alive_ = message.keep_alive();
     version_ = message.version();
@@ -158,11 +166,12 @@ class Session : public std::enable_shared_from_this<Session> {
 
     ++state_->in_flight;
     stream_.expires_never();  // the handler's own timeouts apply while it works
-    // The handler may answer from any thread, once; the write goes back to our strand.
+    // The handler may answer from any thread, once; the write goes back to
+    // our connection's thread (at once when the handler answers on it).
     auto answered = std::make_shared<std::atomic<bool>>(false);
     Respond respond = [self = shared_from_this(), answered](Response response) {
       if (answered->exchange(true)) return;
-      asio::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+      asio::dispatch(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
         --self->state_->in_flight;
         self->do_write(std::move(response));
       });
@@ -245,10 +254,11 @@ class Session : public std::enable_shared_from_this<Session> {
   unsigned version_ = 11;
   std::uint64_t body_limit_ = 0;   // the current request's
   bool holds_large_body_ = false;  // the current request holds an upload slot
-  bool idle_ = false;              // on the strand: waiting for the first byte of a request
+  bool handling_ = false;          // on our thread: the handler has the request, or we answer it
   // Guarded by the connection table: whether and where we are in its idle list.
   bool idle_listed_ = false;
   ConnectionTable<Session>::IdleList::iterator idle_entry_;
+  ConnectionTable<Session>::IdleList own_idle_;  // our entry while not in the idle list
 };
 
 void start_session(tcp::socket socket, asio::ip::address address,

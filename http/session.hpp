@@ -25,7 +25,7 @@ struct ServerState {
   std::atomic<std::size_t> large_bodies{0};  // held now, at most options.large_bodies_at_once
 };
 
-// Serves `socket` on its own strand until the connection closes.
+// Serves `socket` on its io_context's thread until the connection closes.
 // REQUIRES: state->connections admitted `address` (the session releases it).
 void start_session(boost::asio::ip::tcp::socket socket, boost::asio::ip::address address,
                    std::shared_ptr<ServerState> state);

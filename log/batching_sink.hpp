@@ -1,36 +1,51 @@
 #pragma once
 
-#include <spdlog/details/null_mutex.h>
 #include <spdlog/sinks/base_sink.h>
 
-#include <functional>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <string>
+#include <thread>
 
-// The sink of the async logger: lines go to a descriptor (stderr) in
-// batches. The logger's one background thread appends each line to a buffer
-// and writes the buffer out once its queue is empty or the buffer is full, so
-// a burst of lines costs one write() instead of one each, and a line never
-// waits for the next one: when no other line is queued it is written at once.
+// The log's sink: lines go to a descriptor (stderr) in batches, written by a
+// thread of its own.
 //
-// Only the async logger's thread calls it, hence no mutex.
+// Logging a line appends it to a buffer and returns: no system call, and no
+// wake-up of the writer while lines keep coming. The writer wakes when the
+// first line arrives after a quiet spell, gathers for up to `gather_for` (at
+// once for a warning or an error, or when kBatchBytes have gathered) and
+// writes everything with one write(). A logger more than kMaxBufferedBytes
+// ahead of the writer (stderr blocked) waits for it: lines are never dropped.
 namespace vouch::log {
 
-class BatchingSink final : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+class BatchingSink final : public spdlog::sinks::base_sink<std::mutex> {
  public:
-  // `queued` tells how many lines still wait in the logger's queue.
-  BatchingSink(int fd, std::function<std::size_t()> queued);
-  ~BatchingSink() override;
+  // `gather_for`: how long an info line may wait to be written with others.
+  explicit BatchingSink(int fd,
+                        std::chrono::milliseconds gather_for = std::chrono::milliseconds(50));
+  ~BatchingSink() override;  // writes every line still buffered
 
  protected:
+  // Both run with base_sink's mutex_ held.
   void sink_it_(const spdlog::details::log_msg& message) override;
-  void flush_() override;
+  void flush_() override;  // returns once every line so far is written
 
  private:
-  void write_out();
+  void write_loop();
+  void write_all(const std::string& batch) const;
 
-  int fd_;
-  std::function<std::size_t()> queued_;
+  const int fd_;
+  const std::chrono::milliseconds gather_for_;
+  // Guarded by mutex_ (base_sink's).
   std::string buffer_;
+  bool urgent_ = false;    // a warning, an error, a flush or a full batch waits
+  bool sleeping_ = false;  // the writer waits for a first line
+  bool writing_ = false;   // the writer holds a batch outside the lock
+  bool stopping_ = false;
+  std::condition_variable wake_writer_;
+  std::condition_variable written_;
+  std::thread writer_;  // last: starts once the rest is built
 };
 
 }  // namespace vouch::log

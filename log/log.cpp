@@ -2,14 +2,11 @@
 
 #include <unistd.h>
 
-#include <spdlog/async.h>
 #include <spdlog/fmt/chrono.h>
-#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/json/serialize.hpp>
 #include <chrono>
-#include <mutex>
 
 #include "log/batching_sink.hpp"
 
@@ -42,30 +39,17 @@ std::string timestamp() {
                      fmt::gmtime(std::chrono::system_clock::to_time_t(seconds)), millis);
 }
 
-std::mutex logger_mutex;
-std::shared_ptr<spdlog::logger> async_logger;  // guarded by logger_mutex
-bool flushed = false;                          // guarded by logger_mutex
-
-// The async logger, made on first use; after flush(), a synchronous one.
-std::shared_ptr<spdlog::logger> logger() {
-  const std::lock_guard lock(logger_mutex);
-  if (!async_logger) {
-    if (flushed) {
-      async_logger = std::make_shared<spdlog::logger>(
-          "vouch-sync", std::make_shared<spdlog::sinks::stderr_sink_mt>());
-    } else {
-      spdlog::init_thread_pool(8192, 1);
-      // The sink runs on the pool's own thread only, which the pool outlives.
-      auto* pool = spdlog::thread_pool().get();
-      auto sink = std::make_shared<BatchingSink>(STDERR_FILENO,
-                                                 [pool] { return pool->queue_size(); });
-      async_logger = std::make_shared<spdlog::async_logger>(
-          "vouch", std::move(sink), spdlog::thread_pool(), spdlog::async_overflow_policy::block);
-    }
-    async_logger->set_pattern("%v");
-    async_logger->set_level(spdlog::level::debug);
-  }
-  return async_logger;
+// Made on first use, never replaced: lines from every thread go to the one
+// batching sink, which writes them from its own thread. Never destroyed:
+// threads may log until the process ends.
+spdlog::logger& logger() {
+  static spdlog::logger* const made = [] {
+    auto* logger = new spdlog::logger("vouch", std::make_shared<BatchingSink>(STDERR_FILENO));
+    logger->set_pattern("%v");
+    logger->set_level(spdlog::level::debug);
+    return logger;
+  }();
+  return *made;
 }
 
 }  // namespace
@@ -78,20 +62,9 @@ void write(Level level, std::string_view component, std::string_view message, Fi
   line["component"] = component;
   line["msg"] = message;
   for (auto& field : fields) line[field.key()] = std::move(field.value());
-  logger()->log(spdlog_level(level), "{}", boost::json::serialize(line));
+  logger().log(spdlog_level(level), boost::json::serialize(line));
 }
 
-void flush() {
-  std::shared_ptr<spdlog::logger> stopping;
-  {
-    const std::lock_guard lock(logger_mutex);
-    stopping = std::move(async_logger);
-    async_logger.reset();
-    flushed = true;
-  }
-  if (stopping) stopping->flush();
-  stopping.reset();
-  spdlog::shutdown();
-}
+void flush() { logger().flush(); }
 
 }  // namespace vouch::log

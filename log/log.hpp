@@ -3,10 +3,10 @@
 #include <boost/json/object.hpp>
 #include <string_view>
 
-// The service's log: one JSON object per line on stderr, written by one
-// background thread (spdlog's async logger, log/batching_sink.hpp), so that
-// lines from different threads never interleave, a request never waits for
-// the terminal, and a burst of lines is one write.
+// The service's log: one JSON object per line on stderr, written in batches
+// by one background thread (log/batching_sink.hpp), so that lines from
+// different threads never interleave, a request never waits for the
+// terminal, and many lines are one write.
 //
 //   {"time":"2026-11-24T19:22:55.123Z","level":"warn","component":"http",
 //    "msg":"accepting a connection failed: …","requestId":"req_…"}
@@ -31,8 +31,8 @@ inline void error(std::string_view component, std::string_view message, Fields f
   write(Level::kError, component, message, std::move(fields));
 }
 
-// Writes every queued line and stops the background thread; call before the
-// process exits (later lines are written synchronously).
+// Returns once every line logged so far is written; call before the process
+// exits.
 void flush();
 
 }  // namespace vouch::log

@@ -56,6 +56,7 @@ events::Result<StoredKey> decode_key_record(std::string_view text) {
 
 events::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   const auto& type = record.event.type;
+  if (events::is_account_event(type) || events::is_api_key_event(type)) changed_ = true;
   if (events::is_account_event(type)) {
     auto decoded = events::decode_account_event(type, record.event.data);
     if (!decoded) return std::move(decoded).error();
@@ -91,7 +92,32 @@ events::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter
   return events::ok_status();
 }
 
+void AccessView::committed() {
+  if (!changed_) return;
+  changed_ = false;
+  const std::lock_guard lock(grants_mutex_);
+  grants_.clear();
+  ++generation_;
+}
+
 events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
+  std::uint64_t generation = 0;
+  {
+    const std::lock_guard lock(grants_mutex_);
+    if (const auto found = grants_.find(hash); found != grants_.end()) {
+      return std::optional<KeyGrant>{found->second};
+    }
+    generation = generation_;
+  }
+  auto grant = read_grant(hash);
+  if (grant && *grant) {
+    const std::lock_guard lock(grants_mutex_);
+    if (generation == generation_) grants_.emplace(hash, **grant);
+  }
+  return grant;
+}
+
+events::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string& hash) const {
   auto key_id = database_.read_view(hash_key(hash));
   if (!key_id) return std::move(key_id).error();
   if (!*key_id) return std::optional<KeyGrant>{};

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "events/plan.hpp"
@@ -30,12 +33,18 @@ struct KeyRecord {
 
 // Read model of accounts and API keys, looked up on every request. Keys are
 // found by the SHA-256 of the secret; a revoked key is no longer found.
+//
+// The grants found are kept in memory until an account or key event is
+// committed (an issued or revoked key, a plan change), which drops them all:
+// a request costs no database read, and a revocation is in force by the time
+// its request is answered.
 class AccessView : public Projection {
  public:
   explicit AccessView(Database& database) : database_(database) {}
 
   std::string_view name() const override { return "access"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  void committed() override;
 
   // nullopt for an unknown or revoked key.
   [[nodiscard]] events::Result<std::optional<KeyGrant>> find_by_hash(const std::string& hash) const;
@@ -44,7 +53,16 @@ class AccessView : public Projection {
       const std::string& account) const;
 
  private:
+  [[nodiscard]] events::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
+
   Database& database_;
+  bool changed_ = false;  // an access event applied since the last commit (projector thread)
+  mutable std::mutex grants_mutex_;
+  // Grants by key hash, filled by lookups, dropped by committed() (guarded by grants_mutex_).
+  mutable std::unordered_map<std::string, KeyGrant> grants_;
+  // Bumped with each drop: a lookup that read the database before a drop
+  // does not keep what it read.
+  mutable std::uint64_t generation_ = 0;
 };
 
 }  // namespace vouch::store

@@ -49,6 +49,11 @@ class Projection {
   // kInternal when the event's data is corrupt.
   [[nodiscard]] virtual events::Status apply(const events::RecordedEvent& event,
                                              ViewWriter& writer) = 0;
+  // Called once the batch holding everything apply() wrote since the last
+  // call is committed, before the projector's checkpoint moves past it (and
+  // so before a writer waiting for its change is answered): where a view
+  // keeps answers in memory, they are dropped here.
+  virtual void committed() {}
 };
 
 }  // namespace vouch::store

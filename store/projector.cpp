@@ -92,6 +92,7 @@ events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch)
   options.disableWAL = true;
   auto status = database_.db().Write(options, &write_batch);
   if (!status.ok()) return events::Error::internal("read-model write failed: " + status.ToString());
+  for (auto* projection : projections_) projection->committed();
   checkpoints_ = std::move(advanced);
   checkpoint_ = *std::min_element(checkpoints_.begin(), checkpoints_.end());
   return events::ok_status();

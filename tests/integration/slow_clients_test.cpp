@@ -136,7 +136,7 @@ TEST(SlowClients, ThousandsOfIdleConnectionsDoNotKeepOthersOut) {
     EXPECT_EQ(health_from("127.0.0.1", server.port(), seconds(10)), 200u) << "request " << i;
   }
   // Every idle connection was accepted before those requests; all but the
-  // last 384 were closed to make room (closing goes through each one's strand).
+  // last 384 were closed to make room (closing goes through each one's thread).
   std::size_t closed = 0;
   for (const auto start = Clock::now(); Clock::now() - start < seconds(10);) {
     closed = 0;

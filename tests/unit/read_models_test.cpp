@@ -112,6 +112,8 @@ TEST_F(ReadModelsTest, ListPagesOldestFirstWithCursor) {
   EXPECT_EQ(foreign_cursor.error().code, events::ErrorCode::kInvalid);
 }
 
+// Grants found are kept in memory (access_view.hpp): a plan change or a
+// revocation after a lookup must still show in the next one.
 TEST_F(ReadModelsTest, KeysAreFoundByHashUntilRevoked) {
   append(events::account_stream("acme"),
          events::AccountEvent{events::AccountOpened{"acme", events::Plan::kPro, 1}});
@@ -122,6 +124,9 @@ TEST_F(ReadModelsTest, KeysAreFoundByHashUntilRevoked) {
   ASSERT_TRUE(grant->has_value());
   EXPECT_EQ((*grant)->plan, events::Plan::kPro);
   EXPECT_EQ((*grant)->scopes, std::vector<std::string>{"projects:read"});
+  append(events::account_stream("acme"),
+         events::AccountEvent{events::AccountPlanChanged{"acme", events::Plan::kEnterprise, 2}});
+  EXPECT_EQ((*models_->access().find_by_hash("h1"))->plan, events::Plan::kEnterprise);
   append(events::apikey_stream("key_1"), events::ApiKeyEvent{events::ApiKeyRevoked{"key_1", 2}});
   EXPECT_FALSE(models_->access().find_by_hash("h1")->has_value());
   EXPECT_TRUE((*models_->access().find_key("key_1"))->revoked);
