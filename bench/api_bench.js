@@ -2,7 +2,7 @@
 // The driver of bench/api_bench.sh (see there). Speaks HTTP to vouchd.
 const fs = require('fs');
 const path = require('path');
-const { spawn } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const { moduleFiles } = require('./npm_module_files');
 const { client } = require('./vouch_api');
 
@@ -10,6 +10,10 @@ const { ROOT, WORK, KEY, ADDRESS, VOUCHD_PID } = process.env;
 const ROUNDS = Number(process.env.ROUNDS);
 const RUNS = Number(process.env.RUNS);
 const WARM_RUNNERS = 2;  // vouchd's default --warm-runners
+// Runs posted at once for the plot, each level run at least SWEEP_MIN_RUNS times.
+const SWEEP = (process.env.SWEEP || '1 2 4 8 16 24').split(' ').map(Number);
+const SWEEP_MIN_RUNS = 8;
+const PLOT = process.env.PLOT;
 
 async function poolReady() {
   for (;;) {
@@ -117,6 +121,7 @@ async function main() {
   const executors = 2;
   await poolReady();
   const burstBefore = cpuSeconds();
+  const accounting = startAccounting();
   let started = Date.now();
   const outcomes = await Promise.all(Array.from({ length: RUNS }, () => runToEnd(subject.test.testId)));
   const apiSeconds = (Date.now() - started) / 1000;
@@ -124,6 +129,7 @@ async function main() {
   // The refill after the burst belongs to it: wait until the pool is full.
   await poolReady();
   const burstCpu = cpuSince(burstBefore);
+  const processes = accounting.stop();
   const coldBefore = cpuSeconds();
   started = Date.now();
   let next = 0;
@@ -140,6 +146,89 @@ async function main() {
   console.log('CPU per run (machine busy time over the phase; the burst includes the pool refill after it):');
   console.log(`  cold jest     : ${perRun(coldCpu.machine)}`);
   console.log(`  vouchd burst  : ${perRun(burstCpu.machine)}, of which vouchd itself ${perRun(burstCpu.vouchd)}`);
+  if (processes) printBreakdown(processes, burstCpu, perRun);
+
+  // 4. Runs per minute against runs posted at once, for the plot.
+  const sweep = [];
+  for (const posted of SWEEP) {
+    const total = Math.max(posted, SWEEP_MIN_RUNS);
+    await poolReady();
+    started = Date.now();
+    for (let done = 0; done < total; done += posted) {
+      const wave = await Promise.all(Array.from({ length: Math.min(posted, total - done) }, () => runToEnd(subject.test.testId)));
+      if (wave.some((run) => run.outcome !== 'success')) throw new Error('a run of the sweep failed');
+    }
+    const vouchdPerMin = total / ((Date.now() - started) / 60000);
+    const parallel = Math.min(posted, executors);
+    started = Date.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: parallel }, async () => {
+      while (next < total) { next += 1; await coldJest(dir); }
+    }));
+    const coldPerMin = total / ((Date.now() - started) / 60000);
+    sweep.push({ posted, vouchdPerMin, coldPerMin });
+    console.log(`  ${String(posted).padStart(2)} posted at once: vouchd ${vouchdPerMin.toFixed(0)} runs/min, cold jest (${parallel} at a time) ${coldPerMin.toFixed(0)} runs/min, ratio ${(vouchdPerMin / coldPerMin).toFixed(2)}`);
+  }
+  plot(sweep);
+}
+
+// Process accounting (acct) over the burst: every process that ended, with
+// its CPU time, tells where the machine's time went. Off when accton is
+// missing (the bench script installs it).
+function startAccounting() {
+  const file = path.join(WORK, 'acct');
+  fs.writeFileSync(file, '');
+  if (spawnSync('accton', [file]).status !== 0) return { stop: () => null };
+  return {
+    stop() {
+      spawnSync('accton', ['off']);
+      const listed = spawnSync('lastcomm', ['-f', file], { encoding: 'utf8' }).stdout || '';
+      // "node  S  X 18790634 __  2.63 secs Wed Nov 25 16:41": command, flags, user, tty, CPU.
+      return listed.split('\n').map((line) => {
+        const match = /^(\S+)\s+(?:[SFCDX]\s+)*(\S+)\s+\S+\s+([\d.]+) secs/.exec(line);
+        return match && { command: match[1], user: match[2], cpu: Number(match[3]) };
+      }).filter(Boolean);
+    },
+  };
+}
+
+function printBreakdown(processes, burstCpu, perRun) {
+  const sum = (list) => list.reduce((total, p) => total + p.cpu, 0);
+  // Sandboxed processes run as a uid of their own; the launcher (sandbox.js) as root.
+  const runners = processes.filter((p) => p.command === 'node' && p.user !== 'root');
+  const launchers = processes.filter((p) => p.command === 'node' && p.user === 'root');
+  const isolation = processes.filter((p) => p.command === 'bwrap' || p.command === 'setpriv');
+  const medianCpu = runners.length ? median(runners.map((p) => p.cpu)) : 0;
+  console.log('Where the burst\'s CPU went (process accounting; per run posted):');
+  console.log(`  runners (node run.js: loading Jest, priming, the job): ${perRun(sum(runners))} in ${runners.length} processes, median ${(medianCpu * 1000).toFixed(0)} ms each`);
+  console.log(`  sandbox launchers (node sandbox.js)                  : ${perRun(sum(launchers))} in ${launchers.length} processes`);
+  console.log(`  bubblewrap and setpriv                               : ${perRun(sum(isolation))}`);
+  console.log(`  vouchd (API, event log, pool, reports)               : ${perRun(burstCpu.vouchd)}`);
+  const accounted = sum(runners) + sum(launchers) + sum(isolation) + burstCpu.vouchd;
+  console.log(`  everything else on the machine                       : ${perRun(Math.max(0, burstCpu.machine - accounted))}`);
+}
+
+// Draws runs per minute against runs posted at once (gnuplot, PNG).
+function plot(sweep) {
+  const data = path.join(WORK, 'sweep.dat');
+  fs.writeFileSync(data, sweep.map((row) => `${row.posted} ${row.vouchdPerMin} ${row.coldPerMin}`).join('\n') + '\n');
+  const script = [
+    `set terminal pngcairo size 900,540`,
+    `set output '${PLOT}'`,
+    `set title 'Test runs per minute on this machine (2 executors; cold jest as many at once, up to 2)'`,
+    `set xlabel 'runs posted at once'`,
+    `set ylabel 'runs per minute'`,
+    `set yrange [0:*]`,
+    `set key bottom right`,
+    `set grid`,
+    `plot '${data}' using 1:2 with linespoints title 'vouchd (POST /v1/tests/run)', '${data}' using 1:3 with linespoints title 'cold jest --coverage'`,
+  ].join('\n');
+  const drawn = spawnSync('gnuplot', [], { input: script, encoding: 'utf8' });
+  if (drawn.status !== 0) {
+    console.log(`(no plot: gnuplot ${drawn.error ? drawn.error.message : drawn.stderr})`);
+    return;
+  }
+  console.log(`plot: ${PLOT}`);
 }
 
 main().catch((error) => {

@@ -10,10 +10,13 @@
 #     `node jest.js --coverage --ci` on the same files in a folder (cold jest).
 #  3. run throughput: RUNS runs posted at once (the pool busy), runs per
 #     minute, against cold jest on the same files, as many at once as vouchd
-#     has executors.
+#     has executors; the CPU per run, and where it went (process accounting).
+#  4. runs per minute against runs posted at once (1 to 24), vouchd and cold
+#     jest, drawn as a PNG with gnuplot (PLOT, default bench-runs.png here).
 #
 # Usage: bench/api_bench.sh [package ...]     (default: the list below)
-# Env:   ROUNDS (latency samples, default 15), RUNS (throughput runs, default 24)
+# Env:   ROUNDS (latency samples, default 15), RUNS (throughput runs, default 24),
+#        SWEEP (runs posted at once, default "1 2 4 8 16 24"), PLOT (the PNG)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +24,14 @@ PACKAGES=("$@")
 if [ ${#PACKAGES[@]} -eq 0 ]; then
   PACKAGES=(ms bytes minimist escape-html camelcase@6 is-number fresh vary statuses)
 fi
+need=()
+for p in acct gnuplot-nox; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+PLOT="$(realpath -m "${PLOT:-bench-runs.png}")"
 WORK="$(mktemp -d /tmp/vouch-api-bench-XXXXXX)"
 KEY="vk_bench_$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
 cleanup() {
@@ -42,5 +53,5 @@ ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
 [ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
 echo "vouchd on $ADDRESS" >&2
 
-ROOT="$ROOT" WORK="$WORK" KEY="$KEY" ADDRESS="$ADDRESS" VOUCHD_PID="$VOUCHD_PID" ROUNDS="${ROUNDS:-15}" RUNS="${RUNS:-24}" \
+ROOT="$ROOT" WORK="$WORK" KEY="$KEY" ADDRESS="$ADDRESS" VOUCHD_PID="$VOUCHD_PID" ROUNDS="${ROUNDS:-15}" RUNS="${RUNS:-24}" PLOT="$PLOT" \
   node "$ROOT/bench/api_bench.js" "${PACKAGES[@]}"

@@ -199,6 +199,7 @@ void dispatch(Self self, std::uint64_t job_id, std::uint64_t worker_id) {
                 unanswered(self, job_id, attempt, error);
               });
   } else {
+    job.run.runs_waiting = static_cast<std::uint32_t>(state.queues[kRun].size());
     self->request(worker.handle, caf::infinite, job.run)
         .then([self, job_id,
                attempt](RunDone& done) { finished(self, job_id, attempt, std::move(done)); },

@@ -68,6 +68,9 @@ struct RunTask {
   std::string run_id;
   std::vector<events::SourceFile> files;  // sources and tests
   events::RunEnvironment environment;
+  // Runs still queued at the hub when this one was sent: the worker starts
+  // the runner that replaces this one's without priming while others wait.
+  std::uint32_t runs_waiting = 0;
 };
 
 struct RunDone {
@@ -111,7 +114,7 @@ typename Inspector::result_type inspect(Inspector& f, GenerationDone& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, RunTask& x) {
-  return f(x.run_id, x.files, x.environment);
+  return f(x.run_id, x.files, x.environment, x.runs_waiting);
 }
 
 template <class Inspector>

@@ -41,6 +41,9 @@ struct ExecutorPoolState {
   // Runner starts under way: for a request (its ticket), or for the pool (0).
   std::unordered_map<std::uint64_t, std::uint64_t> starts;
   bool backing_off = false;
+  // Runs waiting for a slot before they reach this pool (at the hub), as the
+  // latest acquire told.
+  std::uint32_t runs_waiting_elsewhere = 0;
   static inline const char* name = "vouch.executor-pool";
 
   // The pool's end ends the runners still waiting (CAF destroys the state
@@ -69,11 +72,13 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
   const auto workdir = state.settings->work_root / ("run-" + events::new_id(""));
   std::error_code ec;
   std::filesystem::create_directories(workdir, ec);
-  // With runs already waiting, this start is on their path: load Jest without
-  // priming it (the run is then Jest's first, yet done sooner than after a
-  // priming round). With time to spare, prime it fully.
+  // With runs already waiting (here or at the hub), this start is on their
+  // path: load Jest without priming it (the run is then Jest's first, yet done
+  // sooner than after a priming round). With time to spare, prime it fully.
   std::vector<std::string> args;
-  if (for_request != 0 || !state.queue.empty()) args = {"--prime-rounds", "0"};
+  if (for_request != 0 || !state.queue.empty() || state.runs_waiting_elsewhere > 0) {
+    args = {"--prime-rounds", "0"};
+  }
   auto child = ChildProcess::start(
       *state.host,
       sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node, "run.js", args,
@@ -159,9 +164,10 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
   self->state.stats = stats;
   replenish(self);
   return {
-      [self](acquire_atom, const std::string& major,
-             const std::string& node_path) -> caf::result<WarmRunner> {
+      [self](acquire_atom, const std::string& major, const std::string& node_path,
+             std::uint32_t runs_waiting) -> caf::result<WarmRunner> {
         auto& state = self->state;
+        state.runs_waiting_elsewhere = runs_waiting;
         const auto ticket = state.next_ticket++;
         auto promise = self->make_response_promise<WarmRunner>();
         state.requests.emplace(ticket, Request{major, node_path, promise, true});

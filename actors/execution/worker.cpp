@@ -202,7 +202,8 @@ run_job_actor::behavior_type run_job(RunSelf self, WorkerConfig config) {
                   }
                   auto& state = self->state;
                   self->request(state.config.executors, caf::infinite, acquire_atom_v,
-                                state.task.environment.node_version, installed.node_path)
+                                state.task.environment.node_version, installed.node_path,
+                                state.task.runs_waiting)
                       .then(
                           [self, node_path = installed.node_path](WarmRunner& runner) {
                             execute(self, std::move(runner), node_path);
