@@ -2,6 +2,7 @@
 #include <boost/json/value.hpp>
 
 #include "events/json_access.hpp"
+#include "events/json_fields.hpp"
 #include "events/overloaded.hpp"
 #include "events/project.hpp"
 
@@ -10,53 +11,54 @@ namespace {
 
 namespace ja = json_access;
 
+// The project record, and the project of ProjectCreated.
+constexpr auto kProjectFields = std::make_tuple(
+    ja::field("id", &Project::id), ja::field("account", &Project::account),
+    ja::field("name", &Project::name), ja::field("repository", &Project::repository),
+    ja::field("framework", &Project::framework), ja::field("threshold", &Project::threshold),
+    ja::field("created", &Project::created), ja::field("updated", &Project::updated));
+
 boost::json::object project_to_json(const Project& project) {
-  return {{"id", project.id},
-          {"account", project.account},
-          {"name", project.name},
-          {"repository", project.repository},
-          {"framework", project.framework},
-          {"threshold", project.threshold},
-          {"created", project.created},
-          {"updated", project.updated}};
+  return ja::to_json(project, kProjectFields);
 }
 
 Project project_from_json(const boost::json::object& object) {
-  return Project{ja::string_at(object, "id"),        ja::string_at(object, "account"),
-                 ja::string_at(object, "name"),      ja::string_at(object, "repository"),
-                 ja::string_at(object, "framework"), ja::number_at(object, "threshold"),
-                 ja::int_at(object, "created"),      ja::int_at(object, "updated")};
+  return ja::from_json<Project>(object, kProjectFields);
 }
+
+// An update names only what changed.
+constexpr auto kProjectUpdatedFields = std::make_tuple(
+    ja::field("id", &ProjectUpdated::id), ja::field("at", &ProjectUpdated::at),
+    ja::field("name", &ProjectUpdated::name), ja::field("framework", &ProjectUpdated::framework),
+    ja::field("threshold", &ProjectUpdated::threshold));
+constexpr auto kProjectDeletedFields =
+    std::make_tuple(ja::field("id", &ProjectDeleted::id), ja::field("at", &ProjectDeleted::at));
 
 }  // namespace
 
 EncodedEvent encode(const ProjectEvent& event) {
-  return std::visit(Overloaded{
-                        [](const ProjectCreated& created) {
-                          return ja::encoded(kProjectCreatedV1, project_to_json(created.project));
-                        },
-                        [](const ProjectUpdated& updated) {
-                          boost::json::object data{{"id", updated.id}, {"at", updated.at}};
-                          if (updated.name) data["name"] = *updated.name;
-                          if (updated.framework) data["framework"] = *updated.framework;
-                          if (updated.threshold) data["threshold"] = *updated.threshold;
-                          return ja::encoded(kProjectUpdatedV1, data);
-                        },
-                        [](const ProjectDeleted& deleted) {
-                          boost::json::object data{{"id", deleted.id}, {"at", deleted.at}};
-                          return ja::encoded(kProjectDeletedV1, data);
-                        },
-                        [](const ProjectImported& imported) {
-                          const auto& snapshot = imported.snapshot;
-                          boost::json::object data{
-                              {"id", imported.id},         {"snapshotId", snapshot.snapshot_id},
-                              {"files", snapshot.files},   {"bytes", snapshot.bytes},
-                              {"source", snapshot.source}, {"ref", snapshot.ref},
-                              {"commit", snapshot.commit}, {"at", imported.at}};
-                          return ja::encoded(kProjectImportedV1, data);
-                        },
-                    },
-                    event);
+  return std::visit(
+      Overloaded{
+          [](const ProjectCreated& created) {
+            return ja::encoded(kProjectCreatedV1, project_to_json(created.project));
+          },
+          [](const ProjectUpdated& updated) {
+            return ja::encoded(kProjectUpdatedV1, ja::to_json(updated, kProjectUpdatedFields));
+          },
+          [](const ProjectDeleted& deleted) {
+            return ja::encoded(kProjectDeletedV1, ja::to_json(deleted, kProjectDeletedFields));
+          },
+          [](const ProjectImported& imported) {
+            const auto& snapshot = imported.snapshot;
+            boost::json::object data{
+                {"id", imported.id},         {"snapshotId", snapshot.snapshot_id},
+                {"files", snapshot.files},   {"bytes", snapshot.bytes},
+                {"source", snapshot.source}, {"ref", snapshot.ref},
+                {"commit", snapshot.commit}, {"at", imported.at}};
+            return ja::encoded(kProjectImportedV1, data);
+          },
+      },
+      event);
 }
 
 bool is_project_event(std::string_view type) {
@@ -71,14 +73,10 @@ Result<ProjectEvent> decode_project_event(std::string_view type, std::string_vie
         if (type == kProjectCreatedV1)
           return ProjectEvent{ProjectCreated{project_from_json(object)}};
         if (type == kProjectUpdatedV1) {
-          return ProjectEvent{ProjectUpdated{
-              ja::string_at(object, "id"), ja::optional_string_at(object, "name"),
-              ja::optional_string_at(object, "framework"),
-              ja::optional_number_at(object, "threshold"), ja::int_at(object, "at")}};
+          return ProjectEvent{ja::from_json<ProjectUpdated>(object, kProjectUpdatedFields)};
         }
         if (type == kProjectDeletedV1) {
-          return ProjectEvent{
-              ProjectDeleted{ja::string_at(object, "id"), ja::int_at(object, "at")}};
+          return ProjectEvent{ja::from_json<ProjectDeleted>(object, kProjectDeletedFields)};
         }
         if (type == kProjectImportedV1) {
           SnapshotSummary snapshot{
