@@ -24,7 +24,8 @@
 //
 // Members are strings, booleans, numbers (read back through int64 or
 // double), lists of strings, or optionals of those: an empty optional is
-// left out when writing and an absent key reads as nullopt.
+// left out when writing and an absent key reads as nullopt. A member with a
+// JSON form of its own names the two functions that write and read it.
 namespace vouch::events::json_access {
 
 template <class T, class Member>
@@ -38,7 +39,30 @@ constexpr Field<T, Member> field(std::string_view key, Member T::*member) {
   return {key, member};
 }
 
+// A member written as `write(member)` and read as `read(object, key)`,
+// which throws CorruptRecord when the value is missing or malformed. For an
+// optional member they handle the value inside: an empty one is written as
+// null, and an absent or null key reads as nullopt.
+template <class T, class Member, class Write, class Read>
+struct CustomField {
+  std::string_view key;
+  Member T::*member;
+  Write write;
+  Read read;
+};
+
+template <class T, class Member, class Write, class Read>
+constexpr CustomField<T, Member, Write, Read> field(std::string_view key, Member T::*member,
+                                                    Write write, Read read) {
+  return {key, member, write, read};
+}
+
 namespace fields_detail {
+
+template <class V>
+struct is_optional : std::false_type {};
+template <class V>
+struct is_optional<std::optional<V>> : std::true_type {};
 
 template <class V>
 void put(boost::json::object& object, std::string_view key, const V& value) {
@@ -80,26 +104,59 @@ void read(const boost::json::object& object, std::string_view key, std::optional
   if (object.contains(key)) out = get<V>(object, key);
 }
 
+template <class T, class Member>
+void write_field(boost::json::object& object, const T& value, const Field<T, Member>& field) {
+  put(object, field.key, value.*field.member);
+}
+
+template <class T, class Member, class Write, class Read>
+void write_field(boost::json::object& object, const T& value,
+                 const CustomField<T, Member, Write, Read>& field) {
+  const auto& member = value.*field.member;
+  if constexpr (is_optional<Member>::value) {
+    if (!member) {
+      object[field.key] = nullptr;
+      return;
+    }
+    object[field.key] = field.write(*member);
+  } else {
+    object[field.key] = field.write(member);
+  }
+}
+
+template <class T, class Member>
+void read_field(const boost::json::object& object, T& value, const Field<T, Member>& field) {
+  read(object, field.key, value.*field.member);
+}
+
+template <class T, class Member, class Write, class Read>
+void read_field(const boost::json::object& object, T& value,
+                const CustomField<T, Member, Write, Read>& field) {
+  if constexpr (is_optional<Member>::value) {
+    const auto* found = object.if_contains(field.key);
+    if (!found || found->is_null()) return;
+  }
+  value.*field.member = field.read(object, field.key);
+}
+
 }  // namespace fields_detail
 
-template <class T, class... Members>
-boost::json::object to_json(const T& value, const std::tuple<Field<T, Members>...>& fields) {
+// The members of `value` that `fields` (a std::tuple of fields) names.
+template <class T, class Fields>
+boost::json::object to_json(const T& value, const Fields& fields) {
   boost::json::object object;
-  std::apply(
-      [&](const auto&... each) { (fields_detail::put(object, each.key, value.*each.member), ...); },
-      fields);
+  std::apply([&](const auto&... each) { (fields_detail::write_field(object, value, each), ...); },
+             fields);
   return object;
 }
 
-// Throws CorruptRecord for a missing or mistyped field, as the readers do.
-template <class T, class... Members>
-T from_json(const boost::json::object& object, const std::tuple<Field<T, Members>...>& fields) {
+// A T with the members that `fields` names read from `object`, the others as
+// T's defaults. Throws CorruptRecord for a missing or mistyped field.
+template <class T, class Fields>
+T from_json(const boost::json::object& object, const Fields& fields) {
   T value;
-  std::apply(
-      [&](const auto&... each) {
-        (fields_detail::read(object, each.key, value.*each.member), ...);
-      },
-      fields);
+  std::apply([&](const auto&... each) { (fields_detail::read_field(object, value, each), ...); },
+             fields);
   return value;
 }
 
