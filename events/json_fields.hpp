@@ -14,11 +14,11 @@
 
 // A stored record's fields listed once, as (JSON key, member) pairs, for both
 // directions: to_json() writes them in the listed order and from_json() reads
-// them with the strict readers of json_access.hpp. A codec whose two
+// them, in the same order, with the strict readers of json_access.hpp. A codec whose two
 // directions are field-for-field the same says so with one list instead of
 // two that must agree.
 //
-//   constexpr auto kProjectFields = std::tuple{field("id", &Project::id), ...};
+//   constexpr auto kProjectFields = std::make_tuple(field("id", &Project::id), ...);
 //   auto object = to_json(project, kProjectFields);
 //   auto project = from_json<Project>(object, kProjectFields);
 //
