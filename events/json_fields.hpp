@@ -1,6 +1,7 @@
 #pragma once
 
 #include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 #include <cstdint>
 #include <optional>
@@ -158,6 +159,20 @@ T from_json(const boost::json::object& object, const Fields& fields) {
   std::apply([&](const auto&... each) { (fields_detail::read_field(object, value, each), ...); },
              fields);
   return value;
+}
+
+// A record's stored text: the JSON object of its fields.
+template <class T, class Fields>
+std::string serialize(const T& value, const Fields& fields) {
+  return boost::json::serialize(to_json(value, fields));
+}
+
+// The record that `text` stores; kInternal "corrupt <what>: …" when it is
+// not a JSON object of `fields`.
+template <class T, class Fields>
+Result<T> parse(std::string_view text, std::string_view what, const Fields& fields) {
+  return read_stored<T>(
+      text, what, [&](const boost::json::object& object) { return from_json<T>(object, fields); });
 }
 
 }  // namespace vouch::events::json_access

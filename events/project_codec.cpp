@@ -18,14 +18,6 @@ constexpr auto kProjectFields = std::make_tuple(
     ja::field("framework", &Project::framework), ja::field("threshold", &Project::threshold),
     ja::field("created", &Project::created), ja::field("updated", &Project::updated));
 
-boost::json::object project_to_json(const Project& project) {
-  return ja::to_json(project, kProjectFields);
-}
-
-Project project_from_json(const boost::json::object& object) {
-  return ja::from_json<Project>(object, kProjectFields);
-}
-
 // An update names only what changed.
 constexpr auto kProjectUpdatedFields = std::make_tuple(
     ja::field("id", &ProjectUpdated::id), ja::field("at", &ProjectUpdated::at),
@@ -40,7 +32,7 @@ EncodedEvent encode(const ProjectEvent& event) {
   return std::visit(
       Overloaded{
           [](const ProjectCreated& created) {
-            return ja::encoded(kProjectCreatedV1, project_to_json(created.project));
+            return ja::encoded(kProjectCreatedV1, ja::to_json(created.project, kProjectFields));
           },
           [](const ProjectUpdated& updated) {
             return ja::encoded(kProjectUpdatedV1, ja::to_json(updated, kProjectUpdatedFields));
@@ -71,7 +63,7 @@ Result<ProjectEvent> decode_project_event(std::string_view type, std::string_vie
       data, std::string(type) + " event",
       [&](const boost::json::object& object) -> Result<ProjectEvent> {
         if (type == kProjectCreatedV1)
-          return ProjectEvent{ProjectCreated{project_from_json(object)}};
+          return ProjectEvent{ProjectCreated{ja::from_json<Project>(object, kProjectFields)}};
         if (type == kProjectUpdatedV1) {
           return ProjectEvent{ja::from_json<ProjectUpdated>(object, kProjectUpdatedFields)};
         }
@@ -91,11 +83,11 @@ Result<ProjectEvent> decode_project_event(std::string_view type, std::string_vie
 }
 
 std::string encode_project(const Project& project) {
-  return boost::json::serialize(project_to_json(project));
+  return ja::serialize(project, kProjectFields);
 }
 
 Result<Project> decode_project(std::string_view text) {
-  return ja::read_stored<Project>(text, "project record", project_from_json);
+  return ja::parse<Project>(text, "project record", kProjectFields);
 }
 
 }  // namespace vouch::events

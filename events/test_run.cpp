@@ -275,8 +275,9 @@ Result<RunEvent> decode_run_event(std::string_view type, std::string_view data,
         if (type == kTestRunCompletedV1) {
           return RunEvent{ja::from_json<RunCompleted>(object, kRunCompletedFields)};
         }
-        if (type == kTestRunFailedV1)
+        if (type == kTestRunFailedV1) {
           return RunEvent{ja::from_json<RunFailed>(object, kRunFailedFields)};
+        }
         if (type == kTestCoverageUpdatedV1) {
           return RunEvent{ja::from_json<CoverageUpdated>(object, kCoverageUpdatedFields)};
         }
@@ -285,21 +286,17 @@ Result<RunEvent> decode_run_event(std::string_view type, std::string_view data,
 }
 
 std::string encode_coverage(const Coverage& coverage) {
-  return boost::json::serialize(coverage_to_json(coverage));
+  return ja::serialize(coverage, kCoverageFields);
 }
 
 Result<Coverage> decode_coverage(std::string_view text) {
-  return ja::read_stored<Coverage>(text, "coverage record", coverage_from_json);
+  return ja::parse<Coverage>(text, "coverage record", kCoverageFields);
 }
 
-std::string encode_run(const TestRun& run) {
-  return boost::json::serialize(ja::to_json(run, kRunFields));
-}
+std::string encode_run(const TestRun& run) { return ja::serialize(run, kRunFields); }
 
 Result<TestRun> decode_run(std::string_view text) {
-  return ja::read_stored<TestRun>(text, "run record", [](const boost::json::object& object) {
-    return ja::from_json<TestRun>(object, kRunFields);
-  });
+  return ja::parse<TestRun>(text, "run record", kRunFields);
 }
 
 }  // namespace vouch::events
