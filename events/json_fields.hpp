@@ -29,7 +29,9 @@
 // JSON form of its own names the two functions that write and read it.
 namespace vouch::events::json_access {
 
-template <class T, class Member>
+// `kMayBeAbsent`: written as any other, but read only when present; absent
+// (in data written before the member existed), it keeps T's default.
+template <class T, class Member, bool kMayBeAbsent = false>
 struct Field {
   std::string_view key;
   Member T::*member;
@@ -37,6 +39,11 @@ struct Field {
 
 template <class T, class Member>
 constexpr Field<T, Member> field(std::string_view key, Member T::*member) {
+  return {key, member};
+}
+
+template <class T, class Member>
+constexpr Field<T, Member, true> field_or_default(std::string_view key, Member T::*member) {
   return {key, member};
 }
 
@@ -57,6 +64,24 @@ constexpr CustomField<T, Member, Write, Read> field(std::string_view key, Member
                                                     Write write, Read read) {
   return {key, member, write, read};
 }
+
+// A member whose own fields stand in the object beside the others, not
+// nested under a key (the project of ProjectCreated is its data).
+template <class T, class Member, class Fields>
+struct InlineFields {
+  Member T::*member;
+  Fields fields;
+};
+
+template <class T, class Member, class Fields>
+constexpr InlineFields<T, Member, Fields> inline_fields(Member T::*member, Fields fields) {
+  return {member, fields};
+}
+
+template <class T, class Fields>
+boost::json::object to_json(const T& value, const Fields& fields);
+template <class T, class Fields>
+T from_json(const boost::json::object& object, const Fields& fields);
 
 namespace fields_detail {
 
@@ -105,8 +130,9 @@ void read(const boost::json::object& object, std::string_view key, std::optional
   if (object.contains(key)) out = get<V>(object, key);
 }
 
-template <class T, class Member>
-void write_field(boost::json::object& object, const T& value, const Field<T, Member>& field) {
+template <class T, class Member, bool kMayBeAbsent>
+void write_field(boost::json::object& object, const T& value,
+                 const Field<T, Member, kMayBeAbsent>& field) {
   put(object, field.key, value.*field.member);
 }
 
@@ -125,8 +151,10 @@ void write_field(boost::json::object& object, const T& value,
   }
 }
 
-template <class T, class Member>
-void read_field(const boost::json::object& object, T& value, const Field<T, Member>& field) {
+template <class T, class Member, bool kMayBeAbsent>
+void read_field(const boost::json::object& object, T& value,
+                const Field<T, Member, kMayBeAbsent>& field) {
+  if (kMayBeAbsent && !object.contains(field.key)) return;
   read(object, field.key, value.*field.member);
 }
 
@@ -138,6 +166,18 @@ void read_field(const boost::json::object& object, T& value,
     if (!found || found->is_null()) return;
   }
   value.*field.member = field.read(object, field.key);
+}
+
+template <class T, class Member, class Fields>
+void write_field(boost::json::object& object, const T& value,
+                 const InlineFields<T, Member, Fields>& field) {
+  for (const auto& [key, each] : to_json(value.*field.member, field.fields)) object[key] = each;
+}
+
+template <class T, class Member, class Fields>
+void read_field(const boost::json::object& object, T& value,
+                const InlineFields<T, Member, Fields>& field) {
+  value.*field.member = from_json<Member>(object, field.fields);
 }
 
 }  // namespace fields_detail

@@ -7,6 +7,7 @@
 #include "events/json_access.hpp"
 #include "events/json_fields.hpp"
 #include "events/overloaded.hpp"
+#include "events/stored_events.hpp"
 
 namespace vouch::events {
 namespace {
@@ -146,6 +147,12 @@ constexpr auto kCoverageUpdatedFields = std::make_tuple(
     ja::field("previous", &CoverageUpdated::previous, coverage_to_json, coverage_at),
     ja::field("current", &CoverageUpdated::current, coverage_to_json, coverage_at),
     ja::field("updated", &CoverageUpdated::at, timestamp_of, millis_at));
+constexpr auto kRunEvents = std::make_tuple(
+    ja::stored_event<RunStarted>(
+        kTestRunStartedV1, std::make_tuple(ja::inline_fields(&RunStarted::run, kRunStartedFields))),
+    ja::stored_event<RunCompleted>(kTestRunCompletedV1, kRunCompletedFields),
+    ja::stored_event<RunFailed>(kTestRunFailedV1, kRunFailedFields),
+    ja::stored_event<CoverageUpdated>(kTestCoverageUpdatedV1, kCoverageUpdatedFields));
 constexpr auto kRunFields = std::make_tuple(
     ja::field("runId", &TestRun::id), ja::field("account", &TestRun::account),
     ja::field("testId", &TestRun::test_id), ja::field("projectId", &TestRun::project_id),
@@ -237,52 +244,18 @@ TestRun evolve(TestRun run, const RunEvent& event) {
 
 // --- Stored form --------------------------------------------------------------
 
-EncodedEvent encode(const RunEvent& event) {
-  return std::visit(
-      Overloaded{
-          [](const RunStarted& started) {
-            return ja::encoded(kTestRunStartedV1, ja::to_json(started.run, kRunStartedFields));
-          },
-          [](const RunCompleted& completed) {
-            return ja::encoded(kTestRunCompletedV1, ja::to_json(completed, kRunCompletedFields));
-          },
-          [](const RunFailed& failed) {
-            return ja::encoded(kTestRunFailedV1, ja::to_json(failed, kRunFailedFields));
-          },
-          [](const CoverageUpdated& updated) {
-            return ja::encoded(kTestCoverageUpdatedV1,
-                               ja::to_json(updated, kCoverageUpdatedFields));
-          },
-      },
-      event);
-}
+EncodedEvent encode(const RunEvent& event) { return ja::encode_event(event, kRunEvents); }
 
-bool is_run_event(std::string_view type) {
-  return type == kTestRunStartedV1 || type == kTestRunCompletedV1 || type == kTestRunFailedV1 ||
-         type == kTestCoverageUpdatedV1;
-}
+bool is_run_event(std::string_view type) { return ja::is_stored_event(type, kRunEvents); }
 
 Result<RunEvent> decode_run_event(std::string_view type, std::string_view data,
                                   const std::string& account) {
-  return ja::read_stored<RunEvent>(
-      data, std::string(type) + " event",
-      [&](const boost::json::object& object) -> Result<RunEvent> {
-        if (type == kTestRunStartedV1) {
-          auto run = ja::from_json<TestRun>(object, kRunStartedFields);
-          run.account = account;
-          return RunEvent{RunStarted{std::move(run)}};
-        }
-        if (type == kTestRunCompletedV1) {
-          return RunEvent{ja::from_json<RunCompleted>(object, kRunCompletedFields)};
-        }
-        if (type == kTestRunFailedV1) {
-          return RunEvent{ja::from_json<RunFailed>(object, kRunFailedFields)};
-        }
-        if (type == kTestCoverageUpdatedV1) {
-          return RunEvent{ja::from_json<CoverageUpdated>(object, kCoverageUpdatedFields)};
-        }
-        return Error::internal("not a run event: " + std::string(type));
-      });
+  auto event = ja::decode_event<RunEvent>(type, data, "a run event", kRunEvents);
+  // The account is the stream's, not in the data.
+  if (event) {
+    if (auto* started = std::get_if<RunStarted>(&*event)) started->run.account = account;
+  }
+  return event;
 }
 
 std::string encode_coverage(const Coverage& coverage) {
