@@ -15,9 +15,9 @@
 
 // A stored record's fields listed once, as (JSON key, member) pairs, for both
 // directions: to_json() writes them in the listed order and from_json() reads
-// them, in the same order, with the strict readers of json_access.hpp. A codec whose two
-// directions are field-for-field the same says so with one list instead of
-// two that must agree.
+// them, in the same order, with the strict readers of json_access.hpp. A
+// codec whose two directions are field-for-field the same says so with one
+// list instead of two that must agree.
 //
 //   constexpr auto kProjectFields = std::make_tuple(field("id", &Project::id), ...);
 //   auto object = to_json(project, kProjectFields);
@@ -26,7 +26,9 @@
 // Members are strings, booleans, numbers (read back through int64 or
 // double), lists of strings, or optionals of those: an empty optional is
 // left out when writing and an absent key reads as nullopt. A member with a
-// JSON form of its own names the two functions that write and read it.
+// JSON form of its own names the two functions that write and read it
+// (field(key, member, write, read)); a struct member whose fields stand
+// beside the others names its own list (inline_fields).
 namespace vouch::events::json_access {
 
 // `kMayBeAbsent`: written as any other, but read only when present; absent
