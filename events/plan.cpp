@@ -1,6 +1,15 @@
 #include "events/plan.hpp"
 
+#include <utility>
+
 namespace vouch::events {
+namespace {
+
+// Every plan with its name: what to_string() writes and parse_plan() reads.
+constexpr std::pair<Plan, std::string_view> kPlanNames[] = {
+    {Plan::kFree, "free"}, {Plan::kPro, "pro"}, {Plan::kEnterprise, "enterprise"}};
+
+}  // namespace
 
 PlanLimits limits_of(Plan plan) {
   switch (plan) {
@@ -15,21 +24,16 @@ PlanLimits limits_of(Plan plan) {
 }
 
 std::string_view to_string(Plan plan) {
-  switch (plan) {
-    case Plan::kFree:
-      return "free";
-    case Plan::kPro:
-      return "pro";
-    case Plan::kEnterprise:
-      return "enterprise";
+  for (const auto& [each, name] : kPlanNames) {
+    if (each == plan) return name;
   }
   return "free";
 }
 
 std::optional<Plan> parse_plan(std::string_view text) {
-  if (text == "free") return Plan::kFree;
-  if (text == "pro") return Plan::kPro;
-  if (text == "enterprise") return Plan::kEnterprise;
+  for (const auto& [plan, name] : kPlanNames) {
+    if (name == text) return plan;
+  }
   return std::nullopt;
 }
 

@@ -5,7 +5,9 @@
 #include <cstdio>
 
 #include "events/json_access.hpp"
+#include "events/json_fields.hpp"
 #include "events/overloaded.hpp"
+#include "events/stored_events.hpp"
 
 namespace vouch::events {
 namespace {
@@ -47,64 +49,66 @@ std::string below_threshold_detail(const Coverage& coverage, double threshold) {
 
 // --- JSON --------------------------------------------------------------------
 
+constexpr auto kCoverageFields = std::make_tuple(
+    ja::field("statements", &Coverage::statements), ja::field("branches", &Coverage::branches),
+    ja::field("functions", &Coverage::functions), ja::field("lines", &Coverage::lines));
+
 boost::json::object coverage_to_json(const Coverage& coverage) {
-  return {{"statements", coverage.statements},
-          {"branches", coverage.branches},
-          {"functions", coverage.functions},
-          {"lines", coverage.lines}};
+  return ja::to_json(coverage, kCoverageFields);
 }
 
 Coverage coverage_from_json(const boost::json::object& object) {
-  return {ja::number_at(object, "statements"), ja::number_at(object, "branches"),
-          ja::number_at(object, "functions"), ja::number_at(object, "lines")};
+  return ja::from_json<Coverage>(object, kCoverageFields);
 }
 
-boost::json::value optional_coverage_to_json(const std::optional<Coverage>& coverage) {
-  if (!coverage) return nullptr;
-  return coverage_to_json(*coverage);
-}
-
-std::optional<Coverage> optional_coverage_from_json(const boost::json::object& object,
-                                                    std::string_view key) {
+// The object at `key`, read with `read`; CorruptRecord{missing} when absent or null.
+template <class Read>
+auto object_at(const boost::json::object& object, std::string_view key, std::string_view missing,
+               Read read) {
   const auto* value = object.if_contains(key);
-  if (!value || value->is_null()) return std::nullopt;
-  return coverage_from_json(ja::as_object(*value, key));
+  if (!value || value->is_null()) throw ja::CorruptRecord{std::string(missing)};
+  return read(ja::as_object(*value, key));
 }
 
-boost::json::value results_to_json(const std::optional<RunResults>& results) {
-  if (!results) return nullptr;
-  return boost::json::object{{"total", results->total},
-                             {"passed", results->passed},
-                             {"failed", results->failed},
-                             {"coverage", coverage_to_json(results->coverage)}};
+Coverage coverage_at(const boost::json::object& object, std::string_view key) {
+  return object_at(object, key, "missing " + std::string(key), coverage_from_json);
 }
 
-std::optional<RunResults> results_from_json(const boost::json::object& object) {
-  const auto* value = object.if_contains("results");
-  if (!value || value->is_null()) return std::nullopt;
-  const auto& results = ja::as_object(*value, "results");
-  const auto* coverage = results.if_contains("coverage");
-  if (!coverage) throw ja::CorruptRecord{"results without coverage"};
-  return RunResults{ja::int_at(results, "total"), ja::int_at(results, "passed"),
-                    ja::int_at(results, "failed"),
-                    coverage_from_json(ja::as_object(*coverage, "coverage"))};
+Coverage results_coverage_at(const boost::json::object& results, std::string_view key) {
+  return object_at(results, key, "results without coverage", coverage_from_json);
 }
 
-boost::json::value error_to_json(const std::optional<RunError>& error) {
-  if (!error) return nullptr;
-  return boost::json::object{{"code", error->code}, {"detail", error->detail}};
+// RunResults; its coverage is required.
+constexpr auto kResultsFields = std::make_tuple(
+    ja::field("total", &RunResults::total), ja::field("passed", &RunResults::passed),
+    ja::field("failed", &RunResults::failed),
+    ja::field("coverage", &RunResults::coverage, coverage_to_json, results_coverage_at));
+
+boost::json::object results_to_json(const RunResults& results) {
+  return ja::to_json(results, kResultsFields);
 }
 
-std::optional<RunError> error_from_json(const boost::json::object& object) {
-  const auto* value = object.if_contains("error");
-  if (!value || value->is_null()) return std::nullopt;
-  const auto& error = ja::as_object(*value, "error");
-  return RunError{ja::string_at(error, "code"), ja::string_at(error, "detail")};
+RunResults results_at(const boost::json::object& object, std::string_view key) {
+  return object_at(object, key, "completed without results", [](const auto& results) {
+    return ja::from_json<RunResults>(results, kResultsFields);
+  });
 }
 
-RunEnvironment environment_in(const boost::json::object& object) {
-  const auto* value = object.if_contains("environment");
-  if (!value) throw ja::CorruptRecord{"missing environment"};
+constexpr auto kErrorFields =
+    std::make_tuple(ja::field("code", &RunError::code), ja::field("detail", &RunError::detail));
+
+boost::json::object error_to_json(const RunError& error) {
+  return ja::to_json(error, kErrorFields);
+}
+
+RunError error_at(const boost::json::object& object, std::string_view key) {
+  return object_at(object, key, "missing " + std::string(key),
+                   [](const auto& error) { return ja::from_json<RunError>(error, kErrorFields); });
+}
+
+RunEnvironment environment_at(const boost::json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  if (!value) throw ja::CorruptRecord{"missing " + std::string(key)};
   return environment_from_json(*value);
 }
 
@@ -115,6 +119,50 @@ Millis millis_at(const boost::json::object& object, std::string_view key) {
   if (!parsed) throw ja::CorruptRecord{std::string(key) + " is not a timestamp"};
   return *parsed;
 }
+
+// The stored run events' data (times as timestamps) and the run record.
+constexpr auto kRunStartedFields = std::make_tuple(
+    ja::field("runId", &TestRun::id), ja::field("testId", &TestRun::test_id),
+    ja::field("projectId", &TestRun::project_id),
+    ja::field("environment", &TestRun::environment, environment_to_json, environment_at),
+    ja::field("created", &TestRun::created, timestamp_of, millis_at));
+constexpr auto kRunCompletedFields = std::make_tuple(
+    ja::field("runId", &RunCompleted::run_id), ja::field("testId", &RunCompleted::test_id),
+    ja::field("projectId", &RunCompleted::project_id), ja::field("status", &RunCompleted::outcome),
+    ja::field("duration", &RunCompleted::duration),
+    ja::field("results", &RunCompleted::results, results_to_json, results_at),
+    ja::field("completed", &RunCompleted::at, timestamp_of, millis_at));
+constexpr auto kRunFailedFields = std::make_tuple(
+    ja::field("runId", &RunFailed::run_id), ja::field("testId", &RunFailed::test_id),
+    ja::field("projectId", &RunFailed::project_id), ja::field("outcome", &RunFailed::outcome),
+    ja::field("reason", &RunFailed::reason), ja::field("detail", &RunFailed::detail),
+    ja::field("failures", &RunFailed::failures),
+    ja::field("error", &RunFailed::error, error_to_json, error_at),
+    ja::field("results", &RunFailed::results, results_to_json, results_at),
+    ja::field("duration", &RunFailed::duration),
+    ja::field("completed", &RunFailed::at, timestamp_of, millis_at));
+constexpr auto kCoverageUpdatedFields = std::make_tuple(
+    ja::field("projectId", &CoverageUpdated::project_id),
+    ja::field("testId", &CoverageUpdated::test_id), ja::field("runId", &CoverageUpdated::run_id),
+    ja::field("previous", &CoverageUpdated::previous, coverage_to_json, coverage_at),
+    ja::field("current", &CoverageUpdated::current, coverage_to_json, coverage_at),
+    ja::field("updated", &CoverageUpdated::at, timestamp_of, millis_at));
+constexpr auto kRunEvents = std::make_tuple(
+    ja::stored_event<RunStarted>(
+        kTestRunStartedV1, std::make_tuple(ja::inline_fields(&RunStarted::run, kRunStartedFields))),
+    ja::stored_event<RunCompleted>(kTestRunCompletedV1, kRunCompletedFields),
+    ja::stored_event<RunFailed>(kTestRunFailedV1, kRunFailedFields),
+    ja::stored_event<CoverageUpdated>(kTestCoverageUpdatedV1, kCoverageUpdatedFields));
+constexpr auto kRunFields = std::make_tuple(
+    ja::field("runId", &TestRun::id), ja::field("account", &TestRun::account),
+    ja::field("testId", &TestRun::test_id), ja::field("projectId", &TestRun::project_id),
+    ja::field("environment", &TestRun::environment, environment_to_json, environment_at),
+    ja::field("status", &TestRun::status), ja::field("outcome", &TestRun::outcome),
+    ja::field("results", &TestRun::results, results_to_json, results_at),
+    ja::field("failures", &TestRun::failures),
+    ja::field("error", &TestRun::error, error_to_json, error_at),
+    ja::field("duration", &TestRun::duration), ja::field("created", &TestRun::created),
+    ja::field("completed", &TestRun::completed));
 
 }  // namespace
 
@@ -196,149 +244,32 @@ TestRun evolve(TestRun run, const RunEvent& event) {
 
 // --- Stored form --------------------------------------------------------------
 
-EncodedEvent encode(const RunEvent& event) {
-  return std::visit(
-      Overloaded{
-          [](const RunStarted& started) {
-            const auto& run = started.run;
-            boost::json::object data{{"runId", run.id},
-                                     {"testId", run.test_id},
-                                     {"projectId", run.project_id},
-                                     {"environment", environment_to_json(run.environment)},
-                                     {"created", timestamp_of(run.created)}};
-            return ja::encoded(kTestRunStartedV1, data);
-          },
-          [](const RunCompleted& completed) {
-            boost::json::object data{{"runId", completed.run_id},
-                                     {"testId", completed.test_id},
-                                     {"projectId", completed.project_id},
-                                     {"status", completed.outcome},
-                                     {"duration", completed.duration},
-                                     {"results", results_to_json(completed.results)},
-                                     {"completed", timestamp_of(completed.at)}};
-            return ja::encoded(kTestRunCompletedV1, data);
-          },
-          [](const RunFailed& failed) {
-            boost::json::object data{{"runId", failed.run_id},
-                                     {"testId", failed.test_id},
-                                     {"projectId", failed.project_id},
-                                     {"outcome", failed.outcome},
-                                     {"reason", failed.reason},
-                                     {"detail", failed.detail},
-                                     {"failures", ja::strings_to_json(failed.failures)},
-                                     {"error", error_to_json(failed.error)},
-                                     {"results", results_to_json(failed.results)},
-                                     {"duration", failed.duration},
-                                     {"completed", timestamp_of(failed.at)}};
-            return ja::encoded(kTestRunFailedV1, data);
-          },
-          [](const CoverageUpdated& updated) {
-            boost::json::object data{{"projectId", updated.project_id},
-                                     {"testId", updated.test_id},
-                                     {"runId", updated.run_id},
-                                     {"previous", optional_coverage_to_json(updated.previous)},
-                                     {"current", coverage_to_json(updated.current)},
-                                     {"updated", timestamp_of(updated.at)}};
-            return ja::encoded(kTestCoverageUpdatedV1, data);
-          },
-      },
-      event);
-}
+EncodedEvent encode(const RunEvent& event) { return ja::encode_event(event, kRunEvents); }
 
-bool is_run_event(std::string_view type) {
-  return type == kTestRunStartedV1 || type == kTestRunCompletedV1 || type == kTestRunFailedV1 ||
-         type == kTestCoverageUpdatedV1;
-}
+bool is_run_event(std::string_view type) { return ja::is_stored_event(type, kRunEvents); }
 
 Result<RunEvent> decode_run_event(std::string_view type, std::string_view data,
                                   const std::string& account) {
-  return ja::read_stored<RunEvent>(
-      data, std::string(type) + " event",
-      [&](const boost::json::object& object) -> Result<RunEvent> {
-        const auto run_id = ja::string_at(object, "runId");
-        const auto test_id = ja::string_at(object, "testId");
-        const auto project_id = ja::string_at(object, "projectId");
-        if (type == kTestRunStartedV1) {
-          TestRun run;
-          run.id = run_id;
-          run.account = account;
-          run.test_id = test_id;
-          run.project_id = project_id;
-          run.environment = environment_in(object);
-          run.created = millis_at(object, "created");
-          return RunEvent{RunStarted{std::move(run)}};
-        }
-        if (type == kTestRunCompletedV1) {
-          auto results = results_from_json(object);
-          if (!results) throw ja::CorruptRecord{"completed without results"};
-          return RunEvent{RunCompleted{run_id, test_id, project_id, ja::string_at(object, "status"),
-                                       *results, ja::int_at(object, "duration"),
-                                       millis_at(object, "completed")}};
-        }
-        if (type == kTestRunFailedV1) {
-          return RunEvent{RunFailed{run_id, test_id, project_id, ja::string_at(object, "outcome"),
-                                    ja::string_at(object, "reason"),
-                                    ja::string_at(object, "detail"),
-                                    ja::strings_at(object, "failures"), error_from_json(object),
-                                    results_from_json(object), ja::int_at(object, "duration"),
-                                    millis_at(object, "completed")}};
-        }
-        if (type == kTestCoverageUpdatedV1) {
-          const auto* current = object.if_contains("current");
-          if (!current) throw ja::CorruptRecord{"missing current"};
-          return RunEvent{CoverageUpdated{project_id, test_id, run_id,
-                                          optional_coverage_from_json(object, "previous"),
-                                          coverage_from_json(ja::as_object(*current, "current")),
-                                          millis_at(object, "updated")}};
-        }
-        return Error::internal("not a run event: " + std::string(type));
-      });
+  auto event = ja::decode_event<RunEvent>(type, data, "a run event", kRunEvents);
+  // The account is the stream's, not in the data.
+  if (event) {
+    if (auto* started = std::get_if<RunStarted>(&*event)) started->run.account = account;
+  }
+  return event;
 }
 
 std::string encode_coverage(const Coverage& coverage) {
-  return boost::json::serialize(coverage_to_json(coverage));
+  return ja::serialize(coverage, kCoverageFields);
 }
 
 Result<Coverage> decode_coverage(std::string_view text) {
-  return ja::read_stored<Coverage>(text, "coverage record", coverage_from_json);
+  return ja::parse<Coverage>(text, "coverage record", kCoverageFields);
 }
 
-std::string encode_run(const TestRun& run) {
-  boost::json::object object{{"runId", run.id},
-                             {"account", run.account},
-                             {"testId", run.test_id},
-                             {"projectId", run.project_id},
-                             {"environment", environment_to_json(run.environment)},
-                             {"status", run.status},
-                             {"outcome", run.outcome},
-                             {"results", results_to_json(run.results)},
-                             {"failures", ja::strings_to_json(run.failures)},
-                             {"error", error_to_json(run.error)},
-                             {"duration", run.duration},
-                             {"created", run.created},
-                             {"completed", run.completed}};
-  return boost::json::serialize(object);
-}
+std::string encode_run(const TestRun& run) { return ja::serialize(run, kRunFields); }
 
 Result<TestRun> decode_run(std::string_view text) {
-  return ja::read_stored<TestRun>(text, "run record",
-                                  [&](const boost::json::object& object) -> Result<TestRun> {
-                                    TestRun run;
-                                    run.id = ja::string_at(object, "runId");
-                                    run.account = ja::string_at(object, "account");
-                                    run.test_id = ja::string_at(object, "testId");
-                                    run.project_id = ja::string_at(object, "projectId");
-                                    run.environment = environment_in(object);
-                                    run.status = ja::string_at(object, "status");
-                                    run.outcome = ja::string_at(object, "outcome");
-                                    run.results = results_from_json(object);
-                                    run.failures = ja::strings_at(object, "failures");
-                                    run.error = error_from_json(object);
-                                    run.duration = ja::int_at(object, "duration");
-                                    run.created = ja::int_at(object, "created");
-                                    run.completed = ja::int_at(object, "completed");
-                                    return run;
-                                  });
+  return ja::parse<TestRun>(text, "run record", kRunFields);
 }
 
 }  // namespace vouch::events

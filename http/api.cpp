@@ -221,21 +221,7 @@ std::string label_value(std::string_view text) {
 std::string Api::metrics() const {
   const auto stats = log_.stats();
   std::string out;
-  out += "# TYPE vouch_http_responses_total counter\n";
-  for (std::size_t i = 1; i < responses_by_class_.size(); ++i) {
-    out += "vouch_http_responses_total{class=\"" + std::to_string(i) + "xx\"} " +
-           std::to_string(responses_by_class_[i].load()) + "\n";
-  }
-  out += "# TYPE vouch_log_appends_total counter\nvouch_log_appends_total " +
-         std::to_string(stats.appends) + "\n";
-  out += "# TYPE vouch_log_syncs_total counter\nvouch_log_syncs_total " +
-         std::to_string(stats.syncs) + "\n";
-  out += "# TYPE vouch_log_events_total counter\nvouch_log_events_total " +
-         std::to_string(stats.events) + "\n";
-  out += "# TYPE vouch_log_conflicts_total counter\nvouch_log_conflicts_total " +
-         std::to_string(stats.conflicts) + "\n";
-  out += "# TYPE vouch_log_position gauge\nvouch_log_position " +
-         std::to_string(log_.last_position()) + "\n";
+  // A sample without labels, after its TYPE line.
   const auto metric = [&out](std::string_view name, std::string_view type, auto value) {
     out += "# TYPE ";
     out += name;
@@ -245,6 +231,16 @@ std::string Api::metrics() const {
     out += name;
     out += " " + std::to_string(value) + "\n";
   };
+  out += "# TYPE vouch_http_responses_total counter\n";
+  for (std::size_t i = 1; i < responses_by_class_.size(); ++i) {
+    out += "vouch_http_responses_total{class=\"" + std::to_string(i) + "xx\"} " +
+           std::to_string(responses_by_class_[i].load()) + "\n";
+  }
+  metric("vouch_log_appends_total", "counter", stats.appends);
+  metric("vouch_log_syncs_total", "counter", stats.syncs);
+  metric("vouch_log_events_total", "counter", stats.events);
+  metric("vouch_log_conflicts_total", "counter", stats.conflicts);
+  metric("vouch_log_position", "gauge", log_.last_position());
   const auto& runner = runner_stats_;
   metric("vouch_generations_running", "gauge", runner.generations_running.load());
   metric("vouch_generations_waiting", "gauge", runner.generations_waiting.load());
@@ -273,8 +269,7 @@ std::string Api::metrics() const {
              "\n";
     }
   }
-  out += "# TYPE vouch_projection_checkpoint gauge\nvouch_projection_checkpoint " +
-         std::to_string(models_.projector().checkpoint()) + "\n";
+  metric("vouch_projection_checkpoint", "gauge", models_.projector().checkpoint());
   return out;
 }
 

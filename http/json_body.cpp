@@ -28,6 +28,15 @@ events::Result<JsonBody> JsonBody::parse(std::string_view text) {
   return body;
 }
 
+events::Result<JsonBody> JsonBody::parse(std::string_view text,
+                                         std::initializer_list<std::string_view> required) {
+  auto body = parse(text);
+  if (body) {
+    for (const auto field : required) body->require(field);
+  }
+  return body;
+}
+
 const simdjson::dom::element* JsonBody::find(std::string_view path) {
   simdjson::dom::element current = *root_;
   std::size_t start = 0;

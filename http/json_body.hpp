@@ -1,5 +1,6 @@
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,10 @@ class JsonBody {
  public:
   // kInvalid when the text is not JSON or not a JSON object.
   [[nodiscard]] static events::Result<JsonBody> parse(std::string_view text);
+  // The same, with "is required" recorded for each field of `required` that
+  // is absent: how a handler starts reading its body.
+  [[nodiscard]] static events::Result<JsonBody> parse(
+      std::string_view text, std::initializer_list<std::string_view> required);
 
   JsonBody(JsonBody&&) noexcept;
   JsonBody& operator=(JsonBody&&) noexcept;

@@ -13,10 +13,8 @@ namespace {
 
 void issue(actors::Service& service, const Request& request, const Context& context,
            Respond respond) {
-  auto body = JsonBody::parse(request.body);
+  auto body = JsonBody::parse(request.body, {"account", "scopes"});
   if (!body) return respond(error_response(body.error(), context.request_id));
-  body->require("account");
-  body->require("scopes");
   actors::IssueKey command;
   command.account = body->string("account").value_or("");
   command.scopes = body->strings("scopes").value_or(std::vector<std::string>{});

@@ -33,9 +33,8 @@ events::Error no_such_project(const std::string& id) {
 
 void create(actors::Service& service, const Request& request, const Context& context,
             Respond respond) {
-  auto body = JsonBody::parse(request.body);
+  auto body = JsonBody::parse(request.body, {"name"});
   if (!body) return respond(error_response(body.error(), context.request_id));
-  body->require("name");
   events::CreateProject command;
   command.id = events::new_id(events::kProjectIdPrefix);
   command.account = context.caller.account;
@@ -100,16 +99,13 @@ void list(const store::ProjectsView& projects, const Request& request, const Con
 
 void add_project_routes(Router& router, actors::Service& service,
                         const store::ProjectsView& projects) {
-  const std::string read_scope(events::kScopeProjectsRead);
-  const std::string write_scope(events::kScopeProjectsWrite);
-  router.add({"POST", "/v1/projects", write_scope, true, bind_handler(create, std::ref(service))});
-  router.add({"GET", "/v1/projects", read_scope, false, bind_handler(list, std::ref(projects))});
-  router.add(
-      {"GET", "/v1/projects/{id}", read_scope, false, bind_handler(read, std::ref(projects))});
-  router.add(
-      {"PUT", "/v1/projects/{id}", write_scope, true, bind_handler(update, std::ref(service))});
-  router.add(
-      {"DELETE", "/v1/projects/{id}", write_scope, false, bind_handler(remove, std::ref(service))});
+  add_resource_routes(router, "/v1/projects", std::string(events::kScopeProjectsRead),
+                      std::string(events::kScopeProjectsWrite),
+                      {.create = bind_handler(create, std::ref(service)),
+                       .list = bind_handler(list, std::ref(projects)),
+                       .read = bind_handler(read, std::ref(projects)),
+                       .update = bind_handler(update, std::ref(service)),
+                       .remove = bind_handler(remove, std::ref(service))});
 }
 
 }  // namespace vouch::http

@@ -64,4 +64,15 @@ std::optional<Router::Match> Router::match(std::string_view method, std::string_
   return result;
 }
 
+void add_resource_routes(Router& router, const std::string& collection,
+                         const std::string& read_scope, const std::string& write_scope,
+                         ResourceHandlers handlers) {
+  const std::string item = collection + "/{id}";
+  router.add({"POST", collection, write_scope, true, std::move(handlers.create)});
+  router.add({"GET", collection, read_scope, false, std::move(handlers.list)});
+  router.add({"GET", item, read_scope, false, std::move(handlers.read)});
+  router.add({"PUT", item, write_scope, true, std::move(handlers.update)});
+  router.add({"DELETE", item, write_scope, false, std::move(handlers.remove)});
+}
+
 }  // namespace vouch::http

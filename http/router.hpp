@@ -60,4 +60,20 @@ class Router {
   std::vector<Route> routes_;
 };
 
+// The handlers of a collection of resources: create and list on the
+// collection's path, read, update and delete on "<collection>/{id}".
+struct ResourceHandlers {
+  Handler create;  // POST, with a JSON body
+  Handler list;
+  Handler read;
+  Handler update;  // PUT, with a JSON body
+  Handler remove;
+};
+
+// Adds the five routes of `handlers` under `collection` ("/v1/projects"):
+// list and read need `read_scope`, the others `write_scope`.
+void add_resource_routes(Router& router, const std::string& collection,
+                         const std::string& read_scope, const std::string& write_scope,
+                         ResourceHandlers handlers);
+
 }  // namespace vouch::http

@@ -79,9 +79,8 @@ std::vector<events::SourceFile> read_files(JsonBody& body) {
 
 void generate(actors::Service& service, const Reads& reads, const Request& request,
               const Context& context, Respond respond) {
-  auto body = JsonBody::parse(request.body);
+  auto body = JsonBody::parse(request.body, {"projectId"});
   if (!body) return respond(error_response(body.error(), context.request_id));
-  body->require("projectId");
   auto project_id = body->string("projectId");
   // Without files, generation takes them from the project's imported snapshot.
   const bool uploaded = body->has("files");
@@ -170,9 +169,8 @@ void list_tests(const Reads& reads, const Request& request, const Context& conte
 // where the body names none of its own.
 void start_run(actors::Service& service, const Reads& reads, const Request& request,
                const Context& context, Respond respond) {
-  auto body = JsonBody::parse(request.body);
+  auto body = JsonBody::parse(request.body, {"testId"});
   if (!body) return respond(error_response(body.error(), context.request_id));
-  body->require("testId");
   auto test_id = body->string("testId");
   const auto& runner = service.runner();
   auto fields = read_environment(*body, runner);

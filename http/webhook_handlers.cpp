@@ -43,10 +43,8 @@ const std::string* webhook_id(const Context& context, const Respond& respond) {
 
 void create(actors::Service& service, const Request& request, const Context& context,
             Respond respond) {
-  auto body = JsonBody::parse(request.body);
+  auto body = JsonBody::parse(request.body, {"url", "events"});
   if (!body) return respond(error_response(body.error(), context.request_id));
-  body->require("url");
-  body->require("events");
   events::CreateWebhook command;
   command.id = events::new_id(events::kWebhookIdPrefix);
   command.account = context.caller.account;
@@ -151,14 +149,12 @@ void add_webhook_routes(Router& router, actors::Service& service,
                         const store::DeliveriesView& deliveries) {
   const std::string read_scope(events::kScopeWebhooksRead);
   const std::string write_scope(events::kScopeWebhooksWrite);
-  router.add({"POST", "/v1/webhooks", write_scope, true, bind_handler(create, std::ref(service))});
-  router.add({"GET", "/v1/webhooks", read_scope, false, bind_handler(list, std::ref(webhooks))});
-  router.add(
-      {"GET", "/v1/webhooks/{id}", read_scope, false, bind_handler(read, std::ref(webhooks))});
-  router.add(
-      {"PUT", "/v1/webhooks/{id}", write_scope, true, bind_handler(update, std::ref(service))});
-  router.add(
-      {"DELETE", "/v1/webhooks/{id}", write_scope, false, bind_handler(remove, std::ref(service))});
+  add_resource_routes(router, "/v1/webhooks", read_scope, write_scope,
+                      {.create = bind_handler(create, std::ref(service)),
+                       .list = bind_handler(list, std::ref(webhooks)),
+                       .read = bind_handler(read, std::ref(webhooks)),
+                       .update = bind_handler(update, std::ref(service)),
+                       .remove = bind_handler(remove, std::ref(service))});
   router.add({"POST", "/v1/webhooks/{id}/rotate-secret", write_scope, false,
               bind_handler(rotate, std::ref(service))});
   router.add({"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "events/result.hpp"
@@ -30,6 +32,18 @@ events::Result<std::pair<State, std::uint64_t>> fold_stream(const store::EventLo
     version = record.version;
   }
   return std::pair{std::move(state), version};
+}
+
+// How a keyed actor loads its aggregate: the stream folded into `state` and
+// `version` as fold_stream() does, or the error (both then left as they
+// were), which the actor keeps and answers its commands with.
+template <class State, class Decode>
+std::optional<events::Error> load_stream(const store::EventLog& log, const std::string& stream,
+                                         Decode decode, State& state, std::uint64_t& version) {
+  auto folded = fold_stream<State>(log, stream, decode);
+  if (!folded) return std::move(folded).error();
+  std::tie(state, version) = std::move(folded).value();
+  return std::nullopt;
 }
 
 }  // namespace vouch::actors

@@ -1,7 +1,5 @@
 #include "actors/domain/project_actor.hpp"
 
-#include <tuple>
-
 #include "actors/domain/append_request.hpp"
 #include "actors/domain/fold_stream.hpp"
 #include "actors/errors.hpp"
@@ -25,14 +23,8 @@ using Self = project_actor::stateful_pointer<ProjectActorState>;
 
 void load(Self self) {
   auto& state = self->state;
-  auto folded = fold_stream<events::ProjectState>(*state.config.log,
-                                                  events::project_stream(state.config.project_id),
-                                                  events::decode_project_event);
-  if (!folded) {
-    state.load_error = std::move(folded).error();
-    return;
-  }
-  std::tie(state.project, state.version) = std::move(folded).value();
+  state.load_error = load_stream(*state.config.log, events::project_stream(state.config.project_id),
+                                 events::decode_project_event, state.project, state.version);
 }
 
 // Runs one command: decide, append, evolve, answer with the project.

@@ -1,7 +1,5 @@
 #include "actors/domain/webhook_actor.hpp"
 
-#include <tuple>
-
 #include "actors/domain/append_request.hpp"
 #include "actors/domain/fold_stream.hpp"
 #include "actors/domain/webhook_actor_state.hpp"
@@ -17,14 +15,9 @@ namespace webhook_detail {
 
 void load(Self self) {
   auto& state = self->state;
-  auto folded = fold_stream<events::WebhookState>(*state.config.log,
-                                                  events::webhook_stream(state.config.webhook_id),
-                                                  events::decode_webhook_event);
-  if (!folded) {
-    state.load_error = std::move(folded).error();
-    return;
-  }
-  std::tie(state.webhook, state.version) = std::move(folded).value();
+  state.load_error = load_stream(*state.config.log, events::webhook_stream(state.config.webhook_id),
+                                 events::decode_webhook_event, state.webhook, state.version);
+  if (state.load_error) return;
   auto failing = state.config.deliveries->failing_since(state.config.webhook_id);
   if (failing) state.failing_since = *failing;
 }

@@ -11,6 +11,12 @@ namespace {
 
 class GeneratePackagesTest : public RunnerTest {
  protected:
+  // Each test generates into a project of its own on a fresh vouchd.
+  void SetUp() override {
+    start();
+    project_ = create_project(0);
+  }
+
   HttpResponse generate_with(const std::string& project, const Files& files,
                              const std::string& more_fields) {
     return call(
@@ -34,6 +40,8 @@ class GeneratePackagesTest : public RunnerTest {
     }
     return codes;
   }
+
+  std::string project_;
 };
 
 // is-number 7.0.0 tells numeric strings from others: the tests pass only
@@ -85,9 +93,7 @@ exports.readSetting = (name, callback) => {
 )"}};
 
 TEST_F(GeneratePackagesTest, APackageWithADependencyGetsTestsThatPassWhenRunInItsEnvironment) {
-  start();
-  const auto project = create_project(0);
-  auto response = generate(project, kPackage);  // no environment: package.json supplies it
+  auto response = generate(project_, kPackage);  // no environment: package.json supplies it
   ASSERT_EQ(response.status, 201u) << response.body;
   auto test = json(response);
   EXPECT_TRUE(problem_codes(test).empty()) << response.body;
@@ -123,10 +129,8 @@ TEST_F(GeneratePackagesTest, APackageWithADependencyGetsTestsThatPassWhenRunInIt
 }
 
 TEST_F(GeneratePackagesTest, ADependencyThatCannotBeInstalledIsAProblemOfTheGeneration) {
-  start();
-  const auto project = create_project(0);
   auto response = generate_with(
-      project,
+      project_,
       {{"needs.js", "const x = require('vouch-no-such-package-4711');\nexports.f = () => x;\n"},
        {"alone.js", "exports.twice = (n) => n * 2;\n"}},
       R"(,"environment":{"dependencies":{"vouch-no-such-package-4711":"1.0.0"}})");
@@ -143,10 +147,8 @@ TEST_F(GeneratePackagesTest, ADependencyThatCannotBeInstalledIsAProblemOfTheGene
 // One module importing the other, and a TypeScript file: one shared transform
 // (runner/src/transform.js) at generation and in the run.
 TEST_F(GeneratePackagesTest, AnEsmPairAndATypeScriptFileGetTestsThatPassWhenRun) {
-  start();
-  const auto project = create_project(0);
   auto response = generate(
-      project,
+      project_,
       {{"lib/slug.mjs", "export const slug = (words) => words.join('-').toLowerCase();\n"},
        {"lib/title.mjs", R"(import { slug } from './slug.mjs';
 export default function title(words) {
@@ -188,8 +190,6 @@ export class Ruler {
 // keeps a suite (values that differ between runs are asserted by type or the
 // test is dropped on its own, never the whole suite).
 TEST_F(GeneratePackagesTest, AModuleWithRandomAndTimeDependentFunctionsKeepsASuiteEveryTime) {
-  start();
-  const auto project = create_project(0);
   const Files module = {{"luck.js", R"(exports.rollDie = () => 1 + Math.floor(Math.random() * 6);
 exports.token = (length) => Math.random().toString(36).slice(2, 2 + (length || 8));
 exports.stamp = (label) => label + '@' + new Date().toISOString();
@@ -206,7 +206,7 @@ exports.greet = (name) => {
   for (int round = 0; round < kGenerations / 2; ++round) {
     std::vector<std::future<HttpResponse>> answers;
     for (int i = 0; i < 2; ++i) {
-      answers.push_back(std::async(std::launch::async, [&] { return generate(project, module); }));
+      answers.push_back(std::async(std::launch::async, [&] { return generate(project_, module); }));
     }
     for (auto& answer : answers) {
       auto response = answer.get();
@@ -220,8 +220,6 @@ exports.greet = (name) => {
 }
 
 TEST_F(GeneratePackagesTest, BadEnvironmentsAreRefusedAsForRuns) {
-  start();
-  const auto project = create_project();
   const Files ok = {{"a.js", "exports.f = () => 1;\n"}};
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"(,"environment":{"nodeVersion":"7"})", "environment.nodeVersion"},
@@ -232,7 +230,7 @@ TEST_F(GeneratePackagesTest, BadEnvironmentsAreRefusedAsForRuns) {
        "environment.dependencies.Not A Name"},
   };
   for (const auto& [fields, field] : cases) {
-    auto response = generate_with(project, ok, fields);
+    auto response = generate_with(project_, ok, fields);
     EXPECT_EQ(response.status, 400u) << fields << " → " << response.body;
     if (response.status == 400u) {
       EXPECT_EQ(field_of(response), field) << fields;
@@ -242,14 +240,14 @@ TEST_F(GeneratePackagesTest, BadEnvironmentsAreRefusedAsForRuns) {
   for (const std::string package :
        {R"({"dependencies":{"left-pad":"git+https://example.com/x.git"}})",
         R"({"dependencies":{"left-pad":1}})", R"(not json)"}) {
-    auto response = generate(project, {{"package.json", package}, ok.front()});
+    auto response = generate(project_, {{"package.json", package}, ok.front()});
     EXPECT_EQ(response.status, 400u) << package << " → " << response.body;
     if (response.status == 400u) {
       EXPECT_EQ(field_of(response), "files[0].content") << package;
     }
   }
   // Nothing was stored.
-  EXPECT_TRUE(json(call("GET", "/v1/tests?projectId=" + project))["tests"].as_array().empty());
+  EXPECT_TRUE(json(call("GET", "/v1/tests?projectId=" + project_))["tests"].as_array().empty());
 }
 
 }  // namespace

@@ -4,6 +4,9 @@
 #include "events/clock.hpp"
 #include "events/generated_test.hpp"
 #include "events/project.hpp"
+#include "events/test_run.hpp"
+#include "events/webhook.hpp"
+#include "events/webhook_delivery.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
 
@@ -24,6 +27,67 @@ TEST(ProjectCodec, EveryEventRoundTrips) {
     ASSERT_TRUE(decoded.ok()) << encoded.data;
     EXPECT_EQ(events::encode(*decoded).data, encoded.data);
   }
+}
+
+// The stored form is the log's format: the codecs may change, the text they
+// write may not (old events must keep decoding to the same values).
+TEST(StoredForm, EventsAndRecordsAreWrittenExactlyAsBefore) {
+  events::DeliveryAttempted attempt{"dlv_1",       "whk_1", "evt_1", 12, "project.created",
+                                    "https://h/x", 3,       503,     44, false,
+                                    "boom",        88,      true,    77};
+  events::TestRun run;
+  run.id = "run_1";
+  run.account = "acme";
+  run.test_id = "tst_1";
+  run.project_id = "prj_1";
+  run.environment = events::RunEnvironment{"20", {{"left-pad", "1.3.0"}}};
+  run.created = 1700000000123;
+  const std::pair<std::string, std::string> cases[] = {
+      {events::encode(events::ProjectEvent{
+                          events::ProjectUpdated{"prj_1", std::nullopt, "jest", std::nullopt, 31}})
+           .data,
+       R"({"id":"prj_1","at":31,"framework":"jest"})"},
+      {events::encode(
+           events::WebhookEvent{events::WebhookSecretRotated{"whk_1", "s1", "s0", 100, 8}})
+           .data,
+       R"({"id":"whk_1","secret":"s1","previousSecret":"s0","previousSecretUntil":100,"at":8})"},
+      {events::encode(attempt).data,
+       R"({"delivery":"dlv_1","webhook":"whk_1","eventId":"evt_1","eventPosition":12,)"
+       R"("event":"project.created","url":"https://h/x","attempt":3,"status":503,"duration":44,)"
+       R"("success":false,"error":"boom","manual":true,"at":77,"nextAttempt":88})"},
+      {events::encode(events::RunEvent{events::RunStarted{run}}).data,
+       R"({"runId":"run_1","testId":"tst_1","projectId":"prj_1","environment":{"nodeVersion":"20",)"
+       R"("dependencies":{"left-pad":"1.3.0"}},"created":"2023-11-14T22:13:20.123Z"})"},
+      {events::encode(events::RunEvent{events::RunFailed{
+                          "run_1",
+                          "tst_1",
+                          "prj_1",
+                          "error",
+                          "error",
+                          "limit",
+                          {},
+                          events::RunError{"wall_time_limit", "too long"},
+                          std::nullopt,
+                          5,
+                          1700000002000}})
+           .data,
+       R"({"runId":"run_1","testId":"tst_1","projectId":"prj_1","outcome":"error","reason":"error",)"
+       R"("detail":"limit","failures":[],"error":{"code":"wall_time_limit","detail":"too long"},)"
+       R"("results":null,"duration":5,"completed":"2023-11-14T22:13:22.000Z"})"},
+      {events::encode(
+           events::RunEvent{events::CoverageUpdated{"prj_1", "tst_1", "run_1", std::nullopt,
+                                                    events::Coverage{1, 2, 3, 4.5}, 1700000003000}})
+           .data,
+       R"({"projectId":"prj_1","testId":"tst_1","runId":"run_1","previous":null,)"
+       R"("current":{"statements":1E0,"branches":2E0,"functions":3E0,"lines":4.5E0},)"
+       R"("updated":"2023-11-14T22:13:23.000Z"})"},
+      {events::encode_run(run),
+       R"({"runId":"run_1","account":"acme","testId":"tst_1","projectId":"prj_1","environment":)"
+       R"({"nodeVersion":"20","dependencies":{"left-pad":"1.3.0"}},"status":"running",)"
+       R"("outcome":"","results":null,"failures":[],"error":null,"duration":0,)"
+       R"("created":1700000000123,"completed":0})"},
+  };
+  for (const auto& [written, expected] : cases) EXPECT_EQ(written, expected);
 }
 
 TEST(ProjectCodec, CorruptDataIsAnInternalErrorNotACrash) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace vouch::events {
 namespace {
 
@@ -54,18 +56,15 @@ TEST(RetryAfter, ParsesSecondsAndHttpDates) {
 }
 
 TEST(AttemptVerdict, ClassifiesAnswers) {
-  EXPECT_EQ(verdict_of(200, false), AttemptVerdict::kDelivered);
-  EXPECT_EQ(verdict_of(204, false), AttemptVerdict::kDelivered);
-  EXPECT_EQ(verdict_of(301, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(302, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(400, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(410, false), AttemptVerdict::kGone);
-  EXPECT_EQ(verdict_of(408, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(429, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(500, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(503, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(0, false), AttemptVerdict::kRetry);
-  EXPECT_EQ(verdict_of(0, true), AttemptVerdict::kRefused);
+  using enum AttemptVerdict;
+  const std::pair<unsigned, AttemptVerdict> answers[] = {
+      {200, kDelivered}, {204, kDelivered}, {301, kRetry}, {302, kRetry},
+      {400, kRetry},     {410, kGone},      {408, kRetry}, {429, kRetry},
+      {500, kRetry},     {503, kRetry},     {0, kRetry}};
+  for (const auto& [status, verdict] : answers) {
+    EXPECT_EQ(verdict_of(status, false), verdict) << status;
+  }
+  EXPECT_EQ(verdict_of(0, true), kRefused);
 }
 
 TEST(DeliveryStream, OnePerWebhook) { EXPECT_EQ(deliveries_stream("whk_1"), "deliveries-whk_1"); }

@@ -17,6 +17,13 @@ function runGenerate(job) {
   return { status: output.status, result: JSON.parse(output.stdout.toString()), stderr: output.stderr.toString() };
 }
 
+// Runs a generation that must succeed and returns its answer.
+function generated(job) {
+  const { status, result, stderr } = runGenerate(job);
+  assert.equal(status, 0, stderr);
+  return result;
+}
+
 function runJest(files) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-e2e-'));
   try {
@@ -112,8 +119,7 @@ export default function greet(user, greeting = 'Hello') {
 ];
 
 test('generates tests that pass under Jest and reach the coverage they state', () => {
-  const { status, result } = runGenerate({ files: SOURCES, framework: 'jest', threshold: 80, timeBudgetMs: 15000 });
-  assert.equal(status, 0);
+  const result = generated({ files: SOURCES, framework: 'jest', threshold: 80, timeBudgetMs: 15000 });
   const { summary } = result;
   assert.deepEqual(summary.problems, []);
   assert.ok(summary.testsKept > 5, `kept ${summary.testsKept} tests`);
@@ -144,8 +150,7 @@ test('reports bad files as problems and still tests the good ones', () => {
     { path: 'lib/crash.js', content: "throw new Error('boom at load');\n" },
     { path: 'lib/hang.js', content: 'while (true) {}\n' },
   ];
-  const { status, result } = runGenerate({ files, timeBudgetMs: 10000 });
-  assert.equal(status, 0);
+  const result = generated({ files, timeBudgetMs: 10000 });
   const byPath = Object.fromEntries(result.summary.problems.map((problem) => [problem.path, problem]));
   assert.deepEqual(byPath['lib/broken.js'], { path: 'lib/broken.js', code: 'syntax_error', message: 'Unexpected token', line: 2, column: 10 });
   assert.deepEqual(byPath['lib/types.ts'], { path: 'lib/types.ts', code: 'syntax_error', message: 'Unexpected token', line: 1, column: 26 });
@@ -184,8 +189,7 @@ exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
 `,
     },
   ];
-  const { status, result } = runGenerate({ files, timeBudgetMs: 8000 });
-  assert.equal(status, 0);
+  const result = generated({ files, timeBudgetMs: 8000 });
   assert.deepEqual(result.summary.problems, []);
   assert.deepEqual(result.summary.perFile.map((file) => file.path), ['pkg/index.js']);
   const test = result.files.find((file) => file.path === 'pkg/__tests__/index.test.js').content;
@@ -250,8 +254,7 @@ exports.later = function later(callback, ms) {
 `,
     },
   ];
-  const { status, result } = runGenerate({ files, timeBudgetMs: 20000 });
-  assert.equal(status, 0);
+  const result = generated({ files, timeBudgetMs: 20000 });
   assert.deepEqual(result.summary.problems, []);
   const content = (path) => result.files.find((file) => file.path === path).content;
   const money = content('lib/__tests__/money.test.js');
@@ -296,8 +299,7 @@ exports.percent = (part, whole) => {
 `,
   }];
   try {
-    const { status, result } = runGenerate({ files, nodePath, timeBudgetMs: 10000 });
-    assert.equal(status, 0);
+    const result = generated({ files, nodePath, timeBudgetMs: 10000 });
     assert.deepEqual(result.summary.problems, []);
     assert.ok(result.summary.testsKept >= 2, JSON.stringify(result.summary));
     const test = result.files.find((file) => file.path === '__tests__/percent.test.js').content;
@@ -323,8 +325,7 @@ test('ES modules importing each other and TypeScript get tests through the one s
     { path: 'src/ruler.ts', content: "export enum Unit { Cm = 'cm', In = 'in' }\nexport class Ruler {\n  constructor(private unit: Unit = Unit.Cm) {}\n  label(value: number): string {\n    if (value < 0) throw new RangeError('negative length');\n    return value.toFixed(1) + ' ' + this.unit;\n  }\n}\n" },
     { path: 'src/types.d.ts', content: 'export declare const x: number;\n' },
   ];
-  const { status, result } = runGenerate({ files, timeBudgetMs: 15000 });
-  assert.equal(status, 0);
+  const result = generated({ files, timeBudgetMs: 15000 });
   assert.deepEqual(result.summary.problems, []);
   assert.deepEqual(result.summary.perFile.map((file) => file.path), ['src/slug.mjs', 'src/title.mjs', 'src/ruler.ts']);
   const content = (path) => result.files.find((file) => file.path === path).content;

@@ -36,6 +36,13 @@ async function withExecutor(fn) {
 
 const run = (executor, body, clockShiftMs = 0) => executor.run(FILE, [{ name: 'lib', from: 'module' }], program(body), 5000, { clockShiftMs });
 
+// Runs lib.<method>(<name>) with <name> a tracked jest.fn(<implementation>).
+const runWithMock = (executor, name, implementation, method) => run(executor, [
+  `const ${name} = jest.fn(${implementation});`,
+  `__vouch.track('${name}', ${name});`,
+  `await __vouch.step(0, () => lib.${method}(${name}));`,
+].join('\n'));
+
 test('loads a module and describes its exports', async () => {
   await withExecutor(async (executor) => {
     const loaded = await executor.load(FILE, 5000);
@@ -74,11 +81,7 @@ test('stops an endless loop, an endless promise and process.exit without losing 
 
 test('records the calls a jest.fn() callback received', async () => {
   await withExecutor(async (executor) => {
-    const reply = await run(executor, [
-      'const callback = jest.fn((a, b) => a + b);',
-      "__vouch.track('callback', callback);",
-      'await __vouch.step(0, () => lib.call(callback));',
-    ].join('\n'));
+    const reply = await runWithMock(executor, 'callback', '(a, b) => a + b', 'call');
     assert.deepEqual(reply.outcomes[0].value, { t: 'number', v: 3 });
     assert.deepEqual(reply.effects[0][0].mocks[0].calls, { t: 'array', items: [{ t: 'array', items: [{ t: 'number', v: 1 }, { t: 'number', v: 2 }] }] });
   });
@@ -86,11 +89,7 @@ test('records the calls a jest.fn() callback received', async () => {
 
 test('waits briefly for a callback that is called asynchronously', async () => {
   await withExecutor(async (executor) => {
-    const reply = await run(executor, [
-      'const done = jest.fn();',
-      "__vouch.track('done', done);",
-      'await __vouch.step(0, () => lib.later(done));',
-    ].join('\n'));
+    const reply = await runWithMock(executor, 'done', '', 'later');
     assert.deepEqual(reply.outcomes[0], { kind: 'return', value: { t: 'undefined' }, calledBack: [0] });
     assert.deepEqual(reply.effects[0][0].mocks[0].calls.items[0].items[1], { t: 'string', v: 'done' });
   });

@@ -63,6 +63,13 @@ async function runHostile(testSource, extraOptions = []) {
   return runner.run({ files: [{ path: 'hostile.test.js', content: testSource }] });
 }
 
+// The sandbox stopped the run at a limit, before the runner could answer.
+function assertStoppedAt(outcome, { code, detail, exitCode }) {
+  assert.equal(outcome.result, null);
+  assert.deepEqual(outcome.sandbox, { status: 'limit', code, detail });
+  assert.equal(outcome.exit.code, exitCode);
+}
+
 function onlyTest(outcome) {
   assert.equal(outcome.result?.ok, true, `a result with test results: ${JSON.stringify(outcome.result)}\n${outcome.stderr}`);
   assert.equal(outcome.result.results.failed, 1);
@@ -99,9 +106,7 @@ test('forking without end is stopped by the process limit', { skip: needsRoot },
 
 test('looping forever is killed at the CPU limit', async () => {
   const outcome = await runHostile("test('spins', () => { for (;;) {} });");
-  assert.equal(outcome.result, null);
-  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'cpu_time_limit', detail: 'cpu time limit exceeded (3 s)' });
-  assert.equal(outcome.exit.code, 201);
+  assertStoppedAt(outcome, { code: 'cpu_time_limit', detail: 'cpu time limit exceeded (3 s)', exitCode: 201 });
 });
 
 test('blocking forever is killed at the wall-time limit', async () => {
@@ -109,9 +114,7 @@ test('blocking forever is killed at the wall-time limit', async () => {
     "test('waits', () => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); });",
     ['--wall-ms', '1500'],
   );
-  assert.equal(outcome.result, null);
-  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'wall_time_limit', detail: 'wall time limit exceeded (1500 ms)' });
-  assert.equal(outcome.exit.code, 202);
+  assertStoppedAt(outcome, { code: 'wall_time_limit', detail: 'wall time limit exceeded (1500 ms)', exitCode: 202 });
 });
 
 test('allocating without end is stopped by the memory limit', async () => {
@@ -120,9 +123,7 @@ test('allocating without end is stopped by the memory limit', async () => {
       const hoard = [];
       for (;;) hoard.push(new Array(1e6).fill(Math.random()));
     });`, MEMORY_CASE);
-  assert.equal(outcome.result, null);
-  assert.deepEqual(outcome.sandbox, { status: 'limit', code: 'memory_limit', detail: 'memory limit exceeded (384 MB)' });
-  assert.equal(outcome.exit.code, 203);
+  assertStoppedAt(outcome, { code: 'memory_limit', detail: 'memory limit exceeded (384 MB)', exitCode: 203 });
 });
 
 test('allocating buffers without end is stopped by the memory limit', async () => {
