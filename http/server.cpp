@@ -119,7 +119,7 @@ struct Server::Impl {
   }
 
   // Stops accepting, then polls until in-flight requests are answered or the
-  // drain timeout passes, then stops the io_context.
+  // drain timeout passes, then stops every io_context.
   void drain(std::chrono::steady_clock::time_point deadline) {
     if (state->in_flight.load() == 0 || std::chrono::steady_clock::now() >= deadline) {
       for (auto& guard : keep_running) guard.reset();
