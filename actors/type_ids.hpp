@@ -177,10 +177,11 @@ using executor_pool_actor =
     // A runner for a Node.js major and a dependency set (its node_modules
     // folder, "" for none): warm ones for the default major without
     // dependencies, started on demand for the others.
-    caf::typed_actor<caf::replies_to<acquire_atom, std::string, std::string, std::uint32_t>::with<WarmRunner>,
-                     caf::reacts_to<release_atom>,  // a run's runner has ended
-                     caf::reacts_to<ready_atom, std::uint64_t, RunnerStart>,
-                     caf::reacts_to<expired_atom, std::uint64_t>>;
+    caf::typed_actor<
+        caf::replies_to<acquire_atom, std::string, std::string, std::uint32_t>::with<WarmRunner>,
+        caf::reacts_to<release_atom>,  // a run's runner has ended
+        caf::reacts_to<ready_atom, std::uint64_t, RunnerStart>,
+        caf::reacts_to<expired_atom, std::uint64_t>>;
 
 // Installs a run's npm dependencies once per dependency map.
 using dependency_cache_actor =

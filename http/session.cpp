@@ -62,7 +62,10 @@ class Session : public std::enable_shared_from_this<Session> {
     handling_ = false;
     if (buffer_.size() > 0) return read_header();  // a pipelined request is here already
     state_->connections.mark_idle(
-        own_idle_, [this] { return IdleEntry{weak_from_this(), address_, &idle_listed_}; },
+        own_idle_,
+        [this] {
+          return IdleEntry{weak_from_this(), address_, &idle_listed_};
+        },
         idle_entry_);
     stream_.expires_after(state_->options.idle_timeout);
     stream_.async_read_some(
@@ -170,10 +173,11 @@ class Session : public std::enable_shared_from_this<Session> {
     auto answered = std::make_shared<std::atomic<bool>>(false);
     Respond respond = [self = shared_from_this(), answered](Response response) {
       if (answered->exchange(true)) return;
-      asio::dispatch(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
-        --self->state_->in_flight;
-        self->do_write(std::move(response));
-      });
+      asio::dispatch(self->stream_.get_executor(),
+                     [self, response = std::move(response)]() mutable {
+                       --self->state_->in_flight;
+                       self->do_write(std::move(response));
+                     });
     };
     // An exception barrier: a handler that throws answers 500 (when it has
     // not answered yet) and leaves the server serving.

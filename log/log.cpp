@@ -1,9 +1,8 @@
 #include "log/log.hpp"
 
-#include <unistd.h>
-
 #include <spdlog/fmt/chrono.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <boost/json/serialize.hpp>
 #include <chrono>
