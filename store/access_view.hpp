@@ -38,11 +38,10 @@ struct KeyRecord {
 // committed (an issued or revoked key, a plan change), which drops them all:
 // a request costs no database read, and a revocation is in force by the time
 // its request is answered.
-class AccessView : public Projection {
+class AccessView : public StoredView {
  public:
-  explicit AccessView(Database& database) : database_(database) {}
+  explicit AccessView(Database& database) : StoredView(database, "access") {}
 
-  std::string_view name() const override { return "access"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
   void committed() override;
 
@@ -55,7 +54,6 @@ class AccessView : public Projection {
  private:
   [[nodiscard]] events::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
 
-  Database& database_;
   bool changed_ = false;  // an access event applied since the last commit (projector thread)
   mutable std::mutex grants_mutex_;
   // Grants by key hash, filled by lookups, dropped by committed() (guarded by grants_mutex_).

@@ -27,11 +27,10 @@ namespace vouch::store {
 //     the dispatcher hands events over again, and those already attempted
 //     are skipped (their retries are the pending ones).
 // Queries are thread-safe and read committed state.
-class DeliveriesView : public Projection {
+class DeliveriesView : public StoredView {
  public:
-  explicit DeliveriesView(Database& database) : database_(database) {}
+  explicit DeliveriesView(Database& database) : StoredView(database, "deliveries") {}
 
-  std::string_view name() const override { return "deliveries"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   [[nodiscard]] events::Result<std::optional<events::DeliveryAttempted>> find(
@@ -63,8 +62,6 @@ class DeliveriesView : public Projection {
   // The log position of a delivery's attempt; nullopt when there is none.
   events::Result<std::optional<std::uint64_t>> position_of(
       const std::string& delivery_id, const rocksdb::ReadOptions& options) const;
-
-  Database& database_;
 };
 
 }  // namespace vouch::store

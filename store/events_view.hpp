@@ -15,11 +15,10 @@ namespace vouch::store {
 // event is stored in its public form (events/public_types.hpp), indexed per
 // account and per (account, project). Internal events (keys, accounts,
 // delivery attempts) are not in it.
-class EventsView : public Projection {
+class EventsView : public StoredView {
  public:
-  explicit EventsView(Database& database) : database_(database) {}
+  explicit EventsView(Database& database) : StoredView(database, "events") {}
 
-  std::string_view name() const override { return "events"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   struct Filter {
@@ -34,9 +33,6 @@ class EventsView : public Projection {
   [[nodiscard]] events::Result<Page<std::string>> list(const std::string& account,
                                                        const Filter& filter,
                                                        std::size_t limit) const;
-
- private:
-  Database& database_;
 };
 
 }  // namespace vouch::store

@@ -13,20 +13,16 @@ namespace vouch::store {
 // Read model of recorded idempotent responses: the latest response recorded
 // for each idempotency stream (an account's key). Entries past the window
 // stay; find() callers judge their age (events::answers_retries).
-class IdempotencyView : public Projection {
+class IdempotencyView : public StoredView {
  public:
-  explicit IdempotencyView(Database& database) : database_(database) {}
+  explicit IdempotencyView(Database& database) : StoredView(database, "idempotency") {}
 
-  std::string_view name() const override { return "idempotency"; }
   events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // The latest response recorded for `stream` (events::idempotency_stream),
   // nullopt when none.
   [[nodiscard]] events::Result<std::optional<events::IdempotentResponse>> find(
       const std::string& stream) const;
-
- private:
-  Database& database_;
 };
 
 }  // namespace vouch::store

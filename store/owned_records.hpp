@@ -149,10 +149,8 @@ class OwnedRecords {
 // A read model of records that belong to accounts, kept in `records_` under
 // the read model's name.
 template <class T>
-class OwnedView : public Projection {
+class OwnedView : public StoredView {
  public:
-  std::string_view name() const override { return records_.area(); }
-
   // nullopt when missing, deleted or owned by another account.
   [[nodiscard]] events::Result<std::optional<T>> find(const std::string& account,
                                                       const std::string& id) const {
@@ -172,9 +170,8 @@ class OwnedView : public Projection {
   // `name` ("projects") names the projection and the area of its keys.
   OwnedView(Database& database, std::string name, std::string noun,
             typename OwnedRecords<T>::Decode decode)
-      : database_(database), records_(database, std::move(name), std::move(noun), decode) {}
+      : StoredView(database, name), records_(database, std::move(name), std::move(noun), decode) {}
 
-  Database& database_;
   OwnedRecords<T> records_;
 };
 

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "events/event_record.hpp"
 #include "events/result.hpp"
@@ -54,6 +55,22 @@ class Projection {
   // so before a writer waiting for its change is answered): where a view
   // keeps answers in memory, they are dropped here.
   virtual void committed() {}
+};
+
+// The read models' common base: a projection named `name` that reads and
+// writes its rows in `database`'s views column family.
+class StoredView : public Projection {
+ public:
+  std::string_view name() const final { return name_; }
+
+ protected:
+  StoredView(Database& database, std::string name)
+      : database_(database), name_(std::move(name)) {}
+
+  Database& database_;
+
+ private:
+  std::string name_;
 };
 
 }  // namespace vouch::store

@@ -8,6 +8,31 @@
 namespace vouch::actors {
 namespace {
 
+// Makes `task` the job's one task; the returned promise is its answer.
+template <class Done, class Self, class Task>
+caf::typed_response_promise<Done> accept(Self self, Task& task) {
+  self->state.task = std::move(task);
+  self->state.promise = self->template make_response_promise<Done>();
+  return self->state.promise;
+}
+
+// Asks the dependency cache for the task's environment, then calls
+// `next(outcome)`; a failed request is an outcome with an install_failed
+// error. The cache answers within its install_timeout (see
+// actors/timeouts.hpp on why a short-lived actor's wait has no timeout of
+// its own).
+template <class Self, class Next>
+void install_then(Self self, Next next) {
+  self->request(self->state.config.dependencies, caf::infinite, install_atom_v,
+                self->state.task.environment)
+      .then([next](InstallOutcome& installed) { next(std::move(installed)); },
+            [next](caf::error& error) {
+              InstallOutcome failed;
+              failed.error = events::RunError{"install_failed", from_caf_error(error).message};
+              next(std::move(failed));
+            });
+}
+
 // --- generation ---------------------------------------------------------------
 
 using generation_job_actor = caf::typed_actor<caf::replies_to<GenerationTask>::with<GenerationDone>,
@@ -66,29 +91,19 @@ generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerCo
   self->state.config = std::move(config);
   return {
       [self](GenerationTask& task) -> caf::result<GenerationDone> {
-        auto& state = self->state;
-        state.task = std::move(task);
-        state.promise = self->make_response_promise<GenerationDone>();
-        if (state.task.environment.dependencies.empty()) {
+        auto promise = accept<GenerationDone>(self, task);
+        if (self->state.task.environment.dependencies.empty()) {
           launch(self);
-          return state.promise;
+          return promise;
         }
-        // The cache answers within its install_timeout (see actors/timeouts.hpp
-        // on why a short-lived actor's wait has no timeout of its own).
-        self->request(state.config.dependencies, caf::infinite, install_atom_v,
-                      state.task.environment)
-            .then(
-                [self](InstallOutcome& installed) {
-                  self->state.node_path = installed.node_path;
-                  self->state.install = installed.error;
-                  launch(self);
-                },
-                [self](caf::error& error) {
-                  self->state.install =
-                      events::RunError{"install_failed", from_caf_error(error).message};
-                  launch(self);
-                });
-        return state.promise;
+        // Generation goes on without the dependencies when their install
+        // fails; the answer says so.
+        install_then(self, [self](InstallOutcome installed) {
+          self->state.node_path = std::move(installed.node_path);
+          self->state.install = std::move(installed.error);
+          launch(self);
+        });
+        return promise;
       },
       [self](generated_atom, GenerationOutcome& outcome) {
         auto& state = self->state;
@@ -167,7 +182,9 @@ void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
        run_id = state.task.run_id](std::optional<std::string> line) {
         if (line) {
           // Jest wrote the report before run.js printed its line.
-          auto done = run_done(read_run(line, ProcessExit{.code = 0}));
+          ProcessExit clean_exit;
+          clean_exit.code = 0;
+          auto done = run_done(read_run(line, clean_exit));
           done.coverage_report = coverage_report(run_id, workdir / kCoverageReportFolder);
           caf::anon_send(handle, report_atom_v, std::move(done));
         }
@@ -186,38 +203,27 @@ run_job_actor::behavior_type run_job(RunSelf self, WorkerConfig config) {
   self->state.config = std::move(config);
   return {
       [self](RunTask& task) -> caf::result<RunDone> {
-        auto& state = self->state;
-        state.task = std::move(task);
-        state.promise = self->make_response_promise<RunDone>();
-        // Both peers answer within limits of their own (the cache ends an
-        // install at install_timeout, the pool a wait at run_queue_wait).
-        self->request(state.config.dependencies, caf::infinite, install_atom_v,
-                      state.task.environment)
-            .then(
-                [self](InstallOutcome& installed) {
-                  if (installed.error) {
+        auto promise = accept<RunDone>(self, task);
+        install_then(self, [self](InstallOutcome installed) {
+          if (installed.error) {
+            self->send(self, report_atom_v,
+                       run_error(installed.error->code, installed.error->detail));
+            return;
+          }
+          // The pool answers within its run_queue_wait.
+          const auto& task = self->state.task;
+          self->request(self->state.config.executors, caf::infinite, acquire_atom_v,
+                        task.environment.node_version, installed.node_path, task.runs_waiting)
+              .then(
+                  [self, node_path = installed.node_path](WarmRunner& runner) {
+                    execute(self, std::move(runner), node_path);
+                  },
+                  [self](caf::error& error) {
                     self->send(self, report_atom_v,
-                               run_error(installed.error->code, installed.error->detail));
-                    return;
-                  }
-                  auto& state = self->state;
-                  self->request(state.config.executors, caf::infinite, acquire_atom_v,
-                                state.task.environment.node_version, installed.node_path,
-                                state.task.runs_waiting)
-                      .then(
-                          [self, node_path = installed.node_path](WarmRunner& runner) {
-                            execute(self, std::move(runner), node_path);
-                          },
-                          [self](caf::error& error) {
-                            self->send(self, report_atom_v,
-                                       run_error("no_runner", from_caf_error(error).message));
-                          });
-                },
-                [self](caf::error& error) {
-                  self->send(self, report_atom_v,
-                             run_error("install_failed", from_caf_error(error).message));
-                });
-        return state.promise;
+                               run_error("no_runner", from_caf_error(error).message));
+                  });
+        });
+        return promise;
       },
       [self](report_atom, RunDone& done) {
         done.worker = self->state.config.name;
