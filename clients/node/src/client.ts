@@ -80,18 +80,46 @@ class Resource {
 
 const byId = (item: { id: string }) => item.id;
 
-export class Projects extends Resource {
-  create(body: T.CreateProjectRequest, options: PostOptions = {}): Promise<T.Project> {
-    return this.call('createProject', {}, { body, idempotencyKey: options.idempotencyKey });
+/**
+ * A resource created, read, updated, deleted and listed the same way: projects and webhooks.
+ * `noun` names its operations (`createProject`, `listProjects`, …), `idParam` its path parameter
+ * and `field` the list answer's array.
+ */
+abstract class Crud<Noun extends 'Project' | 'Webhook', Item extends { id: string }, Created, CreateBody, UpdateBody, List> extends Resource {
+  constructor(
+    transport: Transport,
+    private readonly noun: Noun,
+    private readonly idParam: string,
+    private readonly field: string,
+  ) {
+    super(transport);
   }
-  get(projectId: string): Promise<T.Project> {
-    return this.call('getProject', { projectId });
+
+  create(body: CreateBody, options: PostOptions = {}): Promise<Created> {
+    return this.call(`create${this.noun}`, {}, { body, idempotencyKey: options.idempotencyKey });
   }
-  update(projectId: string, body: T.UpdateProjectRequest): Promise<T.Project> {
-    return this.call('updateProject', { projectId }, { body });
+  get(id: string): Promise<Item> {
+    return this.call(`get${this.noun}`, { [this.idParam]: id });
   }
-  delete(projectId: string): Promise<void> {
-    return this.call('deleteProject', { projectId });
+  update(id: string, body: UpdateBody): Promise<Item> {
+    return this.call(`update${this.noun}`, { [this.idParam]: id }, { body });
+  }
+  delete(id: string): Promise<void> {
+    return this.call(`delete${this.noun}`, { [this.idParam]: id });
+  }
+  /** One page, oldest first. */
+  list(params: T.PageParams = {}): Promise<List> {
+    return this.call(`list${this.noun}s`, {}, { query: { ...params } });
+  }
+  /** Every item: `for await (const p of v.projects.iterate({ limit: 100 }))`. */
+  iterate(params: T.PageParams = {}): AsyncGenerator<Item, void, undefined> {
+    return this.pages<Item>(`list${this.noun}s`, this.field, {}, { ...params }, byId);
+  }
+}
+
+export class Projects extends Crud<'Project', T.Project, T.Project, T.CreateProjectRequest, T.UpdateProjectRequest, T.ProjectList> {
+  constructor(transport: Transport) {
+    super(transport, 'Project', 'projectId', 'projects');
   }
   /**
    * Stores a snapshot of the project's sources (`project.imported`) from `{ files }`,
@@ -102,14 +130,6 @@ export class Projects extends Resource {
       ? { rawBody: source, contentType: 'application/gzip' }
       : { body: source };
     return this.call('importProject', { projectId }, { ...body, idempotencyKey: options.idempotencyKey });
-  }
-  /** One page, oldest first. */
-  list(params: T.PageParams = {}): Promise<T.ProjectList> {
-    return this.call('listProjects', {}, { query: { ...params } });
-  }
-  /** Every project: `for await (const p of v.projects.iterate({ limit: 100 }))`. */
-  iterate(params: T.PageParams = {}): AsyncGenerator<T.Project, void, undefined> {
-    return this.pages<T.Project>('listProjects', 'projects', {}, { ...params }, byId);
   }
 }
 
@@ -187,28 +207,13 @@ export class Tests extends Resource {
   }
 }
 
-export class Webhooks extends Resource {
-  /** The answer holds the `secret` (only here and at rotation). */
-  create(body: T.CreateWebhookRequest, options: PostOptions = {}): Promise<T.WebhookWithSecret> {
-    return this.call('createWebhook', {}, { body, idempotencyKey: options.idempotencyKey });
-  }
-  get(webhookId: string): Promise<T.Webhook> {
-    return this.call('getWebhook', { webhookId });
-  }
-  update(webhookId: string, body: T.UpdateWebhookRequest): Promise<T.Webhook> {
-    return this.call('updateWebhook', { webhookId }, { body });
-  }
-  delete(webhookId: string): Promise<void> {
-    return this.call('deleteWebhook', { webhookId });
+/** Creation and rotation answer with the `secret` (only there). */
+export class Webhooks extends Crud<'Webhook', T.Webhook, T.WebhookWithSecret, T.CreateWebhookRequest, T.UpdateWebhookRequest, T.WebhookList> {
+  constructor(transport: Transport) {
+    super(transport, 'Webhook', 'webhookId', 'webhooks');
   }
   rotateSecret(webhookId: string): Promise<T.WebhookWithSecret> {
     return this.call('rotateWebhookSecret', { webhookId });
-  }
-  list(params: T.PageParams = {}): Promise<T.WebhookList> {
-    return this.call('listWebhooks', {}, { query: { ...params } });
-  }
-  iterate(params: T.PageParams = {}): AsyncGenerator<T.Webhook, void, undefined> {
-    return this.pages<T.Webhook>('listWebhooks', 'webhooks', {}, { ...params }, byId);
   }
   /** One page of the delivery log, newest first. */
   deliveries(webhookId: string, params: T.ListDeliveriesParams = {}): Promise<T.DeliveryList> {

@@ -199,18 +199,48 @@ public final class VouchClient {
     return StreamSupport.stream(Spliterators.spliteratorUnknownSize(iterator, Spliterator.ORDERED), false);
   }
 
-  public final class Projects {
-    public Project create(CreateProjectRequest body) { return create(body, null); }
-    public Project create(CreateProjectRequest body, String idempotencyKey) {
-      return as(call("createProject", Map.of(), post(body, idempotencyKey)), Project.class);
+  /**
+   * A resource created, read, updated, deleted and listed the same way: projects and webhooks.
+   * {@code noun} names its operations ({@code createProject}, {@code listProjects}, …),
+   * {@code idParam} its path parameter and {@code field} the list answer's array.
+   */
+  public abstract class Crud<R, C, U> {
+    private final String noun;
+    private final String idParam;
+    private final String field;
+    private final Class<R> type;
+    private final Function<R, String> idOf;
+
+    Crud(String noun, String idParam, String field, Class<R> type, Function<R, String> idOf) {
+      this.noun = noun;
+      this.idParam = idParam;
+      this.field = field;
+      this.type = type;
+      this.idOf = idOf;
     }
-    public Project get(String projectId) {
-      return as(call("getProject", Map.of("projectId", projectId), with(null)), Project.class);
+
+    public R create(C body) { return create(body, null); }
+    public R create(C body, String idempotencyKey) {
+      return as(call("create" + noun, Map.of(), post(body, idempotencyKey)), type);
     }
-    public Project update(String projectId, UpdateProjectRequest body) {
-      return as(call("updateProject", Map.of("projectId", projectId), with(body)), Project.class);
+    public R get(String id) { return as(call("get" + noun, Map.of(idParam, id), with(null)), type); }
+    public R update(String id, U body) {
+      return as(call("update" + noun, Map.of(idParam, id), with(body)), type);
     }
-    public void delete(String projectId) { call("deleteProject", Map.of("projectId", projectId), with(null)); }
+    public void delete(String id) { call("delete" + noun, Map.of(idParam, id), with(null)); }
+    /** One page, oldest first. */
+    public Page<R> list(PageParams params) {
+      return pageOf(call("list" + noun + "s", Map.of(), page(params)), field, type);
+    }
+    /** Every item, fetching pages of {@code limit} (null: the server's default) as needed. */
+    public Stream<R> iterate(Integer limit) {
+      return stream(after -> list(new PageParams(limit, after)), idOf, null);
+    }
+  }
+
+  public final class Projects extends Crud<Project, CreateProjectRequest, UpdateProjectRequest> {
+    Projects() { super("Project", "projectId", "projects", Project.class, Project::id); }
+
     /**
      * Stores a snapshot of the project's sources ({@code project.imported}) from
      * {@link ImportRequest#files} or {@link ImportRequest#git}.
@@ -227,14 +257,6 @@ public final class VouchClient {
       call.rawBody = tarGz;
       call.contentType = "application/gzip";
       return as(call("importProject", Map.of("projectId", projectId), call), ImportedSnapshot.class);
-    }
-    /** One page, oldest first. */
-    public Page<Project> list(PageParams params) {
-      return pageOf(call("listProjects", Map.of(), page(params)), "projects", Project.class);
-    }
-    /** Every project, fetching pages of {@code limit} (null: the server's default) as needed. */
-    public Stream<Project> iterate(Integer limit) {
-      return stream(after -> list(new PageParams(limit, after)), Project::id, null);
     }
   }
 
@@ -319,27 +341,12 @@ public final class VouchClient {
     }
   }
 
-  public final class Webhooks {
-    /** The answer holds the {@code secret} (only here and at rotation). */
-    public Webhook create(CreateWebhookRequest body) { return create(body, null); }
-    public Webhook create(CreateWebhookRequest body, String idempotencyKey) {
-      return as(call("createWebhook", Map.of(), post(body, idempotencyKey)), Webhook.class);
-    }
-    public Webhook get(String webhookId) {
-      return as(call("getWebhook", Map.of("webhookId", webhookId), with(null)), Webhook.class);
-    }
-    public Webhook update(String webhookId, UpdateWebhookRequest body) {
-      return as(call("updateWebhook", Map.of("webhookId", webhookId), with(body)), Webhook.class);
-    }
-    public void delete(String webhookId) { call("deleteWebhook", Map.of("webhookId", webhookId), with(null)); }
+  /** Creation and rotation answer with the {@code secret} (only there). */
+  public final class Webhooks extends Crud<Webhook, CreateWebhookRequest, UpdateWebhookRequest> {
+    Webhooks() { super("Webhook", "webhookId", "webhooks", Webhook.class, Webhook::id); }
+
     public Webhook rotateSecret(String webhookId) {
       return as(call("rotateWebhookSecret", Map.of("webhookId", webhookId), with(null)), Webhook.class);
-    }
-    public Page<Webhook> list(PageParams params) {
-      return pageOf(call("listWebhooks", Map.of(), page(params)), "webhooks", Webhook.class);
-    }
-    public Stream<Webhook> iterate(Integer limit) {
-      return stream(after -> list(new PageParams(limit, after)), Webhook::id, null);
     }
     /** One page of the delivery log, newest first. */
     public Page<Delivery> deliveries(String webhookId, PageParams params) {

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,19 +98,41 @@ class OpenApiTest {
       Map.entry("metrics", "VouchClient.metrics"), Map.entry("getOpenApi", "VouchClient.openapi"));
 
   /** The overload with the most parameters (the one that can send everything). */
+  static Class<?> owner(String qualified) {
+    String name = qualified.split("\\.")[0];
+    return name.equals("VouchClient") ? VouchClient.class
+        : Arrays.stream(VouchClient.class.getClasses()).filter(c -> c.getSimpleName().equals(name)).findFirst().orElseThrow();
+  }
+
   static Method method(String qualified) {
     String[] parts = qualified.split("\\.");
-    Class<?> owner = parts[0].equals("VouchClient") ? VouchClient.class
-        : Arrays.stream(VouchClient.class.getClasses()).filter(c -> c.getSimpleName().equals(parts[0])).findFirst().orElseThrow();
+    Class<?> owner = owner(qualified);
     return Arrays.stream(owner.getMethods()).filter(m -> m.getName().equals(parts[1]))
         .max(Comparator.comparingInt(Method::getParameterCount)).orElseThrow(() -> new AssertionError(qualified));
   }
 
+  /**
+   * The class of a method's parameter as `owner` sees it: a type variable of a generic base
+   * (VouchClient.Crud's body types) resolves to the owner's type argument.
+   */
+  static Class<?> parameterClass(Class<?> owner, Method method, int index) {
+    Type type = method.getGenericParameterTypes()[index];
+    if (type instanceof TypeVariable<?> variable && owner.getGenericSuperclass() instanceof ParameterizedType base) {
+      TypeVariable<?>[] variables = ((Class<?>) base.getRawType()).getTypeParameters();
+      for (int i = 0; i < variables.length; ++i) {
+        if (variables[i].getName().equals(variable.getName())) return (Class<?>) base.getActualTypeArguments()[i];
+      }
+    }
+    return method.getParameterTypes()[index];
+  }
+
   /** What a method can send: its parameter names, record parameters' components, PageParams'. */
-  static Set<String> accepted(Method method) {
+  static Set<String> accepted(Class<?> owner, Method method) {
     Set<String> out = new HashSet<>();
-    for (Parameter parameter : method.getParameters()) {
-      Class<?> type = parameter.getType();
+    Parameter[] parameters = method.getParameters();
+    for (int index = 0; index < parameters.length; ++index) {
+      Parameter parameter = parameters[index];
+      Class<?> type = parameterClass(owner, method, index);
       if (type.isRecord()) {
         for (RecordComponent component : type.getRecordComponents()) out.add(component.getName());
       } else {
@@ -140,7 +165,7 @@ class OpenApiTest {
       }
       assertNotNull(METHODS.get(id), id + ": no method of the client");
       Method method = method(METHODS.get(id));
-      Set<String> accepted = accepted(method);
+      Set<String> accepted = accepted(owner(METHODS.get(id)), method);
       long pathParameters = wanted.stream().filter(w -> w.startsWith("path:")).count();
       wanted.removeIf(w -> w.startsWith("path:"));
       long strings = Arrays.stream(method.getParameters())
