@@ -97,11 +97,9 @@ boost::json::object to_json(const std::string& project_id, const actors::Importe
 
 void import_project(actors::Service& service, const store::ProjectsView& projects,
                     const Request& request, const Context& context, Respond respond) {
-  const auto& id = context.params.at("id");
-  const auto not_found = events::Error::not_found("no project " + id);
-  if (!events::looks_like_id(id, events::kProjectIdPrefix)) {
-    return respond(error_response(not_found, context.request_id));
-  }
+  const auto* found_id = path_id(context, respond, "id", events::kProjectIdPrefix, "project");
+  if (!found_id) return;
+  const auto& id = *found_id;
   auto project = projects.get(context.caller.account, id);
   if (!project) return respond(error_response(project.error(), context.request_id));
 
@@ -122,12 +120,11 @@ void import_project(actors::Service& service, const store::ProjectsView& project
   }
   const auto at = command.at;
   service.import_project(std::move(command),
-                         [respond = std::move(respond), request_id = context.request_id, id,
-                          at](events::Result<actors::ImportedSnapshot> imported) {
-                           if (!imported)
-                             return respond(error_response(imported.error(), request_id));
-                           respond(json_response(201, to_json(id, *imported, at)));
-                         });
+                         answer_with<actors::ImportedSnapshot>(
+                             std::move(respond), context.request_id, 201,
+                             [id, at](const actors::ImportedSnapshot& imported) {
+                               return to_json(id, imported, at);
+                             }));
 }
 
 }  // namespace

@@ -38,11 +38,9 @@ void issue(actors::Service& service, const Request& request, const Context& cont
 }
 
 void revoke(actors::Service& service, const Request&, const Context& context, Respond respond) {
-  const auto& id = context.params.at("id");
-  if (!events::looks_like_id(id, events::kKeyIdPrefix)) {
-    return respond(error_response(events::Error::not_found("no key " + id), context.request_id));
-  }
-  service.revoke_key(actors::RevokeKey{id, events::now_millis()},
+  const auto* id = path_id(context, respond, "id", events::kKeyIdPrefix, "key");
+  if (!id) return;
+  service.revoke_key(actors::RevokeKey{*id, events::now_millis()},
                      [respond = std::move(respond), request_id = context.request_id](auto result) {
                        if (!result) return respond(error_response(result.error(), request_id));
                        respond(empty_response(204));

@@ -17,18 +17,13 @@ namespace {
 actors::Service::Callback<events::Project> answer_with_project(Respond respond,
                                                                std::string request_id,
                                                                unsigned status) {
-  return [respond = std::move(respond), request_id = std::move(request_id),
-          status](events::Result<events::Project> result) {
-    if (!result) return respond(error_response(result.error(), request_id));
-    Response response = json_response(status, to_json(*result));
-    if (status == 201) response.set_header("Location", "/v1/projects/" + result->id);
-    if (status == 204) response = empty_response(204);
-    respond(std::move(response));
-  };
+  return answer_with<events::Project>(
+      std::move(respond), std::move(request_id), status,
+      [](const events::Project& project) { return to_json(project); }, "/v1/projects");
 }
 
-events::Error no_such_project(const std::string& id) {
-  return events::Error::not_found("no project " + id);
+const std::string* project_id(const Context& context, const Respond& respond) {
+  return path_id(context, respond, "id", events::kProjectIdPrefix, "project");
 }
 
 void create(actors::Service& service, const Request& request, const Context& context,
@@ -50,14 +45,12 @@ void create(actors::Service& service, const Request& request, const Context& con
 
 void update(actors::Service& service, const Request& request, const Context& context,
             Respond respond) {
-  const auto& id = context.params.at("id");
-  if (!events::looks_like_id(id, events::kProjectIdPrefix)) {
-    return respond(error_response(no_such_project(id), context.request_id));
-  }
+  const auto* id = project_id(context, respond);
+  if (!id) return;
   auto body = JsonBody::parse(request.body);
   if (!body) return respond(error_response(body.error(), context.request_id));
   events::UpdateProject command;
-  command.id = id;
+  command.id = *id;
   command.account = context.caller.account;
   command.name = body->string("name");
   command.framework = body->string("config.framework");
@@ -70,11 +63,9 @@ void update(actors::Service& service, const Request& request, const Context& con
 }
 
 void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
-  const auto& id = context.params.at("id");
-  if (!events::looks_like_id(id, events::kProjectIdPrefix)) {
-    return respond(error_response(no_such_project(id), context.request_id));
-  }
-  service.delete_project(events::DeleteProject{id, context.caller.account, events::now_millis()},
+  const auto* id = project_id(context, respond);
+  if (!id) return;
+  service.delete_project(events::DeleteProject{*id, context.caller.account, events::now_millis()},
                          answer_with_project(std::move(respond), context.request_id, 204));
 }
 

@@ -131,13 +131,10 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   if (environment.dependencies) command.environment.dependencies = *environment.dependencies;
   command.at = events::now_millis();
   service.generate_tests(std::move(command),
-                         [respond = std::move(respond), request_id = context.request_id](
-                             events::Result<events::GeneratedTest> result) {
-                           if (!result) return respond(error_response(result.error(), request_id));
-                           Response response = json_response(201, to_json(*result));
-                           response.set_header("Location", "/v1/tests/" + result->id);
-                           respond(std::move(response));
-                         });
+                         answer_with<events::GeneratedTest>(
+                             std::move(respond), context.request_id, 201,
+                             [](const events::GeneratedTest& test) { return to_json(test); },
+                             "/v1/tests"));
 }
 
 void read_test(const Reads& reads, const Request&, const Context& context, Respond respond) {
@@ -190,13 +187,10 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
   actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(*test),
                            std::move(environment), events::now_millis()};
   service.start_run(std::move(command),
-                    [respond = std::move(respond),
-                     request_id = context.request_id](events::Result<events::TestRun> result) {
-                      if (!result) return respond(error_response(result.error(), request_id));
-                      Response response = json_response(202, to_json(*result));
-                      response.set_header("Location", "/v1/tests/results/" + result->id);
-                      respond(std::move(response));
-                    });
+                    answer_with<events::TestRun>(
+                        std::move(respond), context.request_id, 202,
+                        [](const events::TestRun& run) { return to_json(run); },
+                        "/v1/tests/results"));
 }
 
 // A reader may long-poll a running run with `Prefer: wait=N` (RFC 7240): the

@@ -19,26 +19,14 @@ namespace {
 actors::Service::Callback<events::Webhook> answer_with_webhook(Respond respond,
                                                                std::string request_id,
                                                                unsigned status, bool with_secret) {
-  return [respond = std::move(respond), request_id = std::move(request_id), status,
-          with_secret](events::Result<events::Webhook> result) {
-    if (!result) return respond(error_response(result.error(), request_id));
-    if (status == 204) return respond(empty_response(204));
-    Response response = json_response(status, to_json(*result, with_secret));
-    if (status == 201) response.set_header("Location", "/v1/webhooks/" + result->id);
-    respond(std::move(response));
-  };
+  return answer_with<events::Webhook>(
+      std::move(respond), std::move(request_id), status,
+      [with_secret](const events::Webhook& webhook) { return to_json(webhook, with_secret); },
+      "/v1/webhooks");
 }
 
-events::Error no_such_webhook(const std::string& id) {
-  return events::Error::not_found("no webhook " + id);
-}
-
-// The {id} of the path when it has a webhook id's form.
 const std::string* webhook_id(const Context& context, const Respond& respond) {
-  const auto& id = context.params.at("id");
-  if (events::looks_like_id(id, events::kWebhookIdPrefix)) return &id;
-  respond(error_response(no_such_webhook(id), context.request_id));
-  return nullptr;
+  return path_id(context, respond, "id", events::kWebhookIdPrefix, "webhook");
 }
 
 void create(actors::Service& service, const Request& request, const Context& context,
@@ -129,17 +117,12 @@ void list_deliveries(const store::WebhooksView& webhooks, const store::Deliverie
 void redeliver(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
-  const auto& delivery_id = context.params.at("deliveryId");
-  if (!events::looks_like_id(delivery_id, events::kDeliveryIdPrefix)) {
-    return respond(
-        error_response(events::Error::not_found("no delivery " + delivery_id), context.request_id));
-  }
-  service.redeliver(actors::RedeliverWebhook{*id, delivery_id, context.caller.account},
-                    [respond = std::move(respond), request_id = context.request_id](
-                        events::Result<actors::RedeliveryQueued> result) {
-                      if (!result) return respond(error_response(result.error(), request_id));
-                      respond(json_response(202, to_json(*result)));
-                    });
+  const auto* delivery_id = path_id(context, respond, "deliveryId", events::kDeliveryIdPrefix, "delivery");
+  if (!delivery_id) return;
+  service.redeliver(actors::RedeliverWebhook{*id, *delivery_id, context.caller.account},
+                    answer_with<actors::RedeliveryQueued>(
+                        std::move(respond), context.request_id, 202,
+                        [](const actors::RedeliveryQueued& queued) { return to_json(queued); }));
 }
 
 }  // namespace
