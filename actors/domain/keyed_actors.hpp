@@ -91,6 +91,14 @@ class KeyedActors {
   std::unordered_map<caf::actor_addr, std::string> ids_;
 };
 
+// The state of a registry actor: its per-id actors. `Name` names the actor
+// in CAF's logs.
+template <class Handle, const char* Name>
+struct RegistryState {
+  std::optional<KeyedActors<Handle>> actors;
+  static inline const char* name = Name;
+};
+
 // Makes the registry `self` keep its per-id actors in `actors` (a member of
 // its state): each spawned by `spawn(id)`, linked, so that stopping the
 // registry stops them all, and monitored, so that one is forgotten only once

@@ -1,27 +1,22 @@
 #include "actors/domain/webhook_registry.hpp"
 
-#include <optional>
-
 #include "actors/domain/keyed_actors.hpp"
 
 namespace vouch::actors {
 namespace {
 
-struct RegistryState {
-  std::optional<KeyedActors<webhook_actor>> webhooks;
-  static inline const char* name = "vouch.webhook-registry";
-};
-
-using Self = webhook_registry_actor::stateful_pointer<RegistryState>;
+constexpr char kRegistryName[] = "vouch.webhook-registry";
+using Self =
+    webhook_registry_actor::stateful_pointer<RegistryState<webhook_actor, kRegistryName>>;
 
 // Answers `message` with the reply of the webhook's actor, once it has one.
 template <class Reply, class Message>
 caf::result<Reply> route(Self self, const std::string& id, Message message) {
-  return self->state.webhooks->delegate<Reply>(self, id, std::move(message));
+  return self->state.actors->delegate<Reply>(self, id, std::move(message));
 }
 
 webhook_registry_actor::behavior_type registry(Self self, WebhookActorConfig prototype) {
-  keep_keyed_actors(self, self->state.webhooks, [self, prototype](const std::string& id) {
+  keep_keyed_actors(self, self->state.actors, [self, prototype](const std::string& id) {
     WebhookActorConfig config = prototype;
     config.webhook_id = id;
     config.registry = self;
@@ -45,11 +40,11 @@ webhook_registry_actor::behavior_type registry(Self self, WebhookActorConfig pro
         return route<RedeliveryQueued>(self, command.webhook_id, command);
       },
       [self](const RetryDelivery& retry) {
-        self->state.webhooks->with(retry.webhook_id, [self, retry](const webhook_actor& actor) {
+        self->state.actors->with(retry.webhook_id, [self, retry](const webhook_actor& actor) {
           self->send(actor, retry);
         });
       },
-      [self](idle_atom, const std::string& id) { self->state.webhooks->stop(id, stop_atom_v); },
+      [self](idle_atom, const std::string& id) { self->state.actors->stop(id, stop_atom_v); },
   };
 }
 
