@@ -10,6 +10,7 @@
 #include "http/event_handlers.hpp"
 #include "http/import_handlers.hpp"
 #include "http/key_handlers.hpp"
+#include "http/metrics.hpp"
 #include "http/openapi_document.hpp"
 #include "http/project_handlers.hpp"
 #include "http/query.hpp"
@@ -200,77 +201,9 @@ void Api::handle(Request request, Respond respond) {
   route.handler(request, context, std::move(limited));
 }
 
-namespace {
-
-// A Prometheus label value: backslash, double quote and newline escaped.
-std::string label_value(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '\\' || c == '"') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-}  // namespace
-
 std::string Api::metrics() const {
-  const auto stats = log_.stats();
-  std::string out;
-  // A sample without labels, after its TYPE line.
-  const auto metric = [&out](std::string_view name, std::string_view type, auto value) {
-    out += "# TYPE ";
-    out += name;
-    out += " ";
-    out += type;
-    out += "\n";
-    out += name;
-    out += " " + std::to_string(value) + "\n";
-  };
-  out += "# TYPE vouch_http_responses_total counter\n";
-  for (std::size_t i = 1; i < responses_by_class_.size(); ++i) {
-    out += "vouch_http_responses_total{class=\"" + std::to_string(i) + "xx\"} " +
-           std::to_string(responses_by_class_[i].load()) + "\n";
-  }
-  metric("vouch_log_appends_total", "counter", stats.appends);
-  metric("vouch_log_syncs_total", "counter", stats.syncs);
-  metric("vouch_log_events_total", "counter", stats.events);
-  metric("vouch_log_conflicts_total", "counter", stats.conflicts);
-  metric("vouch_log_position", "gauge", log_.last_position());
-  const auto& runner = runner_stats_;
-  metric("vouch_generations_running", "gauge", runner.generations_running.load());
-  metric("vouch_generations_waiting", "gauge", runner.generations_waiting.load());
-  metric("vouch_generations_refused_total", "counter", runner.generations_refused.load());
-  metric("vouch_runs_executing", "gauge", runner.runs_executing.load());
-  metric("vouch_runs_waiting", "gauge", runner.runs_waiting.load());
-  metric("vouch_runners_ready", "gauge", runner.runners_ready.load());
-  metric("vouch_runners_starting", "gauge", runner.runners_starting.load());
-  metric("vouch_runner_start_failures_total", "counter", runner.runner_start_failures.load());
-  const auto& workers = worker_stats_;
-  metric("vouch_workers_remote", "gauge", workers.remote_workers.load());
-  metric("vouch_worker_generator_slots", "gauge", workers.generator_slots.load());
-  metric("vouch_worker_executor_slots", "gauge", workers.executor_slots.load());
-  metric("vouch_worker_generations_in_flight", "gauge", workers.generations_in_flight.load());
-  metric("vouch_worker_runs_in_flight", "gauge", workers.runs_in_flight.load());
-  metric("vouch_worker_runs_waiting", "gauge", workers.runs_waiting.load());
-  metric("vouch_worker_jobs_retried_total", "counter", workers.jobs_retried.load());
-  metric("vouch_worker_jobs_lost_total", "counter", workers.jobs_lost.load());
-  metric("vouch_workers_lost_total", "counter", workers.workers_lost.load());
-  out += "# TYPE vouch_worker_slots gauge\n";
-  for (const auto& [name, slots] : workers.slots()) {
-    for (const auto& [kind, count] :
-         {std::pair{"generate", slots.generators}, std::pair{"run", slots.executors}}) {
-      out += "vouch_worker_slots{worker=\"" + label_value(name) + "\",kind=\"" + kind +
-             "\",remote=\"" + (slots.remote ? "true" : "false") + "\"} " + std::to_string(count) +
-             "\n";
-    }
-  }
-  metric("vouch_projection_checkpoint", "gauge", models_.projector().checkpoint());
-  return out;
+  return metrics_text(
+      {log_, models_.projector(), runner_stats_, worker_stats_, responses_by_class_});
 }
 
 }  // namespace vouch::http

@@ -9,7 +9,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git curl
   libcaf-dev libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libboost-program-options1.81-dev libsimdjson-dev librocksdb-dev libssl-dev
-  libgtest-dev libjemalloc-dev libspdlog-dev libarchive-dev bubblewrap util-linux openssl
+  libgtest-dev libjemalloc-dev libspdlog-dev prometheus-cpp-dev libarchive-dev bubblewrap util-linux openssl
 )
 
 source scripts/lib.sh
