@@ -11,6 +11,8 @@
 # Env:   BUDGET_MS   time budget per package job (default 20000)
 #        MUTATE      packages to run Stryker on (default "ms bytes ini debounce"; "" skips it)
 #        KEEP_DIR=1  keep the temporary folder and print its path
+#        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
+#                    stretches with the CPU share the job gets; compare the table with LOAD=0)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +23,11 @@ fi
 export BUDGET_MS="${BUDGET_MS:-20000}"
 export MUTATE="${MUTATE-ms bytes ini debounce}"
 WORK="$(mktemp -d /tmp/vouch-generate-bench-XXXXXX)"
-if [ "${KEEP_DIR:-}" != "1" ]; then trap 'rm -rf "$WORK"' EXIT; else echo "keeping $WORK" >&2; fi
+[ "${KEEP_DIR:-}" != "1" ] || echo "keeping $WORK" >&2
+
+LOADERS=()
+stop_load() { for pid in "${LOADERS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap 'stop_load; [ "${KEEP_DIR:-}" = "1" ] || rm -rf "$WORK"' EXIT
 
 echo "installing ${PACKAGES[*]} into $WORK/packages" >&2
 mkdir -p "$WORK/packages"
@@ -37,4 +43,9 @@ if [ -n "$MUTATE" ]; then
     @stryker-mutator/core@9.6.1 @stryker-mutator/jest-runner@9.6.1 "jest@$JEST_VERSION" >/dev/null)
 fi
 
+for _ in $(seq 1 "${LOAD:-0}"); do
+  (while :; do :; done) &
+  LOADERS+=($!)
+done
+[ "${LOAD:-0}" = "0" ] || echo "busy loops running: ${LOAD}" >&2
 ROOT="$ROOT" WORK="$WORK" node "$ROOT/bench/generate_bench.js" "${PACKAGES[@]}"

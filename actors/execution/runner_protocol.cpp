@@ -116,6 +116,7 @@ std::string generation_job_line(const GenerationJob& job) {
                              {"threshold", job.threshold},
                              {"timeBudgetMs", job.budget.count()}};
   if (job.node_path) object["nodePath"] = job.node_path->string();
+  if (job.wall_limit.count() > 0) object["wallLimitMs"] = job.wall_limit.count();
   return boost::json::serialize(object) + "\n";
 }
 

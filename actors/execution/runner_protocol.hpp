@@ -33,6 +33,8 @@ struct GenerationJob {
   double threshold = 0;
   std::chrono::milliseconds budget{0};
   std::optional<std::filesystem::path> node_path;  // the dependencies' node_modules
+  // The wall time the generator may stretch its budget to on a busy machine (0: twice the budget).
+  std::chrono::milliseconds wall_limit{0};
 };
 
 struct GenerationOutput {

@@ -8,6 +8,8 @@
 namespace vouch::actors {
 namespace {
 
+constexpr std::chrono::milliseconds kGenerationWallMargin{5'000};
+
 // Makes `task` the job's one task; the returned promise is its answer.
 template <class Done, class Self, class Task>
 caf::typed_response_promise<Done> accept(Self self, Task& task) {
@@ -70,8 +72,15 @@ void launch(GenerationSelf self) {
     self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
     return;
   }
-  GenerationJob job{state.task.files, state.task.framework, state.task.threshold,
-                    settings.generation_budget, std::nullopt};
+  // On a busy machine the budget stretches up to the sandbox's wall limit, less the time the
+  // generator needs to start and to write its answer.
+  GenerationJob job{state.task.files,
+                    state.task.framework,
+                    state.task.threshold,
+                    settings.generation_budget,
+                    std::nullopt,
+                    std::chrono::milliseconds(settings.generation_limits.wall_ms) -
+                        kGenerationWallMargin};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);

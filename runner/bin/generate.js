@@ -7,7 +7,9 @@
 //   { "files": [{ "path": "src/math.js", "content": "..." }],
 //     "framework": "jest",        // the only framework; default "jest"
 //     "threshold": 80,            // coverage target in percent, 0-100; default 80
-//     "timeBudgetMs": 20000 }     // whole job, Jest verification included; default 20000
+//     "timeBudgetMs": 20000,      // whole job, Jest verification included; default 20000
+//     "wallLimitMs": 40000 }      // wall time the budget may stretch to on a busy machine;
+//                                 // default twice timeBudgetMs (src/generate/budget-clock.js)
 // Paths are relative, use "/", and may not climb out of the job folder.
 //
 // Result (exit code 0, also when some files have problems):

@@ -15,7 +15,7 @@ test('reads a job and fills in defaults', () => {
 test('rejects malformed jobs with a reason', () => {
   const bad = ['not json', '[]', '{"files":[]}', '{"files":[{"path":"../x.js","content":""}]}', '{"files":[{"path":"/abs.js","content":""}]}',
     '{"files":[{"path":"a.js"}]}', '{"files":[{"path":"a.js","content":""}],"framework":"mocha"}',
-    '{"files":[{"path":"a.js","content":""}],"timeBudgetMs":-1}', '{"files":[{"path":"a.js","content":""},{"path":"a.js","content":""}]}'];
+    '{"files":[{"path":"a.js","content":""}],"timeBudgetMs":-1}', '{"files":[{"path":"a.js","content":""}],"wallLimitMs":"1s"}', '{"files":[{"path":"a.js","content":""},{"path":"a.js","content":""}]}'];
   for (const text of bad) assert.throws(() => parseJob(text), JobError, text);
 });
 

@@ -5,6 +5,7 @@
 // agrees with the first. The search stops at its deadline, when everything is covered, or when
 // nothing new has been found for a while.
 
+const { clock } = require('../budget-clock');
 const { renderScenario, programSource } = require('./scenario');
 const { mergeRuns } = require('./stability');
 
@@ -221,7 +222,7 @@ class Search {
 
   async run(deadline) {
     if (!this.targets.length) return this.corpus;
-    const started = Date.now();
+    const started = clock.now();
     let lastGainAt = started;
     let lastProgressAt = started;
     let sinceProgress = 0;
@@ -229,28 +230,28 @@ class Search {
     let coveredAt = null;
     let stop = 'deadline';
     for (;;) {
-      if (Date.now() >= deadline) break;
+      if (clock.now() >= deadline) break;
       const seeding = this.targets.some((slot) => !slot.seedsDone);
       if (this.covered.size >= this.totalKeys) {
-        coveredAt = coveredAt || Date.now();
-        if (!seeding || Date.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) { stop = 'covered'; break; }
+        coveredAt = coveredAt || clock.now();
+        if (!seeding || clock.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) { stop = 'covered'; break; }
       }
       const patience = Math.min(STALL_MAX_MS, Math.max(STALL_MIN_MS, STALL_SHARE * (lastGainAt - started)));
-      const now = Date.now();
+      const now = clock.now();
       if (!seeding && sinceProgress > STALL_SCENARIOS && now - lastGainAt > patience && now - lastProgressAt > STALL_MIN_MS) { stop = 'stalled'; break; }
       const slot = this.pickSlot();
       const distinctBefore = heldDistinct();
       const gained = await this.try(slot, this.nextScenario(slot));
-      if (gained) lastGainAt = Date.now();
-      const distinct = heldDistinct() > distinctBefore && Date.now() - lastGainAt <= DISTINCT_HORIZON_MS;
+      if (gained) lastGainAt = clock.now();
+      const distinct = heldDistinct() > distinctBefore && clock.now() - lastGainAt <= DISTINCT_HORIZON_MS;
       if (gained || distinct) {
-        lastProgressAt = Date.now();
+        lastProgressAt = clock.now();
         sinceProgress = 0;
       } else {
         sinceProgress++;
       }
     }
-    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, last progress at ${lastProgressAt - started} ms, stopped (${stop}) at ${Date.now() - started} ms`);
+    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, last progress at ${lastProgressAt - started} ms, stopped (${stop}) at ${clock.now() - started} ms`);
     return this.corpus;
   }
 }

@@ -4,6 +4,7 @@
 // still ends the same way (same kind of outcome at every step) and still covers every coverage
 // key it covered before. Minimisation's choice stays valid because coverage never shrinks.
 
+const { clock } = require('../budget-clock');
 const { atom, arrayOf, objectOf, mockOf } = require('../search/candidate');
 const { renderScenario } = require('../search/scenario');
 
@@ -122,10 +123,10 @@ class Shrinker {
     let bestLength = sourceLength(renderScenario(best, module.bindingNames));
     let attempts = 0;
     let improved = true;
-    while (improved && attempts < MAX_ATTEMPTS_PER_SCENARIO && Date.now() < deadline) {
+    while (improved && attempts < MAX_ATTEMPTS_PER_SCENARIO && clock.now() < deadline) {
       improved = false;
       for (const candidate of simplerScenarios(best)) {
-        if (attempts >= MAX_ATTEMPTS_PER_SCENARIO || Date.now() >= deadline) break;
+        if (attempts >= MAX_ATTEMPTS_PER_SCENARIO || clock.now() >= deadline) break;
         const length = sourceLength(renderScenario(candidate, module.bindingNames));
         if (length >= bestLength) continue;
         attempts++;
@@ -145,7 +146,7 @@ class Shrinker {
 
   async shrinkAll(entries, deadline) {
     const shrunk = [];
-    for (const entry of entries) shrunk.push(Date.now() < deadline ? await this.shrink(entry, deadline) : entry);
+    for (const entry of entries) shrunk.push(clock.now() < deadline ? await this.shrink(entry, deadline) : entry);
     return shrunk;
   }
 }

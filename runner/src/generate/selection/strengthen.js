@@ -8,6 +8,7 @@
 // states the sampled mutation score.
 
 const babel = require('@babel/core');
+const { clock } = require('../budget-clock');
 const { atom } = require('../search/candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
 const { matchesRun } = require('../search/stability');
@@ -149,7 +150,7 @@ class Strengthener {
   // chosen: the corpus entries of the suite; candidates: corpus entries not chosen and the
   // search's alternates. Returns { entries, mutation: { killed, total } }, entries in suite order.
   async run(chosen, candidates, deadline) {
-    this.started = Date.now();
+    this.started = clock.now();
     const suite = [...chosen];
     const pool = [...candidates];
     const added = new Map();
@@ -160,7 +161,7 @@ class Strengthener {
       const mutants = mutantsOf(file.code, file.analysis.literals.constants);
       const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
       for (const mutant of mutants) {
-        if (Date.now() >= deadline) return this.done(suite, killed, total, true);
+        if (clock.now() >= deadline) return this.done(suite, killed, total, true);
         const key = statementKeyAt(file, fileIndex, mutant.line);
         const prefix = `${fileIndex}:`;
         const reaches = (candidate) => {
@@ -199,7 +200,7 @@ class Strengthener {
   }
 
   done(entries, killed, total, cut) {
-    this.log(`mutants: ${killed}/${total} killed${cut ? ' (time ran out)' : ''}, ${entries.length} tests, ${Date.now() - this.started} ms`);
+    this.log(`mutants: ${killed}/${total} killed${cut ? ' (time ran out)' : ''}, ${entries.length} tests, ${clock.now() - this.started} ms`);
     return { entries, mutation: { killed, total, complete: !cut } };
   }
 }

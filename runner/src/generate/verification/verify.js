@@ -9,6 +9,7 @@
 // completely and every kept test has passed at least twice (so flaky tests are caught); the
 // coverage reported is the one that final run measured.
 
+const { clock } = require('../budget-clock');
 const path = require('node:path');
 const { runSuite, testKey } = require('./run-suite');
 const { writeTestFile } = require('../writing/test-writer');
@@ -22,7 +23,7 @@ async function runCases(suites, { base, workDir, deadline, nodePath, prestarted 
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) }))];
   const runner = prestarted.shift() || null;
   const dir = runner ? runner.dir : path.join(workDir, label);
-  const result = await runSuite(dir, files, { wallMs: Math.max(MIN_WALL_MS, deadline - Date.now()), nodePath, prestarted: runner });
+  const result = await runSuite(dir, files, { wallMs: Math.max(MIN_WALL_MS, deadline - clock.now()), nodePath, prestarted: runner });
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -49,7 +50,7 @@ async function breakingTests(suites, pairs, context, log) {
   const middle = Math.ceil(pairs.length / 2);
   const found = [];
   for (const half of [pairs.slice(0, middle), pairs.slice(middle)]) {
-    if (Date.now() >= context.deadline) {
+    if (clock.now() >= context.deadline) {
       found.push(...half);
       continue;
     }
