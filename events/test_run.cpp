@@ -126,21 +126,27 @@ constexpr auto kRunStartedFields = std::make_tuple(
     ja::field("projectId", &TestRun::project_id),
     ja::field("environment", &TestRun::environment, environment_to_json, environment_at),
     ja::field("created", &TestRun::created, timestamp_of, millis_at));
-constexpr auto kRunCompletedFields = std::make_tuple(
-    ja::field("runId", &RunCompleted::run_id), ja::field("testId", &RunCompleted::test_id),
-    ja::field("projectId", &RunCompleted::project_id), ja::field("status", &RunCompleted::outcome),
-    ja::field("duration", &RunCompleted::duration),
-    ja::field("results", &RunCompleted::results, results_to_json, results_at),
-    ja::field("completed", &RunCompleted::at, timestamp_of, millis_at));
-constexpr auto kRunFailedFields = std::make_tuple(
-    ja::field("runId", &RunFailed::run_id), ja::field("testId", &RunFailed::test_id),
-    ja::field("projectId", &RunFailed::project_id), ja::field("outcome", &RunFailed::outcome),
-    ja::field("reason", &RunFailed::reason), ja::field("detail", &RunFailed::detail),
-    ja::field("failures", &RunFailed::failures),
-    ja::field("error", &RunFailed::error, error_to_json, error_at),
-    ja::field("results", &RunFailed::results, results_to_json, results_at),
-    ja::field("duration", &RunFailed::duration),
-    ja::field("completed", &RunFailed::at, timestamp_of, millis_at));
+// The ids of the run that a RunCompleted or RunFailed ends, stored first.
+template <class End>
+constexpr auto run_end_ids() {
+  return std::make_tuple(ja::field("runId", &End::run_id), ja::field("testId", &End::test_id),
+                         ja::field("projectId", &End::project_id));
+}
+constexpr auto kRunCompletedFields = std::tuple_cat(
+    run_end_ids<RunCompleted>(),
+    std::make_tuple(ja::field("status", &RunCompleted::outcome),
+                    ja::field("duration", &RunCompleted::duration),
+                    ja::field("results", &RunCompleted::results, results_to_json, results_at),
+                    ja::field("completed", &RunCompleted::at, timestamp_of, millis_at)));
+constexpr auto kRunFailedFields = std::tuple_cat(
+    run_end_ids<RunFailed>(),
+    std::make_tuple(
+        ja::field("outcome", &RunFailed::outcome), ja::field("reason", &RunFailed::reason),
+        ja::field("detail", &RunFailed::detail), ja::field("failures", &RunFailed::failures),
+        ja::field("error", &RunFailed::error, error_to_json, error_at),
+        ja::field("results", &RunFailed::results, results_to_json, results_at),
+        ja::field("duration", &RunFailed::duration),
+        ja::field("completed", &RunFailed::at, timestamp_of, millis_at)));
 constexpr auto kCoverageUpdatedFields = std::make_tuple(
     ja::field("projectId", &CoverageUpdated::project_id),
     ja::field("testId", &CoverageUpdated::test_id), ja::field("runId", &CoverageUpdated::run_id),

@@ -119,12 +119,12 @@ void import_project(actors::Service& service, const store::ProjectsView& project
     }
   }
   const auto at = command.at;
-  service.import_project(std::move(command),
-                         answer_with<actors::ImportedSnapshot>(
-                             std::move(respond), context.request_id, 201,
-                             [id, at](const actors::ImportedSnapshot& imported) {
-                               return to_json(id, imported, at);
-                             }));
+  service.import_project(
+      std::move(command),
+      answer_with<actors::ImportedSnapshot>(std::move(respond), context.request_id, 201,
+                                            [id, at](const actors::ImportedSnapshot& imported) {
+                                              return to_json(id, imported, at);
+                                            }));
 }
 
 }  // namespace

@@ -46,8 +46,8 @@ std::string metrics_text(const MetricSources& sources) {
   MetricFamily slots{"vouch_worker_slots", "slots each worker offers, by kind", kGauge, {}};
   for (const auto& [name, offered] : workers.slots()) {
     const std::string remote = offered.remote ? "true" : "false";
-    slots.metric.push_back(labelled({{"worker", name}, {"kind", "generate"}, {"remote", remote}},
-                                    offered.generators));
+    slots.metric.push_back(
+        labelled({{"worker", name}, {"kind", "generate"}, {"remote", remote}}, offered.generators));
     slots.metric.push_back(
         labelled({{"worker", name}, {"kind", "run"}, {"remote", remote}}, offered.executors));
   }
@@ -57,8 +57,8 @@ std::string metrics_text(const MetricSources& sources) {
       single("vouch_log_appends_total", kCounter, "appends to the event log", log.appends),
       single("vouch_log_syncs_total", kCounter, "fsyncs of the event log", log.syncs),
       single("vouch_log_events_total", kCounter, "events appended", log.events),
-      single("vouch_log_conflicts_total", kCounter,
-             "appends refused for a stale expected version", log.conflicts),
+      single("vouch_log_conflicts_total", kCounter, "appends refused for a stale expected version",
+             log.conflicts),
       single("vouch_log_position", kGauge, "position of the log's last event",
              sources.log.last_position()),
       single("vouch_projection_checkpoint", kGauge, "last position the read models folded",
@@ -91,8 +91,8 @@ std::string metrics_text(const MetricSources& sources) {
              workers.runs_waiting.load()),
       single("vouch_worker_jobs_retried_total", kCounter,
              "jobs lost with their worker and sent again", workers.jobs_retried.load()),
-      single("vouch_worker_jobs_lost_total", kCounter,
-             "jobs lost twice, ended as worker_lost", workers.jobs_lost.load()),
+      single("vouch_worker_jobs_lost_total", kCounter, "jobs lost twice, ended as worker_lost",
+             workers.jobs_lost.load()),
       single("vouch_workers_lost_total", kCounter, "workers lost", workers.workers_lost.load()),
       std::move(slots),
   };

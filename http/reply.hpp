@@ -4,7 +4,6 @@
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
-
 #include <functional>
 #include <string>
 #include <string_view>
@@ -62,16 +61,17 @@ template <class T, class ToJson>
 std::function<void(events::Result<T>)> answer_with(Respond respond, std::string request_id,
                                                    unsigned status, ToJson to_json,
                                                    std::string collection = {}) {
-  return [respond = std::move(respond), request_id = std::move(request_id), status,
-          to_json = std::move(to_json), collection = std::move(collection)](events::Result<T> result) {
-    if (!result) return respond(error_response(result.error(), request_id));
-    if (status == 204) return respond(empty_response(204));
-    Response response = json_response(status, to_json(*result));
-    if constexpr (requires { result->id; }) {
-      if (!collection.empty()) response.set_header("Location", collection + "/" + result->id);
-    }
-    respond(std::move(response));
-  };
+  return
+      [respond = std::move(respond), request_id = std::move(request_id), status,
+       to_json = std::move(to_json), collection = std::move(collection)](events::Result<T> result) {
+        if (!result) return respond(error_response(result.error(), request_id));
+        if (status == 204) return respond(empty_response(204));
+        Response response = json_response(status, to_json(*result));
+        if constexpr (requires { result->id; }) {
+          if (!collection.empty()) response.set_header("Location", collection + "/" + result->id);
+        }
+        respond(std::move(response));
+      };
 }
 
 // The path parameter `name` when it has the form of an id with `prefix`.

@@ -130,11 +130,11 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   command.environment.node_version = environment.node_major.value_or(runner.default_node_major);
   if (environment.dependencies) command.environment.dependencies = *environment.dependencies;
   command.at = events::now_millis();
-  service.generate_tests(std::move(command),
-                         answer_with<events::GeneratedTest>(
-                             std::move(respond), context.request_id, 201,
-                             [](const events::GeneratedTest& test) { return to_json(test); },
-                             "/v1/tests"));
+  service.generate_tests(
+      std::move(command),
+      answer_with<events::GeneratedTest>(
+          std::move(respond), context.request_id, 201,
+          [](const events::GeneratedTest& test) { return to_json(test); }, "/v1/tests"));
 }
 
 void read_test(const Reads& reads, const Request&, const Context& context, Respond respond) {
@@ -186,11 +186,10 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
       fields.dependencies ? std::move(*fields.dependencies) : generated_in.dependencies;
   actors::StartRun command{events::new_id(events::kRunIdPrefix), std::move(*test),
                            std::move(environment), events::now_millis()};
-  service.start_run(std::move(command),
-                    answer_with<events::TestRun>(
-                        std::move(respond), context.request_id, 202,
-                        [](const events::TestRun& run) { return to_json(run); },
-                        "/v1/tests/results"));
+  service.start_run(std::move(command), answer_with<events::TestRun>(
+                                            std::move(respond), context.request_id, 202,
+                                            [](const events::TestRun& run) { return to_json(run); },
+                                            "/v1/tests/results"));
 }
 
 // A reader may long-poll a running run with `Prefer: wait=N` (RFC 7240): the

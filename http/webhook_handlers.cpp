@@ -117,7 +117,8 @@ void list_deliveries(const store::WebhooksView& webhooks, const store::Deliverie
 void redeliver(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
-  const auto* delivery_id = path_id(context, respond, "deliveryId", events::kDeliveryIdPrefix, "delivery");
+  const auto* delivery_id =
+      path_id(context, respond, "deliveryId", events::kDeliveryIdPrefix, "delivery");
   if (!delivery_id) return;
   service.redeliver(actors::RedeliverWebhook{*id, *delivery_id, context.caller.account},
                     answer_with<actors::RedeliveryQueued>(

@@ -64,8 +64,7 @@ class StoredView : public Projection {
   std::string_view name() const final { return name_; }
 
  protected:
-  StoredView(Database& database, std::string name)
-      : database_(database), name_(std::move(name)) {}
+  StoredView(Database& database, std::string name) : database_(database), name_(std::move(name)) {}
 
   Database& database_;
 

@@ -7,8 +7,7 @@ namespace vouch::actors {
 namespace {
 
 constexpr char kRegistryName[] = "vouch.project-registry";
-using Self =
-    project_registry_actor::stateful_pointer<RegistryState<project_actor, kRegistryName>>;
+using Self = project_registry_actor::stateful_pointer<RegistryState<project_actor, kRegistryName>>;
 
 // Answers `command` with the reply of the project's actor, once it has one.
 template <class Command>

@@ -6,8 +6,7 @@ namespace vouch::actors {
 namespace {
 
 constexpr char kRegistryName[] = "vouch.webhook-registry";
-using Self =
-    webhook_registry_actor::stateful_pointer<RegistryState<webhook_actor, kRegistryName>>;
+using Self = webhook_registry_actor::stateful_pointer<RegistryState<webhook_actor, kRegistryName>>;
 
 // Answers `message` with the reply of the webhook's actor, once it has one.
 template <class Reply, class Message>

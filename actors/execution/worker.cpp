@@ -74,13 +74,13 @@ void launch(GenerationSelf self) {
   }
   // On a busy machine the budget stretches up to the sandbox's wall limit, less the time the
   // generator needs to start and to write its answer.
-  GenerationJob job{state.task.files,
-                    state.task.framework,
-                    state.task.threshold,
-                    settings.generation_budget,
-                    std::nullopt,
-                    std::chrono::milliseconds(settings.generation_limits.wall_ms) -
-                        kGenerationWallMargin};
+  GenerationJob job{
+      state.task.files,
+      state.task.framework,
+      state.task.threshold,
+      settings.generation_budget,
+      std::nullopt,
+      std::chrono::milliseconds(settings.generation_limits.wall_ms) - kGenerationWallMargin};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);
@@ -223,14 +223,12 @@ run_job_actor::behavior_type run_job(RunSelf self, WorkerConfig config) {
           const auto& task = self->state.task;
           self->request(self->state.config.executors, caf::infinite, acquire_atom_v,
                         task.environment.node_version, installed.node_path, task.runs_waiting)
-              .then(
-                  [self, node_path = installed.node_path](WarmRunner& runner) {
-                    execute(self, std::move(runner), node_path);
-                  },
-                  [self](caf::error& error) {
-                    self->send(self, report_atom_v,
-                               run_error("no_runner", from_caf_error(error).message));
-                  });
+              .then([self, node_path = installed.node_path](
+                        WarmRunner& runner) { execute(self, std::move(runner), node_path); },
+                    [self](caf::error& error) {
+                      self->send(self, report_atom_v,
+                                 run_error("no_runner", from_caf_error(error).message));
+                    });
         });
         return promise;
       },

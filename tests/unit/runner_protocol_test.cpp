@@ -70,9 +70,8 @@ TEST(ReadGeneration, AnAnswerOrAClearError) {
 }
 
 TEST(GenerationJob, NamesTheInstalledDependenciesOnlyWhenThereAreAny) {
-  GenerationJob job{
-      {{"a.js", "exports.f = 1;"}}, "jest", 80, std::chrono::milliseconds(9000), std::nullopt,
-      std::chrono::milliseconds(0)};
+  GenerationJob job{{{"a.js", "exports.f = 1;"}},    "jest",       80,
+                    std::chrono::milliseconds(9000), std::nullopt, std::chrono::milliseconds(0)};
   EXPECT_EQ(generation_job_line(job).find("nodePath"), std::string::npos);
   job.node_path = "/data/deps/abc/node_modules";
   EXPECT_NE(generation_job_line(job).find(R"("nodePath":"/data/deps/abc/node_modules")"),
@@ -80,8 +79,8 @@ TEST(GenerationJob, NamesTheInstalledDependenciesOnlyWhenThereAreAny) {
 }
 
 TEST(GenerationJob, NamesItsWallLimitOnlyWhenItHasOne) {
-  GenerationJob job{{{"a.js", "exports.f = 1;"}}, "jest", 80, std::chrono::milliseconds(9000),
-                    std::nullopt, std::chrono::milliseconds(0)};
+  GenerationJob job{{{"a.js", "exports.f = 1;"}},    "jest",       80,
+                    std::chrono::milliseconds(9000), std::nullopt, std::chrono::milliseconds(0)};
   EXPECT_EQ(generation_job_line(job).find("wallLimitMs"), std::string::npos);
   job.wall_limit = std::chrono::milliseconds(40'000);
   EXPECT_NE(generation_job_line(job).find(R"("wallLimitMs":40000)"), std::string::npos);
