@@ -8,7 +8,9 @@
 namespace vouch::actors {
 namespace {
 
-constexpr std::chrono::milliseconds kGenerationWallMargin{5'000};
+// The part of the generation sandbox's wall limit the budget may not stretch into: the
+// generator's start, its verification (which the budget does not bound) and its answer.
+constexpr std::chrono::milliseconds kGenerationWallMargin{15'000};
 
 // Makes `task` the job's one task; the returned promise is its answer.
 template <class Done, class Self, class Task>
@@ -72,8 +74,7 @@ void launch(GenerationSelf self) {
     self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
     return;
   }
-  // On a busy machine the budget stretches up to the sandbox's wall limit, less the time the
-  // generator needs to start and to write its answer.
+  // On a busy machine the budget stretches up to the sandbox's wall limit less the margin.
   GenerationJob job{
       state.task.files,
       state.task.framework,

@@ -9,7 +9,7 @@
 //     "threshold": 80,            // coverage target in percent, 0-100; default 80
 //     "timeBudgetMs": 20000,      // whole job, Jest verification included; default 20000
 //     "wallLimitMs": 40000 }      // wall time the budget may stretch to on a busy machine;
-//                                 // default twice timeBudgetMs (src/generate/budget-clock.js)
+//                                 // default 1.5 × timeBudgetMs (src/generate/budget-clock.js)
 // Paths are relative, use "/", and may not climb out of the job folder.
 //
 // Result (exit code 0, also when some files have problems):

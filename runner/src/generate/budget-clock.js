@@ -2,10 +2,12 @@
 // The clock a generation job's time budget is counted on. On a busy machine a job gets less CPU
 // per wall second, and a budget counted in wall time would end its search, shrinking and mutant
 // runs with less done than on an idle machine: other tests kept, for the same files. This clock
-// advances with the share of the machine the job can get instead: every SAMPLE_MS it reads how
-// many tasks are runnable (`procs_running` in /proc/stat, the job's own included) and advances by
-// the wall time passed times min(1, cores / runnable). Where /proc/stat cannot be read it is the
-// wall clock.
+// advances with the share of the CPU the job gets compared with an idle machine instead. Every
+// SAMPLE_MS it reads how many tasks are runnable on the machine (`procs_running` in /proc/stat)
+// and how many of them are the job's own (this process and its descendants in state R); with
+// `own` of the job's tasks beside `others` on `cores` cores, the job gets
+// cores * own / (own + others) cores where it would get min(cores, own) alone. Where /proc cannot
+// be read it is the wall clock.
 //
 // A hard wall limit caps the stretch: the budget left never exceeds the wall time left before
 // it (the sandbox ends the generator at its wall limit, and whatever it found with it).
@@ -13,16 +15,48 @@
 const fs = require('node:fs');
 const os = require('node:os');
 
-const SAMPLE_MS = 100;
+const SAMPLE_MS = 500;
 
-// Runnable tasks on the machine now, or null when /proc/stat says nothing.
+// { total, own }: runnable tasks on the machine and those of this process's tree; null when /proc
+// says nothing.
 function readRunnable() {
   try {
     const match = /^procs_running (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'latin1'));
-    return match ? Number(match[1]) : null;
+    if (!match) return null;
+    const children = new Map();
+    const running = new Set();
+    for (const entry of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat;
+      try {
+        stat = fs.readFileSync(`/proc/${entry}/stat`, 'latin1');
+      } catch {
+        continue; // gone meanwhile
+      }
+      // pid (comm) state ppid …: comm may hold spaces and parentheses; it ends at the last ')'.
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 2);
+      if (state === 'R') running.add(Number(entry));
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(entry);
+    }
+    let own = 0;
+    const queue = [String(process.pid)];
+    while (queue.length) {
+      const pid = queue.pop();
+      if (running.has(Number(pid))) own++;
+      queue.push(...(children.get(pid) || []));
+    }
+    return { total: Number(match[1]), own: Math.max(1, own) };
   } catch {
     return null;
   }
+}
+
+// The job's CPU compared with what it would get alone on `cores` cores.
+function shareOf({ total, own }, cores) {
+  const others = Math.max(0, total - own);
+  if (own + others <= cores) return 1;
+  return Math.min(1, (cores * own) / (own + others) / Math.min(cores, own));
 }
 
 class BudgetClock {
@@ -54,7 +88,14 @@ class BudgetClock {
     const wall = this.wallNow();
     const counted = this.counted + (wall - this.lastWall) * this.share;
     if (!Number.isFinite(this.hardEnd)) return counted;
-    return Math.max(counted, this.budgetEnd - (this.hardEnd - wall));
+    const floor = this.budgetEnd - (this.hardEnd - wall);
+    if (floor > counted) this.cut = Math.max(this.cut, Math.min(floor, this.budgetEnd) - counted);
+    return Math.max(counted, floor);
+  }
+
+  // How much budget time the wall limit took away so far (0: none): what a busy machine cost.
+  cutMs() {
+    return this.cut;
   }
 
   // The share the clock advances at now (1: as the wall clock).
@@ -66,6 +107,7 @@ class BudgetClock {
     const wall = this.wallNow();
     this.origin = wall;
     this.counted = wall;
+    this.cut = 0;
     this.lastWall = wall;
     this.share = this.sample();
     this.budgetEnd = wall + budgetMs;
@@ -81,11 +123,11 @@ class BudgetClock {
 
   sample() {
     const runnable = this.runnable();
-    return runnable ? Math.min(1, this.cores / runnable) : 1;
+    return runnable ? shareOf(runnable, this.cores) : 1;
   }
 }
 
 // The clock of this process's job (a generator process runs one job at a time).
 const clock = new BudgetClock();
 
-module.exports = { BudgetClock, clock, readRunnable };
+module.exports = { BudgetClock, clock, readRunnable, shareOf };

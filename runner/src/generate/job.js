@@ -39,7 +39,7 @@ function parseJob(text) {
     threshold: numberInRange(job.threshold, 'threshold', 0, 100, DEFAULT_THRESHOLD),
     timeBudgetMs: numberInRange(job.timeBudgetMs, 'timeBudgetMs', 1, 10 * 60 * 1000, DEFAULT_TIME_BUDGET_MS),
     // The wall time the job may take at most on a busy machine, where its budget stretches
-    // (budget-clock.js); without it the budget stretches to twice its length at most.
+    // (budget-clock.js); without it the budget stretches to 1.5 times its length at most.
     ...(job.wallLimitMs != null ? { wallLimitMs: numberInRange(job.wallLimitMs, 'wallLimitMs', 1, 20 * 60 * 1000) } : {}),
   };
 }

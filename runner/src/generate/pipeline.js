@@ -157,9 +157,20 @@ function untestedProblems(modules, suites, verified) {
     : problem(module.path, 'no_tests', module.targets.length ? 'no call of its exports ran to completion twice with the same outcome' : 'it exports nothing to call')));
 }
 
+// Without a wall limit in the job, the budget stretches to this many times its length.
+const DEFAULT_STRETCH = 1.5;
+const MIN_CUT_REPORTED_MS = 1000;
+
+// The machine was too busy for the budget to stretch enough: the job as a whole got less done.
+function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
+  const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
+  return problem('files', 'timeout', `the machine was busy: ${seconds(cutMs)} of the ${seconds(budgetMs)} budget did not fit in the ${seconds(wallLimitMs)} wall limit, so the search for inputs, shrinking and mutant runs did less than on an idle machine`);
+}
+
 async function generateTests(job, { log = () => {} } = {}) {
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js).
-  const started = clock.start(job.timeBudgetMs, job.wallLimitMs ?? 2 * job.timeBudgetMs);
+  const wallLimitMs = job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs;
+  const started = clock.start(job.timeBudgetMs, wallLimitMs);
   const wallStarted = Date.now();
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
   const phases = [];
@@ -203,6 +214,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, mutationDeadline);
     executor.close();
     phase('mutants');
+    if (clock.cutMs() >= MIN_CUT_REPORTED_MS) problems.push(busyMachineProblem(clock.cutMs(), job.timeBudgetMs, wallLimitMs));
 
     const suites = prepareSuites(loadedModules, chosen);
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);

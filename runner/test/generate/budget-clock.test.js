@@ -3,12 +3,12 @@
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { BudgetClock, readRunnable } = require('../../src/generate/budget-clock');
+const { BudgetClock, readRunnable, shareOf } = require('../../src/generate/budget-clock');
 
-// A clock on a fake wall clock and a fake count of runnable tasks.
+// A clock on a fake wall clock and a fake count of runnable tasks (the job has one of them).
 function fakeClock({ cores = 2, runnable = 1 } = {}) {
   const machine = { wall: 1_000_000, runnable };
-  const clock = new BudgetClock({ wallNow: () => machine.wall, runnable: () => machine.runnable, cores });
+  const clock = new BudgetClock({ wallNow: () => machine.wall, runnable: () => (machine.runnable ? { total: machine.runnable, own: 1 } : null), cores });
   const pass = (ms) => {
     machine.wall += ms;
     clock.tick();
@@ -42,8 +42,18 @@ test('the budget left never exceeds the wall time left before the hard limit', (
   clock.stop();
   pass(10000); // a quarter share: 2.5 s of budget time, but only 15 s of wall time left
   assert.equal(clock.now() - started, 20000 - 15000);
+  assert.equal(clock.cutMs(), 5000 - 2500);
   pass(15000);
   assert.ok(clock.now() >= started + 20000, 'the budget has ended at the hard limit');
+});
+
+test('nothing is cut while the budget fits in the wall limit', () => {
+  const { clock, pass } = fakeClock({ cores: 2, runnable: 3 });
+  const started = clock.start(20000, 40000);
+  clock.stop();
+  pass(30000);
+  assert.equal(clock.now() - started, 20000);
+  assert.equal(clock.cutMs(), 0);
 });
 
 test('without /proc/stat it is the wall clock, and it reads procs_running where there is one', () => {
@@ -53,5 +63,13 @@ test('without /proc/stat it is the wall clock, and it reads procs_running where 
   pass(700);
   assert.equal(clock.now() - started, 700);
   const runnable = readRunnable();
-  assert.ok(runnable === null || (Number.isInteger(runnable) && runnable >= 1), `read ${runnable}`);
+  assert.ok(runnable === null || (runnable.own >= 1 && runnable.total >= 1), `read ${JSON.stringify(runnable)}`);
+});
+
+test("the job's own tasks are not a load on it", () => {
+  assert.equal(shareOf({ total: 4, own: 4 }, 2), 1);
+  assert.equal(shareOf({ total: 2, own: 1 }, 2), 1);
+  assert.equal(shareOf({ total: 4, own: 2 }, 2), 0.5);
+  assert.equal(shareOf({ total: 3, own: 1 }, 2), 2 / 3);
+  assert.equal(shareOf({ total: 6, own: 3 }, 2), 0.5);
 });
