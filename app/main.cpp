@@ -1,3 +1,6 @@
+#include <linux/close_range.h>
+#include <unistd.h>
+
 #include <iostream>
 #include <string>
 #include <vector>
@@ -34,6 +37,9 @@ int command(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // What vouchd inherited above stdio (a shell's or supervisor's pipes) is
+  // no business of its children: marked close-on-exec before anything starts.
+  ::close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC);
   const int status = command({argv + 1, argv + argc});
   vouch::log::flush();  // the log's last lines before the process ends
   return status;
