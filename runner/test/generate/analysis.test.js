@@ -172,6 +172,20 @@ test('follows a parameter into the module-level helper it is passed to', () => {
   assert.equal(input.hint.regexes[0].pattern, '^(\\d+)(ms|s)$');
 });
 
+test('follows a parameter through a conditional alias and case-normalizing calls', () => {
+  const [name] = hintsOf(`
+    module.exports = function serialize(name, value) {
+      const cookie = typeof name === 'object' ? name : { name, value };
+      if (cookie.maxAge !== undefined) return cookie.maxAge * 2;
+      const priority = typeof cookie.priority === 'string' ? cookie.priority.toLowerCase() : undefined;
+      switch (priority) { case 'low': return 1; case 'high': return 2; default: return 0; }
+    };
+  `);
+  assert.deepEqual([...name.hint.props.keys()], ['maxAge', 'priority']);
+  assert.ok(name.hint.props.get('maxAge').types.has('number'));
+  assert.deepEqual(name.hint.props.get('priority').values, ['low', 'high']);
+});
+
 test('mines module literals: strings, numbers around comparisons, folded constants, regex samples', () => {
   const { literals } = analyzeSource(`
     'use strict';
