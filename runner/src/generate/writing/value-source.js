@@ -58,6 +58,11 @@ function valueSource(desc, indent = '') {
     case 'symbol': return desc.key !== undefined ? `Symbol.for(${quoteString(desc.key)})` : 'expect.any(Symbol)';
     case 'function': return 'expect.any(Function)';
     case 'array': return wrap('[', desc.items.map((item) => valueSource(item, inner)), ']', indent);
+    // No literal makes an `arguments` object: its items and length, which is what Jest compares.
+    case 'arguments': {
+      const entries = [...desc.items.map((item, index) => `${index}: ${valueSource(item, inner)}`), `length: ${desc.items.length}`];
+      return `expect.objectContaining(${wrap('{ ', entries, ' }', indent)})`;
+    }
     case 'object': {
       const entries = desc.entries.map(([key, value]) => `${propertyKey(key)}: ${valueSource(value, inner)}`);
       const literal = entries.length ? wrap('{ ', entries, ' }', indent) : '{}';

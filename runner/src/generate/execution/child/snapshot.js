@@ -96,6 +96,9 @@ class Describer {
       const extraKeys = Object.keys(value).length > value.length;
       return extraKeys ? { t: 'opaque', ctor: 'Array' } : { t: 'array', items };
     }
+    // A function's `arguments` (passed on by `callback.apply(ctx, arguments)`): Jest tells it
+    // from an array and from a plain object, so it is described as its own kind.
+    if (tag === 'Arguments') return { t: 'arguments', items: Array.from(value, (item) => this.describe(item, depth + 1)) };
     if (Buffer.isBuffer(value)) return value.length <= 256 ? { t: 'buffer', bytes: [...value] } : { t: 'opaque', ctor: 'Buffer' };
     if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
       return value.length <= 256 ? { t: 'typed', ctor: tag, items: [...value].map((item) => this.describe(item, depth + 1)) } : { t: 'opaque', ctor: tag };
