@@ -253,6 +253,16 @@ exports.later = function later(callback, ms) {
 };
 `,
     },
+    {
+      path: 'lib/paint.js',
+      content: `const paint = {
+  enabled: undefined,
+  wrap(text) { return paint.enabled ? '[' + text + ']' : String(text); },
+  relay(callback, ctx) { return function () { return callback.apply(ctx, arguments); }; },
+};
+module.exports = paint;
+`,
+    },
   ];
   const result = generated({ files, timeBudgetMs: 20000 });
   assert.deepEqual(result.summary.problems, []);
@@ -269,6 +279,10 @@ exports.later = function later(callback, ms) {
   assert.match(tally, /\.bump\(\)[^]*\.value\(\)\)\.toBe\(/, 'a void call is followed by a read of the state it changed');
   assert.match(tally, /jest\.(advanceTimersByTime|runOnlyPendingTimers)\(/);
   assert.match(tally, /toEqual\(\[\['done'\]\]\)/, 'the callback fires when the test moves the clock');
+  const paint = content('lib/__tests__/paint.test.js');
+  assert.match(paint, /paint\.enabled = true;\n\s*expect\(paint\.wrap\([^)]*\)\)\.toBe\('\[/, 'a switch of the module is flipped before a call');
+  assert.match(paint, /jest\.resetModules\(\);/, 'tests that flip a switch load the module afresh');
+  assert.match(paint, /expect\.objectContaining\(\{ (0: .*, )?length: \d+ \}\)/, 'arguments objects are asserted by items and length');
 
   const { results, coverage } = runJest([...files, ...result.files]);
   assert.equal(results.numFailedTests, 0);
