@@ -199,3 +199,11 @@ test('mines module literals: strings, numbers around comparisons, folded constan
   assert.ok(literals.regexStrings.some((text) => /^\d+kb$/i.test(text)));
   assert.ok(literals.regexStrings.some((text) => /^\d+mb$/i.test(text)));
 });
+
+test('a parameter called through apply, call or bind is a function', () => {
+  const [fn] = hintsOf(`
+    module.exports = function once(fn) { return function () { return fn.apply(this, arguments); }; };
+  `);
+  assert.deepEqual([...fn.hint.types], ['function']);
+  assert.equal(fn.hint.props.size, 0);
+});

@@ -151,3 +151,13 @@ module.exports = Store;`;
     executor.close();
   }
 });
+
+test('the child\'s jest.fn() stand-in is named and sized as Jest\'s (code may print fn.name)', () => {
+  const { jestStandIn } = require('../../src/generate/execution/child/mock-function');
+  const { ModuleMocker } = require('jest-mock');
+  const jestFn = new ModuleMocker(globalThis).fn((a, b) => a + b);
+  const standIn = jestStandIn.fn((a, b) => a + b);
+  assert.equal(standIn.name, jestFn.name);
+  assert.equal(standIn.length, jestFn.length);
+  assert.equal(jestStandIn.fn().length, 0);
+});

@@ -252,6 +252,7 @@ class ScenarioFactory {
         const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))), [mockOf({ returns: atom.string('done') })]];
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
+          ...this.wrapperVariants(steps),
           ...methodsOf(value).map((name) => follow({ op: 'method', name, args: [], params: [] })),
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
         ].slice(0, MAX_EXTENSIONS + argumentLists.length);
@@ -262,6 +263,8 @@ class ScenarioFactory {
           .map((args) => follow({ op: 'method', name, args, params: slots }));
       }).slice(0, MAX_EXTENSIONS);
     }
+    // A returned function called a second time: `once(fn)` and caches answer differently.
+    if (last.op === 'invoke' && outcome && outcome.kind !== 'throw') return [this.scenario([...steps, { ...last, args: [...last.args] }])];
     // An object with methods bound by an earlier step: call its methods again.
     const holder = steps.map((step, index) => ({ step, outcome: outcomes[index] })).reverse()
       .find(({ step, outcome: held }) => step.bind && held && held.kind !== 'throw' && held.value && ['object', 'function'].includes(held.value.t)
@@ -278,6 +281,16 @@ class ScenarioFactory {
       }),
       ...gettersOf(held).map((name) => this.scenario([...steps, { op: 'get', receiver: holder.step.bind, name }])),
     ].slice(0, MAX_EXTENSIONS);
+  }
+
+  // A call that returned a function may be a wrapper (`once(fn)`, `memoize(fn)`): the same call
+  // with a function as its first argument, then its result called.
+  wrapperVariants(steps) {
+    const last = steps[steps.length - 1];
+    if (last.op !== 'call' || (last.args || []).some((arg) => arg.kind === 'mock')) return [];
+    const wrapped = { ...last, args: [mockOf({ returns: atom.string('done') }), ...(last.args || []).slice(1)] };
+    const invoke = (args) => this.scenario([...steps.slice(0, -1), wrapped, { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS }]);
+    return [invoke([]), invoke(this.randomArgs(UNKNOWN_SLOTS.slice(0, 1)))];
   }
 
   // Reads of the state a scenario's last step changed without returning anything: getters and

@@ -14,6 +14,9 @@ function mockFunction(implementation) {
   };
   mock.mock = { calls: [] };
   mock[MOCK] = true;
+  // As Jest's: named mockConstructor, as long as its implementation (`fn.name` shows in messages).
+  Object.defineProperty(mock, 'name', { value: 'mockConstructor' });
+  Object.defineProperty(mock, 'length', { value: implementation ? implementation.length : 0 });
   return mock;
 }
 
