@@ -39,7 +39,7 @@ function unstableSource(desc) {
 }
 
 function errorSource(desc) {
-  if (BUILTIN_ERRORS.has(desc.ctor) && desc.message !== null && !desc.props.length && desc.name === desc.ctor) {
+  if (BUILTIN_ERRORS.has(desc.ctor) && desc.message !== null && !desc.messagePrefix && !desc.props.length && desc.name === desc.ctor) {
     return `new ${desc.ctor}(${quoteString(desc.message)})`;
   }
   return 'expect.any(Error)';

@@ -10,6 +10,7 @@ const { isMockFunction } = require('./mock-function');
 const EMITTER_FIELDS = new Set(['_events', '_eventsCount', '_maxListeners']);
 
 const MAX_DEPTH = 8;
+const STACK_FRAME = /\n\s*at (?:\S.*\(.*\)|\S+:\d+:\d+|<anonymous>)/;
 const MAX_NODES = 600;
 const MAX_STRING = 300; // longer strings are asserted by their length
 
@@ -123,7 +124,12 @@ class Describer {
 
   describeError(error, depth) {
     const props = Object.keys(error).filter((key) => key !== 'stack').map((key) => [key, this.describe(error[key], depth + 1)]);
-    return { t: 'error', ctor: constructorName(error), name: String(error.name), message: String(error.message), props };
+    const message = String(error.message);
+    // A message that quotes stack traces (AggregateError's list of errors) names files and lines
+    // that differ where the test runs: only the text before the first frame is asserted.
+    const frame = STACK_FRAME.exec(message);
+    if (frame) return { t: 'error', ctor: constructorName(error), name: String(error.name), message: message.slice(0, frame.index).trimEnd(), messagePrefix: true, props };
+    return { t: 'error', ctor: constructorName(error), name: String(error.name), message, props };
   }
 }
 
