@@ -90,3 +90,13 @@ test('tries a mock function for a parameter nothing is known about (a handler th
   const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
   assert.ok(pool.seeds(new Hint()).some((candidate) => candidate.kind === 'mock'));
 });
+
+test('writes an error inside a value by name, message and code, which also matches errors from another realm', () => {
+  const { expect: jestExpect } = require('expect');
+  const coded = Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' });
+  const source = valueSource(describeValue({ error: coded }));
+  assert.equal(source.replace(/\s+/g, ' '), "{ error: expect.objectContaining({ name: 'TypeError', message: 'bad path', code: 'ERR_INVALID_ARG_TYPE' }), }");
+  const foreign = vm.runInNewContext("Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' })");
+  jestExpect({ error: foreign }).toEqual(vm.runInThisContext(`(function (expect) { return ${source}; })`)(jestExpect));
+  assert.equal(valueSource(describeValue([new RangeError('too big')])), "[new RangeError('too big')]");
+});

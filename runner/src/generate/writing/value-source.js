@@ -38,11 +38,19 @@ function unstableSource(desc) {
   throw new Unassertable();
 }
 
+// An error inside a value: a literal error when Jest's equality says all (it compares messages),
+// else its name, message and primitive own properties (`code`). Not `expect.any(Error)`: errors
+// made by Node's own modules (fs, the URL parser) are not instances of the test's Error.
 function errorSource(desc) {
   if (BUILTIN_ERRORS.has(desc.ctor) && desc.message !== null && !desc.messagePrefix && !desc.props.length && desc.name === desc.ctor) {
     return `new ${desc.ctor}(${quoteString(desc.message)})`;
   }
-  return 'expect.any(Error)';
+  const entries = [['name', quoteString(desc.name)]];
+  if (desc.message !== null) entries.push(['message', desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message)]);
+  for (const [key, value] of desc.props) {
+    if (isPrimitive(value) && key !== 'name' && key !== 'message') entries.push([key, valueSource(value)]);
+  }
+  return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
 }
 
 // Source text for a description, indented for a line that starts at `indent`.
