@@ -152,12 +152,13 @@ module.exports = Store;`;
   }
 });
 
-test('the child\'s jest.fn() stand-in is named and sized as Jest\'s (code may print fn.name)', () => {
-  const { jestStandIn } = require('../../src/generate/execution/child/mock-function');
+test('the child\'s jest.fn() is Jest\'s: same name, length, source and own properties (code may copy or print it)', () => {
+  const { jestStandIn, isMockFunction } = require('../../src/generate/execution/child/mock-function');
   const { ModuleMocker } = require('jest-mock');
   const jestFn = new ModuleMocker(globalThis).fn((a, b) => a + b);
-  const standIn = jestStandIn.fn((a, b) => a + b);
-  assert.equal(standIn.name, jestFn.name);
-  assert.equal(standIn.length, jestFn.length);
-  assert.equal(jestStandIn.fn().length, 0);
+  const childFn = jestStandIn.fn((a, b) => a + b);
+  assert.deepEqual([childFn.name, childFn.length, String(childFn), Object.keys(childFn)], [jestFn.name, jestFn.length, String(jestFn), Object.keys(jestFn)]);
+  assert.equal(childFn(1, 2), 3);
+  assert.deepEqual(childFn.mock.calls, [[1, 2]]);
+  assert.ok(isMockFunction(childFn) && !isMockFunction(() => {}));
 });

@@ -11,6 +11,16 @@ const EMITTER_FIELDS = new Set(['_events', '_eventsCount', '_maxListeners']);
 
 const MAX_DEPTH = 8;
 const STACK_FRAME = /\n\s*at (?:\S.*\(.*\)|\S+:\d+:\d+|<anonymous>)/;
+// Istanbul's counters (`cov_1xqe64bgy0().s[11]++`), named after the file's path.
+const COVERAGE_COUNTER = /\bcov_\w+\b/;
+
+// Where a message starts to quote what differs where the test runs, or -1: stack traces
+// (AggregateError's list of errors), instrumented code V8 quotes ("Cannot destructure property
+// 'type' of '(cov_….s[11]++, obj)'"). Only the text before it is asserted.
+function unportableAt(message) {
+  const found = [STACK_FRAME.exec(message), COVERAGE_COUNTER.exec(message)].filter(Boolean).map((match) => match.index);
+  return found.length ? Math.min(...found) : -1;
+}
 const MAX_NODES = 600;
 const MAX_STRING = 300; // longer strings are asserted by their length
 
@@ -125,10 +135,8 @@ class Describer {
   describeError(error, depth) {
     const props = Object.keys(error).filter((key) => key !== 'stack').map((key) => [key, this.describe(error[key], depth + 1)]);
     const message = String(error.message);
-    // A message that quotes stack traces (AggregateError's list of errors) names files and lines
-    // that differ where the test runs: only the text before the first frame is asserted.
-    const frame = STACK_FRAME.exec(message);
-    if (frame) return { t: 'error', ctor: constructorName(error), name: String(error.name), message: message.slice(0, frame.index).trimEnd(), messagePrefix: true, props };
+    const cut = unportableAt(message);
+    if (cut >= 0) return { t: 'error', ctor: constructorName(error), name: String(error.name), message: message.slice(0, cut).replace(/[\s'"`([{]+$/, ''), messagePrefix: true, props };
     return { t: 'error', ctor: constructorName(error), name: String(error.name), message, props };
   }
 }
