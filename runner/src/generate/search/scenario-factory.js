@@ -285,9 +285,13 @@ class ScenarioFactory {
 
   // A call that returned a function may be a wrapper (`once(fn)`, `memoize(fn)`): the same call
   // with a function as its first argument, then its result called.
+  // Only once per target, and only when nothing is known of that argument: where it is known
+  // to be a function, seeds already pass one.
   wrapperVariants(steps) {
     const last = steps[steps.length - 1];
-    if (last.op !== 'call' || (last.args || []).some((arg) => arg.kind === 'mock')) return [];
+    if (this.wrapperTried || last.op !== 'call' || last.callee !== this.target.callee || (last.args || []).some((arg) => arg.kind === 'mock')) return [];
+    if (!this.slots.length || !this.slots[0].hint.isEmpty()) return [];
+    this.wrapperTried = true;
     const wrapped = { ...last, args: [mockOf({ returns: atom.string('done') }), ...(last.args || []).slice(1)] };
     const invoke = (args) => this.scenario([...steps.slice(0, -1), wrapped, { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS }]);
     return [invoke([]), invoke(this.randomArgs(UNKNOWN_SLOTS.slice(0, 1)))];
