@@ -162,3 +162,10 @@ test('the child\'s jest.fn() is Jest\'s: same name, length, source and own prope
   assert.deepEqual(childFn.mock.calls, [[1, 2]]);
   assert.ok(isMockFunction(childFn) && !isMockFunction(() => {}));
 });
+
+test('the second run\'s clock runs fast: a maxAge of a few milliseconds between two steps shows', async () => {
+  const { withClockShift } = require('../../src/generate/execution/child/clock');
+  const [first, second] = await withClockShift(1000, () => [Date.now(), new Date().getTime()]);
+  assert.ok(second - first >= 50, `${second - first} ms between two readings`);
+  assert.ok(first - Date.now() > 900);
+});
