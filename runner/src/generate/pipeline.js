@@ -140,7 +140,10 @@ function prepareSuites(modules, corpus) {
     if (!entries.length) continue;
     const { testPath, request } = testFileFor(module.path, takenPaths);
     takenPaths.add(testPath);
-    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings, fakeTimers: module.fakeTimers };
+    // A test that sets a switch of the module (`kleur.enabled = true`) would leave it set for the
+    // next: each test then loads the module afresh, as each scenario ran.
+    const isolated = entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign'));
+    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings, fakeTimers: module.fakeTimers, isolated };
     const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
     suites.push({ testPath, spec, cases });
   }

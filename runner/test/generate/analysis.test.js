@@ -172,6 +172,20 @@ test('follows a parameter into the module-level helper it is passed to', () => {
   assert.equal(input.hint.regexes[0].pattern, '^(\\d+)(ms|s)$');
 });
 
+test('follows a parameter through a conditional alias and case-normalizing calls', () => {
+  const [name] = hintsOf(`
+    module.exports = function serialize(name, value) {
+      const cookie = typeof name === 'object' ? name : { name, value };
+      if (cookie.maxAge !== undefined) return cookie.maxAge * 2;
+      const priority = typeof cookie.priority === 'string' ? cookie.priority.toLowerCase() : undefined;
+      switch (priority) { case 'low': return 1; case 'high': return 2; default: return 0; }
+    };
+  `);
+  assert.deepEqual([...name.hint.props.keys()], ['maxAge', 'priority']);
+  assert.ok(name.hint.props.get('maxAge').types.has('number'));
+  assert.deepEqual(name.hint.props.get('priority').values, ['low', 'high']);
+});
+
 test('mines module literals: strings, numbers around comparisons, folded constants, regex samples', () => {
   const { literals } = analyzeSource(`
     'use strict';
@@ -184,4 +198,12 @@ test('mines module literals: strings, numbers around comparisons, folded constan
   for (const n of [1000, 60000, 59999, 60001]) assert.ok(literals.numbers.includes(n), `has ${n}`);
   assert.ok(literals.regexStrings.some((text) => /^\d+kb$/i.test(text)));
   assert.ok(literals.regexStrings.some((text) => /^\d+mb$/i.test(text)));
+});
+
+test('a parameter called through apply, call or bind is a function', () => {
+  const [fn] = hintsOf(`
+    module.exports = function once(fn) { return function () { return fn.apply(this, arguments); }; };
+  `);
+  assert.deepEqual([...fn.hint.types], ['function']);
+  assert.equal(fn.hint.props.size, 0);
 });

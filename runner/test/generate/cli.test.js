@@ -253,6 +253,16 @@ exports.later = function later(callback, ms) {
 };
 `,
     },
+    {
+      path: 'lib/paint.js',
+      content: `const paint = {
+  enabled: undefined,
+  wrap(text) { return paint.enabled ? '[' + text + ']' : String(text); },
+  relay(callback) { return function () { return callback(arguments); }; },
+};
+module.exports = paint;
+`,
+    },
   ];
   const result = generated({ files, timeBudgetMs: 20000 });
   assert.deepEqual(result.summary.problems, []);
@@ -269,6 +279,10 @@ exports.later = function later(callback, ms) {
   assert.match(tally, /\.bump\(\)[^]*\.value\(\)\)\.toBe\(/, 'a void call is followed by a read of the state it changed');
   assert.match(tally, /jest\.(advanceTimersByTime|runOnlyPendingTimers)\(/);
   assert.match(tally, /toEqual\(\[\['done'\]\]\)/, 'the callback fires when the test moves the clock');
+  const paint = content('lib/__tests__/paint.test.js');
+  assert.match(paint, /paint\.enabled = true;\n\s*expect\(paint\.wrap\([^)]*\)\)\.toBe\('\[/, 'a switch of the module is flipped before a call');
+  assert.match(paint, /jest\.resetModules\(\);/, 'tests that flip a switch load the module afresh');
+  assert.match(paint, /expect\.objectContaining\(\{ (0: .*, )?length: \d+ \}\)/, 'arguments objects are asserted by items and length');
 
   const { results, coverage } = runJest([...files, ...result.files]);
   assert.equal(results.numFailedTests, 0);
@@ -289,6 +303,23 @@ test('installed dependencies (nodePath) resolve for the code under test, in the 
   write('clamp-num/lib/clamp.js', "const isNum = require('is-num');\nmodule.exports = (n, lo, hi) => (isNum(n) ? Math.min(hi, Math.max(lo, n)) : lo);\n");
   write('is-num/package.json', JSON.stringify({ name: 'is-num', version: '1.0.0' }));
   write('is-num/index.js', "module.exports = (n) => typeof n === 'number' && Number.isFinite(n);\n");
+  // A dependency's wrapper around the module's own functions (as wrappy wraps once).
+  write('wrap-fn/index.js', 'module.exports = (fn) => function wrapper() { return fn.apply(this, arguments); };\n');
+  const wrapped = {
+    path: 'first.js',
+    content: `const wrap = require('wrap-fn');
+function first(fn) {
+  let done = false;
+  let value;
+  return function () { if (done) return value; done = true; value = fn.apply(this, arguments); return value; };
+}
+module.exports = wrap(first);
+module.exports.strict = wrap(function strictFirst(fn) {
+  let calls = 0;
+  return function () { if (calls++) throw new Error('called twice'); return fn(); };
+});
+`,
+  };
   const files = [{
     path: 'percent.js',
     content: `const clamp = require('clamp-num');
@@ -299,13 +330,18 @@ exports.percent = (part, whole) => {
 `,
   }];
   try {
-    const result = generated({ files, nodePath, timeBudgetMs: 10000 });
+    const result = generated({ files: [...files, wrapped], nodePath, timeBudgetMs: 15000 });
     assert.deepEqual(result.summary.problems, []);
     assert.ok(result.summary.testsKept >= 2, JSON.stringify(result.summary));
     const test = result.files.find((file) => file.path === '__tests__/percent.test.js').content;
     assert.match(test, /'\d+%'/);
     assert.match(test, /name: 'RangeError', message: 'whole must not be 0'/);
-    assert.equal(result.summary.coverage.statements, 100);
+    assert.equal(result.summary.perFile.find((file) => file.path === 'percent.js').coverage.statements, 100);
+    // The wrapped functions are targets, called with a function, their result called again.
+    const first = result.files.find((file) => file.path === '__tests__/first.test.js').content;
+    assert.match(first, /wrapper\.strict\(/);
+    assert.match(first, /message: 'called twice'/);
+    assert.equal(result.summary.perFile.find((file) => file.path === 'first.js').coverage.statements, 100);
 
     const without = runGenerate({ files, timeBudgetMs: 5000 }).result;
     assert.deepEqual(without.summary.problems.map((p) => [p.code, p.module]), [['missing_module', 'clamp-num']]);

@@ -151,3 +151,21 @@ module.exports = Store;`;
     executor.close();
   }
 });
+
+test('the child\'s jest.fn() is Jest\'s: same name, length, source and own properties (code may copy or print it)', () => {
+  const { jestStandIn, isMockFunction } = require('../../src/generate/execution/child/mock-function');
+  const { ModuleMocker } = require('jest-mock');
+  const jestFn = new ModuleMocker(globalThis).fn((a, b) => a + b);
+  const childFn = jestStandIn.fn((a, b) => a + b);
+  assert.deepEqual([childFn.name, childFn.length, String(childFn), Object.keys(childFn)], [jestFn.name, jestFn.length, String(jestFn), Object.keys(jestFn)]);
+  assert.equal(childFn(1, 2), 3);
+  assert.deepEqual(childFn.mock.calls, [[1, 2]]);
+  assert.ok(isMockFunction(childFn) && !isMockFunction(() => {}));
+});
+
+test('the second run\'s clock runs fast: a maxAge of a few milliseconds between two steps shows', async () => {
+  const { withClockShift } = require('../../src/generate/execution/child/clock');
+  const [first, second] = await withClockShift(1000, () => [Date.now(), new Date().getTime()]);
+  assert.ok(second - first >= 50, `${second - first} ms between two readings`);
+  assert.ok(first - Date.now() > 900);
+});

@@ -72,3 +72,31 @@ test('spells candidate inputs as source, mocks as jest.fn', () => {
   assert.equal(toSource(mockOf({ returns: atom.string('x') })), "jest.fn(() => 'x')");
   assert.equal(toSource(mockOf({ returns: objectOf([['a', atom.number(1)]]) })), 'jest.fn(() => ({ a: 1 }))');
 });
+
+test('writes a function\'s arguments object as its items and length, which Jest tells from an array', () => {
+  const { expect: jestExpect } = require('expect');
+  const args = (function () { return arguments; })('a', 2);
+  const source = valueSource(describeValue([args]));
+  assert.equal(source, "[expect.objectContaining({ 0: 'a', 1: 2, length: 2 })]");
+  const expected = vm.runInThisContext(`(function (expect) { return ${source}; })`)(jestExpect);
+  jestExpect([args]).toEqual(expected);
+  assert.throws(() => jestExpect([(function () { return arguments; })('a')]).toEqual(expected));
+  assert.throws(() => jestExpect([['a', 2]]).toEqual(expected));
+});
+
+test('tries a mock function for a parameter nothing is known about (a handler that is only stored)', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Hint } = require('../../src/generate/analysis/hint');
+  const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+  assert.ok(pool.seeds(new Hint()).some((candidate) => candidate.kind === 'mock'));
+});
+
+test('writes an error inside a value by name, message and code, which also matches errors from another realm', () => {
+  const { expect: jestExpect } = require('expect');
+  const coded = Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' });
+  const source = valueSource(describeValue({ error: coded }));
+  assert.equal(source.replace(/\s+/g, ' '), "{ error: expect.objectContaining({ name: 'TypeError', message: 'bad path', code: 'ERR_INVALID_ARG_TYPE' }), }");
+  const foreign = vm.runInNewContext("Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' })");
+  jestExpect({ error: foreign }).toEqual(vm.runInThisContext(`(function (expect) { return ${source}; })`)(jestExpect));
+  assert.equal(valueSource(describeValue([new RangeError('too big')])), "[new RangeError('too big')]");
+});

@@ -89,3 +89,14 @@ test('gives each value a test holds its own name', () => {
     'expect(result2).toEqual({ x: 1 });',
   ]);
 });
+
+test('asserts an error message that quotes stack traces by its text before the first frame', () => {
+  const aggregate = new Error('\n    Error: callback failed\n        at mapper (/tmp/job/index.js:3:9)\n        at async Promise.all (index 0)');
+  assert.deepEqual(body(callEntry([atom.number(1)], { kind: 'reject', value: describeValue(aggregate) })).lines,
+    ["await expect(ms(1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: expect.stringContaining('\\n    Error: callback failed') }));"]);
+});
+
+test('asserts messages quoting instrumented code by the text before it', () => {
+  const quoted = describeValue(new TypeError("Cannot destructure property 'type' of '((cov_1xqe64bgy0(...).s[11]++) , obj)' as it is null."));
+  assert.deepEqual([quoted.message, quoted.messagePrefix], ["Cannot destructure property 'type' of", true]);
+});

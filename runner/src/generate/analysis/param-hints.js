@@ -19,6 +19,7 @@ const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
 const EQUALITY = new Set(['==', '===', '!=', '!==']);
 const PROPAGATION_DEPTH = 3;
+const FUNCTION_METHODS = new Set(['apply', 'call', 'bind']);
 
 const TAG_TYPES = { Date: 'date', Array: 'array', RegExp: 'regexp', Object: 'object', Function: 'function', String: 'string', Number: 'number', Boolean: 'boolean' };
 
@@ -115,7 +116,7 @@ class HintCollector {
   visitMember(node, parent) {
     const isCallee = parent && parent.type === 'CallExpression' && parent.callee === node;
     const key = staticKeyName(node.property, node.computed);
-    if (isCallee && (STRING_METHODS.has(key) || ARRAY_METHODS.has(key) || SHARED_METHODS.has(key) || OBJECT_METHODS.has(key) || DATE_METHODS.test(key))) return;
+    if (isCallee && (FUNCTION_METHODS.has(key) || STRING_METHODS.has(key) || ARRAY_METHODS.has(key) || SHARED_METHODS.has(key) || OBJECT_METHODS.has(key) || DATE_METHODS.test(key))) return;
     const path = this.scope.pathOf(node);
     if (path) this.hintAt(path);
   }
@@ -211,7 +212,9 @@ class HintCollector {
     if (!path || method === null) return;
     const { hint, length } = this.hintAt(path);
     if (length) return;
-    if (DATE_METHODS.test(method) && !STRING_METHODS.has(method)) hint.addType('date');
+    // `fn.apply(this, arguments)`: a function, not an object with an `apply` method.
+    if (FUNCTION_METHODS.has(method)) hint.addType('function');
+    else if (DATE_METHODS.test(method) && !STRING_METHODS.has(method)) hint.addType('date');
     else if (STRING_METHODS.has(method)) hint.addType('string');
     else if (ARRAY_METHODS.has(method)) hint.addType('array');
     else if (SHARED_METHODS.has(method) && (method === 'indexOf' || method === 'includes' || method === 'slice')) {

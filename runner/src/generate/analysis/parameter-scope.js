@@ -7,6 +7,9 @@
 const walk = require('acorn-walk');
 const { staticKeyName } = require('./declarations');
 
+// String methods whose result is the value itself, up to case and surrounding spaces.
+const NORMALIZING_METHODS = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'trim', 'trimStart', 'trimEnd']);
+
 // Paths are arrays: [parameterIndex, 'prop', '[]', ...].
 class ParameterScope {
   constructor(fn) {
@@ -46,6 +49,14 @@ class ParameterScope {
       case 'Identifier': return this.aliases.get(node.name) || null;
       case 'ChainExpression': return this.pathOf(node.expression);
       case 'LogicalExpression': return node.operator === '&&' ? null : this.pathOf(node.left);
+      // `typeof name === 'object' ? name : { name }`: the branch that is a parameter as it is.
+      case 'ConditionalExpression': return this.pathOf(node.consequent) || this.pathOf(node.alternate);
+      // `name.toLowerCase()` compared with 'low' says 'low' is a value worth giving `name`.
+      case 'CallExpression': {
+        const { callee } = node;
+        const method = callee.type === 'MemberExpression' ? staticKeyName(callee.property, callee.computed) : null;
+        return NORMALIZING_METHODS.has(method) && !node.arguments.length ? this.pathOf(callee.object) : null;
+      }
       case 'MemberExpression': {
         const base = this.pathOf(node.object);
         if (!base) return null;
@@ -56,7 +67,8 @@ class ParameterScope {
     }
   }
 
-  // Local variables that name a parameter's value: `const opts = options || {}`, `const { a } = opts`.
+  // Local variables that name a parameter's value: `const opts = options || {}`, `const { a } = opts`,
+  // `const cookie = typeof name === 'object' ? name : { name }`.
   collectAliases(body) {
     walk.full(body, (node) => {
       if (node.type === 'VariableDeclarator' && node.init) {

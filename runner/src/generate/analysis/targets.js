@@ -37,10 +37,25 @@ class SyntaxLookup {
   // declaration, or failing that a method of that name).
   node(info, fnName) {
     if (info && (isFunctionNode(info.node) || isClassNode(info.node))) return info.node;
+    const wrapped = this.wrappedFunction(info);
+    if (wrapped) return wrapped;
     const { declarations } = this.analysis;
     const declared = fnName && declarations.byName.get(fnName);
     if (isFunctionNode(declared) || isClassNode(declared)) return declared;
     return (fnName && declarations.methods.get(fnName)) || null;
+  }
+
+  // `module.exports = wrappy(once)`, `exports.strict = wrap(onceStrict)`: a function of the module
+  // handed to a helper (often a dependency's) whose result is exported. Null for anything else.
+  wrappedFunction(info) {
+    const node = info && info.node;
+    if (!node || node.type !== 'CallExpression') return null;
+    const { declarations } = this.analysis;
+    for (const arg of node.arguments) {
+      const declared = arg.type === 'Identifier' ? declarations.byName.get(arg.name) : arg;
+      if (isFunctionNode(declared)) return declared;
+    }
+    return null;
   }
 
   // Parameter hints of a function (a class: of its constructor); without syntax, `length` unknown ones.
@@ -105,21 +120,26 @@ function buildTargets(file, analysis, bindings) {
   };
   const add = (target) => targets.length < MAX_TARGETS_PER_FILE && targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
 
-  const visit = (binding, shape, keys, callee, depth) => {
+  // Boolean switches of the exported objects a target hangs off (`kleur.enabled` for
+  // `kleur.red`): scenarios may flip them first. Not on an ES module's namespace, which is read-only.
+  const visit = (binding, shape, keys, callee, depth, flags = []) => {
     // Functions of Node's or a dependency's reached through the exports (`exports.inherits =
     // util.inherits`) are not the module's code to test.
-    if (depth > 0 && shape.own === false) return;
+    // A dependency's wrapper around a function of the module is the module's, though.
+    if (depth > 0 && shape.own === false && !lookup.wrappedFunction(lookup.find(binding, keys))) return;
     if (shape.kind === 'function' || shape.kind === 'class') {
       const node = lookup.node(lookup.find(binding, keys), shape.fnName);
-      const base = { label: callee, callee, binding: binding.name, params: lookup.params(node, shape.length), async: shape.async, generator: shape.generator };
+      const base = { label: callee, callee, binding: binding.name, params: lookup.params(node, shape.length), async: shape.async, generator: shape.generator, flags };
       if (shape.kind === 'function') add({ kind: 'function', ...base });
       else add({ kind: 'class', ...base, className: shape.fnName, members: lookup.classMembers(shape.members, node), emitter: isEventEmitter(shape.members) });
       for (const [key, staticShape] of Object.entries(shape.statics || {})) {
         if (staticShape.kind !== 'getter' && depth < 2) visit(binding, staticShape, [...keys, key], memberAccess(callee, key), depth + 1);
       }
     } else if (shape.kind === 'object' && depth < 2) {
+      const writable = !(analysis.esm && binding.from === 'module' && depth === 0);
+      const own = writable ? Object.entries(shape.flags || {}).map(([key, value]) => ({ callee: memberAccess(callee, key), value })) : [];
       for (const [key, memberShape] of Object.entries(shape.members)) {
-        visit(binding, memberShape, [...keys, key], memberAccess(callee, key), depth + 1);
+        visit(binding, memberShape, [...keys, key], memberAccess(callee, key), depth + 1, [...flags, ...own]);
       }
     }
   };

@@ -47,9 +47,10 @@ function typedBoundaries(type) {
   }
 }
 
-// Inputs for a value nothing is known about, most plausible first.
+// Inputs for a value nothing is known about, most plausible first. A function among them: a
+// handler that is only stored (`on(type, handler)`) is called later by another method.
 const UNKNOWN_VALUES = () => [atom.number(1), atom.string('abc'), atom.boolean(true), atom.number(0), atom.string(''),
-  atom.number(-1), arrayOf([1, 2, 3].map(atom.number)), objectOf([['a', atom.number(1)]]), atom.boolean(false),
+  atom.number(-1), arrayOf([1, 2, 3].map(atom.number)), objectOf([['a', atom.number(1)]]), mockOf(), atom.boolean(false),
   arrayOf([]), objectOf([]), atom.number(2.5), atom.number(NaN)];
 // Inputs for an object property nothing is known about: flags are the usual case.
 const UNKNOWN_PROPERTY_VALUES = () => [atom.boolean(true), atom.number(1), atom.string('abc'), atom.boolean(false),
@@ -140,7 +141,7 @@ class InputPool {
     if (roll < 0.45) return this.rng.pick(this.cachedSeeds(hint, depth));
     if (roll < 0.6 && types.includes('object') && depth < MAX_DEPTH) return this.randomObject(hint, depth);
     if (roll < 0.7 && types.includes('array') && depth < MAX_DEPTH) return this.randomArray(hint, depth);
-    const type = types.length && this.rng.chance(0.8) ? this.rng.pick(types) : this.rng.pick(['string', 'number', 'boolean', 'array', 'object']);
+    const type = types.length && this.rng.chance(0.8) ? this.rng.pick(types) : this.rng.pick(['string', 'number', 'boolean', 'array', 'object', 'function']);
     if (type === 'object') return depth < MAX_DEPTH ? this.randomObject(hint, depth) : objectOf([]);
     if (type === 'array') return depth < MAX_DEPTH ? this.randomArray(hint, depth) : arrayOf([]);
     const mined = this.minedFor(type);

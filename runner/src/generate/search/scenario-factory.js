@@ -23,6 +23,11 @@ const OBSERVER_NAME = /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|
 const MAX_OBSERVERS = 3;
 // Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
 const INSTANCE_ARGUMENT_CHANCE = 0.15;
+// Chance that a random scenario first flips a boolean switch of the module (`kleur.enabled`).
+const FLAG_CHANCE = 0.2;
+const BOOLEAN_HINT = new Hint();
+BOOLEAN_HINT.addType('boolean');
+const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
 
 // Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
 // its elements; a function reading `arguments` gets three unknown slots.
@@ -82,6 +87,19 @@ class ScenarioFactory {
 
   scenario(steps) {
     return { targetId: this.target.id, steps };
+  }
+
+  // `kleur.enabled = true`: a switch of the module set to `value` before the calls.
+  flagStep(flag, value) {
+    return { op: 'assign', callee: flag.callee, args: [atom.boolean(value)], params: BOOLEAN_SLOT };
+  }
+
+  // A random scenario, sometimes after one switch of the module was flipped.
+  withRandomFlag(scenario) {
+    const flags = this.target.flags || [];
+    if (!flags.length || !this.rng.chance(FLAG_CHANCE)) return scenario;
+    const flag = this.rng.pick(flags);
+    return this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]);
   }
 
   // First seeds for every slot up to the last required one.
@@ -144,6 +162,10 @@ class ScenarioFactory {
       for (const args of this.argumentSweeps(this.slots, this.seedLists)) {
         yield this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]);
       }
+      for (const flag of this.target.flags || []) {
+        const call = { op: 'call', callee: this.target.callee, args: this.firstArgs(this.slots, this.seedLists), params: this.slots };
+        yield this.scenario([this.flagStep(flag, !flag.value), call]);
+      }
       return;
     }
     for (const args of this.argumentSweeps(this.slots, this.seedLists)) yield this.scenario([this.constructStep(args)]);
@@ -195,14 +217,14 @@ class ScenarioFactory {
   random() {
     if (this.target.kind === 'value') return this.scenario([{ op: 'read', callee: this.target.callee }]);
     if (this.target.kind === 'function') {
-      return this.scenario([{ op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots }]);
+      return this.withRandomFlag(this.scenario([{ op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots }]));
     }
     const steps = [this.constructStep(this.randomArgs(this.slots))];
     if (this.members.length) {
       const count = 1 + this.rng.int(MAX_RANDOM_OPS);
       for (let i = 0; i < count; i++) steps.push(this.randomMemberStep(steps));
     }
-    return this.scenario(steps);
+    return this.withRandomFlag(this.scenario(steps));
   }
 
   // Parameter slots of a method of a returned object (`createStore().set(key, value)`): from the
@@ -230,6 +252,7 @@ class ScenarioFactory {
         const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))), [mockOf({ returns: atom.string('done') })]];
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
+          ...this.wrapperVariants(steps),
           ...methodsOf(value).map((name) => follow({ op: 'method', name, args: [], params: [] })),
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
         ].slice(0, MAX_EXTENSIONS + argumentLists.length);
@@ -240,6 +263,8 @@ class ScenarioFactory {
           .map((args) => follow({ op: 'method', name, args, params: slots }));
       }).slice(0, MAX_EXTENSIONS);
     }
+    // A returned function called a second time: `once(fn)` and caches answer differently.
+    if (last.op === 'invoke' && outcome && outcome.kind !== 'throw') return [this.scenario([...steps, { ...last, args: [...last.args] }])];
     // An object with methods bound by an earlier step: call its methods again.
     const holder = steps.map((step, index) => ({ step, outcome: outcomes[index] })).reverse()
       .find(({ step, outcome: held }) => step.bind && held && held.kind !== 'throw' && held.value && ['object', 'function'].includes(held.value.t)
@@ -256,6 +281,20 @@ class ScenarioFactory {
       }),
       ...gettersOf(held).map((name) => this.scenario([...steps, { op: 'get', receiver: holder.step.bind, name }])),
     ].slice(0, MAX_EXTENSIONS);
+  }
+
+  // A call that returned a function may be a wrapper (`once(fn)`, `memoize(fn)`): the same call
+  // with a function as its first argument, then its result called.
+  // Only once per target, and only when nothing is known of that argument: where it is known
+  // to be a function, seeds already pass one.
+  wrapperVariants(steps) {
+    const last = steps[steps.length - 1];
+    if (this.wrapperTried || last.op !== 'call' || last.callee !== this.target.callee || (last.args || []).some((arg) => arg.kind === 'mock')) return [];
+    if (!this.slots.length || !this.slots[0].hint.isEmpty()) return [];
+    this.wrapperTried = true;
+    const wrapped = { ...last, args: [mockOf({ returns: atom.string('done') }), ...(last.args || []).slice(1)] };
+    const invoke = (args) => this.scenario([...steps.slice(0, -1), wrapped, { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS }]);
+    return [invoke([]), invoke(this.randomArgs(UNKNOWN_SLOTS.slice(0, 1)))];
   }
 
   // Reads of the state a scenario's last step changed without returning anything: getters and
@@ -307,6 +346,7 @@ class ScenarioFactory {
     const scenario = clone(original);
     const steps = scenario.steps;
     if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1)) return this.repeated(scenario);
+    if (steps[0].op === 'assign' && this.rng.chance(0.1)) return this.scenario(steps.slice(1));
     const constructed = steps.findIndex((step) => step.op === 'new');
     if (constructed >= 0 && this.members.length && this.rng.chance(0.3)) {
       // Member steps go after the construction they use.
@@ -323,9 +363,10 @@ class ScenarioFactory {
     const step = this.rng.pick(withArgs);
     const slots = step.params;
     const roll = this.rng.next();
-    if (roll < 0.15 && step.args.length < slots.length && step.op !== 'set') {
+    const fixedArity = step.op === 'set' || step.op === 'assign';
+    if (roll < 0.15 && step.args.length < slots.length && !fixedArity) {
       step.args.push(this.pool.random(slots[step.args.length].hint));
-    } else if (roll < 0.25 && step.args.length > 0 && step.op !== 'set') {
+    } else if (roll < 0.25 && step.args.length > 0 && !fixedArity) {
       step.args.pop();
     } else if (step.args.length) {
       const index = this.rng.int(step.args.length);

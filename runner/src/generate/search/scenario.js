@@ -12,6 +12,7 @@
 //   { op: 'set',    receiver: 'counter', name: 'total', args: [value], params }
 //   { op: 'invoke', receiver: 'fn', args, params }       calls a function an earlier step returned
 //   { op: 'read',   callee: 'config' }                   the exported value itself
+//   { op: 'assign', callee: 'kleur.enabled', args: [value], params }   sets a switch of the module's
 //   { op: 'advance', ms }                                moves Jest's fake timers (all pending ones without ms)
 // Any step may `bind` its result to a name that later steps use as their receiver; a bound
 // event emitter may also have its events recorded (`recordEvents: true`).
@@ -55,6 +56,7 @@ function stepExpression(step, receiver, args) {
     case 'set': return `${memberAccess(receiver, step.name)} = ${args}`;
     case 'invoke': return `${receiver}(${args})`;
     case 'read': return step.callee;
+    case 'assign': return `${step.callee} = ${args}`;
     case 'advance': return step.ms === undefined ? 'jest.runOnlyPendingTimers()' : `jest.advanceTimersByTime(${step.ms})`;
     default: throw new Error(`unknown step ${step.op}`);
   }
@@ -85,7 +87,7 @@ function renderScenario(scenario, taken, inline = new Set()) {
     const args = (step.args || []).map(argSource).join(', ');
     const receiver = receivers.get(step.receiver);
     const rendered = { op: step.op, expression: stepExpression(step, receiver, args) };
-    if (step.op === 'set' || step.op === 'advance') rendered.statement = true;
+    if (step.op === 'set' || step.op === 'advance' || step.op === 'assign') rendered.statement = true;
     if (step.bind) {
       // `const cart = new Cart()` in a file that names the module `cart` becomes `cartInstance`.
       rendered.bind = names.claim(step.bind, [`${step.bind}Instance`]);

@@ -31,8 +31,8 @@ function mergeDescriptions(a, b) {
     return ends ? { t: 'unstable', types: ['string'], ...ends } : { t: 'unstable', types: ['string'] };
   }
   switch (a.t) {
-    case 'array':
-      if (a.items.length !== b.items.length) return { t: 'unstable', types: ['array'] };
+    case 'array': case 'arguments':
+      if (a.items.length !== b.items.length) return { t: 'unstable', types: [a.t] };
       return { ...a, items: a.items.map((item, i) => mergeDescriptions(item, b.items[i])) };
     case 'object': {
       const keysA = a.entries.map(([key]) => key).join('\0');
@@ -87,7 +87,7 @@ function matchesDescription(expected, actual) {
   }
   if (expected.t !== actual.t) return false;
   switch (expected.t) {
-    case 'array':
+    case 'array': case 'arguments':
       return expected.items.length === actual.items.length && expected.items.every((item, i) => matchesDescription(item, actual.items[i]));
     case 'object':
       return expected.ctor === actual.ctor && expected.entries.length === actual.entries.length

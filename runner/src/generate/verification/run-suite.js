@@ -31,12 +31,14 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null }) {
   const { result } = outcome;
   if (!result) return { ok: false, tests: new Map(), error: `the run gave no result: ${outcome.stderr.slice(-1000)}` };
   const tests = new Map();
+  const failures = []; // 'name: message' of the failed tests, for the log
   for (const test of (result.results && result.results.tests) || []) {
     if (!tests.has(test.file)) tests.set(test.file, new Map());
     tests.get(test.file).set(test.name, test.status);
+    if (test.status === 'failed') failures.push(`${test.name}: ${String(test.message || '').replace(/\s+/g, ' ').slice(0, 300)}`);
   }
-  if (!result.ok) return { ok: false, tests, error: `${result.error.code}: ${result.error.detail.slice(0, 1000)}` };
-  return { ok: true, tests, coverage: result.results.coverage, files: result.results.files };
+  if (!result.ok) return { ok: false, tests, failures, error: `${result.error.code}: ${result.error.detail.slice(0, 1000)}` };
+  return { ok: true, tests, failures, coverage: result.results.coverage, files: result.results.files };
 }
 
 // A runner started ahead of its job in a new folder `dir`: Jest is loaded (about a quarter of a

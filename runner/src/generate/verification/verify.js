@@ -111,6 +111,7 @@ async function verifySuites({ workDir, sources, config, suites, deadline, nodePa
       return { ...suite, cases: kept };
     }).filter((suite) => suite.cases.length);
     log(`verify: round ${round} (${Date.now() - started} ms, ${live.length} test files): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`);
+    for (const failure of (result.failures || []).slice(0, 3)) log(`verify:   failed: ${failure}`);
     const settled = result.ok && failures === 0 && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2));
     if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
   }

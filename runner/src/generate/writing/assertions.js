@@ -48,7 +48,7 @@ function thrownMatcher(desc) {
   const props = desc.props.filter(([key, value]) => isPrimitive(value) && key !== 'name' && key !== 'message');
   if (desc.message === null && !props.length) return BUILTIN_ERRORS.has(desc.ctor) && desc.name === desc.ctor ? desc.ctor : '';
   const entries = [['name', quoteString(desc.name)]];
-  if (desc.message !== null) entries.push(['message', quoteString(desc.message)]);
+  if (desc.message !== null) entries.push(['message', desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message)]);
   entries.push(...props.map(([key, value]) => [key, valueSource(value)]));
   return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
 }

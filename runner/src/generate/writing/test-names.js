@@ -84,6 +84,13 @@ function describeMemberStep(step) {
   return `${step.name}(${clip(args, 50)})`;
 }
 
+// A step on an export: `bytes.format(1)`, `new Counter()`, `setting kleur.enabled to true`.
+function describeCallStep(step) {
+  const args = step.args.map(describeCandidate).join(', ');
+  if (step.op === 'assign') return `setting ${step.callee} to ${args}`;
+  return `${step.op === 'new' ? 'new ' : ''}${step.callee}(${args})`;
+}
+
 function plural(count, noun) {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
@@ -102,13 +109,13 @@ function testName(scenario, outcomes) {
     name = steps.map((step, i) => `${describeOutcome(outcomes[i])} ${describeArgs(step.args)}`).join(', then ');
   } else if (last.op === 'call') {
     // Calls to other exports first: `returns 1 without arguments after list.add(1)`.
-    const before = steps.slice(0, -1).map((step) => `${step.callee}(${step.args.map(describeCandidate).join(', ')})`).join(' and ');
+    const before = steps.slice(0, -1).map(describeCallStep).join(' and ');
     name = `${describeOutcome(outcome)} ${describeArgs(last.args)} after ${before}`;
   } else if (last.op === 'new') {
     const args = last.args.length ? `from ${last.args.map(describeCandidate).join(' and ')}` : 'without arguments';
     name = outcome.kind === 'throw' ? `${describeOutcome(outcome)} when constructed ${args}` : `constructs ${args}`;
   } else {
-    const from = `${first.op === 'new' ? 'new ' : ''}${first.callee}(${first.args.map(describeCandidate).join(', ')})`;
+    const from = describeCallStep(first);
     const verb = last.op === 'set' && outcome.kind !== 'throw' ? 'works' : describeOutcome(outcome);
     const more = steps.length > 2 ? ` and ${plural(steps.length - 2, 'more step')}` : '';
     name = `${describeMemberStep(last)} ${verb} after ${from}${more}`;

@@ -38,11 +38,19 @@ function unstableSource(desc) {
   throw new Unassertable();
 }
 
+// An error inside a value: a literal error when Jest's equality says all (it compares messages),
+// else its name, message and primitive own properties (`code`). Not `expect.any(Error)`: errors
+// made by Node's own modules (fs, the URL parser) are not instances of the test's Error.
 function errorSource(desc) {
-  if (BUILTIN_ERRORS.has(desc.ctor) && desc.message !== null && !desc.props.length && desc.name === desc.ctor) {
+  if (BUILTIN_ERRORS.has(desc.ctor) && desc.message !== null && !desc.messagePrefix && !desc.props.length && desc.name === desc.ctor) {
     return `new ${desc.ctor}(${quoteString(desc.message)})`;
   }
-  return 'expect.any(Error)';
+  const entries = [['name', quoteString(desc.name)]];
+  if (desc.message !== null) entries.push(['message', desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message)]);
+  for (const [key, value] of desc.props) {
+    if (isPrimitive(value) && key !== 'name' && key !== 'message') entries.push([key, valueSource(value)]);
+  }
+  return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
 }
 
 // Source text for a description, indented for a line that starts at `indent`.
@@ -58,6 +66,11 @@ function valueSource(desc, indent = '') {
     case 'symbol': return desc.key !== undefined ? `Symbol.for(${quoteString(desc.key)})` : 'expect.any(Symbol)';
     case 'function': return 'expect.any(Function)';
     case 'array': return wrap('[', desc.items.map((item) => valueSource(item, inner)), ']', indent);
+    // No literal makes an `arguments` object: its items and length, which is what Jest compares.
+    case 'arguments': {
+      const entries = [...desc.items.map((item, index) => `${index}: ${valueSource(item, inner)}`), `length: ${desc.items.length}`];
+      return `expect.objectContaining(${wrap('{ ', entries, ' }', indent)})`;
+    }
     case 'object': {
       const entries = desc.entries.map(([key, value]) => `${propertyKey(key)}: ${valueSource(value, inner)}`);
       const literal = entries.length ? wrap('{ ', entries, ' }', indent) : '{}';

@@ -1,27 +1,19 @@
 'use strict';
-// A stand-in for `jest.fn()` in the child process. Scenarios are written in the same source text
-// the emitted tests use, so `jest.fn(impl)` must behave like Jest's: call through to `impl` and
-// record each call's arguments in `.mock.calls`.
+// `jest.fn()` in the child process: Jest's own (jest-mock, the version the runs use), so a mock
+// behaves in the child exactly as in the emitted tests: the same calls record, the same own
+// properties when code copies or serializes it (`deepmerge({}, fn)`), the same name, length and
+// source text when code prints it.
 
+const { ModuleMocker } = require('jest-mock');
 const { fakeTimerApi } = require('./fake-timers');
 
-const MOCK = Symbol.for('vouch.mock');
-
-function mockFunction(implementation) {
-  const mock = function (...args) {
-    mock.mock.calls.push(args);
-    return implementation ? implementation.apply(this, args) : undefined;
-  };
-  mock.mock = { calls: [] };
-  mock[MOCK] = true;
-  return mock;
-}
+const mocker = new ModuleMocker(globalThis);
 
 function isMockFunction(value) {
-  return typeof value === 'function' && value[MOCK] === true;
+  return typeof value === 'function' && value._isMockFunction === true;
 }
 
 // Jest's fake timer calls are the child's own (fake-timers.js).
-const jestStandIn = Object.freeze({ fn: mockFunction, ...fakeTimerApi });
+const jestStandIn = Object.freeze({ fn: (implementation) => mocker.fn(implementation), ...fakeTimerApi });
 
 module.exports = { jestStandIn, isMockFunction };

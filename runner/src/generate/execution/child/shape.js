@@ -5,6 +5,7 @@
 // export are good inputs for another.
 
 const MAX_SAMPLES = 60;
+const MAX_FLAGS = 4;
 const SKIPPED_STATICS = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
 
 function functionKind(fn) {
@@ -82,16 +83,19 @@ class ShapeReader {
     }
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RegExp) && depth < 2) {
       const members = {};
+      // Boolean (or not yet set) data members: switches like `kleur.enabled` that tests may flip.
+      const flags = {};
       for (const key of Object.keys(value)) {
         let member;
         try { member = value[key]; } catch { continue; }
+        if ((typeof member === 'boolean' || member === undefined) && Object.keys(flags).length < MAX_FLAGS) flags[key] = Boolean(member);
         // Keys of exported data (status codes, unit names) are inputs; names of exports are not.
         if (depth > 0) this.sample(key);
         const shape = this.read(member, depth + 1);
         if (shape.kind !== 'value') members[key] = shape;
       }
       Object.assign(members, this.instanceMethods(value, members));
-      return { kind: 'object', members };
+      return { kind: 'object', members, flags };
     }
     if (Array.isArray(value)) value.slice(0, 40).forEach((item) => this.sample(item));
     else this.sample(value);
@@ -118,8 +122,9 @@ class ShapeReader {
       const descriptor = Object.getOwnPropertyDescriptor(fn, name);
       if (descriptor.get) { statics[name] = { kind: 'getter' }; continue; }
       const shape = this.read(descriptor.value, depth + 1);
-      // `Child.super_ = EventEmitter` (util.inherits) is not the module's to test.
-      if (shape.kind !== 'value' && shape.own !== false) statics[name] = shape;
+      // `Child.super_ = EventEmitter` (util.inherits) is not the module's to test: targets.js
+      // leaves out functions not of the module's code unless they wrap one of its functions.
+      if (shape.kind !== 'value') statics[name] = shape;
     }
     return statics;
   }

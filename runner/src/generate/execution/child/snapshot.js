@@ -10,6 +10,17 @@ const { isMockFunction } = require('./mock-function');
 const EMITTER_FIELDS = new Set(['_events', '_eventsCount', '_maxListeners']);
 
 const MAX_DEPTH = 8;
+const STACK_FRAME = /\n\s*at (?:\S.*\(.*\)|\S+:\d+:\d+|<anonymous>)/;
+// Istanbul's counters (`cov_1xqe64bgy0().s[11]++`), named after the file's path.
+const COVERAGE_COUNTER = /\bcov_\w+\b/;
+
+// Where a message starts to quote what differs where the test runs, or -1: stack traces
+// (AggregateError's list of errors), instrumented code V8 quotes ("Cannot destructure property
+// 'type' of '(cov_….s[11]++, obj)'"). Only the text before it is asserted.
+function unportableAt(message) {
+  const found = [STACK_FRAME.exec(message), COVERAGE_COUNTER.exec(message)].filter(Boolean).map((match) => match.index);
+  return found.length ? Math.min(...found) : -1;
+}
 const MAX_NODES = 600;
 const MAX_STRING = 300; // longer strings are asserted by their length
 
@@ -96,6 +107,9 @@ class Describer {
       const extraKeys = Object.keys(value).length > value.length;
       return extraKeys ? { t: 'opaque', ctor: 'Array' } : { t: 'array', items };
     }
+    // A function's `arguments` (passed on by `callback.apply(ctx, arguments)`): Jest tells it
+    // from an array and from a plain object, so it is described as its own kind.
+    if (tag === 'Arguments') return { t: 'arguments', items: Array.from(value, (item) => this.describe(item, depth + 1)) };
     if (Buffer.isBuffer(value)) return value.length <= 256 ? { t: 'buffer', bytes: [...value] } : { t: 'opaque', ctor: 'Buffer' };
     if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
       return value.length <= 256 ? { t: 'typed', ctor: tag, items: [...value].map((item) => this.describe(item, depth + 1)) } : { t: 'opaque', ctor: tag };
@@ -120,7 +134,10 @@ class Describer {
 
   describeError(error, depth) {
     const props = Object.keys(error).filter((key) => key !== 'stack').map((key) => [key, this.describe(error[key], depth + 1)]);
-    return { t: 'error', ctor: constructorName(error), name: String(error.name), message: String(error.message), props };
+    const message = String(error.message);
+    const cut = unportableAt(message);
+    if (cut >= 0) return { t: 'error', ctor: constructorName(error), name: String(error.name), message: message.slice(0, cut).replace(/[\s'"`([{]+$/, ''), messagePrefix: true, props };
+    return { t: 'error', ctor: constructorName(error), name: String(error.name), message, props };
   }
 }
 
