@@ -1,6 +1,7 @@
 'use strict';
 // The measuring half of bench/generate_bench.sh (which installs the packages and tools first).
-// Env: ROOT (the repository), WORK (the bench's folder), BUDGET_MS, MUTATE (package names).
+// Env: ROOT (the repository), WORK (the bench's folder), BUDGET_MS, MUTATE (package names),
+// RERUNS (how many times the kept suite runs, each like a run: default 5).
 // Arguments: package specs as given to npm (`lru-cache@6`).
 
 const fs = require('fs');
@@ -12,6 +13,7 @@ const root = process.env.ROOT;
 const runner = path.join(root, 'runner');
 const work = process.env.WORK;
 const budget = Number(process.env.BUDGET_MS);
+const reruns = Number(process.env.RERUNS || 5);
 const mutate = new Set((process.env.MUTATE || '').split(/\s+/).filter(Boolean));
 const packagesDir = path.join(work, 'packages', 'node_modules');
 const toolsDir = path.join(work, 'tools', 'node_modules');
@@ -120,10 +122,18 @@ for (const spec of process.argv.slice(2)) {
   const jest = result.files.length ? jestCoverage(dir, name) : { summary: null, failing: 0, exitCode: 0 };
   if (jest.exitCode !== 0 && jest.failing === 0) jest.failing = NaN;
   if (jest.exitCode !== 0) process.stderr.write(`${name}: jest exited ${jest.exitCode}: ${jest.stderr}\n`);
+  // The kept suite again, RERUNS times in all, each like a run: every one must pass.
+  let clean = 0;
+  for (let run = 1; run <= reruns && result.files.length; run++) {
+    const again = run === 1 ? jest : jestCoverage(dir, `${name}.run${run}`);
+    if (again.exitCode === 0 && again.failing === 0) clean++;
+    else if (run > 1) process.stderr.write(`${name}: run ${run} of the kept suite failed (exit ${again.exitCode}, ${again.failing} failing): ${again.stderr}\n`);
+  }
   const pct = (metric) => (jest.summary ? jest.summary[metric].pct : 0);
   const row = {
     module: name, statements: pct('statements'), branches: pct('branches'), functions: pct('functions'), lines: pct('lines'),
     kept: result.summary.testsKept, generated: result.summary.testsGenerated, failing: jest.failing, seconds,
+    passedRuns: result.files.length ? `${clean}/${reruns}` : '-',
     stated: result.summary.coverage.statements, problems: result.summary.problems, mutation: null,
   };
   if (mutate.has(name) && result.files.length) {
@@ -135,17 +145,17 @@ for (const spec of process.argv.slice(2)) {
   for (const problem of row.problems) process.stderr.write(`  problem ${problem.path}: ${problem.code} ${problem.message}\n`);
 }
 
-const header = ['module', 'stmts %', 'branch %', 'funcs %', 'lines %', 'kept', 'failing', 'gen s', 'mutation %'];
+const header = ['module', 'stmts %', 'branch %', 'funcs %', 'lines %', 'kept', 'failing', 'runs ok', 'gen s', 'mutation %'];
 const line = (cells) => `| ${cells.map((cell, i) => String(cell).padEnd(i ? 8 : 12)).join(' | ')} |`;
 console.log(line(header));
 console.log(line(header.map((h, i) => '-'.repeat(i ? 8 : 12))));
 const mutationCell = (row) => (row.mutation ? `${row.mutation.score} (${row.mutation.detected}/${row.mutation.detected + row.mutation.undetected})` : '-');
 for (const row of rows) {
-  console.log(line([row.module, row.statements, row.branches, row.functions, row.lines, row.kept, row.failing, row.seconds.toFixed(1), mutationCell(row)]));
+  console.log(line([row.module, row.statements, row.branches, row.functions, row.lines, row.kept, row.failing, row.passedRuns, row.seconds.toFixed(1), mutationCell(row)]));
 }
 const medianOf = (key) => median(rows.map((row) => row[key]));
 const mutationMedian = median(rows.filter((row) => row.mutation).map((row) => row.mutation.score));
 console.log(line(['median', medianOf('statements'), medianOf('branches'), medianOf('functions'), medianOf('lines'), medianOf('kept'),
-  medianOf('failing'), medianOf('seconds').toFixed(1), Number.isNaN(mutationMedian) ? '-' : mutationMedian]));
+  medianOf('failing'), `${rows.filter((row) => row.passedRuns === '-' || row.passedRuns === `${reruns}/${reruns}`).length}/${rows.length} all`, medianOf('seconds').toFixed(1), Number.isNaN(mutationMedian) ? '-' : mutationMedian]));
 const mismatched = rows.filter((row) => Math.abs(row.stated - row.statements) > 0.5);
 if (mismatched.length) console.log(`stated coverage differs from measured for: ${mismatched.map((row) => `${row.module} (${row.stated} stated)`).join(', ')}`);

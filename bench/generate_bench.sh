@@ -10,6 +10,7 @@
 # Usage: bench/generate_bench.sh [package ...]     (default: the list below)
 # Env:   BUDGET_MS   time budget per package job (default 20000)
 #        MUTATE      packages to run Stryker on (default "ms bytes ini debounce"; "" skips it)
+#        RERUNS      how many times each kept suite runs like a run, all to pass (default 5)
 #        KEEP_DIR=1  keep the temporary folder and print its path
 #        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
 #                    stretches with the CPU share the job gets; compare the table with LOAD=0)
@@ -22,6 +23,7 @@ if [ ${#PACKAGES[@]} -eq 0 ]; then
 fi
 export BUDGET_MS="${BUDGET_MS:-20000}"
 export MUTATE="${MUTATE-ms bytes ini debounce}"
+export RERUNS="${RERUNS:-5}"
 WORK="$(mktemp -d /tmp/vouch-generate-bench-XXXXXX)"
 [ "${KEEP_DIR:-}" != "1" ] || echo "keeping $WORK" >&2
 
