@@ -1,5 +1,7 @@
 #include "actors/execution/worker.hpp"
 
+#include <algorithm>
+
 #include "actors/errors.hpp"
 #include "actors/execution/runner_protocol.hpp"
 #include "log/log.hpp"
@@ -74,14 +76,13 @@ void launch(GenerationSelf self) {
     self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
     return;
   }
-  // On a busy machine the budget stretches up to the sandbox's wall limit less the margin.
-  GenerationJob job{
-      state.task.files,
-      state.task.framework,
-      state.task.threshold,
-      settings.generation_budget,
-      std::nullopt,
-      std::chrono::milliseconds(settings.generation_limits.wall_ms) - kGenerationWallMargin};
+  // On a busy machine the budget stretches up to the sandbox's wall limit less the margin
+  // (with a wall limit below the margin, not at all: the generator never cuts below its budget).
+  const auto wall_limit = std::max(
+      std::chrono::milliseconds(1),
+      std::chrono::milliseconds(settings.generation_limits.wall_ms) - kGenerationWallMargin);
+  GenerationJob job{state.task.files,           state.task.framework, state.task.threshold,
+                    settings.generation_budget, std::nullopt,         wall_limit};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);
