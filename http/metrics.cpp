@@ -21,6 +21,7 @@ MetricFamily single(std::string name, MetricType type, std::string help, double 
   return MetricFamily{std::move(name), std::move(help), type, {std::move(sample)}};
 }
 
+// A labelled sample; the serializer writes the value its family's type names.
 ClientMetric labelled(std::vector<ClientMetric::Label> labels, double value) {
   ClientMetric sample;
   sample.label = std::move(labels);

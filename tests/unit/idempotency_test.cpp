@@ -26,7 +26,7 @@ TEST(IdempotencyKey, VisibleAsciiUpTo255CharactersIsUsable) {
   EXPECT_TRUE(events::check_idempotency_key("9f1c2e7a-4b6d-4c1e-8a3f-0d2b5c6e7f80").ok());
   EXPECT_TRUE(events::check_idempotency_key(std::string(255, 'k')).ok());
   for (const std::string& bad : {std::string(), std::string(256, 'k'), std::string("two words"),
-                                std::string("tab\there"), std::string("caf\xc3\xa9")}) {
+                                 std::string("tab\there"), std::string("caf\xc3\xa9")}) {
     auto status = events::check_idempotency_key(bad);
     ASSERT_FALSE(status.ok()) << bad;
     EXPECT_EQ(status.error().code, events::ErrorCode::kInvalid);

@@ -65,7 +65,7 @@ class BudgetClock {
     this.runnable = runnable;
     this.cores = cores;
     this.timer = null;
-    this.begin(Infinity, Infinity);
+    this.begin(Infinity, Infinity, 1); // the wall clock until a job starts: nothing read yet
   }
 
   // Starts counting a budget of `budgetMs` (budget time) that must end within `hardWallMs` of
@@ -98,18 +98,13 @@ class BudgetClock {
     return this.cut;
   }
 
-  // The share the clock advances at now (1: as the wall clock).
-  rate() {
-    return this.share;
-  }
-
-  begin(budgetMs, hardWallMs) {
+  begin(budgetMs, hardWallMs, share = this.sample()) {
     const wall = this.wallNow();
     this.origin = wall;
     this.counted = wall;
     this.cut = 0;
     this.lastWall = wall;
-    this.share = this.sample();
+    this.share = share;
     this.budgetEnd = wall + budgetMs;
     this.hardEnd = Number.isFinite(hardWallMs) ? wall + Math.max(budgetMs, hardWallMs) : Infinity;
   }
