@@ -10,6 +10,7 @@
 #include "actors/execution/child_process.hpp"
 #include "events/clock.hpp"
 #include "log/log.hpp"
+#include "store/transform_cache.hpp"
 
 namespace vouch::app {
 namespace {
@@ -126,6 +127,9 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
         "the sandbox has no isolation on this machine (neither bubblewrap nor unshare works), so "
         "tested code would see the server's files, processes and network: install bubblewrap, "
         "or pass --allow-unsandboxed to serve without isolation knowingly");
+  }
+  if (settings.isolation == "bubblewrap") {
+    settings.transform_cache = std::make_shared<store::TransformCache>(root / "transform-cache");
   }
   const bool network = answer.get_object().if_contains("network") &&
                        answer.get_object().at("network").is_bool() &&

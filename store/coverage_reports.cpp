@@ -1,20 +1,13 @@
 #include "store/coverage_reports.hpp"
 
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <cerrno>
-#include <cstring>
-#include <memory>
 #include <set>
 
 #include "events/digest.hpp"
 #include "events/source_file.hpp"
+#include "store/sandbox_output.hpp"
 
 namespace vouch::store {
 namespace {
@@ -23,99 +16,12 @@ namespace fs = std::filesystem;
 
 constexpr events::Millis kSweepEveryMs = 3'600'000;
 
-// A descriptor closed when it goes out of scope.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-events::Error system_error(const std::string& what) {
-  return events::Error::internal(what + ": " + std::strerror(errno));
-}
-
 bool usable_run_id(const std::string& run_id) {
   if (run_id.empty() || run_id.size() > 64) return false;
   for (const char c : run_id) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   }
   return true;
-}
-
-struct Collected {
-  std::map<std::string, std::string> files;  // path → content
-  std::uint64_t bytes = 0;
-};
-
-// Reads the regular file `name` of `dir`, never through a link.
-events::Result<std::string> read_entry(int dir, const char* name, std::uint64_t budget,
-                                       const std::string& path) {
-  Fd fd(::openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
-  if (fd.get() < 0) return system_error("cannot open " + path);
-  struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return system_error("cannot stat " + path);
-  if (!S_ISREG(st.st_mode)) return events::Error::invalid(path + " is not a regular file");
-  if (static_cast<std::uint64_t>(st.st_size) > budget) {
-    return events::Error::invalid("the coverage report is larger than allowed");
-  }
-  std::string content(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const auto n = ::read(fd.get(), content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return system_error("cannot read " + path);
-    if (n == 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  content.resize(done);
-  return content;
-}
-
-// Walks `dir` (an open folder) below `prefix`: regular files and folders only.
-events::Status collect(int dir, const std::string& prefix, int depth,
-                       const CoverageReports::Limits& limits, Collected& out) {
-  if (depth > limits.max_depth) return events::Error::invalid("the coverage report nests too deep");
-  const int listing_fd = ::dup(dir);
-  if (listing_fd < 0) return system_error("cannot list " + prefix);
-  std::unique_ptr<DIR, int (*)(DIR*)> listing(::fdopendir(listing_fd), ::closedir);
-  if (!listing) {
-    ::close(listing_fd);
-    return system_error("cannot list " + prefix);
-  }
-  while (const dirent* entry = ::readdir(listing.get())) {
-    const std::string name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    const std::string path = prefix.empty() ? name : prefix + "/" + name;
-    struct stat st {};
-    if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      return system_error("cannot stat " + path);
-    }
-    if (S_ISDIR(st.st_mode)) {
-      Fd child(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-      if (child.get() < 0) return system_error("cannot open " + path);
-      if (auto status = collect(child.get(), path, depth + 1, limits, out); !status) return status;
-    } else if (S_ISREG(st.st_mode)) {
-      if (out.files.size() >= limits.max_files) {
-        return events::Error::invalid("the coverage report has too many files");
-      }
-      auto content = read_entry(dir, name.c_str(), limits.max_bytes - out.bytes, path);
-      if (!content) return std::move(content).error();
-      out.bytes += content->size();
-      out.files.emplace(path, std::move(content).value());
-    } else {
-      return events::Error::invalid("the coverage report holds " + path +
-                                    ", which is neither a file nor a folder");
-    }
-  }
-  return events::ok_status();
 }
 
 events::Result<CoverageManifest> parse_manifest(const std::string& text) {
@@ -148,16 +54,7 @@ CoverageReports::CoverageReports(fs::path root, std::chrono::milliseconds retent
 
 events::Result<std::map<std::string, std::string>> read_coverage_report(
     const fs::path& folder, const CoverageReports::Limits& limits) {
-  Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (dir.get() < 0) {
-    if (errno == ENOENT) return std::map<std::string, std::string>{};
-    return system_error("cannot open " + folder.string());
-  }
-  Collected collected;
-  if (auto status = collect(dir.get(), "", 0, limits, collected); !status) {
-    return std::move(status).error();
-  }
-  return std::move(collected.files);
+  return read_sandbox_output(folder, limits, "the coverage report");
 }
 
 events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::path& folder,

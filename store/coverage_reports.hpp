@@ -10,6 +10,7 @@
 #include "events/clock.hpp"
 #include "events/result.hpp"
 #include "store/blob_store.hpp"
+#include "store/sandbox_output.hpp"
 
 namespace vouch::store {
 
@@ -29,11 +30,7 @@ struct CoverageManifest {
 // retention are removed, with the blobs no other report uses. Thread-safe.
 class CoverageReports {
  public:
-  struct Limits {
-    std::size_t max_files = 2000;
-    std::uint64_t max_bytes = 64ull << 20;  // the whole report
-    int max_depth = 16;
-  };
+  using Limits = SandboxOutputLimits;  // of the whole report
 
   // REQUIRES: `root` can be created; retention > 0.
   CoverageReports(std::filesystem::path root, std::chrono::milliseconds retention, Limits limits);
@@ -76,9 +73,7 @@ class CoverageReports {
 };
 
 // The files of the report in `folder` (path in the report → content), which
-// a sandboxed run wrote: no symbolic link is followed, only regular files and
-// folders are taken, within `limits`. Empty when the folder does not exist;
-// kInvalid when it breaks the limits or holds something else.
+// a sandboxed run wrote: read_sandbox_output().
 [[nodiscard]] events::Result<std::map<std::string, std::string>> read_coverage_report(
     const std::filesystem::path& folder, const CoverageReports::Limits& limits);
 

@@ -71,6 +71,8 @@ struct RunTask {
   // Runs still queued at the hub when this one was sent: the worker starts
   // the runner that replaces this one's without priming while others wait.
   std::uint32_t runs_waiting = 0;
+  // Whose Jest transform cache the run may use (store::TransformCache).
+  std::string project_id;
 };
 
 struct RunDone {
@@ -114,7 +116,7 @@ typename Inspector::result_type inspect(Inspector& f, GenerationDone& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, RunTask& x) {
-  return f(x.run_id, x.files, x.environment, x.runs_waiting);
+  return f(x.run_id, x.files, x.environment, x.runs_waiting, x.project_id);
 }
 
 template <class Inspector>

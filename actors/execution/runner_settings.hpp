@@ -4,11 +4,13 @@
 #include <cstddef>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace vouch::store {
 class CoverageReports;
+class TransformCache;
 }  // namespace vouch::store
 
 namespace vouch::actors {
@@ -16,6 +18,8 @@ namespace vouch::actors {
 // Where run.js leaves Jest's coverage report in a run's folder (lcov.info,
 // coverage-final.json, lcov-report/): runner/src/run/jest-argv.js.
 inline constexpr const char* kCoverageReportFolder = ".vouch-coverage";
+// Jest's cacheDirectory in a run's folder: runner/src/run/jest-argv.js.
+inline constexpr const char* kJestCacheFolder = ".jest-cache";
 
 // Limits of one sandboxed runner process (runner/bin/sandbox.js options).
 struct SandboxLimits {
@@ -38,6 +42,9 @@ struct RunnerSettings {
   std::vector<std::filesystem::path> hidden;  // covered inside the sandbox (the data folder)
   // Where runs keep their coverage reports; none kept when null.
   store::CoverageReports* coverage_reports = nullptr;
+  // Jest's transforms of each project, lent to its next runs on this machine;
+  // only with bubblewrap, which shows every run its folder at the same path.
+  std::shared_ptr<store::TransformCache> transform_cache;
 
   // Generation: fresh processes from a bounded pool.
   std::size_t generator_slots = 2;

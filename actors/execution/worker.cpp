@@ -6,6 +6,7 @@
 #include "actors/execution/runner_protocol.hpp"
 #include "log/log.hpp"
 #include "store/coverage_reports.hpp"
+#include "store/transform_cache.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -173,12 +174,27 @@ std::vector<events::SourceFile> coverage_report(const std::string& run_id,
   return report;
 }
 
+void warn_about_cache(const std::string& run_id, const std::string& what,
+                      const events::Error& error) {
+  log::warn("runs", "the transform cache " + what + " " + run_id + ": " + error.message,
+            {{"runId", run_id}});
+}
+
 // Hands the job to the runner. The result line is the answer, reported at
 // once with the coverage report; the runner's slot and folder are given back
 // when its process has ended. Without a result line, the sandbox's report
 // says why.
 void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
   auto& state = self->state;
+  // The project's transform cache, when this machine keeps one: lent before
+  // the job (the runner reads nothing of its folder before it), taken back
+  // once the run's process has ended. A failure costs only the time it saves.
+  auto cache = state.task.project_id.empty() ? nullptr : state.config.settings->transform_cache;
+  if (cache) {
+    if (auto lent = cache->lend(state.task.project_id, runner.workdir / kJestCacheFolder); !lent) {
+      warn_about_cache(state.task.run_id, "was not lent to", lent.error());
+    }
+  }
   const auto wall_ms = state.config.settings->run_limits.wall_ms;
   RunJob job{std::move(state.task.files), std::nullopt, wall_ms};
   if (!node_path.empty()) job.node_path = node_path;
@@ -189,7 +205,7 @@ void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
   // run.js keeps to wallMs itself, the sandbox kills at it; this is the backstop.
   process->exchange(
       run_job_line(job), true, std::chrono::milliseconds(wall_ms + 10'000),
-      [process, handle, executors, workdir,
+      [process, handle, executors, workdir, cache, project_id = state.task.project_id,
        run_id = state.task.run_id](std::optional<std::string> line) {
         if (line) {
           // Jest wrote the report before run.js printed its line.
@@ -199,8 +215,12 @@ void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
           done.coverage_report = coverage_report(run_id, workdir / kCoverageReportFolder);
           caf::anon_send(handle, report_atom_v, std::move(done));
         }
-        process->wait(std::chrono::seconds(5),
-                      [handle, executors, workdir, line = std::move(line)](ProcessExit exit) {
+        process->wait(std::chrono::seconds(5), [handle, executors, workdir, cache, project_id,
+                                                run_id, line = std::move(line)](ProcessExit exit) {
+                        if (cache) {
+                          auto kept = cache->keep(project_id, workdir / kJestCacheFolder);
+                          if (!kept) warn_about_cache(run_id, "did not take what was left by", kept.error());
+                        }
                         std::error_code ec;
                         std::filesystem::remove_all(workdir, ec);
                         caf::anon_send(executors, release_atom_v);

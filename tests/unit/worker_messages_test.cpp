@@ -36,9 +36,11 @@ TEST_F(WorkerMessages, ARunTaskKeepsItsFilesAndEnvironment) {
       "run_1",
       {{"src/a.js", "exports.a = 1;"}, {"src/__tests__/a.test.js", "test('a', () => {});"}},
       {"20", {{"left-pad", "^1.3.0"}, {"ms", "2.1.3"}}},
-      7};
+      7,
+      "prj_1"};
   const auto out = round_trip(task);
   EXPECT_EQ(out.runs_waiting, 7u);
+  EXPECT_EQ(out.project_id, "prj_1");
   EXPECT_EQ(out.run_id, "run_1");
   ASSERT_EQ(out.files.size(), 2u);
   EXPECT_EQ(out.files[1].path, "src/__tests__/a.test.js");

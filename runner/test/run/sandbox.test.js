@@ -12,6 +12,7 @@ const { spawn, spawnSync } = require('node:child_process');
 
 const SANDBOX = path.join(__dirname, '..', '..', 'bin', 'sandbox.js');
 const isRoot = process.getuid() === 0;
+const { SANDBOX_WORKDIR } = require('../../src/run/sandbox/command');
 const probe = spawnSync(process.execPath, [SANDBOX, '--probe'], { encoding: 'utf8' });
 // Fails rather than skips where the sandbox cannot be set up, unless
 // VOUCH_ALLOW_WEAK_SANDBOX=1 (see hostile.test.js).
@@ -61,13 +62,14 @@ test('--probe names the isolation in effect', () => {
   assert.equal(network, isolation === 'none');
 });
 
-test('the command runs in its folder, as its own uid, with a clean environment', async () => {
+test('the command runs in its folder (at a fixed path under bubblewrap), as its own uid, with a clean environment', async () => {
   const { workdir, cleanup } = serverFolders();
   try {
     const env = { ...process.env, VOUCH_BOOTSTRAP_KEY: 'server-only' };
-    const run = await sandbox([workdir, '--', 'sh', '-c', 'pwd; id -u; echo "key=$VOUCH_BOOTSTRAP_KEY"; echo made > made.txt; exit 7'], { env });
-    const [cwd, uid, key] = run.stdout.trimEnd().split('\n');
-    assert.equal(cwd, workdir);
+    const run = await sandbox([workdir, '--', 'sh', '-c', 'pwd; echo "$HOME"; id -u; echo "key=$VOUCH_BOOTSTRAP_KEY"; echo made > made.txt; exit 7'], { env });
+    const [cwd, home, uid, key] = run.stdout.trimEnd().split('\n');
+    const inside = probe.stdout.includes('"bubblewrap"') ? SANDBOX_WORKDIR : workdir;
+    assert.deepEqual({ cwd, home }, { cwd: inside, home: inside });
     assert.equal(key, 'key=');
     if (isRoot) assert.notEqual(uid, '0');
     assert.equal(fs.readFileSync(path.join(workdir, 'made.txt'), 'utf8'), 'made\n');

@@ -14,6 +14,13 @@ const path = require('node:path');
 
 const MB = 1024 * 1024;
 
+// Where the work folder appears inside bubblewrap, whatever its path outside:
+// every run sees the same path, so what Jest derives from it (the keys of its
+// transform cache, the paths in the coverage report) is the same for the same
+// files, and the server's own paths stay out of sight. Below the private /tmp,
+// because the rest of the file system is read-only.
+const SANDBOX_WORKDIR = '/tmp/vouch-work';
+
 // What the sandboxed command itself needs to start: the runner (its scripts
 // and node_modules) and the node binary. Each is bound read-only again when
 // it lies under the private /tmp or a hidden folder, which would cover it (a
@@ -31,7 +38,7 @@ function buildSandboxCommand({ isolation, workdir, command, limits, hide, readOn
   return {
     file: 'prlimit',
     args: [...prlimitArgs(limits, isRoot), '--', ...isolated, ...dropPrivileges, ...command],
-    env: sandboxEnv(workdir),
+    env: sandboxEnv(isolation === 'bubblewrap' ? SANDBOX_WORKDIR : workdir),
   };
 }
 
@@ -61,8 +68,8 @@ function setprivArgs(uid) {
   return ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--no-new-privs', '--'];
 }
 
-// The whole file system read-only; the work folder the only writable place
-// besides a small private /tmp; hidden paths covered by empty read-only
+// The whole file system read-only; the work folder (at SANDBOX_WORKDIR) the
+// only writable place besides a small private /tmp; hidden paths covered by empty read-only
 // folders. As root, bwrap mounts with full rights (it can reach a work folder
 // inside the server's private data folder) and keeps only the capabilities
 // setpriv needs to drop to the sandbox uid. Otherwise it runs in a user
@@ -70,10 +77,7 @@ function setprivArgs(uid) {
 function bwrapArgs({ workdir, hide, readOnly, limits, isRoot }) {
   const tmpfsRoots = ['/tmp', ...hide];
   const covered = OWN_PATHS.filter((own) => tmpfsRoots.some((root) => isWithin(own, root)));
-  const binds = [
-    ['--bind', workdir],
-    ...[...covered, ...readOnly].map((folder) => ['--ro-bind', folder]),
-  ];
+  const binds = [...covered, ...readOnly].map((folder) => ['--ro-bind', folder]);
   return [
     '--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session',
     ...(isRoot
@@ -87,7 +91,8 @@ function bwrapArgs({ workdir, hide, readOnly, limits, isRoot }) {
     ...binds.flatMap(([, target]) => mountPointParents(target, tmpfsRoots)),
     ...binds.flatMap(([flag, folder]) => [flag, folder, folder]),
     ...hide.flatMap((folder) => ['--remount-ro', folder]),
-    '--chdir', workdir,
+    '--bind', workdir, SANDBOX_WORKDIR,
+    '--chdir', SANDBOX_WORKDIR,
   ];
 }
 
@@ -114,4 +119,4 @@ function sandboxEnv(workdir) {
   return { PATH: process.env.PATH, HOME: workdir, TMPDIR: '/tmp', LANG: 'C.UTF-8' };
 }
 
-module.exports = { buildSandboxCommand };
+module.exports = { buildSandboxCommand, SANDBOX_WORKDIR };

@@ -1,0 +1,78 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "events/result.hpp"
+
+namespace vouch::store {
+
+// Jest's transform cache of each project, lent to the project's runs.
+//
+// A run starts in a fresh folder, so Jest would transform every file again
+// (Babel, and istanbul's instrumentation for coverage): about half a second
+// of CPU for a small suite, more than its tests take. Inside bubblewrap every
+// run's folder is at the same path, so Jest's cache keys, which contain that
+// path, are the same for the same files and settings: what one run
+// transformed serves the next run of the same project.
+//
+// What a run leaves in its cache folder is untrusted (the tested code can
+// write there), so each project has a cache of its own: a wrong transform
+// planted by a run can reach only runs of its own project, whose members can
+// change its tests anyway. Only Jest's transform caches
+// (`jest-transform-cache-*`) are kept, never its haste map or timings. Files
+// are named by Jest after their key and never rewritten; Jest checks a
+// transform's checksum when it reads one. Nothing is kept across restarts.
+// Thread-safe.
+class TransformCache {
+ public:
+  struct Limits {
+    std::size_t max_files = 4000;                  // of one project
+    std::uint64_t max_bytes = 32ull << 20;         // of one project
+    std::uint64_t max_total_bytes = 512ull << 20;  // of all, the least recently used dropped first
+  };
+
+  // Empties `root` (a leftover of a previous process) and creates it.
+  TransformCache(std::filesystem::path root, Limits limits);
+  explicit TransformCache(std::filesystem::path root) : TransformCache(std::move(root), Limits{}) {}
+
+  // Copies the project's cache into `jest_cache`, a run's cache folder before
+  // its job arrives, created owned by the owner of its parent (the run's
+  // folder, which the sandbox gave to its uid). kInvalid for an id that is not
+  // a plain name.
+  [[nodiscard]] events::Status lend(const std::string& project_id,
+                                    const std::filesystem::path& jest_cache);
+
+  // Adds to the project's cache the transforms a finished run left in
+  // `jest_cache` that it does not hold yet, read as untrusted
+  // (read_sandbox_output). When they would take the project past its limits,
+  // its cache is emptied first; then the least recently lent projects go
+  // until all fit. Returns how many files were added.
+  [[nodiscard]] events::Result<std::size_t> keep(const std::string& project_id,
+                                                 const std::filesystem::path& jest_cache);
+
+  // The bytes held for all projects.
+  std::uint64_t total_bytes() const;
+
+ private:
+  struct Project {
+    std::map<std::string, std::uint64_t> files;  // path in the cache folder → size
+    std::uint64_t bytes = 0;
+    std::uint64_t last_used = 0;  // of use_clock_
+  };
+
+  void drop(const std::string& project_id);  // REQUIRES: mutex_ held
+
+  std::filesystem::path root_;
+  Limits limits_;
+  mutable std::mutex mutex_;
+  std::map<std::string, Project> projects_;
+  std::uint64_t total_bytes_ = 0;
+  std::uint64_t use_clock_ = 0;
+};
+
+}  // namespace vouch::store

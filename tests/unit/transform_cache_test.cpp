@@ -1,0 +1,140 @@
+#include "store/transform_cache.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "temp_folder.hpp"
+
+namespace vouch::store {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempFolder;
+
+constexpr const char* kTransform = "jest-transform-cache-1f2e-3d4c/ab/index_ab12";
+
+void write(const fs::path& path, const std::string& content) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary) << content;
+}
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// A run's folder with the cache folder Jest left in it.
+fs::path run_folder(const fs::path& root, const std::string& name) {
+  const auto folder = root / name;
+  write(folder / ".jest-cache" / kTransform, "checksum\nmodule.exports = 1;");
+  write(folder / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map", "{}");
+  write(folder / ".jest-cache" / "haste-map-1f2e-77" , "haste");
+  write(folder / ".jest-cache" / "perf-cache-1f2e-88", "timings");
+  return folder;
+}
+
+TEST(TransformCache, LendsWhatARunTransformedToTheNextRunOfTheProject) {
+  TempFolder temp;
+  TransformCache cache(temp.path() / "cache");
+  const auto first = run_folder(temp.path(), "run-1");
+  auto kept = cache.keep("prj_a", first / ".jest-cache");
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_EQ(*kept, 2u);
+
+  const auto next = temp.path() / "run-2";
+  fs::create_directories(next);
+  ASSERT_TRUE(cache.lend("prj_a", next / ".jest-cache"));
+  EXPECT_EQ(read(next / ".jest-cache" / kTransform), "checksum\nmodule.exports = 1;");
+  EXPECT_TRUE(fs::exists(next / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map"));
+  // Jest's haste map and timings are about one run's folder, not kept.
+  EXPECT_FALSE(fs::exists(next / ".jest-cache" / "haste-map-1f2e-77"));
+  EXPECT_FALSE(fs::exists(next / ".jest-cache" / "perf-cache-1f2e-88"));
+}
+
+TEST(TransformCache, TakesOnlyWhatItDoesNotHoldYet) {
+  TempFolder temp;
+  TransformCache cache(temp.path() / "cache");
+  ASSERT_TRUE(cache.keep("prj_a", run_folder(temp.path(), "run-1") / ".jest-cache"));
+  const auto again = run_folder(temp.path(), "run-2");
+  // What it holds is neither read nor rewritten: even a changed file stays as first kept.
+  write(again / ".jest-cache" / kTransform, "planted");
+  write(again / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/cd/other_cd34", "other");
+  auto kept = cache.keep("prj_a", again / ".jest-cache");
+  ASSERT_TRUE(kept) << kept.error().message;
+  EXPECT_EQ(*kept, 1u);
+  const auto next = temp.path() / "run-3";
+  fs::create_directories(next);
+  ASSERT_TRUE(cache.lend("prj_a", next / ".jest-cache"));
+  EXPECT_EQ(read(next / ".jest-cache" / kTransform), "checksum\nmodule.exports = 1;");
+  EXPECT_EQ(read(next / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/cd/other_cd34"), "other");
+}
+
+TEST(TransformCache, NeverLendsOneProjectsTransformsToAnother) {
+  TempFolder temp;
+  TransformCache cache(temp.path() / "cache");
+  ASSERT_TRUE(cache.keep("prj_a", run_folder(temp.path(), "run-1") / ".jest-cache"));
+  const auto other = temp.path() / "run-2";
+  fs::create_directories(other);
+  ASSERT_TRUE(cache.lend("prj_b", other / ".jest-cache"));
+  EXPECT_FALSE(fs::exists(other / ".jest-cache"));
+}
+
+TEST(TransformCache, RefusesALinkTheRunLeftAndKeepsNothingOfIt) {
+  TempFolder temp;
+  TransformCache cache(temp.path() / "cache");
+  const auto run = temp.path() / "run-1";
+  write(temp.path() / "secret", "server key");
+  fs::create_directories(run / ".jest-cache" / "jest-transform-cache-1f2e/ab");
+  fs::create_symlink(temp.path() / "secret", run / ".jest-cache" / "jest-transform-cache-1f2e/ab/x");
+  auto kept = cache.keep("prj_a", run / ".jest-cache");
+  ASSERT_FALSE(kept);
+  EXPECT_EQ(kept.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(cache.total_bytes(), 0u);
+  // A linked cache folder is not entered either.
+  fs::remove_all(run / ".jest-cache");
+  fs::create_directory_symlink(temp.path() / "cache", run / ".jest-cache");
+  EXPECT_FALSE(cache.keep("prj_a", run / ".jest-cache"));
+}
+
+TEST(TransformCache, AProjectPastItsLimitsStartsAgainAndTheLeastRecentlyLentGoFirst) {
+  TempFolder temp;
+  TransformCache::Limits limits;
+  limits.max_bytes = 100;
+  limits.max_total_bytes = 150;
+  TransformCache cache(temp.path() / "cache", limits);
+  const auto run_with = [&](const std::string& name, const std::string& file, std::size_t size) {
+    const auto folder = temp.path() / name;
+    write(folder / ".jest-cache" / "jest-transform-cache-1f/ab" / file, std::string(size, 'x'));
+    return folder / ".jest-cache";
+  };
+  ASSERT_TRUE(cache.keep("prj_a", run_with("a1", "one", 60)));
+  ASSERT_TRUE(cache.keep("prj_a", run_with("a2", "two", 60)));  // 120 > 100: "one" dropped
+  EXPECT_EQ(cache.total_bytes(), 60u);
+  ASSERT_TRUE(cache.keep("prj_b", run_with("b1", "three", 60)));
+  const auto lent = temp.path() / "lent-a";
+  fs::create_directories(lent);
+  ASSERT_TRUE(cache.lend("prj_a", lent / ".jest-cache"));  // a used after b
+  EXPECT_FALSE(fs::exists(lent / ".jest-cache/jest-transform-cache-1f/ab/one"));
+  EXPECT_TRUE(fs::exists(lent / ".jest-cache/jest-transform-cache-1f/ab/two"));
+  ASSERT_TRUE(cache.keep("prj_c", run_with("c1", "four", 60)));  // 180 > 150: b goes
+  EXPECT_EQ(cache.total_bytes(), 120u);
+  const auto lent_b = temp.path() / "lent-b";
+  fs::create_directories(lent_b);
+  ASSERT_TRUE(cache.lend("prj_b", lent_b / ".jest-cache"));
+  EXPECT_FALSE(fs::exists(lent_b / ".jest-cache"));
+}
+
+TEST(TransformCache, OnlyPlainProjectIdsNameAFolder) {
+  TempFolder temp;
+  TransformCache cache(temp.path() / "cache");
+  const auto run = run_folder(temp.path(), "run-1");
+  EXPECT_FALSE(cache.keep("../escape", run / ".jest-cache"));
+  EXPECT_FALSE(cache.lend("", run / ".jest-cache"));
+}
+
+}  // namespace
+}  // namespace vouch::store
