@@ -14,6 +14,7 @@ const { runJest } = require('./run-jest');
 const { verdict } = require('./verdict');
 const { useNodePath } = require('./node-resolution');
 const { enableCompileCache } = require('./compile-cache');
+const { useLazyBabelJest } = require('./lazy-babel-jest');
 
 async function main() {
   const send = reserveStdout();
@@ -22,6 +23,7 @@ async function main() {
   process.env.NODE_ENV ??= 'test';
 
   enableCompileCache();
+  useLazyBabelJest();
   try {
     await primeJest(process.cwd(), primeRoundsOf(process.argv.slice(2)));
   } catch (error) {
