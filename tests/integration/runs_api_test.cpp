@@ -270,9 +270,11 @@ TEST_F(RunsTest, HostileCodeIsContained) {
        "  for (let i = 0; i < 250000; ++i) process.stdout.write(line);\n  return 'printed';",
        false, "", ""},
       {"signals_everyone", "  process.kill(-1, 'SIGKILL');\n  return 'signalled';", false, "", ""},
+      // Inside the sandbox a run's own folder is at /tmp/vouch-work: the folder
+      // of all work folders is not there at all.
       {"reads_other_jobs",
        "  return require('fs').readdirSync('" + (data() / "work").string() + "').join(',');", false,
-       "failure", "Received"},
+       "failure", "ENOENT"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
@@ -292,6 +294,64 @@ TEST_F(RunsTest, HostileCodeIsContained) {
     EXPECT_EQ(call("GET", "/healthz", "").status, 200u);
   }
   EXPECT_FALSE(std::filesystem::exists(outside));
+}
+
+// The files below the project's transform cache (store::TransformCache),
+// once the runs that left them have ended: a cache is taken back after the
+// result is answered.
+std::vector<std::string> cached_files(const std::filesystem::path& cache, std::size_t at_least) {
+  std::vector<std::string> files;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  do {
+    files.clear();
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(cache, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+      if (it->is_regular_file()) files.push_back(it->path().lexically_relative(cache).string());
+    }
+    if (files.size() >= at_least) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  } while (std::chrono::steady_clock::now() < deadline);
+  return files;
+}
+
+TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) {
+  const auto project = create_project(0);
+  const auto other = create_project(0);
+  const auto test = generated(project, {{"math.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"}});
+  const auto first = run_to_end(test);
+  ASSERT_EQ(first.at("outcome"), "success") << boost::json::serialize(first);
+  const auto cache = data() / "transform-cache" / project;
+  // The source and the test file, each with its source map.
+  const auto kept = cached_files(cache, 4);
+  ASSERT_GE(kept.size(), 4u);
+  for (const auto& file : kept) EXPECT_TRUE(file.starts_with("jest-transform-cache-")) << file;
+
+  // The next run takes them (nothing new to keep) and reports the same.
+  const auto second = run_to_end(test);
+  EXPECT_EQ(second.at("outcome"), "success") << boost::json::serialize(second);
+  EXPECT_EQ(second.at("results"), first.at("results"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_EQ(cached_files(cache, kept.size()).size(), kept.size());
+
+  // A run that leaves a link to a server file in its cache folder: the run
+  // completes, nothing of its cache is kept, and no other project has one.
+  const auto secret = data() / "secret.txt";
+  { std::ofstream(secret) << "server only"; }
+  const auto planting = generated(
+      project, {{"plant.js",
+                 "const fs = require('fs');\n"
+                 "exports.plant = () => {\n"
+                 "  fs.mkdirSync('.jest-cache/jest-transform-cache-planted/ab', { recursive: true });\n"
+                 "  try { fs.symlinkSync('" + secret.string() + "', '.jest-cache/jest-transform-cache-planted/ab/link'); } catch (e) {}\n"
+                 "  return 'planted';\n};\n"}});
+  const auto planted = run_to_end(planting);
+  EXPECT_EQ(planted.at("outcome"), "success") << boost::json::serialize(planted);
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (const auto& file : cached_files(cache, 0)) {
+    EXPECT_EQ(file.find("planted"), std::string::npos) << file;
+  }
+  EXPECT_FALSE(std::filesystem::exists(data() / "transform-cache" / other));
 }
 
 TEST_F(RunsTest, ARunCutShortByACrashEndsAsInterruptedAfterRestart) {
