@@ -84,7 +84,8 @@ events::Status TransformCache::lend(const std::string& project_id, const fs::pat
       fs::create_directories(target.parent_path(), ec);
       if (ec) return events::Error::internal("cannot create " + target.parent_path().string());
       if (give) {
-        for (auto at = target.parent_path(); at != jest_cache.parent_path(); at = at.parent_path()) {
+        for (auto at = target.parent_path(); at != jest_cache.parent_path();
+             at = at.parent_path()) {
           (void)::lchown(at.c_str(), owner.st_uid, owner.st_gid);
         }
       }

@@ -34,8 +34,8 @@ void keep_coverage_report(const RunActorConfig& config, std::vector<events::Sour
 run_actor::behavior_type run_behavior(Self self, RunActorConfig config) {
   self->state.config = std::move(config);
   auto& state = self->state;
-  RunTask task{state.config.run.id, std::move(state.config.files), state.config.run.environment,
-               0, state.config.run.project_id};
+  RunTask task{state.config.run.id, std::move(state.config.files), state.config.run.environment, 0,
+               state.config.run.project_id};
   // The hub answers every run: its queue wait, the worker's limits and the
   // loss of a worker end each one (see actors/timeouts.hpp on why a
   // short-lived actor's wait has no timeout of its own).

@@ -217,16 +217,15 @@ void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
         }
         process->wait(std::chrono::seconds(5), [handle, executors, workdir, cache, project_id,
                                                 run_id, line = std::move(line)](ProcessExit exit) {
-                        if (cache) {
-                          auto kept = cache->keep(project_id, workdir / kJestCacheFolder);
-                          if (!kept) warn_about_cache(run_id, "did not take what was left by", kept.error());
-                        }
-                        std::error_code ec;
-                        std::filesystem::remove_all(workdir, ec);
-                        caf::anon_send(executors, release_atom_v);
-                        if (!line)
-                          caf::anon_send(handle, report_atom_v, run_done(read_run(line, exit)));
-                      });
+          if (cache) {
+            auto kept = cache->keep(project_id, workdir / kJestCacheFolder);
+            if (!kept) warn_about_cache(run_id, "did not take what was left by", kept.error());
+          }
+          std::error_code ec;
+          std::filesystem::remove_all(workdir, ec);
+          caf::anon_send(executors, release_atom_v);
+          if (!line) caf::anon_send(handle, report_atom_v, run_done(read_run(line, exit)));
+        });
       });
 }
 

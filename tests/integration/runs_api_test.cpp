@@ -339,12 +339,15 @@ TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) 
   const auto secret = data() / "secret.txt";
   { std::ofstream(secret) << "server only"; }
   const auto planting = generated(
-      project, {{"plant.js",
-                 "const fs = require('fs');\n"
-                 "exports.plant = () => {\n"
-                 "  fs.mkdirSync('.jest-cache/jest-transform-cache-planted/ab', { recursive: true });\n"
-                 "  try { fs.symlinkSync('" + secret.string() + "', '.jest-cache/jest-transform-cache-planted/ab/link'); } catch (e) {}\n"
-                 "  return 'planted';\n};\n"}});
+      project,
+      {{"plant.js",
+        "const fs = require('fs');\n"
+        "exports.plant = () => {\n"
+        "  fs.mkdirSync('.jest-cache/jest-transform-cache-planted/ab', { recursive: true });\n"
+        "  try { fs.symlinkSync('" +
+            secret.string() +
+            "', '.jest-cache/jest-transform-cache-planted/ab/link'); } catch (e) {}\n"
+            "  return 'planted';\n};\n"}});
   const auto planted = run_to_end(planting);
   EXPECT_EQ(planted.at("outcome"), "success") << boost::json::serialize(planted);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));

@@ -32,7 +32,7 @@ fs::path run_folder(const fs::path& root, const std::string& name) {
   const auto folder = root / name;
   write(folder / ".jest-cache" / kTransform, "checksum\nmodule.exports = 1;");
   write(folder / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map", "{}");
-  write(folder / ".jest-cache" / "haste-map-1f2e-77" , "haste");
+  write(folder / ".jest-cache" / "haste-map-1f2e-77", "haste");
   write(folder / ".jest-cache" / "perf-cache-1f2e-88", "timings");
   return folder;
 }
@@ -49,7 +49,8 @@ TEST(TransformCache, LendsWhatARunTransformedToTheNextRunOfTheProject) {
   fs::create_directories(next);
   ASSERT_TRUE(cache.lend("prj_a", next / ".jest-cache"));
   EXPECT_EQ(read(next / ".jest-cache" / kTransform), "checksum\nmodule.exports = 1;");
-  EXPECT_TRUE(fs::exists(next / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map"));
+  EXPECT_TRUE(
+      fs::exists(next / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map"));
   // Jest's haste map and timings are about one run's folder, not kept.
   EXPECT_FALSE(fs::exists(next / ".jest-cache" / "haste-map-1f2e-77"));
   EXPECT_FALSE(fs::exists(next / ".jest-cache" / "perf-cache-1f2e-88"));
@@ -89,7 +90,8 @@ TEST(TransformCache, RefusesALinkTheRunLeftAndKeepsNothingOfIt) {
   const auto run = temp.path() / "run-1";
   write(temp.path() / "secret", "server key");
   fs::create_directories(run / ".jest-cache" / "jest-transform-cache-1f2e/ab");
-  fs::create_symlink(temp.path() / "secret", run / ".jest-cache" / "jest-transform-cache-1f2e/ab/x");
+  fs::create_symlink(temp.path() / "secret",
+                     run / ".jest-cache" / "jest-transform-cache-1f2e/ab/x");
   auto kept = cache.keep("prj_a", run / ".jest-cache");
   ASSERT_FALSE(kept);
   EXPECT_EQ(kept.error().code, events::ErrorCode::kInvalid);
