@@ -60,13 +60,13 @@ TransformCache::TransformCache(fs::path root, Limits limits)
   fs::create_directories(root_, ec);
 }
 
-events::Status TransformCache::lend(const std::string& project_id, const fs::path& jest_cache) {
-  if (!plain_name(project_id)) return events::Error::invalid("not a project id: " + project_id);
+events::Status TransformCache::lend(const std::string& scope, const fs::path& jest_cache) {
+  if (!plain_name(scope)) return events::Error::invalid("not a plain name: " + scope);
   std::vector<std::string> paths;
   {
     std::lock_guard lock(mutex_);
-    auto found = projects_.find(project_id);
-    if (found == projects_.end()) return events::ok_status();
+    auto found = scopes_.find(scope);
+    if (found == scopes_.end()) return events::ok_status();
     found->second.last_used = ++use_clock_;
     paths.reserve(found->second.files.size());
     for (const auto& [path, size] : found->second.files) paths.push_back(path);
@@ -90,21 +90,21 @@ events::Status TransformCache::lend(const std::string& project_id, const fs::pat
         }
       }
     }
-    // A file dropped meanwhile (another run took the project past its
+    // A file dropped meanwhile (another run took the scope past its
     // limits) is a miss, which Jest mends by transforming again.
-    if (!fs::copy_file(root_ / project_id / path, target, ec)) continue;
+    if (!fs::copy_file(root_ / scope / path, target, ec)) continue;
     if (give) (void)::lchown(target.c_str(), owner.st_uid, owner.st_gid);
   }
   return events::ok_status();
 }
 
-events::Result<std::size_t> TransformCache::keep(const std::string& project_id,
+events::Result<std::size_t> TransformCache::keep(const std::string& scope,
                                                  const fs::path& jest_cache) {
-  if (!plain_name(project_id)) return events::Error::invalid("not a project id: " + project_id);
+  if (!plain_name(scope)) return events::Error::invalid("not a plain name: " + scope);
   std::set<std::string> held;
   {
     std::lock_guard lock(mutex_);
-    if (auto found = projects_.find(project_id); found != projects_.end()) {
+    if (auto found = scopes_.find(scope); found != scopes_.end()) {
       for (const auto& [path, size] : found->second.files) held.insert(path);
     }
   }
@@ -116,19 +116,19 @@ events::Result<std::size_t> TransformCache::keep(const std::string& project_id,
   if (written->empty()) return std::size_t{0};
 
   std::lock_guard lock(mutex_);
-  auto& project = projects_[project_id];
+  auto& held_scope = scopes_[scope];
   std::uint64_t adding = 0;
   for (const auto& [path, content] : *written) adding += content.size();
-  if (project.bytes + adding > limits_.max_bytes ||
-      project.files.size() + written->size() > limits_.max_files) {
-    drop(project_id);
+  if (held_scope.bytes + adding > limits_.max_bytes ||
+      held_scope.files.size() + written->size() > limits_.max_files) {
+    drop(scope);
   }
-  auto& kept = projects_[project_id];
+  auto& kept = scopes_[scope];
   kept.last_used = ++use_clock_;
   std::size_t added = 0;
   for (const auto& [path, content] : *written) {
     if (kept.files.contains(path)) continue;  // kept by a run that ended meanwhile
-    if (auto status = write_whole(root_ / project_id / path, content); !status) {
+    if (auto status = write_whole(root_ / scope / path, content); !status) {
       return std::move(status).error();
     }
     kept.files.emplace(path, content.size());
@@ -137,14 +137,14 @@ events::Result<std::size_t> TransformCache::keep(const std::string& project_id,
     ++added;
   }
   while (total_bytes_ > limits_.max_total_bytes) {
-    auto oldest = projects_.end();
-    for (auto it = projects_.begin(); it != projects_.end(); ++it) {
-      if (it->first != project_id &&
-          (oldest == projects_.end() || it->second.last_used < oldest->second.last_used)) {
+    auto oldest = scopes_.end();
+    for (auto it = scopes_.begin(); it != scopes_.end(); ++it) {
+      if (it->first != scope &&
+          (oldest == scopes_.end() || it->second.last_used < oldest->second.last_used)) {
         oldest = it;
       }
     }
-    if (oldest == projects_.end()) break;  // this project alone, within its own limits
+    if (oldest == scopes_.end()) break;  // this scope alone, within its own limits
     drop(oldest->first);
   }
   return added;
@@ -155,13 +155,13 @@ std::uint64_t TransformCache::total_bytes() const {
   return total_bytes_;
 }
 
-void TransformCache::drop(const std::string& project_id) {
-  auto found = projects_.find(project_id);
-  if (found == projects_.end()) return;
+void TransformCache::drop(const std::string& scope) {
+  auto found = scopes_.find(scope);
+  if (found == scopes_.end()) return;
   total_bytes_ -= found->second.bytes;
-  projects_.erase(found);
+  scopes_.erase(found);
   std::error_code ec;
-  fs::remove_all(root_ / project_id, ec);
+  fs::remove_all(root_ / scope, ec);
 }
 
 }  // namespace vouch::store

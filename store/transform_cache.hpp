@@ -23,7 +23,9 @@ namespace vouch::store {
 // What a run leaves in its cache folder is untrusted (the tested code can
 // write there), so each project has a cache of its own: a wrong transform
 // planted by a run can reach only runs of its own project, whose members can
-// change its tests anyway. Only Jest's transform caches
+// change its tests anyway. The runners' warm-up suite has one too, kept only
+// when a runner says it is ready, before any job (a scope that is no project
+// id, see actors/execution/runner_settings.hpp). Only Jest's transform caches
 // (`jest-transform-cache-*`) are kept, never its haste map or timings. Files
 // are named by Jest after their key and never rewritten; Jest checks a
 // transform's checksum when it reads one. Nothing is kept across restarts.
@@ -31,8 +33,8 @@ namespace vouch::store {
 class TransformCache {
  public:
   struct Limits {
-    std::size_t max_files = 4000;                  // of one project
-    std::uint64_t max_bytes = 32ull << 20;         // of one project
+    std::size_t max_files = 4000;                  // of one scope
+    std::uint64_t max_bytes = 32ull << 20;         // of one scope
     std::uint64_t max_total_bytes = 512ull << 20;  // of all, the least recently used dropped first
   };
 
@@ -40,37 +42,37 @@ class TransformCache {
   TransformCache(std::filesystem::path root, Limits limits);
   explicit TransformCache(std::filesystem::path root) : TransformCache(std::move(root), Limits{}) {}
 
-  // Copies the project's cache into `jest_cache`, a run's cache folder before
-  // its job arrives, created owned by the owner of its parent (the run's
-  // folder, which the sandbox gave to its uid). kInvalid for an id that is not
-  // a plain name.
-  [[nodiscard]] events::Status lend(const std::string& project_id,
+  // Copies the cache of `scope` (a project id) into `jest_cache`, a Jest
+  // cache folder no untrusted code has run beside yet, created owned by the
+  // owner of its parent (a run's folder, which the sandbox gave to its uid).
+  // kInvalid for a scope that is not a plain name.
+  [[nodiscard]] events::Status lend(const std::string& scope,
                                     const std::filesystem::path& jest_cache);
 
-  // Adds to the project's cache the transforms a finished run left in
-  // `jest_cache` that it does not hold yet, read as untrusted
-  // (read_sandbox_output). When they would take the project past its limits,
-  // its cache is emptied first; then the least recently lent projects go
-  // until all fit. Returns how many files were added.
-  [[nodiscard]] events::Result<std::size_t> keep(const std::string& project_id,
+  // Adds to the cache of `scope` the transforms a run left in `jest_cache`
+  // that it does not hold yet, read as untrusted (read_sandbox_output). When
+  // they would take the scope past its limits, its cache is emptied first;
+  // then the least recently lent scopes go until all fit. Returns how many
+  // files were added.
+  [[nodiscard]] events::Result<std::size_t> keep(const std::string& scope,
                                                  const std::filesystem::path& jest_cache);
 
-  // The bytes held for all projects.
+  // The bytes held for all scopes.
   std::uint64_t total_bytes() const;
 
  private:
-  struct Project {
+  struct Scope {
     std::map<std::string, std::uint64_t> files;  // path in the cache folder → size
     std::uint64_t bytes = 0;
     std::uint64_t last_used = 0;  // of use_clock_
   };
 
-  void drop(const std::string& project_id);  // REQUIRES: mutex_ held
+  void drop(const std::string& scope);  // REQUIRES: mutex_ held
 
   std::filesystem::path root_;
   Limits limits_;
   mutable std::mutex mutex_;
-  std::map<std::string, Project> projects_;
+  std::map<std::string, Scope> scopes_;
   std::uint64_t total_bytes_ = 0;
   std::uint64_t use_clock_ = 0;
 };

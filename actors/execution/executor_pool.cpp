@@ -7,6 +7,7 @@
 #include "actors/execution/runner_protocol.hpp"
 #include "events/ids.hpp"
 #include "log/log.hpp"
+#include "store/transform_cache.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -79,6 +80,14 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
   if (for_request != 0 || !state.queue.empty() || state.runs_waiting_elsewhere > 0) {
     args = {"--prime-rounds", "0"};
   }
+  // The warm-up's transforms, kept from an earlier runner when it said it was
+  // ready (before any job: only run.js had run), spare this one loading Babel.
+  auto cache = args.empty() ? state.settings->transform_cache : nullptr;
+  if (cache) {
+    if (auto lent = cache->lend(kWarmUpCacheScope, workdir / kWarmUpCacheFolder); !lent) {
+      log::warn("runner", "the warm-up's transforms were not lent: " + lent.error().message);
+    }
+  }
   auto child = ChildProcess::start(
       *state.host,
       sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node, "run.js", args,
@@ -92,8 +101,13 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
   auto handle = caf::actor_cast<executor_pool_actor>(self);
   process->exchange(
       {}, false, kReadyTimeout,
-      [process, handle, start, workdir, major](std::optional<std::string> line) {
+      [process, handle, start, workdir, major, cache](std::optional<std::string> line) {
         if (line && is_ready_line(*line)) {
+          if (cache) {
+            if (auto kept = cache->keep(kWarmUpCacheScope, workdir / kWarmUpCacheFolder); !kept) {
+              log::warn("runner", "the warm-up's transforms were not kept: " + kept.error().message);
+            }
+          }
           caf::anon_send(handle, ready_atom_v, start,
                          RunnerStart{WarmRunner{process, workdir, major}, {}});
           return;

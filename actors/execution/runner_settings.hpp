@@ -20,6 +20,11 @@ namespace vouch::actors {
 inline constexpr const char* kCoverageReportFolder = ".vouch-coverage";
 // Jest's cacheDirectory in a run's folder: runner/src/run/jest-argv.js.
 inline constexpr const char* kJestCacheFolder = ".jest-cache";
+// Jest's cache of run.js's warm-up suite in a runner's folder, and the name
+// its transforms are kept under in the transform cache (no project id has a
+// dash): runner/src/run/prime.js.
+inline constexpr const char* kWarmUpCacheFolder = ".vouch-warm-up-cache";
+inline constexpr const char* kWarmUpCacheScope = "warm-up";
 
 // Limits of one sandboxed runner process (runner/bin/sandbox.js options).
 struct SandboxLimits {

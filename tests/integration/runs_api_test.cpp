@@ -355,6 +355,11 @@ TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) 
     EXPECT_EQ(file.find("planted"), std::string::npos) << file;
   }
   EXPECT_FALSE(std::filesystem::exists(data() / "transform-cache" / other));
+  // The warm-up suite's transforms, kept when a primed runner got ready.
+  for (const auto& file : cached_files(data() / "transform-cache" / "warm-up", 2)) {
+    EXPECT_TRUE(file.starts_with("jest-transform-cache-")) << file;
+  }
+  EXPECT_GE(cached_files(data() / "transform-cache" / "warm-up", 2).size(), 2u);
 }
 
 TEST_F(RunsTest, ARunCutShortByACrashEndsAsInterruptedAfterRestart) {

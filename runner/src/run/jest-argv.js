@@ -24,7 +24,7 @@ const NOT_SOURCES = [
   '!**/.babelrc.{js,cjs,mjs}',
 ];
 
-function buildJestArgv({ root, testTimeoutMs, nodePath }) {
+function buildJestArgv({ root, testTimeoutMs, nodePath, cacheDirectory }) {
   return {
     _: [],
     $0: 'vouch-run',
@@ -35,7 +35,7 @@ function buildJestArgv({ root, testTimeoutMs, nodePath }) {
     // Without this, Jest shells out to `find` to list files: a process
     // (counted against the sandbox's process limit) and a dependency.
     haste: JSON.stringify({ forceNodeFilesystemAPI: true }),
-    cacheDirectory: path.join(root, '.jest-cache'),
+    cacheDirectory: cacheDirectory ?? path.join(root, '.jest-cache'),
     testTimeout: testTimeoutMs,
     // Otherwise Jest ends the process when it finds no tests; run.js
     // reports that as an error of its own.

@@ -5,8 +5,9 @@
 const { runCLI } = require('jest');
 const { buildJestArgv } = require('./jest-argv');
 
-async function runJest(root, { testTimeoutMs, nodePath }) {
-  const { results } = await runCLI(buildJestArgv({ root, testTimeoutMs, nodePath }), [root]);
+// `cacheDirectory`: Jest's cache, `root/.jest-cache` unless given.
+async function runJest(root, { testTimeoutMs, nodePath, cacheDirectory }) {
+  const { results } = await runCLI(buildJestArgv({ root, testTimeoutMs, nodePath, cacheDirectory }), [root]);
   return results;
 }
 
