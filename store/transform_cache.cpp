@@ -158,10 +158,11 @@ std::uint64_t TransformCache::total_bytes() const {
 void TransformCache::drop(const std::string& scope) {
   auto found = scopes_.find(scope);
   if (found == scopes_.end()) return;
-  total_bytes_ -= found->second.bytes;
-  scopes_.erase(found);
+  // Before the entry goes: `scope` may be its key.
   std::error_code ec;
   fs::remove_all(root_ / scope, ec);
+  total_bytes_ -= found->second.bytes;
+  scopes_.erase(found);
 }
 
 }  // namespace vouch::store

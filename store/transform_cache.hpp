@@ -67,7 +67,8 @@ class TransformCache {
     std::uint64_t last_used = 0;  // of use_clock_
   };
 
-  void drop(const std::string& scope);  // REQUIRES: mutex_ held
+  // REQUIRES: mutex_ held. `scope` may be a key of scopes_.
+  void drop(const std::string& scope);
 
   std::filesystem::path root_;
   Limits limits_;
