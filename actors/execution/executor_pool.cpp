@@ -105,7 +105,8 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
         if (line && is_ready_line(*line)) {
           if (cache) {
             if (auto kept = cache->keep(kWarmUpCacheScope, workdir / kWarmUpCacheFolder); !kept) {
-              log::warn("runner", "the warm-up's transforms were not kept: " + kept.error().message);
+              log::warn("runner",
+                        "the warm-up's transforms were not kept: " + kept.error().message);
             }
           }
           caf::anon_send(handle, ready_atom_v, start,

@@ -37,6 +37,17 @@ fs::path run_folder(const fs::path& root, const std::string& name) {
   return folder;
 }
 
+// A fresh run folder named `name`, with the cache of `scope` lent into it;
+// returns its cache folder.
+fs::path lent_to(TransformCache& cache, const fs::path& root, const std::string& name,
+                 const std::string& scope) {
+  const auto folder = root / name;
+  fs::create_directories(folder);
+  const auto lent = cache.lend(scope, folder / ".jest-cache");
+  EXPECT_TRUE(lent) << lent.error().message;
+  return folder / ".jest-cache";
+}
+
 TEST(TransformCache, LendsWhatARunTransformedToTheNextRunOfTheProject) {
   TempFolder temp;
   TransformCache cache(temp.path() / "cache");
@@ -45,15 +56,12 @@ TEST(TransformCache, LendsWhatARunTransformedToTheNextRunOfTheProject) {
   ASSERT_TRUE(kept) << kept.error().message;
   EXPECT_EQ(*kept, 2u);
 
-  const auto next = temp.path() / "run-2";
-  fs::create_directories(next);
-  ASSERT_TRUE(cache.lend("prj_a", next / ".jest-cache"));
-  EXPECT_EQ(read(next / ".jest-cache" / kTransform), "checksum\nmodule.exports = 1;");
-  EXPECT_TRUE(
-      fs::exists(next / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map"));
+  const auto next = lent_to(cache, temp.path(), "run-2", "prj_a");
+  EXPECT_EQ(read(next / kTransform), "checksum\nmodule.exports = 1;");
+  EXPECT_TRUE(fs::exists(next / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map"));
   // Jest's haste map and timings are about one run's folder, not kept.
-  EXPECT_FALSE(fs::exists(next / ".jest-cache" / "haste-map-1f2e-77"));
-  EXPECT_FALSE(fs::exists(next / ".jest-cache" / "perf-cache-1f2e-88"));
+  EXPECT_FALSE(fs::exists(next / "haste-map-1f2e-77"));
+  EXPECT_FALSE(fs::exists(next / "perf-cache-1f2e-88"));
 }
 
 TEST(TransformCache, TakesOnlyWhatItDoesNotHoldYet) {
@@ -67,21 +75,16 @@ TEST(TransformCache, TakesOnlyWhatItDoesNotHoldYet) {
   auto kept = cache.keep("prj_a", again / ".jest-cache");
   ASSERT_TRUE(kept) << kept.error().message;
   EXPECT_EQ(*kept, 1u);
-  const auto next = temp.path() / "run-3";
-  fs::create_directories(next);
-  ASSERT_TRUE(cache.lend("prj_a", next / ".jest-cache"));
-  EXPECT_EQ(read(next / ".jest-cache" / kTransform), "checksum\nmodule.exports = 1;");
-  EXPECT_EQ(read(next / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/cd/other_cd34"), "other");
+  const auto next = lent_to(cache, temp.path(), "run-3", "prj_a");
+  EXPECT_EQ(read(next / kTransform), "checksum\nmodule.exports = 1;");
+  EXPECT_EQ(read(next / "jest-transform-cache-1f2e-3d4c/cd/other_cd34"), "other");
 }
 
 TEST(TransformCache, NeverLendsOneProjectsTransformsToAnother) {
   TempFolder temp;
   TransformCache cache(temp.path() / "cache");
   ASSERT_TRUE(cache.keep("prj_a", run_folder(temp.path(), "run-1") / ".jest-cache"));
-  const auto other = temp.path() / "run-2";
-  fs::create_directories(other);
-  ASSERT_TRUE(cache.lend("prj_b", other / ".jest-cache"));
-  EXPECT_FALSE(fs::exists(other / ".jest-cache"));
+  EXPECT_FALSE(fs::exists(lent_to(cache, temp.path(), "run-2", "prj_b")));
 }
 
 TEST(TransformCache, RefusesALinkTheRunLeftAndKeepsNothingOfIt) {
@@ -117,17 +120,12 @@ TEST(TransformCache, AProjectPastItsLimitsStartsAgainAndTheLeastRecentlyLentGoFi
   ASSERT_TRUE(cache.keep("prj_a", run_with("a2", "two", 60)));  // 120 > 100: "one" dropped
   EXPECT_EQ(cache.total_bytes(), 60u);
   ASSERT_TRUE(cache.keep("prj_b", run_with("b1", "three", 60)));
-  const auto lent = temp.path() / "lent-a";
-  fs::create_directories(lent);
-  ASSERT_TRUE(cache.lend("prj_a", lent / ".jest-cache"));  // a used after b
-  EXPECT_FALSE(fs::exists(lent / ".jest-cache/jest-transform-cache-1f/ab/one"));
-  EXPECT_TRUE(fs::exists(lent / ".jest-cache/jest-transform-cache-1f/ab/two"));
+  const auto lent = lent_to(cache, temp.path(), "lent-a", "prj_a");  // a used after b
+  EXPECT_FALSE(fs::exists(lent / "jest-transform-cache-1f/ab/one"));
+  EXPECT_TRUE(fs::exists(lent / "jest-transform-cache-1f/ab/two"));
   ASSERT_TRUE(cache.keep("prj_c", run_with("c1", "four", 60)));  // 180 > 150: b goes
   EXPECT_EQ(cache.total_bytes(), 120u);
-  const auto lent_b = temp.path() / "lent-b";
-  fs::create_directories(lent_b);
-  ASSERT_TRUE(cache.lend("prj_b", lent_b / ".jest-cache"));
-  EXPECT_FALSE(fs::exists(lent_b / ".jest-cache"));
+  EXPECT_FALSE(fs::exists(lent_to(cache, temp.path(), "lent-b", "prj_b")));
 }
 
 TEST(TransformCache, OnlyPlainProjectIdsNameAFolder) {
