@@ -37,9 +37,12 @@ cmake --build build-sanitize -j "$(nproc)" --target "${targets[@]}"
 export ASAN_OPTIONS="abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$PWD/tests/fuzz/ubsan.supp"
 
-build-sanitize/tests/vouch_unit_tests
-build-sanitize/tests/vouch_webhook_unit_tests
-build-sanitize/tests/vouch_integration_tests \
+# Each binary is bounded (as ctest bounds the others): a hang fails this step
+# with the binary's name instead of running into CI's time limit.
+bounded() { timeout --kill-after=10 "$1" "${@:2}" || { echo "sanitize: $2 failed or ran over $1" >&2; exit 1; }; }
+bounded 900 build-sanitize/tests/vouch_unit_tests
+bounded 300 build-sanitize/tests/vouch_webhook_unit_tests
+bounded 900 build-sanitize/tests/vouch_integration_tests \
   --gtest_filter='SlowClients.*:OpenFiles.*:GenerateTest.Shutdown*:SandboxBoundaryTest.Every*:ApiTest.*'
 
 findings=build-sanitize/fuzz-findings

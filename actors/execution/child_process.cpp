@@ -1,6 +1,8 @@
 // The only translation unit that compiles Asio's pipes and Boost.Process.
-// Boost.Process v2 (1.81) with std::filesystem, so that no Boost.Filesystem
-// library is needed; its config header forgets two includes in that mode.
+// Children are launched here by hand (see launch()); Boost.Process v2 (1.81)
+// watches their end. It is used with std::filesystem, so that no
+// Boost.Filesystem library is needed; its config header forgets two includes
+// in that mode.
 // clang-format off
 #define BOOST_PROCESS_USE_STD_FS 1
 #include <boost/optional.hpp>
@@ -10,6 +12,7 @@
 
 #include "actors/execution/child_process.hpp"
 
+#include <fcntl.h>
 #include <linux/close_range.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -24,15 +27,13 @@
 #include <boost/asio/streambuf.hpp>
 #include <boost/asio/writable_pipe.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/process/v2/environment.hpp>
 #include <boost/process/v2/process.hpp>
-#include <boost/process/v2/start_dir.hpp>
-#include <boost/process/v2/stdio.hpp>
-// Compiles the library part of Boost.Process v2 here (it ships no binary).
-#include <boost/process/v2/impl/environment.ipp>
+#include <cerrno>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <utility>
 
 namespace vouch::actors {
 namespace {
@@ -40,46 +41,119 @@ namespace {
 namespace asio = boost::asio;
 namespace bp = boost::process::v2;
 
-// Runs in the forked child, just before exec:
-// - Nothing of the server's crosses into the child: every descriptor above
-//   stdio is marked close-on-exec, whoever opened it and however (Asio's
-//   sockets are not close-on-exec, the listening socket among them, and
-//   Boost.Process 1.81's own clean-up skips the descriptors below its error
-//   pipe: its close_all() compares each whitelisted descriptor with itself).
-//   Close-on-exec rather than closed: the launcher's error pipe must live
-//   until exec succeeds.
-// - The child gets a process group of its own, so that killing the group
-//   reaches everything it started, and the kernel kills it when vouchd dies
-//   (even by SIGKILL), so no runner outlives the server. The death signal
-//   follows the launching thread: children are started from threads that
-//   live as long as the server (CAF's workers, the main thread).
-struct ChildSetup {
-  template <class Launcher>
-  bp::error_code on_exec_setup(Launcher&, const std::filesystem::path&, const char* const*) {
-    if (::close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC) != 0) {
-      return bp::error_code(errno, bp::system_category());
+// A pipe whose ends are closed unless released to their new owner.
+struct Pipe {
+  int ends[2] = {-1, -1};
+  Pipe() = default;
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  ~Pipe() {
+    for (const int end : ends) {
+      if (end >= 0) ::close(end);
     }
-    if (::setpgid(0, 0) != 0) return bp::error_code(errno, bp::system_category());
-    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) {
-      return bp::error_code(errno, bp::system_category());
-    }
-    return {};
   }
+  bool open() { return ::pipe2(ends, O_CLOEXEC) == 0; }
+  int release(int which) { return std::exchange(ends[which], -1); }
+  void close(int which) { ::close(release(which)); }
 };
+
+// Ends a child that could not exec, telling the parent why.
+[[noreturn]] void fail_child(int error_pipe) {
+  const int error = errno;
+  [[maybe_unused]] const auto written = ::write(error_pipe, &error, sizeof error);
+  ::_exit(127);
+}
+
+// The child's half of a launch: only async-signal-safe calls, no allocation
+// (the parent may have had any lock held by another thread at the fork).
+// - stdin, stdout and stderr become the pipes' ends; nothing else of the
+//   server's crosses into the child: every descriptor above stdio is marked
+//   close-on-exec, whoever opened it and however (Asio's sockets are not
+//   close-on-exec, the listening socket among them). Marked rather than
+//   closed: the error pipe must live until exec succeeds.
+// - Signals as a fresh process has them: none blocked, SIGPIPE (which the
+//   server ignores) back to its default.
+// - A process group of its own, so that killing the group reaches
+//   everything it started, and the kernel kills it when vouchd dies (even by
+//   SIGKILL), so no runner outlives the server. The death signal follows the
+//   launching thread: children are started from threads that live as long as
+//   the server (CAF's workers, the main thread).
+[[noreturn]] void exec_child(const char* program, char* const argv[], char* const envp[],
+                             const char* cwd, const int stdio[3], int error_pipe, pid_t parent) {
+  for (int fd = 0; fd < 3; ++fd) {
+    if (::dup2(stdio[fd], fd) < 0) fail_child(error_pipe);
+  }
+  sigset_t none;
+  ::sigemptyset(&none);
+  if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) fail_child(error_pipe);
+  ::signal(SIGPIPE, SIG_DFL);
+  if (::close_range(STDERR_FILENO + 1, ~0U, CLOSE_RANGE_CLOEXEC) != 0) fail_child(error_pipe);
+  if (::setpgid(0, 0) != 0) fail_child(error_pipe);
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail_child(error_pipe);
+  if (::getppid() != parent) ::_exit(127);  // the server died before the line above
+  if (::chdir(cwd) != 0) fail_child(error_pipe);
+  ::execve(program, argv, envp);
+  fail_child(error_pipe);
+}
+
+// Starts `spec` with the given pipes as its stdin, stdout and stderr; returns
+// its pid, once it has exec'd.
+//
+// By hand rather than with Boost.Process's launcher: Boost.Process 1.81
+// allocates in the forked child (Asio's notify_fork copies the context's
+// services into a vector, the descriptor whitelist is a vector) and then
+// waits for the child's exec. An allocator lock that another thread held at
+// the fork never opens in the child, so the launching thread waited forever:
+// vouchd hung at start under AddressSanitizer, whose allocator (LLVM 14) does
+// not prepare for fork.
+events::Result<pid_t> launch(const ProcessSpec& spec, Pipe& in, Pipe& out, Pipe& err) {
+  // Everything the child reads is built before the fork.
+  const std::string program = spec.program.string();
+  const std::string cwd = spec.cwd.string();
+  std::vector<std::string> args{program};
+  args.insert(args.end(), spec.args.begin(), spec.args.end());
+  std::vector<char*> argv;
+  for (auto& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env = spec.env;
+  std::vector<char*> envp;
+  for (auto& variable : env) envp.push_back(variable.data());
+  envp.push_back(nullptr);
+  const int stdio[3] = {in.ends[0], out.ends[1], err.ends[1]};
+
+  auto failed = [&spec](int error) {
+    return events::Error::unavailable("could not start " + spec.program.string() + ": " +
+                                      std::strerror(error));
+  };
+  Pipe exec_error;
+  if (!exec_error.open()) return failed(errno);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) return failed(errno);
+  if (pid == 0) {
+    exec_child(program.c_str(), argv.data(), envp.data(), cwd.c_str(), stdio, exec_error.ends[1],
+               parent);
+  }
+  exec_error.close(1);
+  in.close(0);
+  out.close(1);
+  err.close(1);
+  // The error pipe closes at exec, or carries the errno of what failed.
+  int error = 0;
+  ssize_t got = 0;
+  do {
+    got = ::read(exec_error.ends[0], &error, sizeof error);
+  } while (got < 0 && errno == EINTR);
+  if (got == 0) return pid;
+  ::waitpid(pid, nullptr, 0);
+  return failed(got == sizeof error ? error : EIO);
+}
 
 }  // namespace
 
 struct ProcessHost::Impl {
   Impl() : guard(context.get_executor()), thread([this] { context.run(); }) {}
 
-  // Launches happen on this context, which nothing runs and which holds no
-  // descriptors. Boost.Process tells the launching executor's context of the
-  // fork (notify_fork), and in the child that re-registers every descriptor
-  // of the context with a new epoll: done on `context`, which its thread uses
-  // at the same time, it could throw in the child (a pipe closed meanwhile)
-  // and the child went on running vouchd's code. The launched process is then
-  // attached to `context` by its pid.
-  asio::io_context launcher;
   ~Impl() {
     kill_all();
     guard.reset();
@@ -199,22 +273,18 @@ struct ChildProcess::State : std::enable_shared_from_this<State> {
 events::Result<std::shared_ptr<ChildProcess>> ChildProcess::start(ProcessHost& host,
                                                                   ProcessSpec spec) {
   auto state = std::make_shared<State>(host.impl());
-  // Launching only forks and execs; it is safe from any thread.
-  const pid_t launching = ::getpid();
-  try {
-    bp::process launched(host.impl().launcher, spec.program, spec.args,
-                         bp::process_stdio{state->in, state->out, state->err},
-                         bp::process_start_dir{spec.cwd.string()},
-                         bp::process_environment{spec.env}, ChildSetup{});
-    state->pid = launched.id();
-    launched.detach();
-    state->process.emplace(host.impl().context.get_executor(), state->pid);
-  } catch (const std::exception& error) {
-    // Never go on in a child that failed between fork and exec.
-    if (::getpid() != launching) ::_exit(127);
-    return events::Error::unavailable("could not start " + spec.program.string() + ": " +
-                                      error.what());
+  Pipe in, out, err;
+  if (!in.open() || !out.open() || !err.open()) {
+    return events::Error::unavailable("could not start " + spec.program.string() + ": no pipes (" +
+                                      std::strerror(errno) + ")");
   }
+  auto pid = launch(spec, in, out, err);
+  if (!pid) return std::move(pid).error();
+  state->pid = *pid;
+  state->in.assign(in.release(1));
+  state->out.assign(out.release(0));
+  state->err.assign(err.release(0));
+  state->process.emplace(host.impl().context.get_executor(), state->pid);
   host.impl().track(state->pid);
   asio::post(host.impl().context, [state] {
     state->drain_stderr();

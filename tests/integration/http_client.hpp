@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -34,6 +35,9 @@ struct HttpRequest {
 // that got an answer is appended to it as one JSON line {source: "api", test,
 // method, target, status, headers, body}; tests/openapi/validate.js checks
 // every one against docs/openapi.json.
+// A call that gets no whole answer within kCallDeadline returns an empty
+// response (status 0).
+inline constexpr std::chrono::seconds kCallDeadline{300};
 HttpResponse send(std::uint16_t port, const HttpRequest& request);
 
 }  // namespace vouch::testing

@@ -213,10 +213,8 @@ TEST_F(SandboxBoundaryTest, EveryDescriptorOfTheServerIsCloseOnExec) {
     if ((*flags & O_CLOEXEC) == 0) suspects.push_back(fd);
     ++checked;
   }
-  // A pipe caught while a child is being launched is not one the server
-  // holds: Boost.Process makes it with pipe(), marks the parent's end after,
-  // and the parent closes the child's end once launched (a replacement warm
-  // runner may start as the run ends). Look again a moment later.
+  // A socket caught between its accept and its marking (requests may come
+  // meanwhile) is marked a moment later. Look again then.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   for (const int fd : suspects) {
     const auto flags = flags_of(fd);

@@ -3,10 +3,13 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <linux/close_range.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -50,22 +53,49 @@ StartedChild start_child(std::vector<std::string> args, const std::string& env,
     _exit(127);
   }
   close(out[1]);
-  FILE* stream = fdopen(out[0], "r");
-  char line[256];
-  while (fgets(line, sizeof line, stream)) {
-    const std::string text(line);
-    if (text.rfind(marker, 0) == 0) {
-      child.line = text;
-      break;
+  // Reads stdout until the marker's line, for a bounded time: a child that
+  // hangs before printing it fails the test instead of hanging the suite.
+  std::string pending;
+  const auto deadline = std::chrono::steady_clock::now() + kStartDeadline;
+  while (child.line.empty()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now())
+                          .count();
+    if (left <= 0) break;
+    pollfd readable{out[0], POLLIN, 0};
+    const int ready = ::poll(&readable, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    char chunk[4096];
+    const auto got = ::read(out[0], chunk, sizeof chunk);
+    if (got <= 0) break;  // the child ended
+    pending.append(chunk, static_cast<std::size_t>(got));
+    for (auto end = pending.find('\n'); end != std::string::npos && child.line.empty();
+         end = pending.find('\n')) {
+      std::string text = pending.substr(0, end + 1);
+      pending.erase(0, end + 1);
+      if (text.rfind(marker, 0) == 0) {
+        child.line = std::move(text);
+      } else {
+        child.before.push_back(std::move(text));
+      }
     }
-    child.before.push_back(text);
+  }
+  if (child.line.empty()) {
+    ADD_FAILURE() << args[0] << " printed no line starting with \"" << marker << "\" within "
+                  << kStartDeadline.count() << " s; killed";
+    ::kill(child.pid, SIGKILL);
+    waitpid(child.pid, nullptr, 0);
+    child.pid = -1;
+    ::close(out[0]);
+    return child;
   }
   // Keep draining stdout in the background so the child never blocks on it.
-  std::thread([stream] {
-    char rest[256];
-    while (fgets(rest, sizeof rest, stream)) {
+  std::thread([fd = out[0]] {
+    char rest[4096];
+    while (::read(fd, rest, sizeof rest) > 0) {
     }
-    fclose(stream);
+    ::close(fd);
   }).detach();
   return child;
 }
@@ -99,7 +129,16 @@ int VouchdProcess::terminate() {
   if (pid_ <= 0) return -1;
   ::kill(pid_, SIGTERM);
   int status = 0;
-  waitpid(pid_, &status, 0);
+  const auto deadline = std::chrono::steady_clock::now() + kStopDeadline;
+  while (waitpid(pid_, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      ADD_FAILURE() << "vouchd did not stop within " << kStopDeadline.count()
+                    << " s of SIGTERM; killed";
+      kill();
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   pid_ = -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

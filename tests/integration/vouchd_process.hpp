@@ -2,6 +2,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -31,7 +32,8 @@ class VouchdProcess {
   std::uint16_t port() const { return port_; }
   // Where workers join (--workers-listen 127.0.0.1:0); 0 without it.
   std::uint16_t workers_port() const { return workers_port_; }
-  // SIGTERM and wait; returns the exit status (or -1).
+  // SIGTERM and wait (at most kStopDeadline, then SIGKILL and a failure);
+  // returns the exit status (or -1).
   int terminate();
   // SIGKILL and wait: a crash.
   void kill();
@@ -42,11 +44,18 @@ class VouchdProcess {
   std::uint16_t workers_port_ = 0;
 };
 
+// How long a child may take to print its marker line, and vouchd to stop
+// after SIGTERM, before the test fails and the process is killed (long
+// enough for the sanitizer build on a busy machine).
+inline constexpr std::chrono::seconds kStartDeadline{120};
+inline constexpr std::chrono::seconds kStopDeadline{120};
+
 // A child started with `args` (args[0] found on PATH), one variable added to
 // its environment when `env` is not empty, stderr to `stderr_file` when one is
 // given, and stdout read until a line that starts with `marker`; the rest of
 // stdout is drained in the background, so the child never blocks on it.
-// `line` is empty when no such line came; `before` holds the lines before it.
+// `line` is empty when no such line came within kStartDeadline (the child is
+// then killed, and `pid` is -1); `before` holds the lines before it.
 struct StartedChild {
   pid_t pid = -1;
   std::string line;
