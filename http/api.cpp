@@ -48,7 +48,8 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
       models_(models),
       log_(log),
       runner_stats_(service.runner_stats()),
-      worker_stats_(service.worker_stats()) {
+      worker_stats_(service.worker_stats()),
+      transform_cache_(service.runner().transform_cache.get()) {
   router_.add({"GET", "/healthz", "", false, [](const Request&, const Context&, Respond respond) {
                  respond(json_response(200, boost::json::object{{"status", "ok"}}));
                }});
@@ -202,8 +203,8 @@ void Api::handle(Request request, Respond respond) {
 }
 
 std::string Api::metrics() const {
-  return metrics_text(
-      {log_, models_.projector(), runner_stats_, worker_stats_, responses_by_class_});
+  return metrics_text({log_, models_.projector(), runner_stats_, worker_stats_, transform_cache_,
+                       responses_by_class_});
 }
 
 }  // namespace vouch::http

@@ -53,7 +53,7 @@ std::string metrics_text(const MetricSources& sources) {
         labelled({{"worker", name}, {"kind", "run"}, {"remote", remote}}, offered.executors));
   }
 
-  const std::vector<MetricFamily> families{
+  std::vector<MetricFamily> families{
       std::move(responses),
       single("vouch_log_appends_total", kCounter, "appends to the event log", log.appends),
       single("vouch_log_syncs_total", kCounter, "fsyncs of the event log", log.syncs),
@@ -97,6 +97,21 @@ std::string metrics_text(const MetricSources& sources) {
       single("vouch_workers_lost_total", kCounter, "workers lost", workers.workers_lost.load()),
       std::move(slots),
   };
+  if (sources.transform_cache) {
+    const auto cache = sources.transform_cache->stats();
+    families.insert(
+        families.end(),
+        {single("vouch_transform_cache_bytes", kGauge,
+                "bytes of Jest transforms held for projects' next runs", cache.bytes),
+         single("vouch_transform_cache_scopes", kGauge,
+                "projects (and the runners' warm-up) with transforms held", cache.scopes),
+         single("vouch_transform_cache_files_lent_total", kCounter,
+                "transforms copied into runs before they start", cache.files_lent),
+         single("vouch_transform_cache_files_kept_total", kCounter,
+                "transforms taken from runs after they end", cache.files_kept),
+         single("vouch_transform_cache_refusals_total", kCounter,
+                "runs whose leftovers were refused (a link, past a limit)", cache.refused)});
+  }
   return prometheus::TextSerializer().Serialize(families);
 }
 

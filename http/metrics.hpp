@@ -9,6 +9,7 @@
 #include "actors/execution/runner_stats.hpp"
 #include "store/event_log.hpp"
 #include "store/projector.hpp"
+#include "store/transform_cache.hpp"
 
 namespace vouch::http {
 
@@ -18,6 +19,9 @@ struct MetricSources {
   const store::Projector& projector;
   const actors::RunnerStats& runner;
   const actors::WorkerStats& workers;
+  // This machine's cache of Jest transforms; nullptr when it has none
+  // (no bubblewrap, or no executors here), and its metrics are then absent.
+  const store::TransformCache* transform_cache;
   // Answers by status class, indexed by status / 100.
   const std::array<std::atomic<std::uint64_t>, 6>& responses_by_class;
 };

@@ -78,6 +78,7 @@ events::Status TransformCache::lend(const std::string& scope, const fs::path& je
   const bool give = ::geteuid() == 0;
   std::set<fs::path> created;
   std::error_code ec;
+  std::uint64_t lent = 0;
   for (const auto& path : paths) {
     const auto target = jest_cache / path;
     if (created.insert(target.parent_path()).second) {
@@ -94,7 +95,10 @@ events::Status TransformCache::lend(const std::string& scope, const fs::path& je
     // limits) is a miss, which Jest mends by transforming again.
     if (!fs::copy_file(root_ / scope / path, target, ec)) continue;
     if (give) (void)::lchown(target.c_str(), owner.st_uid, owner.st_gid);
+    ++lent;
   }
+  std::lock_guard lock(mutex_);
+  files_lent_ += lent;
   return events::ok_status();
 }
 
@@ -112,7 +116,11 @@ events::Result<std::size_t> TransformCache::keep(const std::string& scope,
   auto written = read_sandbox_output(
       jest_cache, read_limits, "the transform cache",
       [&held](const std::string& path) { return is_transform(path) && !held.contains(path); });
-  if (!written) return std::move(written).error();
+  if (!written) {
+    std::lock_guard lock(mutex_);
+    ++refused_;
+    return std::move(written).error();
+  }
   if (written->empty()) return std::size_t{0};
 
   std::lock_guard lock(mutex_);
@@ -136,6 +144,7 @@ events::Result<std::size_t> TransformCache::keep(const std::string& scope,
     total_bytes_ += content.size();
     ++added;
   }
+  files_kept_ += added;
   while (total_bytes_ > limits_.max_total_bytes) {
     auto oldest = scopes_.end();
     for (auto it = scopes_.begin(); it != scopes_.end(); ++it) {
@@ -150,9 +159,9 @@ events::Result<std::size_t> TransformCache::keep(const std::string& scope,
   return added;
 }
 
-std::uint64_t TransformCache::total_bytes() const {
+TransformCache::Stats TransformCache::stats() const {
   std::lock_guard lock(mutex_);
-  return total_bytes_;
+  return {total_bytes_, scopes_.size(), files_lent_, files_kept_, refused_};
 }
 
 void TransformCache::drop(const std::string& scope) {

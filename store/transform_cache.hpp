@@ -57,8 +57,15 @@ class TransformCache {
   [[nodiscard]] events::Result<std::size_t> keep(const std::string& scope,
                                                  const std::filesystem::path& jest_cache);
 
-  // The bytes held for all scopes.
-  std::uint64_t total_bytes() const;
+  // What GET /metrics reports of it.
+  struct Stats {
+    std::uint64_t bytes = 0;       // held for all scopes
+    std::size_t scopes = 0;        // scopes holding files
+    std::uint64_t files_lent = 0;  // copied into runs' cache folders since start
+    std::uint64_t files_kept = 0;  // taken from runs' cache folders since start
+    std::uint64_t refused = 0;     // runs whose leftovers were refused (a link, past a limit)
+  };
+  Stats stats() const;
 
  private:
   struct Scope {
@@ -76,6 +83,9 @@ class TransformCache {
   std::map<std::string, Scope> scopes_;
   std::uint64_t total_bytes_ = 0;
   std::uint64_t use_clock_ = 0;
+  std::uint64_t files_lent_ = 0;
+  std::uint64_t files_kept_ = 0;
+  std::uint64_t refused_ = 0;
 };
 
 }  // namespace vouch::store

@@ -159,7 +159,9 @@ TEST_F(GenerateTest, BadGenerationRequestsAreRefusedAndNothingIsStored) {
   for (const auto& [body, field] : cases) {
     auto response = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey, body);
     EXPECT_EQ(response.status, 400u) << body << " → " << response.body;
-    if (response.status == 400u) EXPECT_EQ(field_of(response), field) << body;
+    if (response.status == 400u) {
+      EXPECT_EQ(field_of(response), field) << body;
+    }
   }
   EXPECT_EQ(call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey, "{not json").status, 400u);
 

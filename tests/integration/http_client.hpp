@@ -10,7 +10,7 @@ namespace vouch::testing {
 struct HttpResponse {
   unsigned status = 0;  // 0 when no answer came (connection refused or reset)
   std::map<std::string, std::string> headers;  // names in lower case
-  std::string body;
+  std::string body{};
 
   std::string header(const std::string& name) const {
     auto it = headers.find(name);
@@ -21,10 +21,10 @@ struct HttpResponse {
 struct HttpRequest {
   std::string method = "GET";
   std::string target = "/";
-  std::string key;  // sent as "Authorization: Bearer <key>" when not empty
-  std::string body;
+  std::string key{};  // sent as "Authorization: Bearer <key>" when not empty
+  std::string body{};
   std::string content_type = "application/json";  // sent when a body is
-  std::map<std::string, std::string> headers;
+  std::map<std::string, std::string> headers{};
   // Whether the exchange goes to VOUCH_EXCHANGE_LOG: false for servers other
   // than vouchd (the webhook receiver's control paths).
   bool to_vouchd = true;

@@ -111,7 +111,9 @@ TEST_F(ApiTest, BadInputIsRefusedAndChangesNothing) {
     EXPECT_EQ(problem["status"], c.status);
     EXPECT_TRUE(problem["code"].is_string());
     EXPECT_TRUE(problem["detail"].is_string());
-    if (c.status != 413) EXPECT_EQ(problem["requestId"], response.header("x-request-id").c_str());
+    if (c.status != 413) {
+      EXPECT_EQ(problem["requestId"], response.header("x-request-id").c_str());
+    }
     if (!c.field.empty()) {
       bool named = false;
       for (const auto& error : problem["errors"].as_array()) {
@@ -119,7 +121,9 @@ TEST_F(ApiTest, BadInputIsRefusedAndChangesNothing) {
       }
       EXPECT_TRUE(named) << response.body;
     }
-    if (c.status == 405) EXPECT_FALSE(response.header("allow").empty());
+    if (c.status == 405) {
+      EXPECT_FALSE(response.header("allow").empty());
+    }
   }
   auto listed = json(call("GET", "/v1/projects", kAdmin));
   ASSERT_EQ(listed["projects"].as_array().size(), 1u);

@@ -191,7 +191,9 @@ TEST_F(RunsTest, BadRunRequestsAreRefused) {
   for (const auto& [environment, field] : cases) {
     auto response = start_run(test, environment);
     EXPECT_EQ(response.status, 400u) << environment << " → " << response.body;
-    if (response.status == 400u) EXPECT_EQ(field_of(response), field) << environment;
+    if (response.status == 400u) {
+      EXPECT_EQ(field_of(response), field) << environment;
+    }
   }
   EXPECT_EQ(call("POST", "/v1/tests/run", VouchdProcess::kAdminKey, "{}").status, 400u);
   EXPECT_EQ(call("GET", "/v1/tests/results/run_missing").status, 404u);
@@ -289,7 +291,9 @@ TEST_F(RunsTest, HostileCodeIsContained) {
     const auto text =
         boost::json::serialize(run["outcome"] == "error" ? run["error"] : run["failures"]);
     EXPECT_NE(text.find(c.evidence), std::string::npos) << text;
-    if (c.name == "reads_data") EXPECT_EQ(text.find("LOCK"), std::string::npos) << text;
+    if (c.name == "reads_data") {
+      EXPECT_EQ(text.find("LOCK"), std::string::npos) << text;
+    }
     // vouchd serves on.
     EXPECT_EQ(call("GET", "/healthz", "").status, 200u);
   }
@@ -359,6 +363,18 @@ TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) 
   const auto warm_up = cached_files(data() / "transform-cache" / "warm-up", 2);
   EXPECT_GE(warm_up.size(), 2u);
   for (const auto& file : warm_up) EXPECT_TRUE(file.starts_with("jest-transform-cache-")) << file;
+
+  // /metrics counts what was kept, lent and refused.
+  const auto metrics = call("GET", "/metrics", "").body;
+  const auto value_of = [&metrics](const std::string& name) {
+    const auto at = metrics.find("\n" + name + " ");
+    return at == std::string::npos ? -1.0 : std::stod(metrics.substr(at + name.size() + 2));
+  };
+  EXPECT_GE(value_of("vouch_transform_cache_files_kept_total"), kept.size() + warm_up.size());
+  EXPECT_GE(value_of("vouch_transform_cache_files_lent_total"), kept.size()) << metrics;
+  EXPECT_EQ(value_of("vouch_transform_cache_refusals_total"), 1.0) << metrics;
+  EXPECT_EQ(value_of("vouch_transform_cache_scopes"), 2.0) << metrics;  // the project, the warm-up
+  EXPECT_GT(value_of("vouch_transform_cache_bytes"), 0.0) << metrics;
 }
 
 TEST_F(RunsTest, ARunCutShortByACrashEndsAsInterruptedAfterRestart) {

@@ -12,9 +12,9 @@ namespace vouch::testing {
 // One entry of a test archive.
 struct TarEntry {
   std::string path;
-  std::string content;  // for a file
+  std::string content{};  // for a file
   enum Kind { kFile, kFolder, kSymlink, kHardlink, kFifo } kind = kFile;
-  std::string target;  // for links
+  std::string target{};  // for links
 };
 
 // A tar archive of `entries`, gzip-compressed unless `gzip` is false, built

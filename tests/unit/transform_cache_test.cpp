@@ -62,6 +62,12 @@ TEST(TransformCache, LendsWhatARunTransformedToTheNextRunOfTheProject) {
   // Jest's haste map and timings are about one run's folder, not kept.
   EXPECT_FALSE(fs::exists(next / "haste-map-1f2e-77"));
   EXPECT_FALSE(fs::exists(next / "perf-cache-1f2e-88"));
+  const auto stats = cache.stats();
+  EXPECT_EQ(stats.scopes, 1u);
+  EXPECT_EQ(stats.files_kept, 2u);
+  EXPECT_EQ(stats.files_lent, 2u);
+  EXPECT_EQ(stats.refused, 0u);
+  EXPECT_GT(stats.bytes, 0u);
 }
 
 TEST(TransformCache, TakesOnlyWhatItDoesNotHoldYet) {
@@ -98,7 +104,8 @@ TEST(TransformCache, RefusesALinkTheRunLeftAndKeepsNothingOfIt) {
   auto kept = cache.keep("prj_a", run / ".jest-cache");
   ASSERT_FALSE(kept);
   EXPECT_EQ(kept.error().code, events::ErrorCode::kInvalid);
-  EXPECT_EQ(cache.total_bytes(), 0u);
+  EXPECT_EQ(cache.stats().bytes, 0u);
+  EXPECT_EQ(cache.stats().refused, 1u);
   // A linked cache folder is not entered either.
   fs::remove_all(run / ".jest-cache");
   fs::create_directory_symlink(temp.path() / "cache", run / ".jest-cache");
@@ -118,13 +125,14 @@ TEST(TransformCache, AProjectPastItsLimitsStartsAgainAndTheLeastRecentlyLentGoFi
   };
   ASSERT_TRUE(cache.keep("prj_a", run_with("a1", "one", 60)));
   ASSERT_TRUE(cache.keep("prj_a", run_with("a2", "two", 60)));  // 120 > 100: "one" dropped
-  EXPECT_EQ(cache.total_bytes(), 60u);
+  EXPECT_EQ(cache.stats().bytes, 60u);
   ASSERT_TRUE(cache.keep("prj_b", run_with("b1", "three", 60)));
   const auto lent = lent_to(cache, temp.path(), "lent-a", "prj_a");  // a used after b
   EXPECT_FALSE(fs::exists(lent / "jest-transform-cache-1f/ab/one"));
   EXPECT_TRUE(fs::exists(lent / "jest-transform-cache-1f/ab/two"));
   ASSERT_TRUE(cache.keep("prj_c", run_with("c1", "four", 60)));  // 180 > 150: b goes
-  EXPECT_EQ(cache.total_bytes(), 120u);
+  EXPECT_EQ(cache.stats().bytes, 120u);
+  EXPECT_EQ(cache.stats().scopes, 2u);
   EXPECT_FALSE(fs::exists(lent_to(cache, temp.path(), "lent-b", "prj_b")));
 }
 
