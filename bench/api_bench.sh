@@ -16,7 +16,8 @@
 #
 # Usage: bench/api_bench.sh [package ...]     (default: the list below)
 # Env:   ROUNDS (latency samples, default 15), RUNS (throughput runs, default 24),
-#        SWEEP (runs posted at once, default "1 2 4 8 16 24"), PLOT (the PNG)
+#        SWEEP (runs posted at once, default "1 2 4 8 16 24"), PLOT (the PNG),
+#        VOUCHD (the binary, default build/vouchd: to compare two builds)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,7 +46,7 @@ mkdir -p "$WORK/packages"
 (cd "$WORK/packages" && npm init -y >/dev/null &&
   npm install --no-audit --no-fund --ignore-scripts "${PACKAGES[@]}" >/dev/null)
 
-VOUCH_BOOTSTRAP_KEY="$KEY" "$ROOT/build/vouchd" serve --data "$WORK/data" \
+VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
   --listen 127.0.0.1:0 --no-rate-limits >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
 VOUCHD_PID=$!
 for _ in $(seq 100); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
