@@ -10,6 +10,8 @@
 # memory idle (started, one project, the warm runners ready) and after the load.
 # Targets: reads >= 0.8x nginx with p99 <= 10 ms; durable creates >= 2x
 # PostgreSQL TPS, p99 <= 20 ms; idle RSS <= 40 MB.
+# Env: CONNECTIONS (64), THREADS (2), DURATION (10 s), VOUCHD (the binary,
+# default build/vouchd: to compare two builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,7 +88,7 @@ a_cpu1=$(cpu_seconds "${nginx_workers[@]}")
 # --- b) and d) vouchd --------------------------------------------------------------
 key=vk_bench_admin_key
 # Rate limits off: the plans cap any one account far below what is measured here.
-VOUCH_BOOTSTRAP_KEY=$key build/vouchd --data "$work/vouch" --listen 127.0.0.1:0 --no-rate-limits > "$work/vouchd.out" 2>"$work/vouchd.err" &
+VOUCH_BOOTSTRAP_KEY=$key "${VOUCHD:-build/vouchd}" --data "$work/vouch" --listen 127.0.0.1:0 --no-rate-limits > "$work/vouchd.out" 2>"$work/vouchd.err" &
 vouchd_pid=$!
 pids+=($vouchd_pid)
 for _ in $(seq 50); do grep -q "listening on" "$work/vouchd.out" 2>/dev/null && break; sleep 0.1; done

@@ -281,10 +281,18 @@ events::Result<std::shared_ptr<ChildProcess>> ChildProcess::start(ProcessHost& h
   auto pid = launch(spec, in, out, err);
   if (!pid) return std::move(pid).error();
   state->pid = *pid;
-  state->in.assign(in.release(1));
-  state->out.assign(out.release(0));
-  state->err.assign(err.release(0));
-  state->process.emplace(host.impl().context.get_executor(), state->pid);
+  try {
+    state->in.assign(in.release(1));
+    state->out.assign(out.release(0));
+    state->err.assign(err.release(0));
+    state->process.emplace(host.impl().context.get_executor(), state->pid);
+  } catch (const std::exception& error) {
+    // Out of descriptors for its pidfd, say: the child cannot be watched, so it goes.
+    ::kill(-state->pid, SIGKILL);
+    ::waitpid(state->pid, nullptr, 0);
+    return events::Error::unavailable("could not watch " + spec.program.string() + ": " +
+                                      error.what());
+  }
   host.impl().track(state->pid);
   asio::post(host.impl().context, [state] {
     state->drain_stderr();
