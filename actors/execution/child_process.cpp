@@ -57,6 +57,10 @@ struct Pipe {
   void close(int which) { ::close(release(which)); }
 };
 
+events::Error could_not_start(const ProcessSpec& spec, const std::string& why) {
+  return events::Error::unavailable("could not start " + spec.program.string() + ": " + why);
+}
+
 // Ends a child that could not exec, telling the parent why.
 [[noreturn]] void fail_child(int error_pipe) {
   const int error = errno;
@@ -121,10 +125,7 @@ events::Result<pid_t> launch(const ProcessSpec& spec, Pipe& in, Pipe& out, Pipe&
   envp.push_back(nullptr);
   const int stdio[3] = {in.ends[0], out.ends[1], err.ends[1]};
 
-  auto failed = [&spec](int error) {
-    return events::Error::unavailable("could not start " + spec.program.string() + ": " +
-                                      std::strerror(error));
-  };
+  auto failed = [&spec](int error) { return could_not_start(spec, std::strerror(error)); };
   Pipe exec_error;
   if (!exec_error.open()) return failed(errno);
   const pid_t parent = ::getpid();
@@ -275,8 +276,7 @@ events::Result<std::shared_ptr<ChildProcess>> ChildProcess::start(ProcessHost& h
   auto state = std::make_shared<State>(host.impl());
   Pipe in, out, err;
   if (!in.open() || !out.open() || !err.open()) {
-    return events::Error::unavailable("could not start " + spec.program.string() + ": no pipes (" +
-                                      std::strerror(errno) + ")");
+    return could_not_start(spec, std::string("no pipes (") + std::strerror(errno) + ")");
   }
   auto pid = launch(spec, in, out, err);
   if (!pid) return std::move(pid).error();

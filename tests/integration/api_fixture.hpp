@@ -36,6 +36,13 @@ class VouchdTest : public ::testing::Test {
     return send(server_->port(), request);
   }
 
+  // The value of an unlabelled metric in GET /metrics; -1 when absent.
+  long metric(const std::string& name) {
+    const auto body = call("GET", "/metrics", "").body;
+    const auto at = body.find("\n" + name + " ");
+    return at == std::string::npos ? -1 : std::stol(body.substr(at + name.size() + 2));
+  }
+
   static boost::json::object json(const HttpResponse& response) {
     boost::system::error_code ec;
     auto value = boost::json::parse(response.body, ec);

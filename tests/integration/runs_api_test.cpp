@@ -365,16 +365,13 @@ TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) 
   for (const auto& file : warm_up) EXPECT_TRUE(file.starts_with("jest-transform-cache-")) << file;
 
   // /metrics counts what was kept, lent and refused.
-  const auto metrics = call("GET", "/metrics", "").body;
-  const auto value_of = [&metrics](const std::string& name) {
-    const auto at = metrics.find("\n" + name + " ");
-    return at == std::string::npos ? -1.0 : std::stod(metrics.substr(at + name.size() + 2));
-  };
-  EXPECT_GE(value_of("vouch_transform_cache_files_kept_total"), kept.size() + warm_up.size());
-  EXPECT_GE(value_of("vouch_transform_cache_files_lent_total"), kept.size()) << metrics;
-  EXPECT_EQ(value_of("vouch_transform_cache_refusals_total"), 1.0) << metrics;
-  EXPECT_EQ(value_of("vouch_transform_cache_scopes"), 2.0) << metrics;  // the project, the warm-up
-  EXPECT_GT(value_of("vouch_transform_cache_bytes"), 0.0) << metrics;
+  const auto files = static_cast<long>(kept.size());
+  EXPECT_GE(metric("vouch_transform_cache_files_kept_total"),
+            files + static_cast<long>(warm_up.size()));
+  EXPECT_GE(metric("vouch_transform_cache_files_lent_total"), files);
+  EXPECT_EQ(metric("vouch_transform_cache_refusals_total"), 1);
+  EXPECT_EQ(metric("vouch_transform_cache_scopes"), 2);  // the project, the warm-up
+  EXPECT_GT(metric("vouch_transform_cache_bytes"), 0);
 }
 
 TEST_F(RunsTest, ARunCutShortByACrashEndsAsInterruptedAfterRestart) {

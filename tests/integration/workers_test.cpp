@@ -99,13 +99,6 @@ class WorkersTest : public RunnerTest {
     return folder_.path() / (name + ".log");
   }
 
-  // The value of an unlabelled metric.
-  long metric(const std::string& name) {
-    const auto body = call("GET", "/metrics", "").body;
-    const auto at = body.find("\n" + name + " ");
-    return at == std::string::npos ? -1 : std::stol(body.substr(at + name.size() + 2));
-  }
-
   // Waits until `name` reaches `value` (joins, jobs in flight).
   void wait_for_metric(const std::string& name, long value,
                        std::chrono::seconds limit = std::chrono::seconds(60)) {
