@@ -6,4 +6,6 @@
 
 // Before anything loads Jest: see src/run/node-resolution.js.
 require('../src/run/node-resolution').forgetNodePath();
+// Before any of Jest's code runs: see src/run/tiering.js.
+require('../src/run/tiering').chooseTiering(process.argv.slice(2));
 require('../src/run/main').main();

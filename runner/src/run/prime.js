@@ -13,6 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { runJest } = require('./run-jest');
 const { writeFiles } = require('./workspace');
+const { ROUNDS } = require('./prime-rounds');
 
 const SUITE_DIR = path.join(__dirname, 'warm-up-suite');
 // The test file is stored under a name no test runner picks up by itself.
@@ -24,11 +25,6 @@ const EXPECTED = { passed: 6, failed: 1 };
 // Must match kWarmUpCacheFolder in actors/execution/runner_settings.hpp.
 const WARM_UP_FOLDER = '.vouch-warm-up';
 const WARM_UP_CACHE = '.vouch-warm-up-cache';
-
-// The first round loads Jest; the next ones let V8 optimise what the first
-// only loaded. Four rounds of this suite made the job fastest; more rounds
-// gained nothing.
-const ROUNDS = 4;
 
 // Runs the warm-up in a folder of its own inside `workdir`, removed before
 // the job's files arrive. `rounds` (0 to ROUNDS) trades the runner's start-up
@@ -65,15 +61,4 @@ async function runSample(root, cacheDirectory) {
   }
 }
 
-// `--prime-rounds N` among the arguments, or ROUNDS.
-function primeRoundsOf(argv) {
-  const at = argv.indexOf('--prime-rounds');
-  if (at < 0) return ROUNDS;
-  const rounds = Number(argv[at + 1]);
-  if (!Number.isInteger(rounds) || rounds < 0 || rounds > ROUNDS) {
-    throw new Error(`--prime-rounds must be an integer from 0 to ${ROUNDS}`);
-  }
-  return rounds;
-}
-
-module.exports = { primeJest, primeRoundsOf, ROUNDS, WARM_UP_CACHE };
+module.exports = { primeJest, WARM_UP_CACHE };
