@@ -74,6 +74,12 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
     return events::Error::invalid("no installed runner at " + options.runner_dir.string() +
                                   " (run scripts/setup.sh, or pass --runner DIR)");
   }
+  settings.sandbox =
+      std::filesystem::canonical("/proc/self/exe", ec).parent_path() / "vouch-sandbox";
+  if (ec || ::access(settings.sandbox.c_str(), X_OK) != 0) {
+    return events::Error::invalid("no vouch-sandbox beside vouchd at " + settings.sandbox.string() +
+                                  " (build both with scripts/setup.sh)");
+  }
   const auto node = on_path("node");
   if (!node) return events::Error::invalid("Node.js (node) is not on PATH");
   settings.node = *node;
@@ -112,10 +118,7 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
     log::info("runner", "Node.js " + *version + " at " + binary.string());
   }
 
-  auto probe = first_line(host, {settings.node,
-                                 {(settings.runner_dir / "bin" / "sandbox.js").string(), "--probe"},
-                                 base_env(),
-                                 root});
+  auto probe = first_line(host, {settings.sandbox, {"--probe"}, base_env(), root});
   boost::system::error_code json_error;
   auto answer = probe ? boost::json::parse(*probe, json_error) : boost::json::value();
   if (!probe || json_error || !answer.is_object() || !answer.get_object().contains("isolation")) {

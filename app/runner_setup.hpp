@@ -28,7 +28,7 @@ struct RunnerOptions {
 // Settings for the runners of a server on `data`: the Node.js binaries found
 // (`node` and `npm` on PATH, plus `extra_nodes`) by major version, folders for
 // work and dependencies inside `data` (which the sandbox hides), and the
-// isolation the sandbox has on this machine (`sandbox.js --probe`), which is
+// isolation the sandbox has on this machine (`vouch-sandbox --probe`), which is
 // logged. kInvalid when the runner or Node.js cannot be found, or when the
 // sandbox has no isolation and `allow_unsandboxed` is off.
 events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,

@@ -194,14 +194,14 @@ function startAccounting() {
 
 function printBreakdown(processes, burstCpu, perRun) {
   const sum = (list) => list.reduce((total, p) => total + p.cpu, 0);
-  // Sandboxed processes run as a uid of their own; the launcher (sandbox.js) as root.
+  // Sandboxed processes run as a uid of their own.
   const runners = processes.filter((p) => p.command === 'node' && p.user !== 'root');
-  const launchers = processes.filter((p) => p.command === 'node' && p.user === 'root');
+  const launchers = processes.filter((p) => p.command === 'vouch-sandbox');
   const isolation = processes.filter((p) => p.command === 'bwrap' || p.command === 'setpriv');
   const medianCpu = runners.length ? median(runners.map((p) => p.cpu)) : 0;
   console.log('Where the burst\'s CPU went (process accounting; per run posted):');
   console.log(`  runners (node run.js: loading Jest, priming, the job): ${perRun(sum(runners))} in ${runners.length} processes, median ${(medianCpu * 1000).toFixed(0)} ms each`);
-  console.log(`  sandbox launchers (node sandbox.js)                  : ${perRun(sum(launchers))} in ${launchers.length} processes`);
+  console.log(`  sandbox launchers (vouch-sandbox)                    : ${perRun(sum(launchers))} in ${launchers.length} processes`);
   console.log(`  bubblewrap and setpriv                               : ${perRun(sum(isolation))}`);
   console.log(`  vouchd (API, event log, pool, reports)               : ${perRun(burstCpu.vouchd)}`);
   const accounted = sum(runners) + sum(launchers) + sum(isolation) + burstCpu.vouchd;

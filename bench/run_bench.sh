@@ -3,7 +3,7 @@
 #
 #   (a) cold: `node node_modules/jest/bin/jest.js --coverage --ci` in the suite's folder;
 #   (b) warm: time from writing the job to an already ready run.js (inside
-#       sandbox.js, as the server runs it) to its result line.
+#       vouch-sandbox, as the server runs it) to its result line.
 #
 # The two alternate, so both see the same machine load. Prints median and p90
 # of each and the ratio of the medians, b/a.
@@ -118,7 +118,7 @@ function quantile(values, q) {
   const row = (name, values) => `${name.padEnd(38)} median ${quantile(values, 0.5).toFixed(0).padStart(5)} ms   p90 ${quantile(values, 0.9).toFixed(0).padStart(5)} ms`;
   console.log(`${runs} runs of a 3-file suite with 8 tests, on ${os.cpus().length} CPUs`);
   console.log(row('(a) cold jest --coverage --ci', coldMs));
-  console.log(row('(b) warm run.js in sandbox.js, job→result', warmMs));
+  console.log(row('(b) warm run.js in vouch-sandbox, job→result', warmMs));
   console.log(`ratio b/a (medians)                    ${(quantile(warmMs, 0.5) / quantile(coldMs, 0.5)).toFixed(2)}`);
 })().catch((error) => {
   console.error(error);

@@ -82,10 +82,9 @@ ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits
                              const std::vector<std::string>& script_args,
                              const std::vector<std::filesystem::path>& readable) {
   ProcessSpec spec;
-  spec.program = settings.node;
+  spec.program = settings.sandbox;
   spec.cwd = workdir;
-  spec.args = {(settings.runner_dir / "bin" / "sandbox.js").string(),
-               workdir.string(),
+  spec.args = {workdir.string(),
                "--isolation",
                settings.isolation,
                "--cpu-seconds",
@@ -100,6 +99,12 @@ ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits
                std::to_string(limits.wall_ms)};
   for (const auto& hidden : settings.hidden) {
     spec.args.insert(spec.args.end(), {"--hide", hidden.string()});
+  }
+  // What the command itself needs, visible even when a hidden folder or the
+  // sandbox's private /tmp covers it (a checkout under /tmp, say): the
+  // runner's scripts and node_modules, and the Node.js binary's folder.
+  for (const auto& folder : {settings.runner_dir, node.parent_path()}) {
+    spec.args.insert(spec.args.end(), {"--ro", folder.string()});
   }
   for (const auto& folder : readable) spec.args.insert(spec.args.end(), {"--ro", folder.string()});
   spec.args.insert(spec.args.end(),

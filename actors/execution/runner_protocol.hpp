@@ -16,7 +16,7 @@
 // their answers and exits mean.
 namespace vouch::actors {
 
-// `node sandbox.js WORKDIR LIMITS --hide … [--ro …] -- NODE SCRIPT ARGS…`.
+// `vouch-sandbox WORKDIR LIMITS --hide … --ro RUNNER --ro NODE_DIR [--ro …] -- NODE SCRIPT ARGS…`.
 // The data folder is hidden; `readable` are the only folders of it the job
 // sees (read-only): its own dependency set, never the cache that holds it.
 ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,

@@ -26,7 +26,7 @@ inline constexpr const char* kJestCacheFolder = ".jest-cache";
 inline constexpr const char* kWarmUpCacheFolder = ".vouch-warm-up-cache";
 inline constexpr const char* kWarmUpCacheScope = "warm-up";
 
-// Limits of one sandboxed runner process (runner/bin/sandbox.js options).
+// Limits of one sandboxed runner process (vouch-sandbox's options).
 struct SandboxLimits {
   unsigned cpu_seconds = 30;
   unsigned memory_mb = 1024;
@@ -36,12 +36,13 @@ struct SandboxLimits {
 };
 
 // Where the Node.js side lives and how jobs run: every generation and every
-// run is a fresh runner process inside runner/bin/sandbox.js.
+// run is a fresh runner process under vouch-sandbox (sandbox/).
 struct RunnerSettings {
-  std::filesystem::path runner_dir;  // holds bin/generate.js, bin/run.js, bin/sandbox.js
-  std::filesystem::path node;        // runs sandbox.js, generate.js and default-version runs
+  std::filesystem::path runner_dir;  // holds bin/generate.js and bin/run.js
+  std::filesystem::path sandbox;     // the vouch-sandbox launcher, beside vouchd
+  std::filesystem::path node;        // runs generate.js and default-version runs
   std::filesystem::path npm;        // installs runs' dependencies (outside the sandbox, no scripts)
-  std::string isolation = "auto";   // sandbox.js --isolation; the probe's answer at start-up
+  std::string isolation = "auto";   // vouch-sandbox --isolation; the probe's answer at start-up
   std::filesystem::path work_root;  // one folder per job below it, removed after the job
   std::filesystem::path dependency_root;      // npm installs, one folder per dependency map
   std::vector<std::filesystem::path> hidden;  // covered inside the sandbox (the data folder)

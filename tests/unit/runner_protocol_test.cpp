@@ -99,6 +99,7 @@ TEST(GenerationSummary, AProblemIsAddedToTheOnesTheGeneratorFound) {
 TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
   RunnerSettings settings;
   settings.runner_dir = "/opt/vouch/runner";
+  settings.sandbox = "/opt/vouch/bin/vouch-sandbox";
   settings.node = "/usr/bin/node";
   settings.isolation = "bubblewrap";
   settings.hidden = {"/var/lib/vouch"};
@@ -106,9 +107,8 @@ TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
   auto spec =
       sandboxed_runner(settings, SandboxLimits{3, 256, 32, 8, 2000}, "/var/lib/vouch/work/x",
                        "/usr/bin/node", "run.js", {}, {"/var/lib/vouch/deps/abc/node_modules"});
-  EXPECT_EQ(spec.program, "/usr/bin/node");
-  const std::vector<std::string> expected{"/opt/vouch/runner/bin/sandbox.js",
-                                          "/var/lib/vouch/work/x",
+  EXPECT_EQ(spec.program, "/opt/vouch/bin/vouch-sandbox");
+  const std::vector<std::string> expected{"/var/lib/vouch/work/x",
                                           "--isolation",
                                           "bubblewrap",
                                           "--cpu-seconds",
@@ -123,6 +123,10 @@ TEST(SandboxCommand, LimitsHiddenFoldersAndTheScript) {
                                           "2000",
                                           "--hide",
                                           "/var/lib/vouch",
+                                          "--ro",
+                                          "/opt/vouch/runner",
+                                          "--ro",
+                                          "/usr/bin",
                                           "--ro",
                                           "/var/lib/vouch/deps/abc/node_modules",
                                           "--",

@@ -1,12 +1,13 @@
 'use strict';
 
-// Drives a warm runner the way the server does: start run.js (inside
-// sandbox.js when sandbox options are given), wait for {"ready":true}, hand
+// Drives a warm runner the way the server does: start run.js (under
+// vouch-sandbox when sandbox options are given), wait for {"ready":true}, hand
 // it one job, collect its result line, stderr, exit status and the sandbox's
 // final report. Used by the tests and by bench/run_bench.sh.
 
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { SANDBOX, ownFolders } = require('./sandbox-launcher');
 
 const BIN = path.join(__dirname, '..', '..', 'bin');
 
@@ -15,10 +16,10 @@ class WarmRunner {
   // runArgs: run.js's own arguments (`--prime-rounds 0`).
   static async start({ workdir, sandboxOptions = null, runArgs = [] }) {
     const runJs = path.join(BIN, 'run.js');
-    const args = sandboxOptions
-      ? [path.join(BIN, 'sandbox.js'), workdir, ...sandboxOptions, '--', process.execPath, runJs, ...runArgs]
-      : [runJs, ...runArgs];
-    const runner = new WarmRunner(spawn(process.execPath, args, { cwd: workdir, stdio: 'pipe' }));
+    const [file, args] = sandboxOptions
+      ? [SANDBOX, [workdir, ...sandboxOptions, ...ownFolders(), '--', process.execPath, runJs, ...runArgs]]
+      : [process.execPath, [runJs, ...runArgs]];
+    const runner = new WarmRunner(spawn(file, args, { cwd: workdir, stdio: 'pipe' }));
     const first = await runner.nextLine();
     if (first === null || !JSON.parse(first).ready) {
       throw new Error(`runner not ready: ${first}, exit ${JSON.stringify(await runner.ended)}\n${runner.stderr}`);

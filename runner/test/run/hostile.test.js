@@ -1,7 +1,7 @@
 'use strict';
 
-// Hostile tested code, run the way the server runs it: run.js inside
-// sandbox.js. Each run must end in an error or in failed tests, with the
+// Hostile tested code, run the way the server runs it: run.js under
+// vouch-sandbox. Each run must end in an error or in failed tests, with the
 // result or the sandbox's report saying what stopped it.
 
 const test = require('node:test');
@@ -12,9 +12,9 @@ const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const { WarmRunner } = require('../../src/run/client');
 
-const SANDBOX = path.join(__dirname, '..', '..', 'bin', 'sandbox.js');
+const { SANDBOX } = require('../../src/run/sandbox-launcher');
 const isRoot = process.getuid() === 0;
-const probe = JSON.parse(spawnSync(process.execPath, [SANDBOX, '--probe'], { encoding: 'utf8' }).stdout);
+const probe = JSON.parse(spawnSync(SANDBOX, ['--probe'], { encoding: 'utf8' }).stdout);
 // These tests prove the sandbox holds; where it cannot be set up they fail,
 // unless VOUCH_ALLOW_WEAK_SANDBOX=1 says to skip what needs it, knowingly.
 const weakSandboxAllowed = process.env.VOUCH_ALLOW_WEAK_SANDBOX === '1';

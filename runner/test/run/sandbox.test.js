@@ -1,6 +1,6 @@
 'use strict';
 
-// sandbox.js with plain shell commands: what the sandbox lets through, and
+// vouch-sandbox with plain shell commands: what the sandbox lets through, and
 // how it reports. Hostile JavaScript through run.js is in hostile.test.js.
 
 const test = require('node:test');
@@ -10,10 +10,9 @@ const net = require('node:net');
 const path = require('node:path');
 const { spawn, spawnSync } = require('node:child_process');
 
-const SANDBOX = path.join(__dirname, '..', '..', 'bin', 'sandbox.js');
 const isRoot = process.getuid() === 0;
-const { SANDBOX_WORKDIR } = require('../../src/run/sandbox/command');
-const probe = spawnSync(process.execPath, [SANDBOX, '--probe'], { encoding: 'utf8' });
+const { SANDBOX, SANDBOX_WORKDIR } = require('../../src/run/sandbox-launcher');
+const probe = spawnSync(SANDBOX, ['--probe'], { encoding: 'utf8' });
 // Fails rather than skips where the sandbox cannot be set up, unless
 // VOUCH_ALLOW_WEAK_SANDBOX=1 (see hostile.test.js).
 const needsBubblewrap = !probe.stdout.includes('"bubblewrap"') && process.env.VOUCH_ALLOW_WEAK_SANDBOX === '1' &&
@@ -32,10 +31,10 @@ function serverFolders() {
   return { base, workdir, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
 }
 
-// Runs sandbox.js; `input` is written to its stdin after `inputDelayMs`.
+// Runs vouch-sandbox; `input` is written to its stdin after `inputDelayMs`.
 function sandbox(args, { input = '', inputDelayMs = 0, env = process.env } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [SANDBOX, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(SANDBOX, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => { stdout += chunk; });
