@@ -95,26 +95,11 @@ events::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter
 void AccessView::committed() {
   if (!changed_) return;
   changed_ = false;
-  const std::lock_guard lock(grants_mutex_);
-  grants_.clear();
-  ++generation_;
+  grants_.drop();
 }
 
 events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
-  std::uint64_t generation = 0;
-  {
-    const std::lock_guard lock(grants_mutex_);
-    if (const auto found = grants_.find(hash); found != grants_.end()) {
-      return std::optional<KeyGrant>{found->second};
-    }
-    generation = generation_;
-  }
-  auto grant = read_grant(hash);
-  if (grant && *grant) {
-    const std::lock_guard lock(grants_mutex_);
-    if (generation == generation_) grants_.emplace(hash, **grant);
-  }
-  return grant;
+  return grants_.find(hash, [&] { return read_grant(hash); });
 }
 
 events::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string& hash) const {

@@ -1,16 +1,15 @@
 #pragma once
 
 #include <cstdint>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "events/plan.hpp"
 #include "events/result.hpp"
 #include "store/database.hpp"
 #include "store/projection.hpp"
+#include "store/read_memo.hpp"
 
 namespace vouch::store {
 
@@ -55,12 +54,9 @@ class AccessView : public StoredView {
   [[nodiscard]] events::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
 
   bool changed_ = false;  // an access event applied since the last commit (projector thread)
-  mutable std::mutex grants_mutex_;
-  // Grants by key hash, filled by lookups, dropped by committed() (guarded by grants_mutex_).
-  mutable std::unordered_map<std::string, KeyGrant> grants_;
-  // Bumped with each drop: a lookup that read the database before a drop
-  // does not keep what it read.
-  mutable std::uint64_t generation_ = 0;
+  // Grants by key hash, as many as a large installation has keys.
+  static constexpr std::size_t kKeptGrants = 65'536;
+  ReadMemo<std::optional<KeyGrant>> grants_{kKeptGrants};
 };
 
 }  // namespace vouch::store

@@ -15,6 +15,7 @@
 #include "store/key_coding.hpp"
 #include "store/page.hpp"
 #include "store/projection.hpp"
+#include "store/read_memo.hpp"
 
 namespace vouch::store {
 
@@ -66,10 +67,26 @@ class OwnedRecords {
   // Folding: a new record (`text`, encoded) created at log `position`, with
   // its entry in the index `name` of `owner`.
   void insert(ViewWriter& writer, std::string_view id, std::string_view text,
-              std::uint64_t position, std::string_view name, std::string_view owner) const {
-    writer.put(record_key(id), text);
+              std::uint64_t position, std::string_view name, std::string_view owner) {
+    put(writer, id, text);
     writer.put(position_key(id), keys::encode_u64(position));
     writer.put(keys::owner_index(area_ + "/" + std::string(name), owner, position), id);
+  }
+
+  // Folding: the record's new state (`text`, encoded). Every write of a
+  // record goes through here, insert() or erase(): the records found since
+  // are then dropped at the commit.
+  void put(ViewWriter& writer, std::string_view id, std::string_view text) {
+    writer.put(record_key(id), text);
+    changed_ = true;
+  }
+
+  // The batch holding the writes since the last call is committed: records
+  // found before it are not trusted any more.
+  void committed() {
+    if (!changed_) return;
+    changed_ = false;
+    found_.drop();
   }
 
   // Folding: the record as the batch sees it; nullopt when absent or corrupt.
@@ -83,7 +100,7 @@ class OwnedRecords {
 
   // Folding: erases a record, its position and its entry in its account's
   // index `name` (when the record is readable).
-  void erase(ViewWriter& writer, std::string_view id, std::string_view name) const {
+  void erase(ViewWriter& writer, std::string_view id, std::string_view name) {
     auto record = load(writer, id);
     auto position = writer.get(position_key(id));
     if (record && position) {
@@ -92,19 +109,27 @@ class OwnedRecords {
     }
     writer.erase(record_key(id));
     writer.erase(position_key(id));
+    changed_ = true;
   }
 
   // The record `id` if it belongs to `account`; nullopt when absent or another's.
+  // Records found are kept in memory until a commit changes any record of
+  // this read model (a hot project is read without the database or decoding).
   events::Result<std::optional<T>> find(const std::string& account, std::string_view id) const {
-    std::string text;
-    auto status =
-        database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(id), &text);
-    if (status.IsNotFound()) return std::optional<T>{};
-    if (!status.ok()) return events::Error::internal(status.ToString());
-    auto record = decode_(text);
+    const std::string key(id);
+    auto record = found_.find(key, [&]() -> events::Result<std::optional<T>> {
+      std::string text;
+      auto status =
+          database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(key), &text);
+      if (status.IsNotFound()) return std::optional<T>{};
+      if (!status.ok()) return events::Error::internal(status.ToString());
+      auto decoded = decode_(text);
+      if (!decoded) return std::move(decoded).error();
+      return std::optional<T>{std::move(decoded).value()};
+    });
     if (!record) return std::move(record).error();
-    if (record->account != account) return std::optional<T>{};
-    return std::optional<T>{std::move(record).value()};
+    if (!*record || (*record)->account != account) return std::optional<T>{};
+    return record;
   }
 
   // At most `limit` of the account's records in `index`, oldest first,
@@ -140,10 +165,15 @@ class OwnedRecords {
   }
 
  private:
+  // Records kept in memory, per read model.
+  static constexpr std::size_t kKeptRecords = 4096;
+
   Database& database_;
   std::string area_;
   std::string noun_;
   Decode decode_;
+  bool changed_ = false;  // a record written since the last commit (projector thread)
+  ReadMemo<std::optional<T>> found_{kKeptRecords};
 };
 
 // A read model of records that belong to accounts, kept in `records_` under
@@ -156,6 +186,8 @@ class OwnedView : public StoredView {
                                                       const std::string& id) const {
     return records_.find(account, id);
   }
+
+  void committed() override { records_.committed(); }
 
   // The same, with kNotFound "no <noun> <id>" for nullopt: what a request for
   // a record that the caller cannot see gets.

@@ -23,31 +23,30 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
   auto decoded = events::decode_project_event(record.event.type, record.event.data);
   if (!decoded) return std::move(decoded).error();
 
-  std::visit(
-      events::Overloaded{
-          [&](const events::ProjectCreated& created) {
-            const auto& project = created.project;
-            records_.insert(writer, project.id, events::encode_project(project), record.position,
-                            "acct", project.account);
-          },
-          [&](const events::ProjectUpdated& updated) {
-            auto state =
-                events::evolve(events::ProjectState{records_.load(writer, updated.id), false},
-                               events::ProjectEvent{updated});
-            if (state.project) {
-              writer.put(records_.record_key(updated.id), events::encode_project(*state.project));
-            }
-          },
-          [&](const events::ProjectDeleted& deleted) {
-            records_.erase(writer, deleted.id, "acct");
-            writer.erase(snapshot_key(deleted.id));
-          },
-          [&](const events::ProjectImported& imported) {
-            writer.put(snapshot_key(imported.id), imported.snapshot.snapshot_id);
-            writer.put(imported_key(imported.id, imported.snapshot.snapshot_id), "");
-          },
-      },
-      *decoded);
+  std::visit(events::Overloaded{
+                 [&](const events::ProjectCreated& created) {
+                   const auto& project = created.project;
+                   records_.insert(writer, project.id, events::encode_project(project),
+                                   record.position, "acct", project.account);
+                 },
+                 [&](const events::ProjectUpdated& updated) {
+                   auto state = events::evolve(
+                       events::ProjectState{records_.load(writer, updated.id), false},
+                       events::ProjectEvent{updated});
+                   if (state.project) {
+                     records_.put(writer, updated.id, events::encode_project(*state.project));
+                   }
+                 },
+                 [&](const events::ProjectDeleted& deleted) {
+                   records_.erase(writer, deleted.id, "acct");
+                   writer.erase(snapshot_key(deleted.id));
+                 },
+                 [&](const events::ProjectImported& imported) {
+                   writer.put(snapshot_key(imported.id), imported.snapshot.snapshot_id);
+                   writer.put(imported_key(imported.id, imported.snapshot.snapshot_id), "");
+                 },
+             },
+             *decoded);
   return events::ok_status();
 }
 

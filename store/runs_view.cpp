@@ -40,7 +40,7 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
     run = std::move(stored).value();
   }
   run = events::evolve(std::move(run), *decoded);
-  writer.put(records_.record_key(id), events::encode_run(run));
+  records_.put(writer, id, events::encode_run(run));
   if (run.status == events::kRunRunning) {
     writer.put(running_key(id), "");
   } else {

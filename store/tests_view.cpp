@@ -13,7 +13,7 @@ std::string coverage_key(std::string_view project) {
   return "tests/coverage/" + std::string(project);
 }
 // The test's status follows its LAST run: an older run ending late changes nothing.
-void follow_run(const OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer,
+void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer,
                 const std::string& test_id, const std::string& run_id, std::string_view status,
                 events::Millis at, bool starts) {
   auto test = records.load(writer, test_id);
@@ -22,7 +22,7 @@ void follow_run(const OwnedRecords<events::GeneratedTest>& records, ViewWriter& 
   test->status = status;
   test->last_run_id = run_id;
   test->updated = at;
-  writer.put(records.record_key(test_id), events::encode_generated_test(*test));
+  records.put(writer, test_id, events::encode_generated_test(*test));
 }
 
 }  // namespace

@@ -32,7 +32,7 @@ events::Status WebhooksView::apply(const events::RecordedEvent& record, ViewWrit
     return events::ok_status();
   }
   auto state = events::evolve(events::WebhookState{std::move(webhook).value(), false}, *decoded);
-  writer.put(records_.record_key(id), events::encode_webhook_record(*state.webhook));
+  records_.put(writer, id, events::encode_webhook_record(*state.webhook));
   return events::ok_status();
 }
 

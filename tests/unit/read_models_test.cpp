@@ -80,8 +80,11 @@ TEST_F(ReadModelsTest, ProjectsAreVisibleToTheirAccountOnly) {
   EXPECT_FALSE(models_->projects().find("other", "prj_a")->has_value());
 }
 
+// Each find below follows a find of the same project, whose answer the read
+// model keeps in memory: what a commit changed is never answered from there.
 TEST_F(ReadModelsTest, UpdatesAndDeletesFoldIn) {
   create("prj_a");
+  EXPECT_EQ((*models_->projects().find("acme", "prj_a"))->name, "n-prj_a");
   append(events::project_stream("prj_a"),
          events::ProjectEvent{
              events::ProjectUpdated{"prj_a", std::string("renamed"), std::nullopt, 42.0, 9}});

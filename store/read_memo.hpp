@@ -1,0 +1,73 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "events/result.hpp"
+
+namespace vouch::store {
+
+// Answers of a read model kept in memory between the projector's commits:
+// filled by lookups (any thread), dropped by the read model's committed()
+// (the projector's thread) once a commit changed what they were read from.
+// The one way a read model keeps answers in memory.
+//
+// A lookup that read the database before a drop does not keep what it read:
+// each drop starts a new generation, and an answer read in an older one is
+// returned but not kept. An empty optional (nothing there) is not kept
+// either: lookups of what does not exist (guessed API keys, ids) must not
+// crowd out the real answers. At most `capacity` answers are kept; when full,
+// all are dropped (the hot ones come back with their next lookups).
+template <class V>
+class ReadMemo {
+ public:
+  explicit ReadMemo(std::size_t capacity) : capacity_(capacity) {}
+
+  // The answer kept for `key`, else read(), kept when it succeeded.
+  template <class Read>
+  events::Result<V> find(const std::string& key, Read&& read) const {
+    std::uint64_t generation = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      if (const auto found = values_.find(key); found != values_.end()) return found->second;
+      generation = generation_;
+    }
+    events::Result<V> answer = read();
+    if (answer && worth_keeping(*answer)) {
+      const std::lock_guard lock(mutex_);
+      if (generation == generation_) {
+        if (values_.size() >= capacity_) values_.clear();
+        values_.insert_or_assign(key, *answer);
+      }
+    }
+    return answer;
+  }
+
+  // Forgets every answer, and every lookup under way.
+  void drop() {
+    const std::lock_guard lock(mutex_);
+    values_.clear();
+    ++generation_;
+  }
+
+ private:
+  template <class U>
+  static bool worth_keeping(const std::optional<U>& answer) {
+    return answer.has_value();
+  }
+  template <class U>
+  static bool worth_keeping(const U&) {
+    return true;
+  }
+
+  const std::size_t capacity_;
+  mutable std::mutex mutex_;
+  mutable std::unordered_map<std::string, V> values_;  // guarded by mutex_
+  mutable std::uint64_t generation_ = 0;               // guarded by mutex_
+};
+
+}  // namespace vouch::store
