@@ -80,6 +80,20 @@ struct Fd {
   }
 };
 
+// Blocks `signals` for as long as it lives, then restores the mask it found.
+class BlockedSignals {
+ public:
+  explicit BlockedSignals(const sigset_t& signals) {
+    ::sigprocmask(SIG_BLOCK, &signals, &previous_);
+  }
+  BlockedSignals(const BlockedSignals&) = delete;
+  BlockedSignals& operator=(const BlockedSignals&) = delete;
+  ~BlockedSignals() { ::sigprocmask(SIG_SETMASK, &previous_, nullptr); }
+
+ private:
+  sigset_t previous_;
+};
+
 }  // namespace
 
 events::Result<Ended> supervise(const Command& command, const std::filesystem::path& cwd,
@@ -103,8 +117,7 @@ events::Result<Ended> supervise(const Command& command, const std::filesystem::p
   sigset_t watched;
   sigemptyset(&watched);
   for (int signal : {SIGCHLD, SIGTERM, SIGINT, SIGHUP}) sigaddset(&watched, signal);
-  sigset_t previous;
-  ::sigprocmask(SIG_BLOCK, &watched, &previous);
+  const BlockedSignals blocked(watched);
   Fd signals(::signalfd(-1, &watched, SFD_CLOEXEC | SFD_NONBLOCK));
   if (signals.fd < 0) return failure("signalfd");
 
@@ -245,7 +258,6 @@ events::Result<Ended> supervise(const Command& command, const std::filesystem::p
     }
     if (close_when_written && pending.empty()) stdin_write.reset();
   }
-  ::sigprocmask(SIG_SETMASK, &previous, nullptr);
   return ended;
 }
 
