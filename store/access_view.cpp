@@ -99,7 +99,13 @@ void AccessView::committed() {
 }
 
 events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
-  return grants_.find(hash, [&] { return read_grant(hash); });
+  return grants_.find(
+      hash, [&] { return read_grant(hash); },
+      [](const std::optional<KeyGrant>& grant) {
+        std::size_t bytes = sizeof(KeyGrant) + grant->key_id.size() + grant->account.size();
+        for (const auto& scope : grant->scopes) bytes += scope.size();
+        return bytes;
+      });
 }
 
 events::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string& hash) const {

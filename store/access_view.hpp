@@ -54,9 +54,10 @@ class AccessView : public StoredView {
   [[nodiscard]] events::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
 
   bool changed_ = false;  // an access event applied since the last commit (projector thread)
-  // Grants by key hash, as many as a large installation has keys.
-  static constexpr std::size_t kKeptGrants = 65'536;
-  ReadMemo<std::optional<KeyGrant>> grants_{kKeptGrants};
+  // Grants by key hash: a grant weighs a few hundred bytes, so tens of
+  // thousands of keys in use.
+  static constexpr std::size_t kKeptGrantBytes = 16 << 20;
+  ReadMemo<std::optional<KeyGrant>> grants_{kKeptGrantBytes};
 };
 
 }  // namespace vouch::store

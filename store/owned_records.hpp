@@ -117,16 +117,21 @@ class OwnedRecords {
   // this read model (a hot project is read without the database or decoding).
   events::Result<std::optional<T>> find(const std::string& account, std::string_view id) const {
     const std::string key(id);
-    auto record = found_.find(key, [&]() -> events::Result<std::optional<T>> {
-      std::string text;
-      auto status =
-          database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(key), &text);
-      if (status.IsNotFound()) return std::optional<T>{};
-      if (!status.ok()) return events::Error::internal(status.ToString());
-      auto decoded = decode_(text);
-      if (!decoded) return std::move(decoded).error();
-      return std::optional<T>{std::move(decoded).value()};
-    });
+    std::size_t stored_size = 0;
+    auto record = found_.find(
+        key,
+        [&]() -> events::Result<std::optional<T>> {
+          std::string text;
+          auto status =
+              database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(key), &text);
+          if (status.IsNotFound()) return std::optional<T>{};
+          if (!status.ok()) return events::Error::internal(status.ToString());
+          stored_size = text.size();
+          auto decoded = decode_(text);
+          if (!decoded) return std::move(decoded).error();
+          return std::optional<T>{std::move(decoded).value()};
+        },
+        [&](const std::optional<T>&) { return stored_size; });
     if (!record) return std::move(record).error();
     if (!*record || (*record)->account != account) return std::optional<T>{};
     return record;
@@ -165,15 +170,16 @@ class OwnedRecords {
   }
 
  private:
-  // Records kept in memory, per read model.
-  static constexpr std::size_t kKeptRecords = 4096;
+  // Records kept in memory, per read model, by their stored size: about
+  // 13,000 projects, or a few dozen generated tests with their sources.
+  static constexpr std::size_t kKeptBytes = 4 << 20;
 
   Database& database_;
   std::string area_;
   std::string noun_;
   Decode decode_;
   bool changed_ = false;  // a record written since the last commit (projector thread)
-  ReadMemo<std::optional<T>> found_{kKeptRecords};
+  ReadMemo<std::optional<T>> found_{kKeptBytes};
 };
 
 // A read model of records that belong to accounts, kept in `records_` under

@@ -20,28 +20,37 @@ namespace vouch::store {
 // each drop starts a new generation, and an answer read in an older one is
 // returned but not kept. An empty optional (nothing there) is not kept
 // either: lookups of what does not exist (guessed API keys, ids) must not
-// crowd out the real answers. At most `capacity` answers are kept; when full,
-// all are dropped (the hot ones come back with their next lookups).
+// crowd out the real answers. The answers kept weigh at most `budget` bytes,
+// as their reader counts them (a record's stored size); when the next one
+// does not fit, all are dropped (the hot ones come back with their next
+// lookups), and one heavier than the whole budget is never kept.
 template <class V>
 class ReadMemo {
  public:
-  explicit ReadMemo(std::size_t capacity) : capacity_(capacity) {}
+  explicit ReadMemo(std::size_t budget) : budget_(budget) {}
 
-  // The answer kept for `key`, else read(), kept when it succeeded.
-  template <class Read>
-  events::Result<V> find(const std::string& key, Read&& read) const {
+  // The answer kept for `key`, else read(), kept when it succeeded; weight()
+  // says what the answer read weighs, in bytes.
+  template <class Read, class Weight>
+  events::Result<V> find(const std::string& key, Read&& read, Weight&& weight) const {
     std::uint64_t generation = 0;
     {
       const std::lock_guard lock(mutex_);
-      if (const auto found = values_.find(key); found != values_.end()) return found->second;
+      if (const auto found = values_.find(key); found != values_.end()) {
+        return found->second.value;
+      }
       generation = generation_;
     }
     events::Result<V> answer = read();
     if (answer && worth_keeping(*answer)) {
+      const std::size_t bytes = weight(*answer) + key.size();
       const std::lock_guard lock(mutex_);
-      if (generation == generation_) {
-        if (values_.size() >= capacity_) values_.clear();
-        values_.insert_or_assign(key, *answer);
+      if (generation == generation_ && bytes <= budget_) {
+        if (used_ + bytes > budget_) {
+          values_.clear();
+          used_ = 0;
+        }
+        if (values_.insert_or_assign(key, Kept{*answer, bytes}).second) used_ += bytes;
       }
     }
     return answer;
@@ -51,10 +60,16 @@ class ReadMemo {
   void drop() {
     const std::lock_guard lock(mutex_);
     values_.clear();
+    used_ = 0;
     ++generation_;
   }
 
  private:
+  struct Kept {
+    V value;
+    std::size_t bytes;
+  };
+
   template <class U>
   static bool worth_keeping(const std::optional<U>& answer) {
     return answer.has_value();
@@ -64,10 +79,11 @@ class ReadMemo {
     return true;
   }
 
-  const std::size_t capacity_;
+  const std::size_t budget_;
   mutable std::mutex mutex_;
-  mutable std::unordered_map<std::string, V> values_;  // guarded by mutex_
-  mutable std::uint64_t generation_ = 0;               // guarded by mutex_
+  mutable std::unordered_map<std::string, Kept> values_;  // guarded by mutex_
+  mutable std::size_t used_ = 0;                          // guarded by mutex_
+  mutable std::uint64_t generation_ = 0;                  // guarded by mutex_
 };
 
 }  // namespace vouch::store

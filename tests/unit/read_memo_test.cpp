@@ -8,15 +8,18 @@
 namespace vouch::store {
 namespace {
 
+// Each answer weighs nothing beyond its key (one byte in these tests).
+std::size_t weightless(const std::optional<int>&) { return 0; }
+
 TEST(ReadMemo, KeepsAnAnswerUntilTheNextDrop) {
   ReadMemo<std::optional<int>> memo(8);
   int reads = 0;
   auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
-  EXPECT_EQ(*memo.find("a", read), 1);
-  EXPECT_EQ(*memo.find("a", read), 1);
+  EXPECT_EQ(*memo.find("a", read, weightless), 1);
+  EXPECT_EQ(*memo.find("a", read, weightless), 1);
   EXPECT_EQ(reads, 1);
   memo.drop();
-  EXPECT_EQ(*memo.find("a", read), 2);
+  EXPECT_EQ(*memo.find("a", read, weightless), 2);
 }
 
 TEST(ReadMemo, AnAnswerReadBeforeADropIsReturnedButNotKept) {
@@ -27,9 +30,9 @@ TEST(ReadMemo, AnAnswerReadBeforeADropIsReturnedButNotKept) {
     memo.drop();
     return std::optional<int>{++reads};
   };
-  EXPECT_EQ(*memo.find("a", read_across_a_commit), 1);
+  EXPECT_EQ(*memo.find("a", read_across_a_commit, weightless), 1);
   auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
-  EXPECT_EQ(*memo.find("a", read), 2);
+  EXPECT_EQ(*memo.find("a", read, weightless), 2);
 }
 
 TEST(ReadMemo, NothingFoundAndErrorsAreNotKept) {
@@ -39,30 +42,41 @@ TEST(ReadMemo, NothingFoundAndErrorsAreNotKept) {
     ++reads;
     return std::optional<int>{};
   };
-  EXPECT_FALSE(memo.find("guessed", nothing)->has_value());
-  EXPECT_FALSE(memo.find("guessed", nothing)->has_value());
+  EXPECT_FALSE(memo.find("guessed", nothing, weightless)->has_value());
+  EXPECT_FALSE(memo.find("guessed", nothing, weightless)->has_value());
   EXPECT_EQ(reads, 2);
   auto failing = [&]() -> events::Result<std::optional<int>> {
     ++reads;
     return events::Error::internal("disk");
   };
-  EXPECT_FALSE(memo.find("b", failing).ok());
-  EXPECT_FALSE(memo.find("b", failing).ok());
+  EXPECT_FALSE(memo.find("b", failing, weightless).ok());
+  EXPECT_FALSE(memo.find("b", failing, weightless).ok());
   EXPECT_EQ(reads, 4);
 }
 
+// A budget of two bytes: two one-byte keys.
 TEST(ReadMemo, AFullMemoStartsOver) {
   ReadMemo<std::optional<int>> memo(2);
   int reads = 0;
   auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
-  EXPECT_TRUE(memo.find("a", read).ok());
-  EXPECT_TRUE(memo.find("b", read).ok());
-  EXPECT_TRUE(memo.find("c", read).ok());  // full: a and b are dropped, c is kept
+  EXPECT_TRUE(memo.find("a", read, weightless).ok());
+  EXPECT_TRUE(memo.find("b", read, weightless).ok());
+  EXPECT_TRUE(memo.find("c", read, weightless).ok());  // full: a and b are dropped, c is kept
   EXPECT_EQ(reads, 3);
-  EXPECT_TRUE(memo.find("c", read).ok());
+  EXPECT_TRUE(memo.find("c", read, weightless).ok());
   EXPECT_EQ(reads, 3);
-  EXPECT_TRUE(memo.find("a", read).ok());
+  EXPECT_TRUE(memo.find("a", read, weightless).ok());
   EXPECT_EQ(reads, 4);
+}
+
+TEST(ReadMemo, AnAnswerHeavierThanTheBudgetIsNeverKept) {
+  ReadMemo<std::optional<int>> memo(100);
+  int reads = 0;
+  auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
+  auto heavy = [](const std::optional<int>&) -> std::size_t { return 1000; };
+  EXPECT_TRUE(memo.find("big", read, heavy).ok());
+  EXPECT_TRUE(memo.find("big", read, heavy).ok());
+  EXPECT_EQ(reads, 2);
 }
 
 }  // namespace
