@@ -62,29 +62,30 @@ void add_mount_point_parents(std::vector<std::string>& args, const std::string& 
 // reach a work folder inside the server's private data folder) and keeps only
 // the capabilities setpriv needs to drop to the sandbox uid. Otherwise it
 // runs in a user namespace, and the sandbox may not create further ones.
-std::vector<std::string> bwrap_args(const SandboxSpec& spec) {
+std::vector<std::string> bwrap_args(const Options& options, bool is_root) {
   std::vector<std::string> tmpfs_roots{"/tmp"};
-  for (const auto& hidden : spec.hide) tmpfs_roots.push_back(hidden.string());
+  for (const auto& hidden : options.hide) tmpfs_roots.push_back(hidden.string());
   std::vector<std::string> args{"bwrap",         "--unshare-net",     "--unshare-pid",
                                 "--unshare-ipc", "--die-with-parent", "--new-session"};
-  if (spec.is_root) {
+  if (is_root) {
     args.insert(args.end(), {"--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID"});
   } else {
     args.insert(args.end(), {"--unshare-user", "--disable-userns"});
   }
   args.insert(args.end(),
               {"--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--perms", "1777",
-               "--size", std::to_string(spec.limits.max_file_mb * kMb), "--tmpfs", "/tmp"});
-  for (const auto& hidden : spec.hide) args.insert(args.end(), {"--tmpfs", hidden.string()});
-  for (const auto& folder : spec.read_only) {
+               "--size", std::to_string(options.limits.max_file_mb * kMb), "--tmpfs", "/tmp"});
+  for (const auto& hidden : options.hide) args.insert(args.end(), {"--tmpfs", hidden.string()});
+  for (const auto& folder : options.read_only) {
     add_mount_point_parents(args, folder.string(), tmpfs_roots);
   }
-  for (const auto& folder : spec.read_only) {
+  for (const auto& folder : options.read_only) {
     args.insert(args.end(), {"--ro-bind", folder.string(), folder.string()});
   }
-  for (const auto& hidden : spec.hide) args.insert(args.end(), {"--remount-ro", hidden.string()});
-  args.insert(args.end(),
-              {"--bind", spec.workdir.string(), kSandboxWorkdir, "--chdir", kSandboxWorkdir, "--"});
+  for (const auto& hidden : options.hide)
+    args.insert(args.end(), {"--remount-ro", hidden.string()});
+  args.insert(args.end(), {"--bind", options.workdir.string(), kSandboxWorkdir, "--chdir",
+                           kSandboxWorkdir, "--"});
   return args;
 }
 
@@ -97,18 +98,18 @@ std::vector<std::string> sandbox_env(const std::string& home) {
 
 }  // namespace
 
-Command sandbox_command(const SandboxSpec& spec) {
+Command sandbox_command(const Options& options, Isolation isolation, bool is_root) {
   Command command;
   auto append = [&command](const std::vector<std::string>& args) {
     command.argv.insert(command.argv.end(), args.begin(), args.end());
   };
-  append(prlimit_args(spec.limits, spec.is_root));
-  if (spec.isolation == Isolation::kBubblewrap) append(bwrap_args(spec));
-  if (spec.isolation == Isolation::kUnshare) append({"unshare", "--net", "--"});
-  if (spec.is_root) append(setpriv_args(spec.uid));
-  append(spec.command);
-  command.env = sandbox_env(spec.isolation == Isolation::kBubblewrap ? kSandboxWorkdir
-                                                                     : spec.workdir.string());
+  append(prlimit_args(options.limits, is_root));
+  if (isolation == Isolation::kBubblewrap) append(bwrap_args(options, is_root));
+  if (isolation == Isolation::kUnshare) append({"unshare", "--net", "--"});
+  if (is_root) append(setpriv_args(options.uid));
+  append(options.command);
+  command.env =
+      sandbox_env(isolation == Isolation::kBubblewrap ? kSandboxWorkdir : options.workdir.string());
   return command;
 }
 

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,7 +21,7 @@ struct Command {
   std::vector<std::string> env;
 };
 
-// What runs `command` in the sandbox:
+// What runs `options.command` in the sandbox:
 //
 //   prlimit LIMITS -- [bwrap NAMESPACES MOUNTS -- | unshare -n --] [setpriv UID --] COMMAND
 //
@@ -30,18 +29,8 @@ struct Command {
 // bwrap (or `unshare -n`) isolates. setpriv, used when the launcher is root,
 // drops to an unprivileged uid of the sandbox's own: root is exempt from the
 // process limit (RLIMIT_NPROC counts per uid), and that uid owns nothing
-// outside the work folder. `isolation` is not kAuto.
-struct SandboxSpec {
-  Isolation isolation = Isolation::kNone;
-  std::filesystem::path workdir;
-  std::vector<std::string> command;
-  Limits limits;
-  std::vector<std::filesystem::path> hide;
-  std::vector<std::filesystem::path> read_only;
-  std::uint64_t uid = 0;
-  bool is_root = false;
-};
-
-Command sandbox_command(const SandboxSpec& spec);
+// outside the work folder. `isolation` is the one in effect (not kAuto);
+// options.isolation is not read.
+Command sandbox_command(const Options& options, Isolation isolation, bool is_root);
 
 }  // namespace vouch::sandbox

@@ -15,14 +15,12 @@ const Limits kProbeLimits{5, 256, 64, 1, 5000};
 bool works(Isolation isolation, std::uint64_t uid, bool is_root) {
   std::string folder = (std::filesystem::temp_directory_path() / "vouch-probe-XXXXXX").string();
   if (::mkdtemp(folder.data()) == nullptr) return false;
-  SandboxSpec spec;
-  spec.isolation = isolation;
-  spec.workdir = folder;
-  spec.command = {"true"};
-  spec.limits = kProbeLimits;
-  spec.uid = uid;
-  spec.is_root = is_root;
-  auto ended = supervise(sandbox_command(spec), folder,
+  Options probe;
+  probe.workdir = folder;
+  probe.command = {"true"};
+  probe.limits = kProbeLimits;
+  probe.uid = uid;
+  auto ended = supervise(sandbox_command(probe, isolation, is_root), folder,
                          std::chrono::milliseconds(kProbeLimits.wall_ms), Streams::kQuiet);
   std::error_code ec;
   std::filesystem::remove_all(folder, ec);

@@ -87,9 +87,7 @@ int main(int argc, char** argv) {
                              : options->isolation;
   std::cerr << announce(isolation, *options, is_root) << std::endl;
   if (is_root) chown_tree(options->workdir, options->uid);
-  SandboxSpec spec{isolation,     options->workdir,   options->command, options->limits,
-                   options->hide, options->read_only, options->uid,     is_root};
-  const auto command = sandbox_command(spec);
+  const auto command = sandbox_command(*options, isolation, is_root);
   auto ended =
       supervise(command, options->workdir, std::chrono::milliseconds(options->limits.wall_ms));
   if (!ended) return finish(sandbox_failed(ended.error().message));

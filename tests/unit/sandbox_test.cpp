@@ -130,16 +130,14 @@ bool contains_run(const std::vector<std::string>& argv, const std::vector<std::s
 }
 
 TEST(SandboxCommandLine, BubblewrapAsRootLimitsHidesAndDropsToTheSandboxUid) {
-  SandboxSpec spec;
-  spec.isolation = Isolation::kBubblewrap;
+  Options spec;
   spec.workdir = "/srv/data/work/run-1";
   spec.command = {"/usr/bin/node", "run.js"};
   spec.limits = kLimits;
   spec.hide = {"/srv/data"};
   spec.read_only = {"/srv/data/deps/abc/node_modules"};
   spec.uid = 1879048200;
-  spec.is_root = true;
-  auto command = sandbox_command(spec);
+  auto command = sandbox_command(spec, Isolation::kBubblewrap, /*is_root=*/true);
   const auto& argv = command.argv;
   ASSERT_FALSE(argv.empty());
   EXPECT_EQ(argv.front(), "prlimit");
@@ -164,12 +162,11 @@ TEST(SandboxCommandLine, BubblewrapAsRootLimitsHidesAndDropsToTheSandboxUid) {
 }
 
 TEST(SandboxCommandLine, WithoutRootNoProcessLimitNoSetprivAndAUserNamespace) {
-  SandboxSpec spec;
-  spec.isolation = Isolation::kUnshare;
+  Options spec;
   spec.workdir = "/home/me/run";
   spec.command = {"true"};
   spec.limits = kLimits;
-  auto command = sandbox_command(spec);
+  auto command = sandbox_command(spec, Isolation::kUnshare, /*is_root=*/false);
   const std::vector<std::string> expected{"prlimit",
                                           "--cpu=3:4",
                                           "--data=402653184:402653184",
@@ -182,8 +179,8 @@ TEST(SandboxCommandLine, WithoutRootNoProcessLimitNoSetprivAndAUserNamespace) {
                                           "true"};
   EXPECT_EQ(command.argv, expected);
   EXPECT_EQ(command.env[1], "HOME=/home/me/run");
-  spec.isolation = Isolation::kBubblewrap;
-  EXPECT_TRUE(contains_run(sandbox_command(spec).argv, {"--unshare-user", "--disable-userns"}));
+  EXPECT_TRUE(contains_run(sandbox_command(spec, Isolation::kBubblewrap, false).argv,
+                           {"--unshare-user", "--disable-userns"}));
 }
 
 }  // namespace
