@@ -10,6 +10,7 @@
 #include "actors/execution/child_process.hpp"
 #include "events/clock.hpp"
 #include "log/log.hpp"
+#include "store/runner_code_cache.hpp"
 #include "store/transform_cache.hpp"
 
 namespace vouch::app {
@@ -133,6 +134,9 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
   }
   if (settings.isolation == "bubblewrap") {
     settings.transform_cache = std::make_shared<store::TransformCache>(root / "transform-cache");
+  }
+  if (settings.isolation != "none") {
+    settings.code_cache = std::make_shared<store::RunnerCodeCache>(root / "code-cache");
   }
   const bool network = answer.get_object().if_contains("network") &&
                        answer.get_object().at("network").is_bool() &&

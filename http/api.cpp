@@ -49,7 +49,8 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
       log_(log),
       runner_stats_(service.runner_stats()),
       worker_stats_(service.worker_stats()),
-      transform_cache_(service.runner().transform_cache.get()) {
+      transform_cache_(service.runner().transform_cache.get()),
+      code_cache_(service.runner().code_cache.get()) {
   router_.add({"GET", "/healthz", "", false, [](const Request&, const Context&, Respond respond) {
                  respond(json_response(200, boost::json::object{{"status", "ok"}}));
                }});
@@ -204,7 +205,7 @@ void Api::handle(Request request, Respond respond) {
 
 std::string Api::metrics() const {
   return metrics_text({log_, models_.projector(), runner_stats_, worker_stats_, transform_cache_,
-                       responses_by_class_});
+                       code_cache_, responses_by_class_});
 }
 
 }  // namespace vouch::http

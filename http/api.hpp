@@ -60,6 +60,7 @@ class Api {
   const actors::RunnerStats& runner_stats_;
   const actors::WorkerStats& worker_stats_;
   const store::TransformCache* transform_cache_;  // nullptr without one on this machine
+  const store::RunnerCodeCache* code_cache_;      // nullptr without one on this machine
   std::array<std::atomic<std::uint64_t>, 6> responses_by_class_{};  // index: status / 100
 };
 

@@ -112,6 +112,15 @@ std::string metrics_text(const MetricSources& sources) {
          single("vouch_transform_cache_refusals_total", kCounter,
                 "runs whose leftovers were refused (a link, past a limit)", cache.refused)});
   }
+  if (sources.code_cache) {
+    const auto cache = sources.code_cache->stats();
+    families.insert(
+        families.end(),
+        {single("vouch_runner_code_cache_bytes", kGauge,
+                "bytes of V8 code cache held for runners started with runs waiting", cache.bytes),
+         single("vouch_runner_code_cache_lent_total", kCounter,
+                "runners started with the code cache of the runner's modules", cache.lent)});
+  }
   return prometheus::TextSerializer().Serialize(families);
 }
 

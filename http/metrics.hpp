@@ -9,6 +9,7 @@
 #include "actors/execution/runner_stats.hpp"
 #include "store/event_log.hpp"
 #include "store/projector.hpp"
+#include "store/runner_code_cache.hpp"
 #include "store/transform_cache.hpp"
 
 namespace vouch::http {
@@ -22,6 +23,9 @@ struct MetricSources {
   // This machine's cache of Jest transforms; nullptr when it has none
   // (no bubblewrap, or no executors here), and its metrics are then absent.
   const store::TransformCache* transform_cache;
+  // This machine's V8 code cache of the runner's modules; nullptr when it has
+  // none (no isolation, or no executors here), and its metrics are then absent.
+  const store::RunnerCodeCache* code_cache;
   // Answers by status class, indexed by status / 100.
   const std::array<std::atomic<std::uint64_t>, 6>& responses_by_class;
 };

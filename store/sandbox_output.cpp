@@ -123,4 +123,27 @@ events::Result<std::map<std::string, std::string>> read_sandbox_output(
   return std::move(walk.files);
 }
 
+events::Result<std::optional<std::string>> read_sandbox_file(const std::filesystem::path& file,
+                                                             std::uint64_t max_bytes,
+                                                             std::string_view what) {
+  const auto folder = file.parent_path();
+  Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.get() < 0) return system_error("cannot open " + folder.string());
+  const SandboxOutputLimits limits{1, max_bytes, 0};
+  const std::function<bool(const std::string&)> all;
+  const Walk walk{limits, what, all, {}, 0};
+  const auto name = file.filename().string();
+  struct stat st {};
+  if (::fstatat(dir.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return std::optional<std::string>{};
+    return system_error("cannot stat " + file.string());
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return events::Error::invalid(std::string(what) + " is not a regular file");
+  }
+  auto content = read_entry(dir.get(), name.c_str(), file.string(), walk);
+  if (!content) return std::move(content).error();
+  return std::optional<std::string>{std::move(content).value()};
+}
+
 }  // namespace vouch::store

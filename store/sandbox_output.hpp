@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,5 +28,12 @@ struct SandboxOutputLimits {
 [[nodiscard]] events::Result<std::map<std::string, std::string>> read_sandbox_output(
     const std::filesystem::path& folder, const SandboxOutputLimits& limits, std::string_view what,
     const std::function<bool(const std::string& path)>& wanted = {});
+
+// The regular file `file`, which a sandboxed process wrote in a folder of
+// the server's (its work folder), read without following a link and only
+// when it holds at most `max_bytes`. std::nullopt when there is none;
+// kInvalid, naming `what`, when it is something else or larger.
+[[nodiscard]] events::Result<std::optional<std::string>> read_sandbox_file(
+    const std::filesystem::path& file, std::uint64_t max_bytes, std::string_view what);
 
 }  // namespace vouch::store

@@ -7,6 +7,7 @@
 #include "actors/execution/runner_protocol.hpp"
 #include "events/ids.hpp"
 #include "log/log.hpp"
+#include "store/runner_code_cache.hpp"
 #include "store/transform_cache.hpp"
 
 namespace vouch::actors {
@@ -88,6 +89,22 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
       log::warn("runner", "the warm-up's transforms were not lent: " + lent.error().message);
     }
   }
+  // V8's code cache of the runner's modules spares an unprimed runner
+  // compiling most of Jest. A primed runner writes it while none is held for
+  // its Node.js major, and it is kept when that runner says it is ready.
+  // Either way the file is removed when the runner is ready: its job's files
+  // go into that folder.
+  std::shared_ptr<store::RunnerCodeCache> code_cache;
+  if (const auto& held = state.settings->code_cache; held && !args.empty()) {
+    if (auto lent = held->lend(major, workdir / kCodeCacheFile); !lent) {
+      log::warn("runner", "the code cache was not lent: " + lent.error().message);
+    } else if (*lent) {
+      args.insert(args.end(), {"--code-cache", kCodeCacheFile});
+    }
+  } else if (held && !held->holds(major)) {
+    args = {"--save-code-cache", kCodeCacheFile};
+    code_cache = held;
+  }
   auto child = ChildProcess::start(
       *state.host,
       sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node, "run.js", args,
@@ -101,7 +118,7 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
   auto handle = caf::actor_cast<executor_pool_actor>(self);
   process->exchange(
       {}, false, kReadyTimeout,
-      [process, handle, start, workdir, major, cache](std::optional<std::string> line) {
+      [process, handle, start, workdir, major, cache, code_cache](std::optional<std::string> line) {
         if (line && is_ready_line(*line)) {
           if (cache) {
             if (auto kept = cache->keep(kWarmUpCacheScope, workdir / kWarmUpCacheFolder); !kept) {
@@ -109,6 +126,13 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
                         "the warm-up's transforms were not kept: " + kept.error().message);
             }
           }
+          if (code_cache) {
+            if (auto kept = code_cache->keep(major, workdir / kCodeCacheFile); !kept) {
+              log::warn("runner", "the code cache was not kept: " + kept.error().message);
+            }
+          }
+          std::error_code ec;
+          std::filesystem::remove(workdir / kCodeCacheFile, ec);
           caf::anon_send(handle, ready_atom_v, start,
                          RunnerStart{WarmRunner{process, workdir, major}, {}});
           return;

@@ -10,6 +10,7 @@
 
 namespace vouch::store {
 class CoverageReports;
+class RunnerCodeCache;
 class TransformCache;
 }  // namespace vouch::store
 
@@ -25,6 +26,10 @@ inline constexpr const char* kJestCacheFolder = ".jest-cache";
 // dash): runner/src/run/prime.js.
 inline constexpr const char* kWarmUpCacheFolder = ".vouch-warm-up-cache";
 inline constexpr const char* kWarmUpCacheScope = "warm-up";
+// V8's code cache of the runner's modules in a runner's folder, written by a
+// primed runner (run.js --save-code-cache) or lent to an unprimed one
+// (--code-cache): runner/src/run/module-code-cache.js.
+inline constexpr const char* kCodeCacheFile = ".vouch-code-cache";
 
 // Limits of one sandboxed runner process (vouch-sandbox's options).
 struct SandboxLimits {
@@ -51,6 +56,9 @@ struct RunnerSettings {
   // Jest's transforms of each project, lent to its next runs on this machine;
   // only with bubblewrap, which shows every run its folder at the same path.
   std::shared_ptr<store::TransformCache> transform_cache;
+  // V8's code cache of the runner's modules, lent to runners started with
+  // runs waiting; only with isolation, which hides where it is kept.
+  std::shared_ptr<store::RunnerCodeCache> code_cache;
 
   // Generation: fresh processes from a bounded pool.
   std::size_t generator_slots = 2;

@@ -6,6 +6,17 @@
 
 // Before anything loads Jest: see src/run/node-resolution.js.
 require('../src/run/node-resolution').forgetNodePath();
-// Before any of Jest's code runs: see src/run/tiering.js.
-require('../src/run/tiering').chooseTiering(process.argv.slice(2));
-require('../src/run/main').main();
+
+let options;
+try {
+  options = require('../src/run/run-options').runOptionsOf(process.argv.slice(2));
+} catch (error) {
+  options = error;  // main() reports it
+}
+if (!(options instanceof Error)) {
+  // Before any of Jest's code is compiled or run: see src/run/tiering.js and
+  // src/run/module-code-cache.js.
+  require('../src/run/tiering').chooseTiering(options);
+  require('../src/run/module-code-cache').useModuleCodeCache(options);
+}
+require('../src/run/main').main(options);

@@ -374,6 +374,41 @@ TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) 
   EXPECT_GT(metric("vouch_transform_cache_bytes"), 0);
 }
 
+// Runs posted while no runner is ready start runners unprimed, which compile
+// Jest from V8's code cache that a primed runner wrote before any job
+// (store::RunnerCodeCache): they report what a primed runner reports.
+TEST_F(RunsTest, RunsPostedAtOnceStartRunnersFromTheCodeCache) {
+  const auto project = create_project(0);
+  const auto test = generated(project, {{"math.js", "exports.abs = (n) => (n < 0 ? -n : n);\n"}});
+  // The primed runners of the start write it as they get ready.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (metric("vouch_runner_code_cache_bytes") <= 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_GT(metric("vouch_runner_code_cache_bytes"), 0);
+  EXPECT_EQ(metric("vouch_runner_code_cache_lent_total"), 0);
+  const auto primed = run_to_end(test);
+  ASSERT_EQ(primed.at("outcome"), "success") << boost::json::serialize(primed);
+
+  std::vector<std::string> runs;
+  for (int i = 0; i < 4; ++i) {
+    auto response = start_run(test);
+    ASSERT_EQ(response.status, 202u) << response.body;
+    runs.emplace_back(json(response)["runId"].as_string());
+  }
+  for (const auto& run : runs) {
+    const auto ended = wait_for_run(run);
+    EXPECT_EQ(ended.at("outcome"), "success") << boost::json::serialize(ended);
+    EXPECT_EQ(ended.at("results"), primed.at("results"));
+  }
+  // Two ready runners took two runs; the others were started for the rest.
+  EXPECT_GE(metric("vouch_runner_code_cache_lent_total"), 2);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(data() / "code-cache"),
+                          std::filesystem::directory_iterator()),
+            1);  // one Node.js major
+}
+
 TEST_F(RunsTest, ARunCutShortByACrashEndsAsInterruptedAfterRestart) {
   const auto project = create_project(0);
   const auto test = generated(project, {{"spin.js", triggered("  for (;;) {}")}});

@@ -10,23 +10,31 @@ const { RunError } = require('./run-error');
 const { parseJob } = require('./job');
 const { writeFiles } = require('./workspace');
 const { primeJest } = require('./prime');
-const { primeRoundsOf } = require('./prime-rounds');
 const { runJest } = require('./run-jest');
 const { verdict } = require('./verdict');
 const { useNodePath } = require('./node-resolution');
-const { enableCompileCache } = require('./compile-cache');
+const { cacheContextCompiles } = require('./context-code-cache');
+const { saveModuleCodeCache } = require('./module-code-cache');
 const { useLazyBabelJest } = require('./lazy-babel-jest');
 
-async function main() {
+// `options`: run.js's command line (src/run/run-options.js), or the Error
+// that says what is wrong with it.
+async function main(options) {
   const send = reserveStdout();
   const finish = finisher(send);
+  if (options instanceof Error) {
+    finish(new RunError('runner_start_failed', options.message));
+    return;
+  }
   // Jest's own command line sets this; configs and tested code may read it.
   process.env.NODE_ENV ??= 'test';
 
-  enableCompileCache();
+  cacheContextCompiles();
   useLazyBabelJest();
   try {
-    await primeJest(process.cwd(), primeRoundsOf(process.argv.slice(2)));
+    await primeJest(process.cwd(), options.primeRounds);
+    // Before any job: only the warm-up has run (see module-code-cache.js).
+    if (options.saveCodeCache) saveModuleCodeCache(options.saveCodeCache);
   } catch (error) {
     finish(new RunError('runner_start_failed', errorText(error)));
     return;

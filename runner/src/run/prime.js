@@ -13,7 +13,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { runJest } = require('./run-jest');
 const { writeFiles } = require('./workspace');
-const { ROUNDS } = require('./prime-rounds');
+const { ROUNDS } = require('./run-options');
 
 const SUITE_DIR = path.join(__dirname, 'warm-up-suite');
 // The test file is stored under a name no test runner picks up by itself.

@@ -18,19 +18,32 @@
 // instead of 186 ms).
 
 const v8 = require('node:v8');
-const { primeRoundsOf } = require('./prime-rounds');
 
-// Eight times Node 20's default (V8 11.3: 67,584 bytes of bytecode run).
-const UNPRIMED_INTERRUPT_BUDGET = 8 * 67584;
+// Node 20's default (V8 11.3: 67,584 bytes of bytecode run), and eight times it.
+const DEFAULT_INTERRUPT_BUDGET = 67584;
+const UNPRIMED_INTERRUPT_BUDGET = 8 * DEFAULT_INTERRUPT_BUDGET;
 
-function chooseTiering(argv) {
-  let rounds;
-  try {
-    rounds = primeRoundsOf(argv);
-  } catch {
-    return;  // main() reports the bad argument
-  }
-  if (rounds === 0) v8.setFlagsFromString(`--interrupt-budget=${UNPRIMED_INTERRUPT_BUDGET}`);
+// `options`: run.js's (src/run/run-options.js).
+function chooseTiering(options) {
+  if (options.primeRounds === 0) setInterruptBudget(UNPRIMED_INTERRUPT_BUDGET);
 }
 
-module.exports = { chooseTiering, UNPRIMED_INTERRUPT_BUDGET };
+// Calls fn() under the unprimed runners' flags, in a primed runner. V8 keeps a
+// hash of its flags in every code cache it writes and rejects a cache written
+// under other flags, and the interrupt budget counts: this is how a primed
+// runner writes a cache that unprimed ones accept (src/run/module-code-cache.js).
+// The budget does not change the code compiled, only when it is optimised.
+function withUnprimedTiering(fn) {
+  setInterruptBudget(UNPRIMED_INTERRUPT_BUDGET);
+  try {
+    return fn();
+  } finally {
+    setInterruptBudget(DEFAULT_INTERRUPT_BUDGET);
+  }
+}
+
+function setInterruptBudget(bytes) {
+  v8.setFlagsFromString(`--interrupt-budget=${bytes}`);
+}
+
+module.exports = { chooseTiering, withUnprimedTiering, UNPRIMED_INTERRUPT_BUDGET };

@@ -14,7 +14,7 @@
 const vm = require('node:vm');
 const { createHash } = require('node:crypto');
 
-function enableCompileCache() {
+function cacheContextCompiles() {
   const compileFunction = vm.compileFunction;
   const codeCaches = new Map();
   vm.compileFunction = function compileFunctionWithCache(code, params = [], options = {}) {
@@ -27,4 +27,4 @@ function enableCompileCache() {
   };
 }
 
-module.exports = { enableCompileCache };
+module.exports = { cacheContextCompiles };
