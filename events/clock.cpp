@@ -1,5 +1,6 @@
 #include "events/clock.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -11,19 +12,48 @@ Millis now_millis() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-std::string format_timestamp(Millis at) {
-  std::time_t seconds = static_cast<std::time_t>(at / 1000);
-  int millis = static_cast<int>(at % 1000);
-  if (millis < 0) {
-    millis += 1000;
-    seconds -= 1;
+namespace {
+
+// Writes `value` as `width` decimal digits, zero-padded, ending before `end`.
+char* put_digits(char* end, unsigned value, int width) {
+  for (int i = 0; i < width; ++i) {
+    *--end = static_cast<char>('0' + value % 10);
+    value /= 10;
   }
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, millis);
-  return buffer;
+  return end;
+}
+
+}  // namespace
+
+// By hand rather than gmtime_r and snprintf: a project's answer has two
+// timestamps, and those took a lock (glibc's time zone lock, even for UTC)
+// and a printf each, about 1% of a read's CPU.
+// Times outside the years 0000 to 9999 are written as the nearest end.
+std::string format_timestamp(Millis at) {
+  using namespace std::chrono;
+  constexpr sys_time<milliseconds> kFirst = sys_days{year{0} / January / 1};
+  constexpr sys_time<milliseconds> kLast = sys_days{year{10000} / January / 1} - milliseconds(1);
+  const auto time = std::clamp(sys_time<milliseconds>{milliseconds(at)}, kFirst, kLast);
+  const auto day = floor<days>(time);
+  const year_month_day date{day};
+  const hh_mm_ss clock{time - day};
+  std::string out(24, '\0');  // YYYY-MM-DDTHH:MM:SS.mmmZ
+  char* end = out.data() + out.size();
+  *--end = 'Z';
+  end = put_digits(end, static_cast<unsigned>(clock.subseconds().count()), 3);
+  *--end = '.';
+  end = put_digits(end, static_cast<unsigned>(clock.seconds().count()), 2);
+  *--end = ':';
+  end = put_digits(end, static_cast<unsigned>(clock.minutes().count()), 2);
+  *--end = ':';
+  end = put_digits(end, static_cast<unsigned>(clock.hours().count()), 2);
+  *--end = 'T';
+  end = put_digits(end, static_cast<unsigned>(date.day()), 2);
+  *--end = '-';
+  end = put_digits(end, static_cast<unsigned>(date.month()), 2);
+  *--end = '-';
+  put_digits(end, static_cast<unsigned>(static_cast<int>(date.year())), 4);
+  return out;
 }
 
 std::optional<Millis> parse_timestamp(std::string_view text) {

@@ -73,7 +73,7 @@ struct Server::Impl {
   asio::io_context& next_context() { return *contexts[next_connection++ % contexts.size()]; }
 
   void do_accept() {
-    acceptor.async_accept(next_context(), [this](error_code ec, tcp::socket socket) {
+    acceptor.async_accept(next_context(), [this](error_code ec, Socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;  // stopped
       if (ec) return pause_accepting(ec);
       admit(std::move(socket));
@@ -83,7 +83,7 @@ struct Server::Impl {
 
   // Serves a new connection if the table admits it, closing the idle
   // connection it names; refuses it otherwise.
-  void admit(tcp::socket socket) {
+  void admit(Socket socket) {
     close_on_exec(socket.native_handle());
     error_code ec;
     const auto peer = socket.remote_endpoint(ec);

@@ -26,7 +26,7 @@ class Session : public std::enable_shared_from_this<Session> {
  public:
   using IdleEntry = ConnectionTable<Session>::IdleEntry;
 
-  Session(tcp::socket&& socket, asio::ip::address address, std::shared_ptr<ServerState> state)
+  Session(Socket&& socket, asio::ip::address address, std::shared_ptr<ServerState> state)
       : stream_(std::move(socket)), address_(std::move(address)), state_(std::move(state)) {}
   ~Session() {
     release_large_body();
@@ -247,7 +247,7 @@ class Session : public std::enable_shared_from_this<Session> {
   static constexpr std::size_t kFirstRead = 4096;
   static constexpr std::chrono::seconds kLinger{5};
 
-  beast::tcp_stream stream_;
+  beast::basic_stream<tcp, asio::io_context::executor_type> stream_;
   const asio::ip::address address_;
   std::shared_ptr<ServerState> state_;
   beast::flat_buffer buffer_;
@@ -264,8 +264,7 @@ class Session : public std::enable_shared_from_this<Session> {
   ConnectionTable<Session>::IdleList own_idle_;  // our entry while not in the idle list
 };
 
-void start_session(tcp::socket socket, asio::ip::address address,
-                   std::shared_ptr<ServerState> state) {
+void start_session(Socket socket, asio::ip::address address, std::shared_ptr<ServerState> state) {
   std::make_shared<Session>(std::move(socket), std::move(address), std::move(state))->start();
 }
 

@@ -198,6 +198,14 @@ TEST(KeyCoding, BigEndianKeysSortNumerically) {
 TEST(Clock, TimestampsAreIsoUtcWithMilliseconds) {
   EXPECT_EQ(events::format_timestamp(0), "1970-01-01T00:00:00.000Z");
   EXPECT_EQ(events::format_timestamp(1795341600123), "2026-11-22T10:00:00.123Z");
+  EXPECT_EQ(events::format_timestamp(-1), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(events::format_timestamp(951782400000), "2000-02-29T00:00:00.000Z");
+  EXPECT_EQ(events::format_timestamp(253402300799999), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(events::format_timestamp(253402300800000), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(events::format_timestamp(-62167219200001), "0000-01-01T00:00:00.000Z");
+  for (const events::Millis at : {0LL, 86399999LL, 1795341600123LL, 4102444800000LL}) {
+    EXPECT_EQ(events::parse_timestamp(events::format_timestamp(at)), at);
+  }
   EXPECT_EQ(events::parse_timestamp("2026-11-22T10:00:00.123Z"), 1795341600123);
   EXPECT_FALSE(events::parse_timestamp("2026-11-22 10:00:00").has_value());
 }
