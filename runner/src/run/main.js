@@ -33,11 +33,18 @@ async function main(options) {
   useLazyBabelJest();
   try {
     await primeJest(process.cwd(), options.primeRounds);
-    // Before any job: only the warm-up has run (see module-code-cache.js).
-    if (options.saveCodeCache) saveModuleCodeCache(options.saveCodeCache);
   } catch (error) {
     finish(new RunError('runner_start_failed', errorText(error)));
     return;
+  }
+  // Before any job: only the warm-up has run (see module-code-cache.js). A
+  // runner without it only loads slower, so a failure is only told.
+  if (options.saveCodeCache) {
+    try {
+      saveModuleCodeCache(options.saveCodeCache);
+    } catch (error) {
+      process.stderr.write(`the code cache was not written: ${errorText(error)}\n`);
+    }
   }
   let fileSizeExceeded = false;
   process.on('SIGXFSZ', () => { fileSizeExceeded = true; });

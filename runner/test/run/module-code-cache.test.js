@@ -78,13 +78,21 @@ test('a primed runner writes the cache of its own modules before it is ready', a
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const cache = v8.deserialize(fs.readFileSync(await writtenCache(dir)));
   assert.equal(cache.node, process.version);
-  const files = [...cache.entries.keys()];
+  const files = [...cache.modules.keys()];
   assert.ok(files.length > 100, `${files.length} modules`);
   assert.ok(files.every((file) => file.startsWith(RUNNER_DIR + path.sep)), 'only the runner\'s own modules');
   assert.ok(files.some((file) => file.includes(`${path.sep}@jest${path.sep}core${path.sep}`)));
-  for (const { sha1, data } of cache.entries.values()) {
+  for (const { sha1, data } of cache.modules.values()) {
     assert.match(sha1, /^[0-9a-f]{40}$/);
     assert.ok(data.length > 0);
+  }
+  // Where the modules' requires resolved: only inside the runner's folder.
+  assert.ok(cache.resolutions.size > 100, `${cache.resolutions.size} resolutions`);
+  for (const [key, filename] of cache.resolutions) {
+    const [folder, request] = key.split('\0');
+    assert.ok(folder.startsWith(RUNNER_DIR + path.sep), key);
+    assert.ok(!path.isAbsolute(request), key);
+    assert.ok(filename.startsWith(RUNNER_DIR + path.sep), filename);
   }
 });
 
@@ -95,6 +103,7 @@ test('an unprimed runner compiles Jest from it: V8 accepts it under the unprimed
   assert.ok(use.fromCache > 30, JSON.stringify(use));
   assert.equal(use.rejected, 0);
   assert.equal(use.stale, 0);
+  assert.ok(use.resolved > 30, JSON.stringify(use));
 });
 
 test('a run from the cache reports what a run without it reports', async (t) => {
@@ -110,12 +119,17 @@ test('a run from the cache reports what a run without it reports', async (t) => 
   assert.equal(withCache.results.failed, 1);
 });
 
-test('an entry for other content, or a file that is no cache, is not used', async (t) => {
+test('an entry for other content, a cache of another install, or a file that is no cache, is not used', async (t) => {
   const dir = tempDir();
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const file = await writtenCache(dir);
   const cache = v8.deserialize(fs.readFileSync(file));
-  for (const entry of cache.entries.values()) {
+
+  const otherInstall = path.join(dir, 'other-install');
+  fs.writeFileSync(otherInstall, v8.serialize({ ...cache, install: `${cache.install}0` }));
+  assert.deepEqual(useWhenLoadingJest(otherInstall), { fromCache: 0, rejected: 0, stale: 0, resolved: 0 });
+
+  for (const entry of cache.modules.values()) {
     entry.sha1 = '0'.repeat(40);
     entry.data = Buffer.alloc(entry.data.length, 7);  // same length, not V8's
   }
@@ -123,6 +137,7 @@ test('an entry for other content, or a file that is no cache, is not used', asyn
   const use = useWhenLoadingJest(file);
   assert.equal(use.fromCache, 0);
   assert.ok(use.stale > 30, JSON.stringify(use));
+  assert.ok(use.resolved > 30, JSON.stringify(use));
 
   const garbage = path.join(dir, 'garbage');
   fs.writeFileSync(garbage, 'not a code cache');
