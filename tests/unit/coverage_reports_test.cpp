@@ -2,30 +2,25 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-
 #include "temp_folder.hpp"
+#include "test_files.hpp"
 
 namespace vouch::store {
 namespace {
 
 namespace fs = std::filesystem;
 using testing::TempFolder;
+using testing::write_file;
 
 constexpr std::chrono::milliseconds kDay{24LL * 60 * 60 * 1000};
-
-void write(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << content;
-}
 
 // A report as run.js leaves it.
 fs::path report(const fs::path& root, const std::string& name, const std::string& lcov) {
   const auto folder = root / name;
-  write(folder / "lcov.info", lcov);
-  write(folder / "coverage-final.json", "{}");
-  write(folder / "lcov-report" / "base.css", "body{}");
-  write(folder / "lcov-report" / "src" / "a.js.html", "<html>" + lcov + "</html>");
+  write_file(folder / "lcov.info", lcov);
+  write_file(folder / "coverage-final.json", "{}");
+  write_file(folder / "lcov-report" / "base.css", "body{}");
+  write_file(folder / "lcov-report" / "src" / "a.js.html", "<html>" + lcov + "</html>");
   return folder;
 }
 
@@ -77,7 +72,7 @@ TEST(CoverageReports, AMissingFolderIsNoReport) {
 
 TEST(CoverageReports, LinksAndSpecialFilesAreRefusedNeverFollowed) {
   TempFolder temp;
-  write(temp.path() / "secret", "the server's secret");
+  write_file(temp.path() / "secret", "the server's secret");
   CoverageReports reports(temp.path() / "reports", 30 * kDay);
 
   auto linked_file = report(temp.path(), "w1", "x");

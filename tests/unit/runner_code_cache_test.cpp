@@ -3,27 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "temp_folder.hpp"
+#include "test_files.hpp"
 
 namespace vouch::store {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_file;
 using testing::TempFolder;
-
-void write(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << content;
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using testing::write_file;
 
 TEST(RunnerCodeCache, LendsTheFirstCacheKeptForAMajor) {
   TempFolder temp;
@@ -34,9 +24,9 @@ TEST(RunnerCodeCache, LendsTheFirstCacheKeptForAMajor) {
   EXPECT_FALSE(*nothing);
   EXPECT_FALSE(fs::exists(temp.path() / "unprimed" / ".vouch-code-cache"));
 
-  write(temp.path() / "primed" / ".vouch-code-cache", "compiled by the first runner");
+  write_file(temp.path() / "primed" / ".vouch-code-cache", "compiled by the first runner");
   ASSERT_TRUE(cache.keep("20", temp.path() / "primed" / ".vouch-code-cache"));
-  write(temp.path() / "later" / ".vouch-code-cache", "compiled by a later one");
+  write_file(temp.path() / "later" / ".vouch-code-cache", "compiled by a later one");
   ASSERT_TRUE(cache.keep("20", temp.path() / "later" / ".vouch-code-cache"));
   EXPECT_TRUE(cache.holds("20"));
   EXPECT_FALSE(cache.holds("22"));
@@ -45,7 +35,8 @@ TEST(RunnerCodeCache, LendsTheFirstCacheKeptForAMajor) {
   const auto lent = cache.lend("20", temp.path() / "unprimed" / ".vouch-code-cache");
   ASSERT_TRUE(lent);
   EXPECT_TRUE(*lent);
-  EXPECT_EQ(read(temp.path() / "unprimed" / ".vouch-code-cache"), "compiled by the first runner");
+  EXPECT_EQ(read_file(temp.path() / "unprimed" / ".vouch-code-cache"),
+            "compiled by the first runner");
   EXPECT_EQ(cache.stats().lent, 1u);
   EXPECT_EQ(cache.stats().bytes, std::string("compiled by the first runner").size());
 }
@@ -55,10 +46,10 @@ TEST(RunnerCodeCache, RefusesWhatIsNoCacheFile) {
   RunnerCodeCache cache(temp.path() / "cache");
   const auto runner = temp.path() / "runner";
   fs::create_directories(runner);
-  write(temp.path() / "secret", "the server's own file");
+  write_file(temp.path() / "secret", "the server's own file");
   fs::create_symlink(temp.path() / "secret", runner / "linked");
   fs::create_directories(runner / "folder");
-  write(runner / "cache", "compiled");
+  write_file(runner / "cache", "compiled");
 
   EXPECT_FALSE(cache.keep("20", runner / "linked"));
   EXPECT_FALSE(cache.keep("20", runner / "folder"));
@@ -78,7 +69,7 @@ TEST(RunnerCodeCache, RefusesWhatIsNoCacheFile) {
 
 TEST(RunnerCodeCache, StartsEmptyAfterARestart) {
   TempFolder temp;
-  write(temp.path() / "runner" / "cache", "compiled");
+  write_file(temp.path() / "runner" / "cache", "compiled");
   {
     RunnerCodeCache cache(temp.path() / "cache");
     ASSERT_TRUE(cache.keep("20", temp.path() / "runner" / "cache"));

@@ -2,38 +2,26 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "temp_folder.hpp"
+#include "test_files.hpp"
 
 namespace vouch::store {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_file;
 using testing::TempFolder;
+using testing::write_file;
 
 constexpr const char* kTransform = "jest-transform-cache-1f2e-3d4c/ab/index_ab12";
-
-void write(const fs::path& path, const std::string& content) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary) << content;
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 // A run's folder with the cache folder Jest left in it.
 fs::path run_folder(const fs::path& root, const std::string& name) {
   const auto folder = root / name;
-  write(folder / ".jest-cache" / kTransform, "checksum\nmodule.exports = 1;");
-  write(folder / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map", "{}");
-  write(folder / ".jest-cache" / "haste-map-1f2e-77", "haste");
-  write(folder / ".jest-cache" / "perf-cache-1f2e-88", "timings");
+  write_file(folder / ".jest-cache" / kTransform, "checksum\nmodule.exports = 1;");
+  write_file(folder / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map", "{}");
+  write_file(folder / ".jest-cache" / "haste-map-1f2e-77", "haste");
+  write_file(folder / ".jest-cache" / "perf-cache-1f2e-88", "timings");
   return folder;
 }
 
@@ -57,7 +45,7 @@ TEST(TransformCache, LendsWhatARunTransformedToTheNextRunOfTheProject) {
   EXPECT_EQ(*kept, 2u);
 
   const auto next = lent_to(cache, temp.path(), "run-2", "prj_a");
-  EXPECT_EQ(read(next / kTransform), "checksum\nmodule.exports = 1;");
+  EXPECT_EQ(read_file(next / kTransform), "checksum\nmodule.exports = 1;");
   EXPECT_TRUE(fs::exists(next / "jest-transform-cache-1f2e-3d4c/ab/index_ab12.map"));
   // Jest's haste map and timings are about one run's folder, not kept.
   EXPECT_FALSE(fs::exists(next / "haste-map-1f2e-77"));
@@ -76,14 +64,14 @@ TEST(TransformCache, TakesOnlyWhatItDoesNotHoldYet) {
   ASSERT_TRUE(cache.keep("prj_a", run_folder(temp.path(), "run-1") / ".jest-cache"));
   const auto again = run_folder(temp.path(), "run-2");
   // What it holds is neither read nor rewritten: even a changed file stays as first kept.
-  write(again / ".jest-cache" / kTransform, "planted");
-  write(again / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/cd/other_cd34", "other");
+  write_file(again / ".jest-cache" / kTransform, "planted");
+  write_file(again / ".jest-cache" / "jest-transform-cache-1f2e-3d4c/cd/other_cd34", "other");
   auto kept = cache.keep("prj_a", again / ".jest-cache");
   ASSERT_TRUE(kept) << kept.error().message;
   EXPECT_EQ(*kept, 1u);
   const auto next = lent_to(cache, temp.path(), "run-3", "prj_a");
-  EXPECT_EQ(read(next / kTransform), "checksum\nmodule.exports = 1;");
-  EXPECT_EQ(read(next / "jest-transform-cache-1f2e-3d4c/cd/other_cd34"), "other");
+  EXPECT_EQ(read_file(next / kTransform), "checksum\nmodule.exports = 1;");
+  EXPECT_EQ(read_file(next / "jest-transform-cache-1f2e-3d4c/cd/other_cd34"), "other");
 }
 
 TEST(TransformCache, NeverLendsOneProjectsTransformsToAnother) {
@@ -97,7 +85,7 @@ TEST(TransformCache, RefusesALinkTheRunLeftAndKeepsNothingOfIt) {
   TempFolder temp;
   TransformCache cache(temp.path() / "cache");
   const auto run = temp.path() / "run-1";
-  write(temp.path() / "secret", "server key");
+  write_file(temp.path() / "secret", "server key");
   fs::create_directories(run / ".jest-cache" / "jest-transform-cache-1f2e/ab");
   fs::create_symlink(temp.path() / "secret",
                      run / ".jest-cache" / "jest-transform-cache-1f2e/ab/x");
@@ -120,7 +108,8 @@ TEST(TransformCache, AProjectPastItsLimitsStartsAgainAndTheLeastRecentlyLentGoFi
   TransformCache cache(temp.path() / "cache", limits);
   const auto run_with = [&](const std::string& name, const std::string& file, std::size_t size) {
     const auto folder = temp.path() / name;
-    write(folder / ".jest-cache" / "jest-transform-cache-1f/ab" / file, std::string(size, 'x'));
+    write_file(folder / ".jest-cache" / "jest-transform-cache-1f/ab" / file,
+               std::string(size, 'x'));
     return folder / ".jest-cache";
   };
   ASSERT_TRUE(cache.keep("prj_a", run_with("a1", "one", 60)));
