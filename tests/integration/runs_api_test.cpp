@@ -2,6 +2,7 @@
 // vouchd: real runners, real Jest, the real sandbox, real npm installs.
 #include <csignal>
 #include <fstream>
+#include <map>
 
 #include "runner_fixture.hpp"
 
@@ -407,6 +408,37 @@ TEST_F(RunsTest, RunsPostedAtOnceStartRunnersFromTheCodeCache) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(data() / "code-cache"),
                           std::filesystem::directory_iterator()),
             1);  // one Node.js major
+
+  // Tested code writing a code cache where runners find theirs: never taken,
+  // and the runs after it load as before.
+  const auto held_now = [this] {
+    std::map<std::filesystem::path, std::string> held;
+    for (const auto& file : std::filesystem::directory_iterator(data() / "code-cache")) {
+      std::ifstream in(file.path(), std::ios::binary);
+      held[file.path()] = std::string(std::istreambuf_iterator<char>(in), {});
+    }
+    return held;
+  };
+  const auto bytes = metric("vouch_runner_code_cache_bytes");
+  const auto held = held_now();
+  const auto planting =
+      generated(project, {{"plant.js",
+                           "exports.plant = () => {\n"
+                           "  require('fs').writeFileSync('.vouch-code-cache', 'planted');\n"
+                           "  return 'planted';\n};\n"}});
+  runs.clear();
+  for (const auto& subject : {planting, test, planting, test}) {
+    auto response = start_run(subject);
+    ASSERT_EQ(response.status, 202u) << response.body;
+    runs.emplace_back(json(response)["runId"].as_string());
+  }
+  for (const auto& run : runs) {
+    const auto ended = wait_for_run(run);
+    EXPECT_EQ(ended.at("outcome"), "success") << boost::json::serialize(ended);
+  }
+  EXPECT_EQ(metric("vouch_runner_code_cache_bytes"), bytes);
+  EXPECT_TRUE(held_now() == held);
+  EXPECT_EQ(run_to_end(test).at("results"), primed.at("results"));
 }
 
 TEST_F(RunsTest, ARunCutShortByACrashEndsAsInterruptedAfterRestart) {
