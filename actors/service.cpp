@@ -21,6 +21,7 @@
 #include "actors/execution/worker.hpp"
 #include "actors/timeouts.hpp"
 #include "actors/type_ids.hpp"
+#include "secrets/webhook_secrets.hpp"
 #include "store/read_models.hpp"
 
 namespace vouch::actors {
@@ -159,6 +160,7 @@ struct Service::Impl {
   struct WebhookActors {
     CommitRelay* relay = nullptr;
     WebhookClient* client = nullptr;
+    const secrets::WebhookSecrets* secrets = nullptr;
     webhook_registry_actor registry;
     webhook_dispatcher_actor dispatcher;
     ~WebhookActors() {
@@ -275,6 +277,9 @@ events::Status Service::start_webhooks(const WebhookSettings& settings, const st
                                        const store::ReadModels& models, store::Database& database,
                                        CommitRelay& relay) {
   auto& impl = *impl_;
+  if (!settings.secrets) {
+    return events::Error::invalid("webhooks need the secrets key (--secrets-key-file)");
+  }
   WebhookClient::Options client_options;
   client_options.policy = AddressPolicy(settings.allow_cidrs);
   client_options.ca_file = settings.ca_file;
@@ -292,11 +297,13 @@ events::Status Service::start_webhooks(const WebhookSettings& settings, const st
   prototype.deliveries = &models.deliveries();
   prototype.store = impl.store;
   prototype.client = impl.webhook_client.get();
+  prototype.secrets = settings.secrets;
   prototype.rules.allow_http = settings.allow_http;
   prototype.retry.scale = settings.retry_scale;
   prototype.timeout = settings.timeout;
   prototype.idle_after = impl.options.idle_after;
   impl.webhooks.client = impl.webhook_client.get();
+  impl.webhooks.secrets = settings.secrets;
   impl.webhooks.registry = spawn_webhook_registry(impl.system, std::move(prototype));
   impl.webhooks.dispatcher = spawn_webhook_dispatcher(
       impl.system, WebhookDispatcherConfig{&log, &models.webhooks(), &models.deliveries(),
@@ -339,6 +346,14 @@ void Service::rotate_webhook_secret(events::RotateWebhookSecret command,
                                     Callback<events::Webhook> done) {
   if (refuse_unless_started(impl_->webhooks.registry, done)) return;
   impl_->ask<events::Webhook>(impl_->webhooks.registry, std::move(command), std::move(done));
+}
+
+events::Result<std::string> Service::open_webhook_secret(const std::string& webhook_id,
+                                                         const events::SealedSecret& sealed) const {
+  if (!impl_->webhooks.secrets) {
+    return events::Error::unavailable("webhooks are not started in this process");
+  }
+  return impl_->webhooks.secrets->open(webhook_id, sealed);
 }
 
 void Service::redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done) {

@@ -116,6 +116,11 @@ class Service {
   void delete_webhook(events::DeleteWebhook command, Callback<events::Webhook> done);
   void rotate_webhook_secret(events::RotateWebhookSecret command, Callback<events::Webhook> done);
   void redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done);
+  // The plain form of a secret of webhook `webhook_id`: kNotFound once its
+  // data key is destroyed, kUnavailable before start_webhooks(). Reads
+  // RocksDB on the caller's thread (a point lookup).
+  [[nodiscard]] events::Result<std::string> open_webhook_secret(
+      const std::string& webhook_id, const events::SealedSecret& sealed) const;
 
  private:
   struct Impl;

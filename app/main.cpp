@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/commands.hpp"
+#include "app/secrets_command.hpp"
 #include "log/log.hpp"
 
 namespace {
@@ -15,6 +16,7 @@ constexpr const char* kUsage =
     "  vouchd [serve] --data DIR --listen HOST:PORT\n"
     "  vouchd keys create --data DIR --account NAME --plan PLAN --scopes S1,S2 [--name NAME]\n"
     "  vouchd replay --data DIR [--from POSITION] [--verify]\n"
+    "  vouchd rotate-master-key --data DIR --secrets-key-file OLD --new-key-file NEW\n"
     "  vouchd worker --connect HOST:PORT [--generators N] [--executors N] [--data DIR]\n"
     "                [--workers-ca FILE --workers-cert FILE --workers-key FILE]\n";
 
@@ -29,6 +31,9 @@ int command(const std::vector<std::string>& args) {
     return vouch::app::create_key({args.begin() + 2, args.end()});
   }
   if (args[0] == "replay") return vouch::app::replay({args.begin() + 1, args.end()});
+  if (args[0] == "rotate-master-key") {
+    return vouch::app::rotate_master_key({args.begin() + 1, args.end()});
+  }
   if (args[0] == "worker") return vouch::app::worker({args.begin() + 1, args.end()});
   std::cerr << "vouchd: unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;

@@ -55,6 +55,11 @@ EncodedEvent encode(const IdempotentResponseRecorded& event) {
                            {"headers", std::move(headers)},
                            {"body", response.body},
                            {"at", response.at}};
+  if (response.secret_at) {
+    data["secretAt"] = *response.secret_at;
+    data["secretOf"] = response.secret_of;
+    data["secret"] = sealed_secret_to_json(response.secret);
+  }
   return ja::encoded(kIdempotentResponseRecordedV1, data);
 }
 
@@ -80,6 +85,15 @@ Result<IdempotentResponseRecorded> decode_idempotent_response(std::string_view d
         }
         response.body = ja::string_at(object, "body");
         response.at = ja::int_at(object, "at");
+        if (object.contains("secretAt")) {
+          const auto at = ja::int_at(object, "secretAt");
+          if (at < 0 || static_cast<std::size_t>(at) > response.body.size()) {
+            throw ja::CorruptRecord{"secretAt is outside the body"};
+          }
+          response.secret_at = static_cast<std::size_t>(at);
+          response.secret_of = ja::string_at(object, "secretOf");
+          response.secret = sealed_secret_at(object, "secret");
+        }
         return IdempotentResponseRecorded{std::move(response)};
       });
 }

@@ -9,6 +9,7 @@
 #include "events/clock.hpp"
 #include "events/encoded_event.hpp"
 #include "events/result.hpp"
+#include "events/sealed_secret.hpp"
 
 // Idempotency keys (DESIGN §3, Stripe's semantics): the first response to a
 // POST that carried `Idempotency-Key` is recorded, and a retry with the same
@@ -31,6 +32,13 @@ struct IdempotentResponse {
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. Location
   std::string body;
   Millis at = 0;
+  // A webhook secret the response held (creation, rotation) is never
+  // recorded in plain text: it is cut out of `body` at byte `secret_at`, and
+  // `secret` keeps it sealed under the webhook's data key (empty when it
+  // could not be kept). A replay puts it back while that key exists.
+  std::optional<std::size_t> secret_at;
+  std::string secret_of;  // the webhook's id
+  SealedSecret secret;
 };
 
 // The one event of the stream "idempotency-<sha256 of account and key>"

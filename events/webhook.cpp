@@ -89,7 +89,7 @@ std::optional<std::string> check_webhook_url(std::string_view url, bool allow_ht
 }
 
 Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
-                                         const WebhookRules& rules) {
+                                         const SealedSecret& sealed, const WebhookRules& rules) {
   if (state.webhook) return Error::conflict("webhook " + command.id + " already exists");
   std::vector<FieldError> errors;
   check_url(command.url, rules, errors);
@@ -102,7 +102,7 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Create
   webhook.url = command.url;
   webhook.events = command.events;
   webhook.description = command.description;
-  webhook.secret = command.secret;
+  webhook.secret = sealed;
   webhook.created = command.at;
   webhook.updated = command.at;
   return std::vector<WebhookEvent>{WebhookCreated{std::move(webhook)}};
@@ -138,11 +138,11 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Delete
 }
 
 Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
-                                         const RotateWebhookSecret& command) {
+                                         const RotateWebhookSecret& command,
+                                         const SealedSecret& sealed) {
   if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
   return std::vector<WebhookEvent>{
-      WebhookSecretRotated{command.id, command.secret, state.webhook->secret,
-                           command.at + kSecretOverlapMillis, command.at}};
+      WebhookSecretRotated{command.id, sealed, command.at + kSecretOverlapMillis, command.at}};
 }
 
 Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DisableWebhook& command) {
@@ -185,8 +185,8 @@ WebhookState evolve(WebhookState state, const WebhookEvent& event) {
                  },
                  [&](const WebhookSecretRotated& rotated) {
                    if (!state.webhook) return;
+                   state.webhook->previous_secret = std::move(state.webhook->secret);
                    state.webhook->secret = rotated.secret;
-                   state.webhook->previous_secret = rotated.previous_secret;
                    state.webhook->previous_secret_until = rotated.previous_secret_until;
                    state.webhook->updated = rotated.at;
                  },
@@ -201,12 +201,21 @@ WebhookState evolve(WebhookState state, const WebhookEvent& event) {
   return state;
 }
 
-std::vector<std::string> signing_secrets(const Webhook& webhook, Millis at) {
-  std::vector<std::string> secrets{webhook.secret};
+std::vector<SealedSecret> signing_secrets(const Webhook& webhook, Millis at) {
+  std::vector<SealedSecret> secrets{webhook.secret};
   if (!webhook.previous_secret.empty() && at < webhook.previous_secret_until) {
     secrets.push_back(webhook.previous_secret);
   }
   return secrets;
+}
+
+std::vector<std::string> needed_keys(const WebhookState& state, Millis at) {
+  std::vector<std::string> keys;
+  if (!state.webhook || state.deleted) return keys;
+  for (const auto& secret : signing_secrets(*state.webhook, at)) {
+    if (!secret.empty()) keys.push_back(secret.key_id);
+  }
+  return keys;
 }
 
 }  // namespace vouch::events

@@ -9,14 +9,57 @@
 namespace vouch::http {
 namespace {
 
-Response replay(const events::IdempotentResponse& recorded) {
+// The recorded response again; a webhook secret cut out of it is opened and
+// put back. 409 webhook_secret_destroyed once its data key is gone.
+Response replay(const actors::Service& service, const events::IdempotentResponse& recorded,
+                const std::string& request_id) {
   Response response;
   response.status = recorded.status;
   response.content_type = recorded.content_type;
   response.body = recorded.body;
   response.headers = recorded.headers;
+  if (recorded.secret_at) {
+    auto plain = recorded.secret.empty()
+                     ? events::Result<std::string>(events::Error::not_found("no sealed secret"))
+                     : service.open_webhook_secret(recorded.secret_of, recorded.secret);
+    if (!plain && plain.error().code != events::ErrorCode::kNotFound) {
+      return error_response(
+          events::Error::internal("cannot open the recorded response's webhook secret: " +
+                                  plain.error().message),
+          request_id);
+    }
+    if (!plain) {
+      return to_response({409,
+                          "webhook_secret_destroyed",
+                          "the first response to this Idempotency-Key showed a webhook secret "
+                          "that has since been destroyed (the webhook was deleted or its secret "
+                          "rotated again), so it cannot be answered again",
+                          {}},
+                         request_id);
+    }
+    response.body.insert(*recorded.secret_at, *plain);
+  }
   response.set_header("Idempotent-Replayed", "true");
   return response;
+}
+
+// What is recorded of `response`: never a webhook secret in plain text.
+events::IdempotentResponse to_record(const Response& response) {
+  events::IdempotentResponse out;
+  out.status = response.status;
+  out.content_type = response.content_type;
+  out.headers = response.headers;
+  out.body = response.body;
+  if (response.secret) {
+    const auto at = out.body.find(response.secret->plain);
+    if (at != std::string::npos) {
+      out.body.erase(at, response.secret->plain.size());
+      out.secret_at = at;
+      out.secret_of = response.secret->webhook_id;
+      out.secret = response.secret->sealed;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -65,7 +108,7 @@ void Idempotency::handle(const Request& request, const Context& context, const H
            {{"Idempotency-Key", "already used for another request"}}},
           context.request_id));
     }
-    return respond(replay(**recorded));
+    return respond(replay(service_, **recorded, context.request_id));
   }
 
   Respond record = [this, stream, account, key, fingerprint, request_id = context.request_id,
@@ -74,13 +117,10 @@ void Idempotency::handle(const Request& request, const Context& context, const H
       release(stream);
       return respond(std::move(response));
     }
-    events::IdempotentResponse first{key,
-                                     fingerprint,
-                                     response.status,
-                                     response.content_type,
-                                     response.headers,
-                                     response.body,
-                                     events::now_millis()};
+    auto first = to_record(response);
+    first.key = key;
+    first.fingerprint = fingerprint;
+    first.at = events::now_millis();
     service_.record_idempotent_response(
         account, std::move(first),
         [this, stream, request_id, respond,

@@ -1,9 +1,12 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "events/sealed_secret.hpp"
 
 // The HTTP exchange as handlers see it: plain structs, no Beast, so that only
 // session.cpp compiles Beast's headers.
@@ -19,11 +22,21 @@ struct Request {
   std::string body;
 };
 
+// A webhook secret in a response body, with its sealed form.
+struct BodySecret {
+  std::string plain;
+  std::string webhook_id;
+  events::SealedSecret sealed;
+};
+
 struct Response {
   unsigned status = 200;
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
+  // Set when `body` holds a webhook secret in plain text: an idempotency
+  // record keeps the sealed form instead (http/idempotency.cpp).
+  std::optional<BodySecret> secret;
 
   void set_header(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));

@@ -27,8 +27,9 @@ DATA=$(mktemp -d)
 LOG=$DATA.log
 OUT=$DATA.out
 KEY="vk_$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
-VOUCH_BOOTSTRAP_KEY=$KEY "$VOUCHD" serve --data "$DATA" --listen 127.0.0.1:0 \
-  --runner "$VOUCH_RUNNER" --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
+VOUCH_BOOTSTRAP_KEY=$KEY "$VOUCHD" serve --data "$DATA/data" --listen 127.0.0.1:0 \
+  --secrets-key-file "$DATA/secrets.key" --runner "$VOUCH_RUNNER" --webhook-allow-http \
+  --webhook-allow-cidr 127.0.0.0/8 \
   --webhook-retry-scale 0.001 --import-allow-file-urls >"$OUT" 2>"$LOG" &
 VOUCHD_PID=$!
 cleanup() {

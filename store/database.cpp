@@ -64,7 +64,8 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
       {rocksdb::kDefaultColumnFamilyName, cf_options},
       {"events", events_options},
       {"streams", indexed_options},
-      {"views", indexed_options}};
+      {"views", indexed_options},
+      {"secrets", cf_options}};
 
   std::unique_ptr<Database> database(new Database());
   database->folder_ = folder;

@@ -22,6 +22,8 @@ namespace vouch::store {
 //   streams — stream heads and the per-stream index
 //   views   — read models and their checkpoints
 //   meta    — the log's own bookkeeping (last position)
+//   secrets — wrapped data keys (secrets/key_store.hpp); not part of the log, so
+//             a key can be destroyed
 // Thread-safe, like rocksdb::DB itself. Outlives everything that uses it.
 class Database {
  public:
@@ -39,6 +41,7 @@ class Database {
   rocksdb::ColumnFamilyHandle* events() const { return handles_[1]; }
   rocksdb::ColumnFamilyHandle* streams() const { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* views() const { return handles_[3]; }
+  rocksdb::ColumnFamilyHandle* secrets() const { return handles_[4]; }
 
   // The value of `key` in the views column family; nullopt when absent,
   // kInternal when RocksDB fails. Thread-safe.
