@@ -188,7 +188,7 @@ async function generateTests(job, { log = () => {} } = {}) {
   try {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
-    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
+    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
     const modules = await loadModules(instrumented, executor, problems, observed, rng);
     phase('load');
@@ -203,7 +203,8 @@ async function generateTests(job, { log = () => {} } = {}) {
     phase('search');
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
-    prestarted = corpus.length ? [1, 2].map((n) => startRunner(path.join(workspace.workDir, `warm-${n}`))) : [];
+    // The second runs the suite as another user on another machine (verify.js).
+    prestarted = corpus.length ? [null, workspace.elsewhere].map((elsewhere, n) => startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere)) : [];
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
     phase('shrink');
@@ -225,7 +226,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, elsewhere: workspace.elsewhere })
       : { suites: [], coverage: null, files: [], dropped: null };
     phase('verify');
     problems.push(...untestedProblems(loadedModules, suites, verified));

@@ -21,6 +21,11 @@ const REUSE_CHANCE = 0.4;
 // Methods that read state: called after a step that changed it (see observers()).
 const OBSERVER_NAME = /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|length|peek|keys$|values$|entries$|list|all$|current|state|snapshot|dump)/i;
 const MAX_OBSERVERS = 3;
+// Methods that take state away or end it: called after the methods that put state in, so that
+// `pop()` meets a pushed item, `delete(key)` a set key, `close()` an opened file.
+const TAKER_NAME = /^(pop|shift|dequeue|take|remove|delete|del$|unset|evict|clear|reset|flush|drain|close|end$|destroy|dispose|stop|cancel|abort)/i;
+// Members in one whole-class sequence seed (construction not counted).
+const MAX_SEQUENCE_STEPS = 7;
 // Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
 const INSTANCE_ARGUMENT_CHANCE = 0.15;
 // Chance that a random scenario first flips a boolean switch of the module (`kleur.enabled`).
@@ -67,6 +72,11 @@ function methodsOf(description) {
 
 function gettersOf(description) {
   return description.t === 'function' ? (description.members || []).filter((member) => member.kind === 'getter').map((member) => member.name) : [];
+}
+
+// Whether two candidates are atoms of one type (a key reused by a later call must fit there).
+function sameKind(a, b) {
+  return a && b && a.kind === 'atom' && b.kind === 'atom' && a.type === b.type;
 }
 
 function receiverName(className) {
@@ -170,6 +180,7 @@ class ScenarioFactory {
     }
     for (const args of this.argumentSweeps(this.slots, this.seedLists)) yield this.scenario([this.constructStep(args)]);
     const construct = this.constructStep(this.firstArgs(this.slots, this.seedLists));
+    yield* this.sequenceSeeds(construct);
     yield* this.pairSeeds(construct);
     for (const member of this.members) {
       const seedLists = member.slots.map((slot, i) => [...this.pool.seeds(slot.hint), ...(i === 0 && this.slots.length ? [this.instanceArgument()] : [])]);
@@ -181,6 +192,34 @@ class ScenarioFactory {
         yield this.scenario(steps);
       }
     }
+  }
+
+  // Sequences that use the whole class: every method called on one instance, those that put state
+  // in first (they take arguments: `push(x)`, `set(k, v)`, `open(path)`, setters), then those
+  // that read it, then those that take it away, getters last; each with its first seeds, the first
+  // argument of the first writer passed again where a later member's first parameter takes the
+  // same kind of value (`set('a', 1)`, `get('a')`, `delete('a')`). Then each reader and taker
+  // alone after the writers, so each can complete on a state it expects (`pop()` after `push(x)`)
+  // even where another member throws. A test that calls a member only on an empty instance would
+  // leave its normal path untested; these seeds reach it first.
+  *sequenceSeeds(construct) {
+    const members = this.members.filter((member) => !member.static && member.kind !== 'class');
+    if (members.length < 2) return;
+    const writers = members.filter((member) => (member.kind === 'method' && member.slots.some((slot) => !slot.optional) && !TAKER_NAME.test(member.name) && !OBSERVER_NAME.test(member.name)) || member.kind === 'setter');
+    if (!writers.length) return;
+    const takers = members.filter((member) => member.kind === 'method' && !writers.includes(member) && TAKER_NAME.test(member.name));
+    const readers = members.filter((member) => !writers.includes(member) && !takers.includes(member) && member.kind !== 'setter');
+    const ordered = [...writers, ...readers.filter((member) => member.kind === 'method'), ...takers, ...readers.filter((member) => member.kind === 'getter')];
+    const key = this.firstArgs(writers[0].slots, writers[0].slots.map((slot) => this.pool.seeds(slot.hint)))[0];
+    const step = (member) => {
+      const seedLists = member.slots.map((slot) => this.pool.seeds(slot.hint));
+      const args = member.kind === 'setter' ? [seedLists[0][0]] : this.firstArgs(member.slots, seedLists);
+      if (key && member !== writers[0] && member.slots.length && seedLists[0].length && sameKind(seedLists[0][0], key)) args[0] = key;
+      return this.memberStep(member, args);
+    };
+    const writing = writers.slice(0, MAX_SEQUENCE_STEPS - 1).map(step);
+    yield this.scenario([construct, ...ordered.slice(0, MAX_SEQUENCE_STEPS).map(step)]);
+    for (const member of [...readers, ...takers]) yield this.scenario([construct, ...writing, step(member)]);
   }
 
   // Two methods called with the same first argument: state written by one, read by the other.

@@ -1,0 +1,58 @@
+'use strict';
+// Seeds that use the whole class: members that put state in are called before those that read
+// it or take it away, on one instance, with the first writer's key passed again.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { ScenarioFactory } = require('../../src/generate/search/scenario-factory');
+const { InputPool } = require('../../src/generate/search/input-pool');
+const { Hint } = require('../../src/generate/analysis/hint');
+const { Rng } = require('../../src/generate/search/rng');
+
+const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+
+function hint(type) {
+  const made = new Hint();
+  if (type) made.addType(type);
+  return made;
+}
+
+const param = (name, type) => ({ name, hint: hint(type), rest: false, hasDefault: false });
+const member = (name, kind, params = []) => ({ name, kind, static: false, params });
+
+function classTarget(name, members) {
+  return { id: `lib.js#${name}`, file: 'lib.js', kind: 'class', callee: `lib.${name}`, params: [], members };
+}
+
+// Each seed as `name(args)` per step, construction left out.
+function seedCalls(target) {
+  return [...new ScenarioFactory(target, pool, new Rng(1)).seeds()].map((scenario) => scenario.steps.slice(1)
+    .map((step) => (step.op === 'get' ? step.name : `${step.name}(${(step.args || []).map((arg) => arg.source).join(', ')})`)).join(' '));
+}
+
+test('a stack is pushed before it is popped, and popped after a push alone', () => {
+  const seeds = seedCalls(classTarget('Stack', [member('push', 'method', [param('item', 'string')]), member('pop', 'method'), member('size', 'getter')]));
+  assert.ok(seeds.includes("push('abc') pop() size"), seeds.join('\n'));
+  assert.ok(seeds.includes("push('abc') pop()"), seeds.join('\n'));
+  assert.ok(seeds.indexOf("push('abc') pop() size") < seeds.indexOf('pop()'), 'the whole-class sequence comes before single members');
+});
+
+test('a store is set before it is read and deleted, with the same key; a file is opened before it is written and closed', () => {
+  const store = seedCalls(classTarget('Store', [
+    member('delete', 'method', [param('key', 'string')]), member('get', 'method', [param('key', 'string')]), member('set', 'method', [param('key', 'string'), param('value', 'number')]),
+  ]));
+  assert.ok(store.includes("set('abc', 3) get('abc') delete('abc')"), store.join('\n'));
+  assert.ok(store.includes("set('abc', 3) delete('abc')"), store.join('\n'));
+  const file = seedCalls(classTarget('Journal', [
+    member('open', 'method', [param('name', 'string')]), member('write', 'method', [param('text', 'string')]), member('close', 'method'), member('isOpen', 'getter'),
+  ]));
+  assert.ok(file.includes("open('abc') write('abc') close() isOpen"), file.join('\n'));
+});
+
+test('a class with a single member or nothing to write gets no sequence seeds', () => {
+  const counter = seedCalls(classTarget('Counter', [member('value', 'method'), member('total', 'getter')]));
+  assert.deepEqual([...new Set(counter)], ['', 'value()', 'total'], 'the construction alone, then each member alone');
+  const box = classTarget('Box', [member('put', 'method', [param('item', 'string')])]);
+  const lengths = [...new ScenarioFactory(box, pool, new Rng(1)).seeds()].map((scenario) => scenario.steps.length);
+  assert.deepEqual([...new Set(lengths)], [1, 2], 'the construction alone, then with one put()');
+});
