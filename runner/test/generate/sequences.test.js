@@ -56,3 +56,21 @@ test('a class with a single member or nothing to write gets no sequence seeds', 
   const lengths = [...new ScenarioFactory(box, pool, new Rng(1)).seeds()].map((scenario) => scenario.steps.length);
   assert.deepEqual([...new Set(lengths)], [1, 2], 'the construction alone, then with one put()');
 });
+
+test('an emitter is listened to, emitted on and unlistened with the same name and the same listener', () => {
+  const { renderScenario } = require('../../src/generate/search/scenario');
+  const target = classTarget('Emitter', [
+    member('on', 'method', [param('name', 'string'), param('callback', 'function')]),
+    member('emit', 'method', [param('name', 'string')]),
+    member('off', 'method', [param('name', 'string'), param('callback', 'function')]),
+  ]);
+  const seeds = [...new ScenarioFactory(target, pool, new Rng(1)).seeds()];
+  const whole = seeds.find((scenario) => scenario.steps.slice(1).map((step) => step.name).join(' ') === 'on emit off');
+  assert.ok(whole, 'a sequence of on, emit, off');
+  const [, on, emit, off] = whole.steps;
+  assert.equal(off.args[1], on.args[1], 'the same listener object');
+  assert.equal(emit.args[0], on.args[0]);
+  const rendered = renderScenario(whole, new Set(['lib']));
+  assert.deepEqual(rendered.steps.slice(1).map((step) => step.expression), ["emitter.on('abc', callback)", "emitter.emit('abc')", "emitter.off('abc', callback)"]);
+  assert.equal(rendered.declarations.length, 1, 'the listener is declared once');
+});

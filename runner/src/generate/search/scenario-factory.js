@@ -23,7 +23,7 @@ const OBSERVER_NAME = /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|
 const MAX_OBSERVERS = 3;
 // Methods that take state away or end it: called after the methods that put state in, so that
 // `pop()` meets a pushed item, `delete(key)` a set key, `close()` an opened file.
-const TAKER_NAME = /^(pop|shift|dequeue|take|remove|delete|del$|unset|evict|clear|reset|flush|drain|close|end$|destroy|dispose|stop|cancel|abort)/i;
+const TAKER_NAME = /^(pop|shift|dequeue|take|remove|delete|del$|unset|evict|clear|reset|flush|drain|close|end$|destroy|dispose|stop|cancel|abort|off$|unsubscribe|unregister|unbind|unwatch|detach)/i;
 // Members in one whole-class sequence seed (construction not counted).
 const MAX_SEQUENCE_STEPS = 7;
 // Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
@@ -210,15 +210,25 @@ class ScenarioFactory {
     const takers = members.filter((member) => member.kind === 'method' && !writers.includes(member) && TAKER_NAME.test(member.name));
     const readers = members.filter((member) => !writers.includes(member) && !takers.includes(member) && member.kind !== 'setter');
     const ordered = [...writers, ...readers.filter((member) => member.kind === 'method'), ...takers, ...readers.filter((member) => member.kind === 'getter')];
-    const key = this.firstArgs(writers[0].slots, writers[0].slots.map((slot) => this.pool.seeds(slot.hint)))[0];
+    // An argument is passed again to every later parameter of the same name (`on(name, callback)`
+    // then `off(name, callback)`: the same listener), and the first writer's first one to every
+    // later first parameter of the same kind (`set(key, value)` then `get(id)`).
+    const byName = new Map();
+    let key = null;
     const step = (member) => {
       const seedLists = member.slots.map((slot) => this.pool.seeds(slot.hint));
       const args = member.kind === 'setter' ? [seedLists[0][0]] : this.firstArgs(member.slots, seedLists);
-      if (key && member !== writers[0] && member.slots.length && seedLists[0].length && sameKind(seedLists[0][0], key)) args[0] = key;
+      args.forEach((arg, index) => {
+        const name = member.slots[index].name;
+        if (byName.has(name)) args[index] = byName.get(name);
+        else if (index === 0 && key && member.kind !== 'setter' && sameKind(arg, key)) args[index] = key;
+        else if (member.kind !== 'setter') byName.set(name, arg);
+      });
+      if (!key && member.kind !== 'setter' && args.length) key = args[0];
       return this.memberStep(member, args);
     };
-    const writing = writers.slice(0, MAX_SEQUENCE_STEPS - 1).map(step);
     yield this.scenario([construct, ...ordered.slice(0, MAX_SEQUENCE_STEPS).map(step)]);
+    const writing = writers.slice(0, MAX_SEQUENCE_STEPS - 1).map(step);
     for (const member of [...readers, ...takers]) yield this.scenario([construct, ...writing, step(member)]);
   }
 
