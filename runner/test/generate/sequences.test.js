@@ -9,7 +9,7 @@ const { InputPool } = require('../../src/generate/search/input-pool');
 const { Hint } = require('../../src/generate/analysis/hint');
 const { Rng } = require('../../src/generate/search/rng');
 
-const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, new Rng(2));
 
 function hint(type) {
   const made = new Hint();
@@ -73,4 +73,19 @@ test('an emitter is listened to, emitted on and unlistened with the same name an
   const rendered = renderScenario(whole, new Set(['lib']));
   assert.deepEqual(rendered.steps.slice(1).map((step) => step.expression), ["emitter.on('abc', callback)", "emitter.emit('abc')", "emitter.off('abc', callback)"]);
   assert.equal(rendered.declarations.length, 1, 'the listener is declared once');
+});
+
+test('an object a factory returns is used whole too, its events recorded when it emits: on, emit, off with one handler', () => {
+  const target = { id: 'bus.js#createBus', file: 'bus.js', kind: 'function', callee: 'createBus', params: [], members: [],
+    methodParams: (name) => ({ on: [param('type', 'string'), param('handler')], emit: [param('type', 'string'), param('event')], off: [param('type', 'string'), param('handler')] })[name] };
+  const factory = new ScenarioFactory(target, pool, new Rng(1));
+  const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'createBus', args: [], params: [] }] };
+  const returned = { kind: 'return', value: { t: 'object', ctor: null, entries: ['on', 'emit', 'off'].map((name) => [name, { t: 'function' }]) } };
+  const [whole] = factory.extend(scenario, [returned]);
+  assert.equal(whole.steps[0].recordEvents, true);
+  assert.deepEqual(whole.steps.slice(1).map((step) => step.name), ['on', 'emit', 'off']);
+  const [, on, emit, off] = whole.steps;
+  assert.equal(on.args[1].kind, 'mock', 'a handler is a function');
+  assert.equal(off.args[1], on.args[1]);
+  assert.equal(emit.args[0], on.args[0]);
 });
