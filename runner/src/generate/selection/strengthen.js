@@ -200,7 +200,10 @@ class Strengthener {
     let total = 0;
     for (const [fileIndex, file] of this.files.entries()) {
       if (!file.loaded) continue;
-      const mutants = mutantsOf(file.code, file.analysis.literals.constants);
+      // Regex mutants last: they are many in a rules table, and each survivor tries variants; the
+      // phase's time goes first to the commoner kinds, in source order.
+      const sampled = mutantsOf(file.code, file.analysis.literals.constants);
+      const mutants = [...sampled.filter((mutant) => mutant.mutator !== 'Regex'), ...sampled.filter((mutant) => mutant.mutator === 'Regex')];
       const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
       for (const mutant of mutants) {
         if (clock.now() >= deadline) return this.done(suite, killed, total, true);
