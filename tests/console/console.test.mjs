@@ -358,6 +358,24 @@ test('a deep link opens its page after sign-in in a new tab', async () => {
   await tab.close();
 });
 
+test('the pages work from the keyboard: navigation, skip link, focus on each page title', async () => {
+  const focusedText = () => page.evaluate(() => document.activeElement.textContent.trim());
+  const backTo = async (text) => {
+    for (let i = 0; i < 10 && (await focusedText()) !== text; i += 1) await page.keyboard.press('Shift+Tab');
+    assert.equal(await focusedText(), text);
+  };
+  await open('#/projects');
+  await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'H1', 'a new page focuses its title');
+  await backTo('Events');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();
+  assert.equal(await focusedText(), 'Events', 'the Events page focuses its title');
+  await backTo('Skip to content');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'main');
+});
+
 test('a read-only key sees read-only pages with the writing controls disabled', async () => {
   const key = await api('POST', '/v1/keys', {
     account: 'admin', plan: 'enterprise', scopes: ['projects:read', 'tests:read', 'webhooks:read', 'events:read'],
