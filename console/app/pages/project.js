@@ -20,8 +20,7 @@ export function ProjectPage({ id, can }) {
     <p class="crumbs"><a href="#/projects">Projects</a> ›</p>
     <${PageTitle}>${p.name}<//>
     <p class="meta"><code>${p.id}</code> · threshold ${p.config.coverage.threshold} % · created <${Time} value=${p.created} />
-      ${p.repository && html` · <span class="url">${p.repository}</span>`}
-      · <a href=${`#/events?projectId=${api.enc(p.id)}`}>its events</a></p>
+      ${p.repository && html` · <span class="url">${p.repository}</span>`}${' · '}<a href=${`#/events?projectId=${api.enc(p.id)}`}>its events</a></p>
     <${ReadOnlyNote} can=${can} scope="tests:write" />
     <h2>Snapshots</h2>
     <${Snapshots} project=${p} snapshots=${snapshots} can=${can} onGenerated=${tests.reload} />
@@ -47,7 +46,7 @@ function Snapshots({ project, snapshots, can, onGenerated }) {
   const writable = can('tests:write');
   if (snapshots.error?.status === 403) {
     // Without events:read the snapshots cannot be listed; the latest can still be used.
-    return html`<p class="note">This key cannot read the audit trail (<code>events:read</code>), where imports are listed.
+    return html`<p class="note">This key cannot read the audit trail (<code>events:read</code>), where imports are listed.${' '}
       Tests can still be generated from the latest imported snapshot.</p>
       <${GenerateButton} project=${project} writable=${writable} can=${can} onGenerated=${onGenerated} />`;
   }
@@ -85,8 +84,7 @@ function GenerateButton({ project, snapshotId, writable, can, onGenerated }) {
       ${action.busy ? 'Generating…' : snapshotId ? 'Generate tests from this snapshot' : 'Generate tests from the latest snapshot'}</button>
     ${action.busy && !test && html`<p role="status">Generating tests: the server answers when they exist…</p>`}
     ${test && html`<${GenerationProgress} test=${test} />`}
-    ${test && test.status !== 'generating' && !test.error && html`<p role="status" class="ok">Generated <a href=${`#/tests/${api.enc(test.testId)}`}><code>${test.testId}</code></a>:
-      ${test.summary?.testsKept ?? 0} tests kept.</p>`}
+    ${test && test.status !== 'generating' && !test.error && html`<p role="status" class="ok">Generated <a href=${`#/tests/${api.enc(test.testId)}`}><code>${test.testId}</code></a>${`: ${test.summary?.testsKept ?? 0} tests kept.`}</p>`}
     <${ErrorBox} error=${action.error} />
   </div>`;
 }

@@ -96,7 +96,7 @@ export function ReportPage({ id, path }) {
     iframe.style.height = `${Math.max(doc.documentElement.scrollHeight + 24, 300)}px`;
   };
   return html`<section>
-    <p class="crumbs"><a href=${`#/runs/${api.enc(id)}`}>run <code>${id}</code></a> ›
+    <p class="crumbs"><a href=${`#/runs/${api.enc(id)}`}>run <code>${id}</code></a>${' › '}
       ${path !== 'index.html' && html`<a href=${`#/runs/${api.enc(id)}/report/index.html`}>report index</a> ›`}</p>
     <${PageTitle}>Coverage report: ${path}<//>
     <${ErrorBox} error=${error} />

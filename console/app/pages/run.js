@@ -31,13 +31,12 @@ export function RunPage({ id }) {
   if (!run) return html`<section><${PageTitle}>Run<//><${Loading} what="the run" /></section>`;
   const r = run.results;
   return html`<section>
-    <p class="crumbs"><a href=${`#/projects/${api.enc(run.projectId)}`}>project <code>${run.projectId}</code></a> ›
+    <p class="crumbs"><a href=${`#/projects/${api.enc(run.projectId)}`}>project <code>${run.projectId}</code></a>${' › '}
       <a href=${`#/tests/${api.enc(run.testId)}`}>test <code>${run.testId}</code></a> ›</p>
     <${PageTitle}>Run <code>${run.runId}</code><//>
     <p class="run-state" role="status" aria-live="polite">
       ${run.status === 'running' ? html`<span class="status running">running</span> (this page follows it live)`
-        : html`<span class=${`status ${run.outcome}`} data-outcome=${run.outcome}>${run.outcome}</span>
-          in ${((run.duration || 0) / 1000).toFixed(1)} s, completed <${Time} value=${run.completed} />`}</p>
+        : html`<span class=${`status ${run.outcome}`} data-outcome=${run.outcome}>${run.outcome}</span>${` in ${((run.duration || 0) / 1000).toFixed(1)} s, completed `}<${Time} value=${run.completed} />`}</p>
     ${r && html`<dl class="counts">
       <div><dt>Total</dt><dd data-count="total">${r.total}</dd></div>
       <div><dt>Passed</dt><dd data-count="passed">${r.passed}</dd></div>

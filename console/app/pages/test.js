@@ -38,7 +38,7 @@ export function TestPage({ id, can }) {
       onClick=${start}>${run.busy ? 'Starting…' : 'Run these tests'}</button>
     <${ErrorBox} error=${run.error} />
     <h2>Summary</h2>
-    <p>${s.functionsFound ?? 0} functions found, ${s.testsGenerated ?? 0} tests generated, ${s.testsKept ?? 0} kept.
+    <p>${s.functionsFound ?? 0} functions found, ${s.testsGenerated ?? 0} tests generated, ${s.testsKept ?? 0} kept.${' '}
       Mutation score: ${s.mutation ? html`<strong data-mutation>${percent(s.mutation.score)}</strong> (${s.mutation.killed} of ${s.mutation.sampled} sampled mutants killed)` : 'not measured (only when every generated test was kept)'}.</p>
     <${CoverageFigures} coverage=${s.coverage} threshold=${t.threshold} />
     <h3>Problems</h3>
