@@ -164,3 +164,16 @@ exports.country = function country(code) {
   for (const plural of ['i', 'ies']) assert.match(tests, new RegExp(`plural\\('[^']*'\\)\\)\\.toBe\\('[^']*${plural}'\\)`), `a word ending in -${plural}:\n${tests}`);
   for (const name of ['Norway', 'Sweden']) assert.match(tests, new RegExp(`\\)\\)\\.toBe\\('${name}'\\)`), `${name}:\n${tests}`);
 });
+
+test('a list of words gets a lookup of each word a sampled mutant empties: the entry itself is the input', () => {
+  const files = [{
+    path: 'words.js',
+    content: `const uncountable = new Set();
+['advice', 'bison', 'deer', 'fish'].forEach((word) => uncountable.add(word));
+exports.plural = (word) => (uncountable.has(String(word).toLowerCase()) ? word : word + 's');
+`,
+  }];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const tests = JSON.parse(output.stdout.toString()).files.find((file) => file.path === '__tests__/words.test.js').content;
+  for (const word of ['advice', 'bison', 'deer', 'fish']) assert.match(tests, new RegExp(`plural\\('${word}'\\)\\)\\.toBe\\('${word}'\\)`), tests);
+});

@@ -118,8 +118,8 @@ function variantsFor(mutant, reaching, siblings) {
 
 // Strings that ask a table for the row a mutant sits in, the likeliest killers first: for a regex
 // mutant, the samples one of the original and the mutated pattern matches and the other does
-// not; for an entry of a row, samples of the row's regexes and its other strings (the key of an
-// emptied value). A table of rules (`[/(alumn|alg)a$/i, '$1ae']`) or of names (`{ NO: 'Norway' }`)
+// not; for an entry of a row, the entry itself, samples of the row's regexes and its other
+// strings (the key of an emptied value). A table of rules (`[/(alumn|alg)a$/i, '$1ae']`) or of names (`{ NO: 'Norway' }`)
 // is covered by any one lookup; its entries are checked only by lookups that hit them.
 function rowProbes(mutant) {
   const probes = [];
@@ -132,6 +132,9 @@ function rowProbes(mutant) {
     probes.push(...samples.filter((text) => original.test(text) !== mutated.test(text)), ...samples);
   }
   if (mutant.row) {
+    // The entry itself asks first: an emptied `'advice'` in a list of uncountable words is
+    // told by `plural('advice')`, an emptied `'Norway'` by `code('Norway')`.
+    if (mutant.mutator === 'StringLiteral' && mutant.probe) probes.push(mutant.probe);
     for (const { pattern, flags } of mutant.row.regexes) probes.push(...sampleRegex(pattern, flags).matching.slice(0, ROW_REGEX_SAMPLES));
     probes.push(...mutant.row.strings);
   }
