@@ -152,22 +152,22 @@ TEST(ReadTestCases, EveryTestOfTheResultLineWithItsSuiteTimeAndFailure) {
       R"("coverage":{"statements":80,"branches":50,"functions":100,"lines":75},"tests":[)"
       R"({"name":"m › a","file":"t.js","status":"passed","suite":"m","title":"a","durationMs":12},)"
       R"({"name":"m › b","file":"t.js","status":"failed","suite":"m","title":"b","durationMs":3,)"
-      R"("message":"Expected: 3","stack":"at Object.<anonymous> (t.js:4:5)"},)"
+      R"json("message":"Expected: 3","stack":"at Object.<anonymous> (t.js:4:5)"},)json"
       R"({"name":"c","file":"u.js","status":"pending","durationMs":-5},)"
       R"({"file":"u.js","status":"passed"},7]}})";
-const auto cases = read_test_cases(line);
-ASSERT_EQ(cases.size(), 3u);  // the nameless entry and the number are left out
-EXPECT_EQ(cases[0].suite, "m");
-EXPECT_EQ(cases[0].duration_ms, 12);
-EXPECT_EQ(cases[0].status, "passed");
-EXPECT_TRUE(cases[0].message.empty());
-EXPECT_EQ(cases[1].status, "failed");
-EXPECT_EQ(cases[1].message, "Expected: 3");
-EXPECT_EQ(cases[1].stack, "at Object.<anonymous> (t.js:4:5)");
-EXPECT_EQ(cases[2].status, "skipped");  // Jest's pending
-EXPECT_EQ(cases[2].duration_ms, 0);
-EXPECT_TRUE(read_test_cases("not json").empty());
-EXPECT_TRUE(read_test_cases(R"({"ok":false,"error":{"code":"x","detail":"y"}})").empty());
+  const auto cases = read_test_cases(line);
+  ASSERT_EQ(cases.size(), 3u);  // the nameless entry and the number are left out
+  EXPECT_EQ(cases[0].suite, "m");
+  EXPECT_EQ(cases[0].duration_ms, 12);
+  EXPECT_EQ(cases[0].status, "passed");
+  EXPECT_TRUE(cases[0].message.empty());
+  EXPECT_EQ(cases[1].status, "failed");
+  EXPECT_EQ(cases[1].message, "Expected: 3");
+  EXPECT_EQ(cases[1].stack, "at Object.<anonymous> (t.js:4:5)");
+  EXPECT_EQ(cases[2].status, "skipped");  // Jest's pending
+  EXPECT_EQ(cases[2].duration_ms, 0);
+  EXPECT_TRUE(read_test_cases("not json").empty());
+  EXPECT_TRUE(read_test_cases(R"({"ok":false,"error":{"code":"x","detail":"y"}})").empty());
 }
 
 TEST(ReadGenerationProgress, OnlyProgressLinesAreProgress) {
