@@ -72,21 +72,24 @@ caf::result<events::Webhook> handle(Self self, const Command& command, const Rul
 
 // A command that brings a new secret (creation, rotation): the secret is
 // sealed under a fresh data key first, and decide() records only the sealed
-// form. The key is destroyed again when the command is refused or its events
-// are not stored.
+// form. A refused command makes no key; one whose events are not stored has
+// its key destroyed again.
 template <class Command, class... Rules>
 caf::result<events::Webhook> handle_with_secret(Self self, const Command& command,
                                                 const Rules&... rules) {
   auto& state = self->state;
   state.last_active = Clock::now();
   if (state.load_error) return to_caf_error(*state.load_error);
+  // Refused commands make no key: decide() is pure, so it can be asked first.
+  auto checked = events::decide(state.webhook, command, events::SealedSecret{}, rules...);
+  if (!checked) return to_caf_error(std::move(checked).error());
+  if (checked->empty()) return *state.webhook.webhook;
   auto sealed = state.config.secrets->seal(command.id, command.secret);
   if (!sealed) return to_caf_error(std::move(sealed).error());
   auto decided = events::decide(state.webhook, command, *sealed, rules...);
-  if (!decided || decided->empty()) {
+  if (!decided) {
     destroy_keys(self, {sealed->key_id});
-    if (!decided) return to_caf_error(std::move(decided).error());
-    return *state.webhook.webhook;
+    return to_caf_error(std::move(decided).error());
   }
   auto promise = self->make_response_promise<events::Webhook>();
   commit(
