@@ -204,7 +204,11 @@ test('generate from the snapshot, then see the test with highlighted files', asy
   await page.getByRole('heading', { level: 1, name: 'shop' }).waitFor();
   const snapshot = page.locator('li[data-snapshot]');
   await snapshot.waitFor();
+  const accepted = page.waitForResponse((response) => response.url().endsWith('/v1/tests/generate'));
   await snapshot.getByRole('button', { name: 'Generate tests from this snapshot' }).click();
+  assert.equal((await accepted).status(), 202, 'generation is asked for asynchronously (Prefer: respond-async)');
+  await snapshot.locator('progress').waitFor();
+  await shoot('generating');
   const generated = snapshot.getByRole('link', { name: /^tst_/ });
   await generated.waitFor({ timeout: 120000 });
   testId = (await generated.textContent()).trim();
@@ -240,6 +244,11 @@ test('run the tests and follow the run to its coverage figures', async () => {
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download lcov.info' }).click();
   assert.equal((await download).suggestedFilename(), `${runId}.lcov.info`);
+  assert.match(readFileSync(await (await download).path(), 'utf8'), /^SF:.*math\.js$/m);
+  const junit = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download JUnit XML' }).click();
+  assert.equal((await junit).suggestedFilename(), `${runId}.junit.xml`);
+  assert.match(readFileSync(await (await junit).path(), 'utf8'), /<testsuite\b/);
   await checkAccessibility('run');
   await shoot('run');
 });
