@@ -154,7 +154,9 @@ test('sign in with one field and Enter, then the Projects page', async () => {
   await open('');
   await page.getByLabel('API key').fill('vk_wrong');
   await page.keyboard.press('Enter');
-  await page.getByRole('alert').filter({ hasText: '401' }).waitFor();
+  const refused = page.getByRole('alert').filter({ hasText: '401' });
+  await refused.waitFor();
+  assert.match(await refused.textContent(), /Request id: req_\w+/, 'a problem shows its requestId');
   await checkAccessibility('sign-in');
   await shoot('signin');
   await page.getByLabel('API key').fill(ADMIN_KEY);
