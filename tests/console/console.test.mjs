@@ -240,7 +240,7 @@ test('run the tests and follow the run to its coverage figures', async () => {
   assert.equal(await page.locator('[data-outcome]').textContent(), 'success');
   const figures = page.locator('dl.figures .figure dd');
   assert.equal(await figures.count(), 4);
-  for (const figure of await figures.allTextContents()) assert.match(figure, /^\d+\.\d %/);
+  for (const figure of await figures.allTextContents()) assert.match(figure, /^\d+\.\d\s%/);
   assert.ok(Number(await page.locator('[data-count="passed"]').textContent()) > 0);
   await page.getByRole('button', { name: 'Download lcov.info' }).waitFor();
   const download = page.waitForEvent('download');
