@@ -12,6 +12,10 @@ namespace {
 std::string coverage_key(std::string_view project) {
   return "tests/coverage/" + std::string(project);
 }
+constexpr std::string_view kGeneratingPrefix = "tests/generating/";
+std::string generating_key(std::string_view id) {
+  return std::string(kGeneratingPrefix) + std::string(id);
+}
 // The test's status follows its LAST run: an older run ending late changes nothing.
 void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer,
                 const std::string& test_id, const std::string& run_id, std::string_view status,
@@ -29,12 +33,41 @@ void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer
 
 events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   const auto& type = record.event.type;
+  if (type == events::kTestGenerationAcceptedV1) {
+    auto accepted =
+        events::decode_test_generation_accepted(record.event.data, record.event.account);
+    if (!accepted) return std::move(accepted).error();
+    const auto& test = accepted->test;
+    records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
+                    "project", test.project_id);
+    writer.put(generating_key(test.id), "");
+    return events::ok_status();
+  }
   if (type == events::kTestGeneratedV1) {
     auto generated = events::decode_test_generated(record.event.data, record.event.account);
     if (!generated) return std::move(generated).error();
     const auto& test = generated->test;
-    records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
-                    "project", test.project_id);
+    if (writer.get(generating_key(test.id))) {
+      // The end of an asynchronous generation: the record keeps its place.
+      records_.put(writer, test.id, events::encode_generated_test(test));
+      writer.erase(generating_key(test.id));
+    } else {
+      records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
+                      "project", test.project_id);
+    }
+    return events::ok_status();
+  }
+  if (type == events::kTestGenerationFailedV1) {
+    auto failed = events::decode_test_generation_failed(record.event.data);
+    if (!failed) return std::move(failed).error();
+    auto test = records_.load(writer, failed->test_id);
+    if (!test)
+      return events::Error::internal("generation failure of unknown test " + failed->test_id);
+    test->status = events::kTestFailed;
+    test->error = failed->error;
+    test->updated = failed->at;
+    records_.put(writer, test->id, events::encode_generated_test(*test));
+    writer.erase(generating_key(test->id));
     return events::ok_status();
   }
   if (!events::is_run_event(type)) return events::ok_status();
@@ -76,6 +109,25 @@ events::Result<Page<events::GeneratedTest>> TestsView::list(
                                         return test.project_id == project_id;
                                       }),
                        starting_after, limit);
+}
+
+events::Result<std::vector<events::GeneratedTest>> TestsView::generating() const {
+  std::vector<events::GeneratedTest> out;
+  std::unique_ptr<rocksdb::Iterator> it(
+      database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
+  for (it->Seek(kGeneratingPrefix); it->Valid() && it->key().starts_with(kGeneratingPrefix);
+       it->Next()) {
+    std::string text;
+    const auto id = it->key().ToStringView().substr(kGeneratingPrefix.size());
+    auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                     records_.record_key(id), &text);
+    if (!status.ok()) return events::Error::internal(status.ToString());
+    auto test = events::decode_generated_test(text);
+    if (!test) return std::move(test).error();
+    out.push_back(std::move(test).value());
+  }
+  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  return out;
 }
 
 events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(

@@ -7,8 +7,10 @@
 
 #include "actors/execution/child_process.hpp"
 #include "actors/execution/runner_settings.hpp"
+#include "actors/messages.hpp"
 #include "events/result.hpp"
 #include "events/source_file.hpp"
+#include "events/test_cases.hpp"
 #include "events/test_run.hpp"
 
 // The server's half of the runner protocol (runner/README.md): the command
@@ -50,6 +52,11 @@ std::string generation_job_line(const GenerationJob& job);
 std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
                          std::string_view message);
 
+// A progress line of the generator (`{"progress":{phase, filesDone,
+// filesTotal, testsKept}}`, written before its result with --progress) as
+// GenerationProgress without its test id; nullopt for any other line.
+std::optional<GenerationProgress> read_generation_progress(const std::string& line);
+
 // The generator's answer: kInvalid when the uploaded code made generation
 // stop at a limit, kInternal when the generator failed.
 events::Result<GenerationOutput> read_generation(const std::optional<std::string>& line,
@@ -71,6 +78,12 @@ bool is_ready_line(const std::string& line);
 // What a run came to: results, failures and, when it could not complete, why
 // (a limit the sandbox reports, a crash, the runner's own error).
 events::RunReport read_run(const std::optional<std::string>& line, const ProcessExit& exit);
+
+// The tests of a run's result line one by one (results.tests), for its
+// JUnit report: entries that are not objects with a name are left out, at
+// most kMaxTestCases are kept and texts are cut to kMaxCaseText; empty when
+// the line holds none.
+std::vector<events::TestCase> read_test_cases(const std::string& line);
 
 // The sandbox launcher's report line (the last `{"sandbox":…}` line on
 // stderr) as an error, or nullopt when the command exited by itself with 0.
