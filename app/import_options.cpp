@@ -17,16 +17,16 @@ void add_import_options(po::options_description& options, ImportOptions& values)
       "seconds each git step of a repository import may take (default 120)");
 }
 
-events::Result<actors::ImportSettings> import_settings(const ImportOptions& options,
-                                                       const po::variables_map& values,
-                                                       const std::filesystem::path& work_root) {
+base::Result<actors::ImportSettings> import_settings(const ImportOptions& options,
+                                                     const po::variables_map& values,
+                                                     const std::filesystem::path& work_root) {
   actors::ImportSettings settings;
-  auto allowed = actors::Cidr::parse_all(options.allow_cidrs, "--import-allow-cidr");
+  auto allowed = transport::Cidr::parse_all(options.allow_cidrs, "--import-allow-cidr");
   if (!allowed) return std::move(allowed).error();
-  settings.policy = actors::AddressPolicy(std::move(allowed).value());
+  settings.policy = transport::AddressPolicy(std::move(allowed).value());
   settings.allow_file_urls = values.count("import-allow-file-urls") != 0;
   if (options.clone_timeout_s < 1 || options.clone_timeout_s > 3600) {
-    return events::Error::invalid("--import-clone-timeout-s must be from 1 to 3600");
+    return base::Error::invalid("--import-clone-timeout-s must be from 1 to 3600");
   }
   settings.clone_timeout = std::chrono::seconds(options.clone_timeout_s);
   settings.git = on_path("git").value_or(std::filesystem::path());

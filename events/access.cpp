@@ -1,6 +1,6 @@
 #include "events/access.hpp"
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 #include "events/scopes.hpp"
 
 namespace vouch::events {
@@ -15,12 +15,13 @@ bool is_valid_account_name(std::string_view name) {
   return true;
 }
 
-Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAccount& command) {
+base::Result<std::vector<AccountEvent>> decide(const AccountState& state,
+                                               const OpenAccount& command) {
   if (!is_valid_account_name(command.account)) {
-    return Error::invalid("the account name is not valid",
-                          {{"account",
-                            "must be 1-64 characters of a-z, 0-9, '_' and '-', "
-                            "starting with a letter or digit"}});
+    return base::Error::invalid("the account name is not valid",
+                                {{"account",
+                                  "must be 1-64 characters of a-z, 0-9, '_' and '-', "
+                                  "starting with a letter or digit"}});
   }
   if (!state.open) {
     return std::vector<AccountEvent>{AccountOpened{command.account, command.plan, command.at}};
@@ -32,7 +33,7 @@ Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAc
 }
 
 AccountState evolve(AccountState state, const AccountEvent& event) {
-  std::visit(Overloaded{
+  std::visit(base::Overloaded{
                  [&](const AccountOpened& opened) {
                    state.open = true;
                    state.plan = opened.plan;
@@ -43,9 +44,10 @@ AccountState evolve(AccountState state, const AccountEvent& event) {
   return state;
 }
 
-Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApiKey& command) {
-  if (state.issued) return Error::conflict("key " + command.key_id + " already exists");
-  std::vector<FieldError> errors;
+base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state,
+                                              const IssueApiKey& command) {
+  if (state.issued) return base::Error::conflict("key " + command.key_id + " already exists");
+  std::vector<base::FieldError> errors;
   if (!is_valid_account_name(command.account)) {
     errors.push_back({"account", "must be 1-64 characters of a-z, 0-9, '_' and '-'"});
   }
@@ -57,19 +59,20 @@ Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApi
     }
   }
   if (command.name.size() > 200) errors.push_back({"name", "must be at most 200 characters"});
-  if (!errors.empty()) return Error::invalid("the key is not valid", std::move(errors));
+  if (!errors.empty()) return base::Error::invalid("the key is not valid", std::move(errors));
   return std::vector<ApiKeyEvent>{ApiKeyIssued{command.key_id, command.account, command.name,
                                                command.scopes, command.hash, command.at}};
 }
 
-Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const RevokeApiKey& command) {
-  if (!state.issued) return Error::not_found("no key " + command.key_id);
+base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state,
+                                              const RevokeApiKey& command) {
+  if (!state.issued) return base::Error::not_found("no key " + command.key_id);
   if (state.revoked) return std::vector<ApiKeyEvent>{};
   return std::vector<ApiKeyEvent>{ApiKeyRevoked{command.key_id, command.at}};
 }
 
 ApiKeyState evolve(ApiKeyState state, const ApiKeyEvent& event) {
-  std::visit(Overloaded{
+  std::visit(base::Overloaded{
                  [&](const ApiKeyIssued& issued) { state.issued = issued; },
                  [&](const ApiKeyRevoked&) { state.revoked = true; },
              },

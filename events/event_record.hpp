@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 
 namespace vouch::events {
 
@@ -13,7 +13,7 @@ struct NewEvent {
   std::string id;       // evt_…, unique across the log
   std::string type;     // stored name, never derived from typeid
   std::string account;  // owner; events are only ever shown to this account
-  Millis created = 0;
+  base::Millis created = 0;
   std::string data;  // JSON object
 };
 

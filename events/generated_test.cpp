@@ -52,7 +52,8 @@ EncodedEvent encode(const TestGenerated& event) {
   return ja::encoded(kTestGeneratedV1, core_to_json(event.test));
 }
 
-Result<TestGenerated> decode_test_generated(std::string_view data, const std::string& account) {
+base::Result<TestGenerated> decode_test_generated(std::string_view data,
+                                                  const std::string& account) {
   try {
     return ja::read_stored<TestGenerated>(data, std::string(kTestGeneratedV1) + " event",
                                           [&](const boost::json::object& object) {
@@ -61,7 +62,7 @@ Result<TestGenerated> decode_test_generated(std::string_view data, const std::st
                                             return TestGenerated{std::move(test)};
                                           });
   } catch (const std::exception& error) {
-    return Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
+    return base::Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
   }
 }
 
@@ -74,9 +75,9 @@ std::string encode_generated_test(const GeneratedTest& test) {
   return boost::json::serialize(object);
 }
 
-Result<GeneratedTest> decode_generated_test(std::string_view text) {
+base::Result<GeneratedTest> decode_generated_test(std::string_view text) {
   return ja::read_stored<GeneratedTest>(
-      text, "test record", [&](const boost::json::object& object) -> Result<GeneratedTest> {
+      text, "test record", [&](const boost::json::object& object) -> base::Result<GeneratedTest> {
         auto test = core_from_json(object);
         test.account = ja::string_at(object, "account");
         test.status = ja::string_at(object, "status");

@@ -4,9 +4,9 @@
 #include <string_view>
 #include <vector>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
-#include "events/result.hpp"
 #include "events/run_environment.hpp"
 #include "events/source_file.hpp"
 
@@ -38,8 +38,8 @@ struct GeneratedTest {
   RunEnvironment environment;
   std::string status{kTestPending};
   std::string last_run_id;  // empty before the first run
-  Millis created = 0;
-  Millis updated = 0;
+  base::Millis created = 0;
+  base::Millis updated = 0;
 };
 
 // The one event of a generated test's own stream.
@@ -49,11 +49,12 @@ struct TestGenerated {
 
 EncodedEvent encode(const TestGenerated& event);
 // kInternal when the data is corrupt; the account comes from the envelope.
-Result<TestGenerated> decode_test_generated(std::string_view data, const std::string& account);
+base::Result<TestGenerated> decode_test_generated(std::string_view data,
+                                                  const std::string& account);
 
 // The record as the tests read model stores it.
 std::string encode_generated_test(const GeneratedTest& test);
-Result<GeneratedTest> decode_generated_test(std::string_view text);
+base::Result<GeneratedTest> decode_generated_test(std::string_view text);
 
 inline std::string test_stream(const std::string& id) { return "test-" + id; }
 

@@ -20,11 +20,11 @@ std::optional<std::string> query_param(std::string_view target, std::string_view
   return std::nullopt;
 }
 
-events::Result<PageQuery> parse_page_query(std::string_view target) {
+base::Result<PageQuery> parse_page_query(std::string_view target) {
   auto url = boost::urls::parse_origin_form(target);
-  if (!url) return events::Error::invalid("the request target is not a valid URL");
+  if (!url) return base::Error::invalid("the request target is not a valid URL");
   PageQuery query;
-  std::vector<events::FieldError> errors;
+  std::vector<base::FieldError> errors;
   for (const auto& param : url->params()) {
     if (param.key == "limit") {
       long value = 0;
@@ -43,7 +43,7 @@ events::Result<PageQuery> parse_page_query(std::string_view target) {
       }
     }
   }
-  if (!errors.empty()) return events::Error::invalid("invalid query parameters", std::move(errors));
+  if (!errors.empty()) return base::Error::invalid("invalid query parameters", std::move(errors));
   return query;
 }
 

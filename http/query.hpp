@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::http {
 
@@ -16,7 +16,7 @@ struct PageQuery {
   std::optional<std::string> starting_after;
 };
 
-[[nodiscard]] events::Result<PageQuery> parse_page_query(std::string_view target);
+[[nodiscard]] base::Result<PageQuery> parse_page_query(std::string_view target);
 
 // The decoded value of query parameter `name`; nullopt when absent.
 std::optional<std::string> query_param(std::string_view target, std::string_view name);

@@ -33,8 +33,8 @@ std::string health_key(std::string_view webhook) {
 
 }  // namespace
 
-events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
-  if (record.event.type != events::kWebhookDeliveryAttemptedV1) return events::ok_status();
+base::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (record.event.type != events::kWebhookDeliveryAttemptedV1) return base::ok_status();
   auto decoded = events::decode_delivery_attempted(record.event.data);
   if (!decoded) return std::move(decoded).error();
   const auto& attempt = *decoded;
@@ -70,40 +70,40 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
   } else if (!writer.get(health)) {
     writer.put(health, keys::encode_u64(static_cast<std::uint64_t>(attempt.at)));
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<events::DeliveryAttempted> DeliveriesView::attempt_at(
+base::Result<events::DeliveryAttempted> DeliveriesView::attempt_at(
     std::uint64_t position, const rocksdb::ReadOptions& options) const {
   std::string bytes;
   const auto status =
       database_.db().Get(options, database_.events(), keys::event(position), &bytes);
   if (!status.ok()) {
-    return events::Error::internal("no delivery attempt at log position " +
-                                   std::to_string(position) + ": " + status.ToString());
+    return base::Error::internal("no delivery attempt at log position " + std::to_string(position) +
+                                 ": " + status.ToString());
   }
   auto record = decode_record(bytes);
   if (!record) return std::move(record).error();
   if (record->event.type != events::kWebhookDeliveryAttemptedV1) {
-    return events::Error::internal("log position " + std::to_string(position) +
-                                   " holds no delivery attempt");
+    return base::Error::internal("log position " + std::to_string(position) +
+                                 " holds no delivery attempt");
   }
   return events::decode_delivery_attempted(record->event.data);
 }
 
-events::Result<std::optional<std::uint64_t>> DeliveriesView::position_of(
+base::Result<std::optional<std::uint64_t>> DeliveriesView::position_of(
     const std::string& delivery_id, const rocksdb::ReadOptions& options) const {
   std::string entry;
   const auto status =
       database_.db().Get(options, database_.views(), entry_key(delivery_id), &entry);
   if (status.IsNotFound()) return std::optional<std::uint64_t>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
+  if (!status.ok()) return base::Error::internal(status.ToString());
   const auto position = keys::decode_u64(entry);
-  if (!position) return events::Error::internal("corrupt delivery entry " + delivery_id);
+  if (!position) return base::Error::internal("corrupt delivery entry " + delivery_id);
   return std::optional<std::uint64_t>{*position};
 }
 
-events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
+base::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
     const std::string& delivery_id) const {
   const rocksdb::ReadOptions options;
   auto position = position_of(delivery_id, options);
@@ -114,7 +114,7 @@ events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
   return std::optional<events::DeliveryAttempted>{std::move(attempt).value()};
 }
 
-events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
+base::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
     const std::string& webhook_id, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
   rocksdb::ManagedSnapshot snapshot(&database_.db());
@@ -131,8 +131,8 @@ events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
         !database_.db()
              .Get(options, database_.views(), webhook_key(webhook_id, **position), &ignored)
              .ok()) {
-      return events::Error::invalid("startingAfter names no delivery of this webhook",
-                                    {{"startingAfter", "no delivery " + *starting_after}});
+      return base::Error::invalid("startingAfter names no delivery of this webhook",
+                                  {{"startingAfter", "no delivery " + *starting_after}});
     }
     if (**position == 0) return Page<events::DeliveryAttempted>{};
     start = webhook_key(webhook_id, **position - 1);
@@ -145,16 +145,16 @@ events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
       break;
     }
     const auto position = keys::decode_u64(it->key().ToStringView().substr(prefix.size()));
-    if (!position) return events::Error::internal("corrupt delivery-log key of " + webhook_id);
+    if (!position) return base::Error::internal("corrupt delivery-log key of " + webhook_id);
     auto attempt = attempt_at(*position, options);
     if (!attempt) return std::move(attempt).error();
     page.items.push_back(std::move(attempt).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return page;
 }
 
-events::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending() const {
+base::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending() const {
   std::vector<events::DeliveryAttempted> out;
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
@@ -163,24 +163,24 @@ events::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending()
     if (!attempt) return std::move(attempt).error();
     out.push_back(std::move(attempt).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return out;
 }
 
-events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_id,
-                                                       const std::string& event_id) const {
+base::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_id,
+                                                     const std::string& event_id) const {
   std::string value;
   auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
                                    attempts_key(webhook_id, event_id), &value);
   if (status.IsNotFound()) return std::uint32_t{0};
-  if (!status.ok()) return events::Error::internal(status.ToString());
+  if (!status.ok()) return base::Error::internal(status.ToString());
   return static_cast<std::uint32_t>(keys::decode_u64(value).value_or(0));
 }
 
-events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
+base::Result<std::optional<base::Millis>> DeliveriesView::failing_since(
     const std::string& webhook_id) const {
-  return database_.read_view<events::Millis>(health_key(webhook_id), [](std::string_view value) {
-    return static_cast<events::Millis>(keys::decode_u64(value).value_or(0));
+  return database_.read_view<base::Millis>(health_key(webhook_id), [](std::string_view value) {
+    return static_cast<base::Millis>(keys::decode_u64(value).value_or(0));
   });
 }
 

@@ -24,10 +24,10 @@ std::string_view index_name(const std::optional<std::string>& project_id) {
 
 }  // namespace
 
-events::Status EventsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+base::Status EventsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   auto event = events::to_public_event(record);
   if (!event) return std::move(event).error();
-  if (!*event) return events::ok_status();
+  if (!*event) return base::ok_status();
   const auto& id = record.event.id;
   const auto& account = record.event.account;
   writer.put(record_key(id), events::encode_public_event(**event));
@@ -42,11 +42,11 @@ events::Status EventsView::apply(const events::RecordedEvent& record, ViewWriter
         keys::owner_index("events/prj", owner(account, (*event)->project_id), record.position),
         entry);
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<Page<std::string>> EventsView::list(const std::string& account, const Filter& filter,
-                                                   std::size_t limit) const {
+base::Result<Page<std::string>> EventsView::list(const std::string& account, const Filter& filter,
+                                                 std::size_t limit) const {
   const auto index = index_name(filter.project_id);
   const std::string index_owner = owner(account, filter.project_id);
   const std::string prefix = keys::owner_index_prefix(index, index_owner);
@@ -63,8 +63,8 @@ events::Result<Page<std::string>> EventsView::list(const std::string& account, c
              .Get(rocksdb::ReadOptions(), database_.views(),
                   keys::owner_index("events/acct", account, *decoded), &owner_entry)
              .ok()) {
-      return events::Error::invalid("startingAfter names no event of this account",
-                                    {{"startingAfter", "no event " + *filter.starting_after}});
+      return base::Error::invalid("startingAfter names no event of this account",
+                                  {{"startingAfter", "no event " + *filter.starting_after}});
     }
     start = keys::owner_index(index, index_owner, *decoded + 1);
   }
@@ -77,7 +77,7 @@ events::Result<Page<std::string>> EventsView::list(const std::string& account, c
         return record_key(entry.substr(separator + 1));
       },
       limit,
-      [&](std::string_view envelope) -> events::Result<std::optional<std::string>> {
+      [&](std::string_view envelope) -> base::Result<std::optional<std::string>> {
         if (filter.type && !events::pattern_matches(*filter.type, entry_type)) {
           return std::optional<std::string>();
         }

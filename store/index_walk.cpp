@@ -7,10 +7,9 @@
 
 namespace vouch::store {
 
-events::Status walk_index(
-    Database& database, std::string_view prefix, std::string_view start,
-    const std::function<std::string(std::string_view id)>& record_key,
-    const std::function<events::Result<bool>(std::string_view record)>& visit) {
+base::Status walk_index(Database& database, std::string_view prefix, std::string_view start,
+                        const std::function<std::string(std::string_view id)>& record_key,
+                        const std::function<base::Result<bool>(std::string_view record)>& visit) {
   rocksdb::ManagedSnapshot snapshot(&database.db());
   rocksdb::ReadOptions read_options;
   read_options.snapshot = snapshot.snapshot();
@@ -20,13 +19,13 @@ events::Status walk_index(
     const auto status = database.db().Get(read_options, database.views(),
                                           record_key(it->value().ToStringView()), &text);
     if (status.IsNotFound()) continue;
-    if (!status.ok()) return events::Error::internal(status.ToString());
+    if (!status.ok()) return base::Error::internal(status.ToString());
     auto go_on = visit(text);
     if (!go_on) return std::move(go_on).error();
     if (!*go_on) break;
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
-  return events::ok_status();
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
+  return base::ok_status();
 }
 
 }  // namespace vouch::store

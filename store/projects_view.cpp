@@ -2,7 +2,7 @@
 
 #include <rocksdb/db.h>
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 #include "events/project.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
@@ -18,12 +18,12 @@ std::string imported_key(std::string_view id, std::string_view snapshot) {
 
 }  // namespace
 
-events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
-  if (!events::is_project_event(record.event.type)) return events::ok_status();
+base::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (!events::is_project_event(record.event.type)) return base::ok_status();
   auto decoded = events::decode_project_event(record.event.type, record.event.data);
   if (!decoded) return std::move(decoded).error();
 
-  std::visit(events::Overloaded{
+  std::visit(base::Overloaded{
                  [&](const events::ProjectCreated& created) {
                    const auto& project = created.project;
                    records_.insert(writer, project.id, events::encode_project(project),
@@ -47,25 +47,25 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
                  },
              },
              *decoded);
-  return events::ok_status();
+  return base::ok_status();
 }
 
 ProjectsView::ProjectsView(Database& database)
     : OwnedView(database, "projects", "project", events::decode_project) {}
 
-events::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
+base::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
     const std::string& id) const {
   return database_.read_view(snapshot_key(id));
 }
 
-events::Result<bool> ProjectsView::has_snapshot(const std::string& id,
-                                                const std::string& snapshot) const {
+base::Result<bool> ProjectsView::has_snapshot(const std::string& id,
+                                              const std::string& snapshot) const {
   auto found = database_.read_view(imported_key(id, snapshot));
   if (!found) return std::move(found).error();
   return found->has_value();
 }
 
-events::Result<Page<events::Project>> ProjectsView::list(
+base::Result<Page<events::Project>> ProjectsView::list(
     const std::string& account, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
   return records_.list(account, records_.index("acct", account, "of this account"), starting_after,

@@ -24,8 +24,8 @@ std::string_view run_id_of(const events::RunEvent& event) {
 
 }  // namespace
 
-events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
-  if (!events::is_run_event(record.event.type)) return events::ok_status();
+base::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (!events::is_run_event(record.event.type)) return base::ok_status();
   auto decoded =
       events::decode_run_event(record.event.type, record.event.data, record.event.account);
   if (!decoded) return std::move(decoded).error();
@@ -34,7 +34,7 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
   events::TestRun run;
   if (!std::holds_alternative<events::RunStarted>(*decoded)) {
     auto text = writer.get(records_.record_key(id));
-    if (!text) return events::Error::internal("run event for unknown run " + id);
+    if (!text) return base::Error::internal("run event for unknown run " + id);
     auto stored = events::decode_run(*text);
     if (!stored) return std::move(stored).error();
     run = std::move(stored).value();
@@ -46,12 +46,12 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
   } else {
     writer.erase(running_key(id));
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
 RunsView::RunsView(Database& database) : OwnedView(database, "runs", "run", events::decode_run) {}
 
-events::Result<std::vector<events::TestRun>> RunsView::running() const {
+base::Result<std::vector<events::TestRun>> RunsView::running() const {
   std::vector<events::TestRun> out;
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
@@ -60,7 +60,7 @@ events::Result<std::vector<events::TestRun>> RunsView::running() const {
     const auto id = it->key().ToStringView().substr(kRunningPrefix.size());
     auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
                                      records_.record_key(id), &text);
-    if (!status.ok()) return events::Error::internal(status.ToString());
+    if (!status.ok()) return base::Error::internal(status.ToString());
     auto run = events::decode_run(text);
     if (!run) return std::move(run).error();
     out.push_back(std::move(run).value());

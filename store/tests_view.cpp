@@ -2,7 +2,7 @@
 
 #include <rocksdb/db.h>
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
@@ -15,7 +15,7 @@ std::string coverage_key(std::string_view project) {
 // The test's status follows its LAST run: an older run ending late changes nothing.
 void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer,
                 const std::string& test_id, const std::string& run_id, std::string_view status,
-                events::Millis at, bool starts) {
+                base::Millis at, bool starts) {
   auto test = records.load(writer, test_id);
   if (!test) return;
   if (!starts && test->last_run_id != run_id) return;
@@ -27,7 +27,7 @@ void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer
 
 }  // namespace
 
-events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+base::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   const auto& type = record.event.type;
   if (type == events::kTestGeneratedV1) {
     auto generated = events::decode_test_generated(record.event.data, record.event.account);
@@ -35,12 +35,12 @@ events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter&
     const auto& test = generated->test;
     records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
                     "project", test.project_id);
-    return events::ok_status();
+    return base::ok_status();
   }
-  if (!events::is_run_event(type)) return events::ok_status();
+  if (!events::is_run_event(type)) return base::ok_status();
   auto decoded = events::decode_run_event(type, record.event.data, record.event.account);
   if (!decoded) return std::move(decoded).error();
-  std::visit(events::Overloaded{
+  std::visit(base::Overloaded{
                  [&](const events::RunStarted& started) {
                    follow_run(records_, writer, started.run.test_id, started.run.id,
                               events::kTestRunning, started.run.created, true);
@@ -61,13 +61,13 @@ events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter&
                  },
              },
              *decoded);
-  return events::ok_status();
+  return base::ok_status();
 }
 
 TestsView::TestsView(Database& database)
     : OwnedView(database, "tests", "test", events::decode_generated_test) {}
 
-events::Result<Page<events::GeneratedTest>> TestsView::list(
+base::Result<Page<events::GeneratedTest>> TestsView::list(
     const std::string& account, const std::string& project_id,
     const std::optional<std::string>& starting_after, std::size_t limit) const {
   return records_.list(account,
@@ -78,7 +78,7 @@ events::Result<Page<events::GeneratedTest>> TestsView::list(
                        starting_after, limit);
 }
 
-events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
+base::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
     const std::string& project_id) const {
   return database_.read_view<events::Coverage>(coverage_key(project_id), events::decode_coverage);
 }

@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
+#include "base/clock.hpp"
 #include "events/access.hpp"
-#include "events/clock.hpp"
 #include "events/generated_test.hpp"
 #include "events/project.hpp"
-#include "events/test_run.hpp"
+#include "events/run.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
 #include "store/key_coding.hpp"
@@ -94,7 +94,7 @@ TEST(ProjectCodec, CorruptDataIsAnInternalErrorNotACrash) {
   for (const char* data : {"", "[]", "{\"id\":1}", "{\"project\":"}) {
     auto decoded = events::decode_project_event(events::kProjectCreatedV1, data);
     ASSERT_FALSE(decoded.ok()) << data;
-    EXPECT_EQ(decoded.error().code, events::ErrorCode::kInternal);
+    EXPECT_EQ(decoded.error().code, base::ErrorCode::kInternal);
   }
 }
 
@@ -129,7 +129,7 @@ TEST(GeneratedTestCodec, TheEnvironmentRoundTripsAndOlderEventsHaveNone) {
       R"("created":1})",
       "acme");
   ASSERT_FALSE(corrupt.ok());
-  EXPECT_EQ(corrupt.error().code, events::ErrorCode::kInternal);
+  EXPECT_EQ(corrupt.error().code, base::ErrorCode::kInternal);
 }
 
 TEST(AccessCodec, KeyAndAccountEventsRoundTrip) {
@@ -196,18 +196,18 @@ TEST(KeyCoding, BigEndianKeysSortNumerically) {
 }
 
 TEST(Clock, TimestampsAreIsoUtcWithMilliseconds) {
-  EXPECT_EQ(events::format_timestamp(0), "1970-01-01T00:00:00.000Z");
-  EXPECT_EQ(events::format_timestamp(1795341600123), "2026-11-22T10:00:00.123Z");
-  EXPECT_EQ(events::format_timestamp(-1), "1969-12-31T23:59:59.999Z");
-  EXPECT_EQ(events::format_timestamp(951782400000), "2000-02-29T00:00:00.000Z");
-  EXPECT_EQ(events::format_timestamp(253402300799999), "9999-12-31T23:59:59.999Z");
-  EXPECT_EQ(events::format_timestamp(253402300800000), "9999-12-31T23:59:59.999Z");
-  EXPECT_EQ(events::format_timestamp(-62167219200001), "0000-01-01T00:00:00.000Z");
-  for (const events::Millis at : {0LL, 86399999LL, 1795341600123LL, 4102444800000LL}) {
-    EXPECT_EQ(events::parse_timestamp(events::format_timestamp(at)), at);
+  EXPECT_EQ(base::format_timestamp(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(base::format_timestamp(1795341600123), "2026-11-22T10:00:00.123Z");
+  EXPECT_EQ(base::format_timestamp(-1), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(base::format_timestamp(951782400000), "2000-02-29T00:00:00.000Z");
+  EXPECT_EQ(base::format_timestamp(253402300799999), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(base::format_timestamp(253402300800000), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(base::format_timestamp(-62167219200001), "0000-01-01T00:00:00.000Z");
+  for (const base::Millis at : {0LL, 86399999LL, 1795341600123LL, 4102444800000LL}) {
+    EXPECT_EQ(base::parse_timestamp(base::format_timestamp(at)), at);
   }
-  EXPECT_EQ(events::parse_timestamp("2026-11-22T10:00:00.123Z"), 1795341600123);
-  EXPECT_FALSE(events::parse_timestamp("2026-11-22 10:00:00").has_value());
+  EXPECT_EQ(base::parse_timestamp("2026-11-22T10:00:00.123Z"), 1795341600123);
+  EXPECT_FALSE(base::parse_timestamp("2026-11-22 10:00:00").has_value());
 }
 
 }  // namespace

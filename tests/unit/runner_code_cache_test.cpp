@@ -1,4 +1,4 @@
-#include "store/runner_code_cache.hpp"
+#include "runner_cache/runner_code_cache.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include "temp_folder.hpp"
 #include "test_files.hpp"
 
-namespace vouch::store {
+namespace vouch::runner_cache {
 namespace {
 
 namespace fs = std::filesystem;
@@ -80,4 +80,4 @@ TEST(RunnerCodeCache, StartsEmptyAfterARestart) {
 }
 
 }  // namespace
-}  // namespace vouch::store
+}  // namespace vouch::runner_cache

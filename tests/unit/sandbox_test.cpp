@@ -7,12 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
 #include <csignal>
 #include <filesystem>
+#include <string>
 
-#include "sandbox/command.hpp"
-#include "sandbox/options.hpp"
-#include "sandbox/outcome.hpp"
+#include "process/sandbox/command.hpp"
+#include "process/sandbox/options.hpp"
+#include "process/sandbox/outcome.hpp"
 
 namespace vouch::sandbox {
 namespace {
@@ -80,6 +83,21 @@ TEST(SandboxOutcome, TheLaunchersOwnFailureHasItsCode) {
       outcome.report,
       R"json({"status":"error","code":"sandbox_failed","detail":"could not start prlimit: No such file or directory"})json");
   EXPECT_EQ(outcome.exit_code, kSandboxFailedExit);
+}
+
+// The launcher writes its report without a JSON library; its strings come out
+// as Boost.JSON, which the server reads them with, writes them.
+TEST(SandboxOutcome, ReportStringsAreQuotedAsBoostJsonQuotesThem) {
+  std::string every_ascii;
+  for (int c = 0; c < 0x80; ++c) every_ascii += static_cast<char>(c);
+  for (const std::string text :
+       {std::string{}, every_ascii, std::string("écrit \"là\"\n"), std::string("C:\\tmp\t/x")}) {
+    EXPECT_EQ(json_quoted(text), boost::json::serialize(boost::json::string(text))) << text;
+  }
+  auto outcome = sandbox_failed("bad \"path\"\n\x01");
+  EXPECT_EQ(
+      outcome.report,
+      R"json({"status":"error","code":"sandbox_failed","detail":"bad \"path\"\n\u0001"})json");
 }
 
 // The last of a repeated limit counts, as the tests that override one rely on.

@@ -1,11 +1,11 @@
-#include "store/transform_cache.hpp"
+#include "runner_cache/transform_cache.hpp"
 
 #include <gtest/gtest.h>
 
 #include "temp_folder.hpp"
 #include "test_files.hpp"
 
-namespace vouch::store {
+namespace vouch::runner_cache {
 namespace {
 
 namespace fs = std::filesystem;
@@ -91,7 +91,7 @@ TEST(TransformCache, RefusesALinkTheRunLeftAndKeepsNothingOfIt) {
                      run / ".jest-cache" / "jest-transform-cache-1f2e/ab/x");
   auto kept = cache.keep("prj_a", run / ".jest-cache");
   ASSERT_FALSE(kept);
-  EXPECT_EQ(kept.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(kept.error().code, base::ErrorCode::kInvalid);
   EXPECT_EQ(cache.stats().bytes, 0u);
   EXPECT_EQ(cache.stats().refused, 1u);
   // A linked cache folder is not entered either.
@@ -134,4 +134,4 @@ TEST(TransformCache, OnlyPlainProjectIdsNameAFolder) {
 }
 
 }  // namespace
-}  // namespace vouch::store
+}  // namespace vouch::runner_cache
