@@ -6,6 +6,7 @@
 
 #include "base/clock.hpp"
 #include "base/ids.hpp"
+#include "http/console_handlers.hpp"
 #include "http/coverage_handlers.hpp"
 #include "http/event_handlers.hpp"
 #include "http/generated_test_handlers.hpp"
@@ -85,6 +86,7 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
          response.body = openapi_document();
          respond(std::move(response));
        }});
+  add_console_routes(router_);
   add_project_routes(router_, service, models.projects());
   add_import_routes(router_, service, models.projects());
   add_key_routes(router_, service);
