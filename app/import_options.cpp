@@ -8,6 +8,8 @@ namespace vouch::app {
 
 namespace po = boost::program_options;
 
+constexpr unsigned kMaxCloneTimeoutSeconds = 3600;  // the longest --import-clone-timeout-s
+
 void add_import_options(po::options_description& options, ImportOptions& values) {
   options.add_options()(
       "import-allow-cidr", po::value(&values.allow_cidrs)->composing(),
@@ -25,8 +27,9 @@ base::Result<actors::ImportSettings> import_settings(const ImportOptions& option
   if (!allowed) return std::move(allowed).error();
   settings.policy = transport::AddressPolicy(std::move(allowed).value());
   settings.allow_file_urls = values.count("import-allow-file-urls") != 0;
-  if (options.clone_timeout_s < 1 || options.clone_timeout_s > 3600) {
-    return base::Error::invalid("--import-clone-timeout-s must be from 1 to 3600");
+  if (options.clone_timeout_s < 1 || options.clone_timeout_s > kMaxCloneTimeoutSeconds) {
+    return base::Error::invalid("--import-clone-timeout-s must be from 1 to " +
+                                std::to_string(kMaxCloneTimeoutSeconds));
   }
   settings.clone_timeout = std::chrono::seconds(options.clone_timeout_s);
   settings.git = on_path("git").value_or(std::filesystem::path());

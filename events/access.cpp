@@ -4,9 +4,18 @@
 #include "events/scopes.hpp"
 
 namespace vouch::events {
+namespace {
+
+// What is_valid_account_name() accepts, as a field error says it.
+std::string account_name_rule() {
+  return "must be 1-" + std::to_string(kMaxAccountNameLength) +
+         " characters of a-z, 0-9, '_' and '-'";
+}
+
+}  // namespace
 
 bool is_valid_account_name(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
+  if (name.empty() || name.size() > kMaxAccountNameLength) return false;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
@@ -18,10 +27,9 @@ bool is_valid_account_name(std::string_view name) {
 base::Result<std::vector<AccountEvent>> decide(const AccountState& state,
                                                const OpenAccount& command) {
   if (!is_valid_account_name(command.account)) {
-    return base::Error::invalid("the account name is not valid",
-                                {{"account",
-                                  "must be 1-64 characters of a-z, 0-9, '_' and '-', "
-                                  "starting with a letter or digit"}});
+    return base::Error::invalid(
+        "the account name is not valid",
+        {{"account", account_name_rule() + ", starting with a letter or digit"}});
   }
   if (!state.open) {
     return std::vector<AccountEvent>{AccountOpened{command.account, command.plan, command.at}};
@@ -49,7 +57,7 @@ base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state,
   if (state.issued) return base::Error::conflict("key " + command.key_id + " already exists");
   std::vector<base::FieldError> errors;
   if (!is_valid_account_name(command.account)) {
-    errors.push_back({"account", "must be 1-64 characters of a-z, 0-9, '_' and '-'"});
+    errors.push_back({"account", account_name_rule()});
   }
   if (command.scopes.empty()) errors.push_back({"scopes", "must name at least one scope"});
   for (std::size_t i = 0; i < command.scopes.size(); ++i) {
@@ -58,7 +66,10 @@ base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state,
           {"scopes[" + std::to_string(i) + "]", "unknown scope \"" + command.scopes[i] + "\""});
     }
   }
-  if (command.name.size() > 200) errors.push_back({"name", "must be at most 200 characters"});
+  if (command.name.size() > kMaxKeyNameLength) {
+    errors.push_back(
+        {"name", "must be at most " + std::to_string(kMaxKeyNameLength) + " characters"});
+  }
   if (!errors.empty()) return base::Error::invalid("the key is not valid", std::move(errors));
   return std::vector<ApiKeyEvent>{ApiKeyIssued{command.key_id, command.account, command.name,
                                                command.scopes, command.hash, command.at}};

@@ -14,8 +14,12 @@
 // (never shown to webhooks). Streams: "account-<name>" and "apikey-<id>".
 namespace vouch::events {
 
-// Account names: 1–64 characters of [a-z0-9_-], starting with a letter or digit.
+// Account names: 1 to kMaxAccountNameLength characters of [a-z0-9_-], starting
+// with a letter or digit.
+inline constexpr std::size_t kMaxAccountNameLength = 64;
 bool is_valid_account_name(std::string_view name);
+// The longest name of an API key.
+inline constexpr std::size_t kMaxKeyNameLength = 200;
 
 // --- Account --------------------------------------------------------------
 

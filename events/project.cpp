@@ -12,7 +12,8 @@ void check_name(const std::string& name, std::vector<base::FieldError>& errors) 
   if (name.empty()) {
     errors.push_back({"name", "must not be empty"});
   } else if (name.size() > kMaxProjectNameLength) {
-    errors.push_back({"name", "must be at most 200 characters"});
+    errors.push_back(
+        {"name", "must be at most " + std::to_string(kMaxProjectNameLength) + " characters"});
   }
 }
 
@@ -27,8 +28,9 @@ void check_framework(const std::string& framework, std::vector<base::FieldError>
 }
 
 void check_threshold(double threshold, std::vector<base::FieldError>& errors) {
-  if (!std::isfinite(threshold) || threshold < 0.0 || threshold > 100.0) {
-    errors.push_back({"config.coverage.threshold", "must be a number from 0 to 100"});
+  if (!std::isfinite(threshold) || threshold < 0.0 || threshold > kMaxThreshold) {
+    errors.push_back({"config.coverage.threshold",
+                      "must be a number from 0 to " + std::to_string(kMaxThreshold)});
   }
 }
 
@@ -51,7 +53,8 @@ base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
   std::vector<base::FieldError> errors;
   check_name(command.name, errors);
   if (command.repository.size() > kMaxRepositoryLength) {
-    errors.push_back({"repository", "must be at most 2048 characters"});
+    errors.push_back(
+        {"repository", "must be at most " + std::to_string(kMaxRepositoryLength) + " characters"});
   }
   const std::string framework = command.framework.value_or(std::string(kDefaultFramework));
   check_framework(framework, errors);

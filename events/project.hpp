@@ -17,6 +17,8 @@ inline constexpr std::string_view kDefaultFramework = "jest";
 inline constexpr double kDefaultThreshold = 80.0;
 inline constexpr std::size_t kMaxProjectNameLength = 200;
 inline constexpr std::size_t kMaxRepositoryLength = 2048;
+// A coverage threshold is a percentage, from 0 to this.
+inline constexpr int kMaxThreshold = 100;
 
 // The frameworks generation and runs support; anything else is refused.
 const std::vector<std::string>& supported_frameworks();

@@ -20,7 +20,8 @@ void check_patterns(const std::vector<std::string>& patterns,
     return;
   }
   if (patterns.size() > kMaxWebhookPatterns) {
-    errors.push_back({"events", "must name at most 20 event types or patterns"});
+    errors.push_back({"events", "must name at most " + std::to_string(kMaxWebhookPatterns) +
+                                    " event types or patterns"});
   }
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     if (is_valid_event_pattern(patterns[i])) continue;
@@ -34,7 +35,9 @@ void check_patterns(const std::vector<std::string>& patterns,
 
 void check_description(const std::string& description, std::vector<base::FieldError>& errors) {
   if (description.size() > kMaxWebhookDescriptionLength) {
-    errors.push_back({"description", "must be at most 500 characters"});
+    errors.push_back(
+        {"description",
+         "must be at most " + std::to_string(kMaxWebhookDescriptionLength) + " characters"});
   }
 }
 
@@ -73,7 +76,9 @@ bool any_pattern_matches(const std::vector<std::string>& patterns, std::string_v
 
 std::optional<std::string> check_webhook_url(std::string_view url, bool allow_http) {
   if (url.empty()) return "must not be empty";
-  if (url.size() > kMaxWebhookUrlLength) return "must be at most 2048 characters";
+  if (url.size() > kMaxWebhookUrlLength) {
+    return "must be at most " + std::to_string(kMaxWebhookUrlLength) + " characters";
+  }
   auto parsed = boost::urls::parse_absolute_uri(url);
   if (!parsed) return "must be an absolute URL (" + parsed.error().message() + ")";
   const auto scheme = parsed->scheme_id();

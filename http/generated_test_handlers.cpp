@@ -100,8 +100,9 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
       body->reject("config.framework", "must be one of: " + names);
     }
   }
-  if (threshold && (*threshold < 0 || *threshold > 100)) {
-    body->reject("config.coverage.threshold", "must be from 0 to 100");
+  if (threshold && (*threshold < 0 || *threshold > events::kMaxThreshold)) {
+    body->reject("config.coverage.threshold",
+                 "must be from 0 to " + std::to_string(events::kMaxThreshold));
   }
   const auto& runner = service.runner();
   auto environment = read_environment(*body, runner);

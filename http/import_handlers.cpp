@@ -26,7 +26,9 @@ std::string lower_media_type(std::string_view content_type) {
 
 // A branch or tag name as git accepts it, never an option or a path escape.
 std::optional<std::string> invalid_ref(const std::string& ref) {
-  if (ref.empty() || ref.size() > kMaxRefLength) return "must be 1 to 200 characters";
+  if (ref.empty() || ref.size() > kMaxRefLength) {
+    return "must be 1 to " + std::to_string(kMaxRefLength) + " characters";
+  }
   if (ref.front() == '-' || ref.front() == '/' || ref.back() == '/' || ref.back() == '.') {
     return "is not a branch or tag name";
   }

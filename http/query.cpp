@@ -30,8 +30,10 @@ base::Result<PageQuery> parse_page_query(std::string_view target) {
       long value = 0;
       const auto& text = param.value;
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > 100) {
-        errors.push_back({"limit", "must be an integer from 1 to 100"});
+      if (ec != std::errc() || end != text.data() + text.size() || value < 1 ||
+          static_cast<std::size_t>(value) > kMaxPageLimit) {
+        errors.push_back(
+            {"limit", "must be an integer from 1 to " + std::to_string(kMaxPageLimit)});
       } else {
         query.limit = static_cast<std::size_t>(value);
       }

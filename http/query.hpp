@@ -9,8 +9,9 @@
 
 namespace vouch::http {
 
-// Paging parameters of collections: `limit` (1–100, default 20) and
-// `startingAfter` (an id). kInvalid with field errors for bad values.
+// Paging parameters of collections: `limit` (1 to kMaxPageLimit, default 20)
+// and `startingAfter` (an id). kInvalid with field errors for bad values.
+inline constexpr std::size_t kMaxPageLimit = 100;
 struct PageQuery {
   std::size_t limit = 20;
   std::optional<std::string> starting_after;

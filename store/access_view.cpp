@@ -8,17 +8,12 @@
 #include "base/overloaded.hpp"
 #include "events/access.hpp"
 #include "events/json_access.hpp"
+#include "store/key_coding.hpp"
 
 namespace vouch::store {
 namespace {
 
 namespace ja = events::json_access;
-
-std::string hash_key(std::string_view hash) { return "access/hash/" + std::string(hash); }
-std::string key_key(std::string_view key_id) { return "access/key/" + std::string(key_id); }
-std::string account_key(std::string_view account) {
-  return "access/account/" + std::string(account);
-}
 
 std::string encode_key_record(const KeyRecord& record, const std::string& hash) {
   boost::json::object object{{"keyId", record.key_id},
@@ -60,15 +55,16 @@ base::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter& 
   if (events::is_account_event(type)) {
     auto decoded = events::decode_account_event(type, record.event.data);
     if (!decoded) return std::move(decoded).error();
-    std::visit(base::Overloaded{
-                   [&](const events::AccountOpened& opened) {
-                     writer.put(account_key(opened.account), events::to_string(opened.plan));
-                   },
-                   [&](const events::AccountPlanChanged& changed) {
-                     writer.put(account_key(changed.account), events::to_string(changed.plan));
-                   },
-               },
-               *decoded);
+    std::visit(
+        base::Overloaded{
+            [&](const events::AccountOpened& opened) {
+              writer.put(keys::access_account(opened.account), events::to_string(opened.plan));
+            },
+            [&](const events::AccountPlanChanged& changed) {
+              writer.put(keys::access_account(changed.account), events::to_string(changed.plan));
+            },
+        },
+        *decoded);
     return base::ok_status();
   }
   if (!events::is_api_key_event(type)) return base::ok_status();
@@ -77,18 +73,18 @@ base::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter& 
   if (!decoded) return std::move(decoded).error();
   if (const auto* issued = std::get_if<events::ApiKeyIssued>(&*decoded)) {
     KeyRecord key{issued->key_id, issued->account, issued->name, issued->scopes, issued->at, false};
-    writer.put(key_key(issued->key_id), encode_key_record(key, issued->hash));
-    writer.put(hash_key(issued->hash), issued->key_id);
+    writer.put(keys::access_key(issued->key_id), encode_key_record(key, issued->hash));
+    writer.put(keys::access_key_by_hash(issued->hash), issued->key_id);
     return base::ok_status();
   }
   const auto& revoked = std::get<events::ApiKeyRevoked>(*decoded);
-  auto text = writer.get(key_key(revoked.key_id));
+  auto text = writer.get(keys::access_key(revoked.key_id));
   if (!text) return base::ok_status();
   auto stored = decode_key_record(*text);
   if (!stored) return std::move(stored).error();
   stored->record.revoked = true;
-  writer.put(key_key(revoked.key_id), encode_key_record(stored->record, stored->hash));
-  writer.erase(hash_key(stored->hash));
+  writer.put(keys::access_key(revoked.key_id), encode_key_record(stored->record, stored->hash));
+  writer.erase(keys::access_key_by_hash(stored->hash));
   return base::ok_status();
 }
 
@@ -109,7 +105,7 @@ base::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string
 }
 
 base::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string& hash) const {
-  auto key_id = database_.read_view(hash_key(hash));
+  auto key_id = database_.read_view(keys::access_key_by_hash(hash));
   if (!key_id) return std::move(key_id).error();
   if (!*key_id) return std::optional<KeyGrant>{};
   auto key = find_key(**key_id);
@@ -122,7 +118,7 @@ base::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string& 
 }
 
 base::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
-  return database_.read_view<KeyRecord>(key_key(key_id),
+  return database_.read_view<KeyRecord>(keys::access_key(key_id),
                                         [](std::string_view text) -> base::Result<KeyRecord> {
                                           auto stored = decode_key_record(text);
                                           if (!stored) return std::move(stored).error();
@@ -131,7 +127,7 @@ base::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& k
 }
 
 base::Result<std::optional<events::Plan>> AccessView::plan_of(const std::string& account) const {
-  auto text = database_.read_view(account_key(account));
+  auto text = database_.read_view(keys::access_account(account));
   if (!text) return std::move(text).error();
   if (!*text) return std::optional<events::Plan>{};
   return events::parse_plan(**text);

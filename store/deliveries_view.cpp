@@ -4,34 +4,12 @@
 #include <rocksdb/snapshot.h>
 
 #include "events/webhook.hpp"
+#include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
 
 namespace vouch::store {
-namespace {
-
-constexpr std::string_view kPendingPrefix = "deliveries/pending/";  // every pending_key
-
-std::string entry_key(std::string_view id) { return "deliveries/id/" + std::string(id); }
-// Per webhook, keys::owner_index_prefix("deliveries/<kind>", webhook) then
-// the position or event id, so each webhook's entries are one range.
-std::string webhook_prefix(std::string_view webhook) {
-  return keys::owner_index_prefix("deliveries/hook", webhook);
-}
-std::string webhook_key(std::string_view webhook, std::uint64_t position) {
-  return keys::owner_index("deliveries/hook", webhook, position);
-}
-std::string pending_key(std::string_view webhook, std::string_view event_id) {
-  return keys::owner_index_prefix("deliveries/pending", webhook) + std::string(event_id);
-}
-std::string attempts_key(std::string_view webhook, std::string_view event_id) {
-  return keys::owner_index_prefix("deliveries/attempts", webhook) + std::string(event_id);
-}
-std::string health_key(std::string_view webhook) {
-  return "deliveries/failing-since/" + std::string(webhook);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 base::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   if (record.event.type != events::kWebhookDeliveryAttemptedV1) return base::ok_status();
@@ -41,18 +19,19 @@ base::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWrit
 
   // The entry holds the attempt's log position; the attempt itself is read
   // from the log (format 1 held a copy of it, see read_model_format.hpp).
-  writer.put(entry_key(attempt.delivery_id), keys::encode_u64(record.position));
+  writer.put(keys::delivery(attempt.delivery_id), keys::encode_u64(record.position));
   // The webhook's log: the key alone (its position) says where the attempt is.
-  writer.put(webhook_key(attempt.webhook_id, record.position), "");
+  writer.put(keys::webhook_delivery(attempt.webhook_id, record.position), "");
 
   // Per (webhook, event): the number of the latest attempt recorded (the
   // attempts of a delivery are numbered 1, 2, … in log order).
-  writer.put(attempts_key(attempt.webhook_id, attempt.event_id), keys::encode_u64(attempt.attempt));
+  writer.put(keys::delivery_attempts(attempt.webhook_id, attempt.event_id),
+             keys::encode_u64(attempt.attempt));
 
   // A retry can be pending only after an automatic attempt failed, so a
   // delivery that succeeds at its first attempt (the usual case) writes no
   // tombstone for it.
-  const auto pending = pending_key(attempt.webhook_id, attempt.event_id);
+  const auto pending = keys::pending_delivery(attempt.webhook_id, attempt.event_id);
   const bool first = attempt.attempt == 1 && !attempt.manual;
   if (attempt.success) {
     if (!first) writer.erase(pending);
@@ -64,7 +43,7 @@ base::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWrit
     }
   }
 
-  const auto health = health_key(attempt.webhook_id);
+  const auto health = keys::webhook_failing_since(attempt.webhook_id);
   if (attempt.success) {
     if (writer.get(health)) writer.erase(health);
   } else if (!writer.get(health)) {
@@ -95,7 +74,7 @@ base::Result<std::optional<std::uint64_t>> DeliveriesView::position_of(
     const std::string& delivery_id, const rocksdb::ReadOptions& options) const {
   std::string entry;
   const auto status =
-      database_.db().Get(options, database_.views(), entry_key(delivery_id), &entry);
+      database_.db().Get(options, database_.views(), keys::delivery(delivery_id), &entry);
   if (status.IsNotFound()) return std::optional<std::uint64_t>{};
   if (!status.ok()) return base::Error::internal(status.ToString());
   const auto position = keys::decode_u64(entry);
@@ -120,22 +99,22 @@ base::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
   rocksdb::ManagedSnapshot snapshot(&database_.db());
   rocksdb::ReadOptions options;
   options.snapshot = snapshot.snapshot();
-  const std::string prefix = webhook_prefix(webhook_id);
+  const std::string prefix = keys::webhook_deliveries_prefix(webhook_id);
   std::string start = prefix + std::string(8, '\xff');
   if (starting_after) {
     auto position = position_of(*starting_after, options);
     if (!position) return std::move(position).error();
     std::string ignored;
     // The cursor must be an entry of this webhook's log.
-    if (!*position ||
-        !database_.db()
-             .Get(options, database_.views(), webhook_key(webhook_id, **position), &ignored)
-             .ok()) {
+    if (!*position || !database_.db()
+                           .Get(options, database_.views(),
+                                keys::webhook_delivery(webhook_id, **position), &ignored)
+                           .ok()) {
       return base::Error::invalid("startingAfter names no delivery of this webhook",
                                   {{"startingAfter", "no delivery " + *starting_after}});
     }
     if (**position == 0) return Page<events::DeliveryAttempted>{};
-    start = webhook_key(webhook_id, **position - 1);
+    start = keys::webhook_delivery(webhook_id, **position - 1);
   }
   Page<events::DeliveryAttempted> page;
   std::unique_ptr<rocksdb::Iterator> it(database_.db().NewIterator(options, database_.views()));
@@ -156,14 +135,14 @@ base::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
 
 base::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending() const {
   std::vector<events::DeliveryAttempted> out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
-  for (it->Seek(kPendingPrefix); it->Valid() && it->key().starts_with(kPendingPrefix); it->Next()) {
-    auto attempt = events::decode_delivery_attempted(it->value().ToStringView());
-    if (!attempt) return std::move(attempt).error();
-    out.push_back(std::move(attempt).value());
-  }
-  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
+  auto scanned = scan_prefix(database_, keys::pending_deliveries_prefix(),
+                             [&](std::string_view, std::string_view value) -> base::Status {
+                               auto attempt = events::decode_delivery_attempted(value);
+                               if (!attempt) return std::move(attempt).error();
+                               out.push_back(std::move(attempt).value());
+                               return base::ok_status();
+                             });
+  if (!scanned) return std::move(scanned).error();
   return out;
 }
 
@@ -171,7 +150,7 @@ base::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_
                                                      const std::string& event_id) const {
   std::string value;
   auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                   attempts_key(webhook_id, event_id), &value);
+                                   keys::delivery_attempts(webhook_id, event_id), &value);
   if (status.IsNotFound()) return std::uint32_t{0};
   if (!status.ok()) return base::Error::internal(status.ToString());
   return static_cast<std::uint32_t>(keys::decode_u64(value).value_or(0));
@@ -179,9 +158,10 @@ base::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_
 
 base::Result<std::optional<base::Millis>> DeliveriesView::failing_since(
     const std::string& webhook_id) const {
-  return database_.read_view<base::Millis>(health_key(webhook_id), [](std::string_view value) {
-    return static_cast<base::Millis>(keys::decode_u64(value).value_or(0));
-  });
+  return database_.read_view<base::Millis>(
+      keys::webhook_failing_since(webhook_id), [](std::string_view value) {
+        return static_cast<base::Millis>(keys::decode_u64(value).value_or(0));
+      });
 }
 
 }  // namespace vouch::store

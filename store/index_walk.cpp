@@ -28,4 +28,18 @@ base::Status walk_index(Database& database, std::string_view prefix, std::string
   return base::ok_status();
 }
 
+base::Status scan_prefix(
+    Database& database, std::string_view prefix,
+    const std::function<base::Status(std::string_view rest, std::string_view value)>& visit) {
+  std::unique_ptr<rocksdb::Iterator> it(
+      database.db().NewIterator(rocksdb::ReadOptions(), database.views()));
+  for (it->Seek(prefix); it->Valid() && it->key().starts_with(prefix); it->Next()) {
+    auto visited =
+        visit(it->key().ToStringView().substr(prefix.size()), it->value().ToStringView());
+    if (!visited) return visited;
+  }
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
+  return base::ok_status();
+}
+
 }  // namespace vouch::store

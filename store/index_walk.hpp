@@ -21,6 +21,13 @@ namespace vouch::store {
     const std::function<std::string(std::string_view id)>& record_key,
     const std::function<base::Result<bool>(std::string_view record)>& visit);
 
+// Every row of the views column family whose key starts with `prefix`, in
+// key order: `visit(rest, value)` gets the key without the prefix and the
+// value. Stops at the first error, RocksDB's (kInternal) or `visit`'s.
+[[nodiscard]] base::Status scan_prefix(
+    Database& database, std::string_view prefix,
+    const std::function<base::Status(std::string_view rest, std::string_view value)>& visit);
+
 // One page of the records an index names, from `start` on: each record's
 // text goes through `decode`, which gives a T, nullopt to skip the record
 // (another account's), or an error; at most `limit` items, has_more when

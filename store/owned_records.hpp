@@ -50,13 +50,13 @@ class OwnedRecords {
 
   const std::string& area() const { return area_; }
   const std::string& noun() const { return noun_; }
-  std::string record_key(std::string_view id) const { return area_ + "/id/" + std::string(id); }
-  std::string position_key(std::string_view id) const { return area_ + "/pos/" + std::string(id); }
+  std::string record_key(std::string_view id) const { return keys::record(area_, id); }
+  std::string position_key(std::string_view id) const { return keys::record_position(area_, id); }
 
   // The index `name` of `owner` ("acct", account: "of this account").
   Index index(std::string_view name, std::string owner, std::string scope,
               std::function<bool(const T&)> holds = {}) const {
-    std::string index_name = area_ + "/" + std::string(name);
+    std::string index_name = keys::index_name(area_, name);
     return {keys::owner_index_prefix(index_name, owner),
             [index_name, owner](std::uint64_t position) {
               return keys::owner_index(index_name, owner, position);
@@ -70,7 +70,7 @@ class OwnedRecords {
               std::uint64_t position, std::string_view name, std::string_view owner) {
     put(writer, id, text);
     writer.put(position_key(id), keys::encode_u64(position));
-    writer.put(keys::owner_index(area_ + "/" + std::string(name), owner, position), id);
+    writer.put(keys::owner_index(keys::index_name(area_, name), owner, position), id);
   }
 
   // Folding: the record's new state (`text`, encoded). Every write of a
@@ -104,7 +104,7 @@ class OwnedRecords {
     auto record = load(writer, id);
     auto position = writer.get(position_key(id));
     if (record && position) {
-      writer.erase(keys::owner_index(area_ + "/" + std::string(name), record->account,
+      writer.erase(keys::owner_index(keys::index_name(area_, name), record->account,
                                      keys::decode_u64(*position).value_or(0)));
     }
     writer.erase(record_key(id));

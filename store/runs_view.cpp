@@ -2,13 +2,11 @@
 
 #include <rocksdb/db.h>
 
+#include "store/index_walk.hpp"
+#include "store/key_coding.hpp"
+
 namespace vouch::store {
 namespace {
-
-constexpr std::string_view kRunningPrefix = "runs/running/";
-std::string running_key(std::string_view id) {
-  return std::string(kRunningPrefix) + std::string(id);
-}
 
 std::string_view run_id_of(const events::RunEvent& event) {
   return std::visit(
@@ -42,9 +40,9 @@ base::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& wr
   run = events::evolve(std::move(run), *decoded);
   records_.put(writer, id, events::encode_run(run));
   if (run.status == events::kRunRunning) {
-    writer.put(running_key(id), "");
+    writer.put(keys::running_run(id), "");
   } else {
-    writer.erase(running_key(id));
+    writer.erase(keys::running_run(id));
   }
   return base::ok_status();
 }
@@ -53,18 +51,19 @@ RunsView::RunsView(Database& database) : OwnedView(database, "runs", "run", even
 
 base::Result<std::vector<events::TestRun>> RunsView::running() const {
   std::vector<events::TestRun> out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
-  for (it->Seek(kRunningPrefix); it->Valid() && it->key().starts_with(kRunningPrefix); it->Next()) {
-    std::string text;
-    const auto id = it->key().ToStringView().substr(kRunningPrefix.size());
-    auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                     records_.record_key(id), &text);
-    if (!status.ok()) return base::Error::internal(status.ToString());
-    auto run = events::decode_run(text);
-    if (!run) return std::move(run).error();
-    out.push_back(std::move(run).value());
-  }
+  auto scanned = scan_prefix(database_, keys::running_runs_prefix(),
+                             [&](std::string_view id, std::string_view) -> base::Status {
+                               std::string text;
+                               auto status =
+                                   database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                                                      records_.record_key(id), &text);
+                               if (!status.ok()) return base::Error::internal(status.ToString());
+                               auto run = events::decode_run(text);
+                               if (!run) return std::move(run).error();
+                               out.push_back(std::move(run).value());
+                               return base::ok_status();
+                             });
+  if (!scanned) return std::move(scanned).error();
   return out;
 }
 

@@ -9,9 +9,6 @@
 namespace vouch::store {
 namespace {
 
-std::string coverage_key(std::string_view project) {
-  return "tests/coverage/" + std::string(project);
-}
 // The test's status follows its LAST run: an older run ending late changes nothing.
 void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer,
                 const std::string& test_id, const std::string& run_id, std::string_view status,
@@ -56,7 +53,7 @@ base::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& w
                               failed.at, false);
                  },
                  [&](const events::CoverageUpdated& updated) {
-                   writer.put(coverage_key(updated.project_id),
+                   writer.put(keys::project_coverage(updated.project_id),
                               events::encode_coverage(updated.current));
                  },
              },
@@ -80,7 +77,8 @@ base::Result<Page<events::GeneratedTest>> TestsView::list(
 
 base::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
     const std::string& project_id) const {
-  return database_.read_view<events::Coverage>(coverage_key(project_id), events::decode_coverage);
+  return database_.read_view<events::Coverage>(keys::project_coverage(project_id),
+                                               events::decode_coverage);
 }
 
 }  // namespace vouch::store
