@@ -10,7 +10,7 @@
 
 namespace vouch::app {
 
-// The raw values of vouchd serve's webhook flags (DESIGN §7).
+// The raw values of vouchd serve's webhook flags (README.md, "Webhooks").
 struct WebhookOptions {
   std::vector<std::string> allow_cidrs;
   double retry_scale = 1.0;

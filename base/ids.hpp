@@ -5,7 +5,7 @@
 
 namespace vouch::base {
 
-// Identifier prefixes (DESIGN §3): the kind of a resource is visible in its id.
+// Identifier prefixes: the kind of a resource is visible in its id.
 inline constexpr std::string_view kProjectIdPrefix = "prj_";
 inline constexpr std::string_view kTestIdPrefix = "tst_";
 inline constexpr std::string_view kRunIdPrefix = "run_";

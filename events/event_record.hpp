@@ -25,7 +25,7 @@ struct RecordedEvent {
   NewEvent event;
 };
 
-// Stream names (DESIGN §2): "<kind>-<id>".
+// Stream names: "<kind>-<id>" (docs/architecture.md, "The event model").
 inline std::string project_stream(const std::string& id) { return "project-" + id; }
 inline std::string apikey_stream(const std::string& id) { return "apikey-" + id; }
 inline std::string account_stream(const std::string& id) { return "account-" + id; }

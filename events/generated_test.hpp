@@ -12,7 +12,7 @@
 
 // A generated test suite: what a client uploaded, what the generator wrote,
 // and the generator's summary. Stream: "test-<id>". Its status follows its
-// runs (DESIGN §3): pending until the first run, then running, passed or
+// runs (docs/openapi.json): pending until the first run, then running, passed or
 // failed after the last run.
 namespace vouch::events {
 

@@ -10,7 +10,7 @@
 #include "base/result.hpp"
 #include "events/encoded_event.hpp"
 
-// Idempotency keys (DESIGN §3, Stripe's semantics): the first response to a
+// Idempotency keys (Stripe's semantics; docs/decisions.md): the first response to a
 // POST that carried `Idempotency-Key` is recorded, and a retry with the same
 // key and the same request within the window gets that response again
 // instead of the work being done twice.

@@ -23,7 +23,7 @@ inline boost::json::value json_number(double value) {
   return value;
 }
 
-// The project record (DESIGN §3):
+// The project record (docs/openapi.json, Project):
 // {id, name, repository, config: {framework, coverage: {threshold}}, created, updated}.
 boost::json::object project_resource(const Project& project);
 

@@ -13,7 +13,7 @@
 #include "events/run_environment.hpp"
 
 // A run of a generated test suite: its events, state and the pure rules that
-// turn a runner's report into events (DESIGN §3). Stream: "run-<id>".
+// turn a runner's report into events. Stream: "run-<id>".
 //
 //   RunStarted ─▶ RunCompleted [+ RunFailed] [+ CoverageUpdated]   (results)
 //              └▶ RunFailed (outcome error: limit, crash, install, interrupted)

@@ -55,7 +55,7 @@ enum class AttemptVerdict {
 // REQUIRES: status is 0 (no answer) or an HTTP status code.
 AttemptVerdict verdict_of(unsigned status, bool refused);
 
-// The retry schedule of DESIGN §4: after the first attempt fails, the next
+// The retry schedule (docs/decisions.md): after the first attempt fails, the next
 // come 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later (8 attempts in all),
 // each multiplied by `scale` and by a jitter factor, and never sooner than
 // the receiver's Retry-After.

@@ -7,11 +7,11 @@
 
 namespace vouch::http {
 
-// The API's generated test (DESIGN §3):
+// The API's generated test (docs/openapi.json, GeneratedTest):
 // {testId, projectId, status, framework, threshold, files, summary, lastRunId, created, updated}.
 boost::json::object to_json(const events::GeneratedTest& test);
 
-// The API's run (DESIGN §3): {runId, testId, projectId, status, results,
+// The API's run (docs/openapi.json, Run): {runId, testId, projectId, status, results,
 // outcome, duration, error, failures, environment, created, completed};
 // results, outcome, duration and completed are null while running.
 boost::json::object to_json(const events::TestRun& run);

@@ -53,7 +53,7 @@ struct EventLogStats {
   std::uint64_t conflicts = 0;
 };
 
-// The append-only event log: the only source of truth (DESIGN §2).
+// The append-only event log: the only source of truth (docs/architecture.md).
 //
 // Appends are queued to one writer thread, which takes every queued request,
 // checks each against the stream's head, writes all accepted events with their

@@ -14,7 +14,7 @@
 // aggregate's own (those live in events/webhook.hpp). Plain structs: no CAF.
 namespace vouch::actors {
 
-// The server's webhook settings (DESIGN §7).
+// The server's webhook settings (vouchd serve's --webhook-* flags).
 struct WebhookSettings {
   std::vector<transport::Cidr> allow_cidrs;   // --webhook-allow-cidr
   bool allow_http = false;                    // --webhook-allow-http
