@@ -194,7 +194,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   try {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
-    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
+    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
     report('loading', filesTotal - instrumented.length);
     const modules = await loadModules(instrumented, executor, problems, observed, rng);
@@ -212,7 +212,8 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     phase('search');
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
-    prestarted = corpus.length ? [1, 2].map((n) => startRunner(path.join(workspace.workDir, `warm-${n}`))) : [];
+    // The second runs the suite as another user on another machine (verify.js).
+    prestarted = corpus.length ? [null, workspace.elsewhere].map((elsewhere, n) => startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere)) : [];
     report('shrinking', filesTotal - searched);
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
@@ -237,7 +238,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     const sources = job.files.map(({ path, content }) => ({ path, content }));
     report('verifying', filesTotal - searched);
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, elsewhere: workspace.elsewhere })
       : { suites: [], coverage: null, files: [], dropped: null };
     phase('verify');
     problems.push(...untestedProblems(loadedModules, suites, verified));
