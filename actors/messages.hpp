@@ -50,6 +50,18 @@ struct GenerateTests {
   base::Millis at = 0;
 };
 
+// How far an asynchronous generation got (the generator's progress lines,
+// plus "queued" and "installing" from the server's side). Never recorded:
+// held in memory by the generation coordinator until the generation ends.
+// An empty phase: this process is not generating the test.
+struct GenerationProgress {
+  std::string test_id;
+  std::string phase;
+  std::uint32_t files_done = 0;
+  std::uint32_t files_total = 0;
+  std::uint32_t tests_kept = 0;
+};
+
 // Starts a run of a generated test; the reply is the run as it starts
 // (durable), the run itself goes on in the background.
 struct StartRun {

@@ -64,7 +64,8 @@ struct Service::Impl {
             WorkerHubConfig{&runner, &runner_stats, &worker_stats, local_worker,
                             WorkerOffer{"local", static_cast<std::uint32_t>(runner.generator_slots),
                                         static_cast<std::uint32_t>(runner.executor_slots)}})),
-        generators(spawn_generation_coordinator(system, workers, store)),
+        generators(spawn_generation_coordinator(
+            system, GenerationCoordinatorConfig{workers, store, &models.tests()})),
         runs(spawn_run_coordinator(
             system, RunCoordinatorConfig{&runner, &models.projects(), &models.tests(),
                                          &models.runs(), store, workers})) {}
@@ -206,6 +207,16 @@ void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTe
   const auto timeout = runner.generation_queue_wait + 2 * attempt + std::chrono::seconds(15);
   impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),
                                     timeout);
+}
+
+void Service::generate_tests_async(GenerateTests command, Callback<events::GeneratedTest> done) {
+  impl_->ask_with<events::GeneratedTest>(impl_->options.request_timeout, impl_->generators,
+                                         std::move(done), async_atom_v, std::move(command));
+}
+
+void Service::generation_progress(std::string test_id, Callback<GenerationProgress> done) {
+  impl_->ask_with<GenerationProgress>(impl_->options.request_timeout, impl_->generators,
+                                      std::move(done), progress_atom_v, std::move(test_id));
 }
 
 void Service::start_run(StartRun command, Callback<events::TestRun> done) {

@@ -70,6 +70,12 @@ class Service {
   // Answers once the generated test is durable; kUnavailable (with a
   // Retry-After) when no generator is free in time.
   void generate_tests(GenerateTests command, Callback<events::GeneratedTest> done);
+  // Prefer: respond-async: answers once the acceptance is durable, with the
+  // test generating; the generation goes on and records its own end.
+  void generate_tests_async(GenerateTests command, Callback<events::GeneratedTest> done);
+  // How far an asynchronous generation of this process got (empty phase when
+  // it is not generating `test_id`).
+  void generation_progress(std::string test_id, Callback<GenerationProgress> done);
   // Answers once the run has started (durable); it goes on in the background.
   void start_run(StartRun command, Callback<events::TestRun> done);
   // Answers true once the end of run `run_id` is durable and readable (at

@@ -88,6 +88,8 @@ CAF_ADD_ATOM(vouch, vouch::actors, finish_atom, "finish")
 CAF_ADD_ATOM(vouch, vouch::actors, report_atom, "report")
 CAF_ADD_ATOM(vouch, vouch::actors, await_end_atom, "awaitend")
 CAF_ADD_ATOM(vouch, vouch::actors, release_all_atom, "releaseall")
+CAF_ADD_ATOM(vouch, vouch::actors, async_atom, "async")
+CAF_ADD_ATOM(vouch, vouch::actors, progress_atom, "progress")
 
 CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
@@ -105,6 +107,7 @@ CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationDone))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunTask))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunDone))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::WorkerOffer))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationProgress))
 CAF_ADD_ATOM(vouch, vouch::actors, join_atom, "join")
 CAF_ADD_ATOM(vouch, vouch::actors, heartbeat_atom, "heartbeat")
 
@@ -156,8 +159,15 @@ using account_actor = caf::typed_actor<caf::replies_to<IssueKey>::with<IssuedKey
                                        caf::replies_to<RevokeKey>::with<bool>>;
 
 // Has tests generated on a worker slot and records them (TestGenerated).
+// GenerateTests answers with the generated test; (async, GenerateTests)
+// answers once TestGenerationAccepted is durable, with the test generating,
+// and records its end later. (progress, test id) answers how far an
+// asynchronous generation of this process got.
 using generation_coordinator_actor =
-    caf::typed_actor<caf::replies_to<GenerateTests>::with<events::GeneratedTest>>;
+    caf::typed_actor<caf::replies_to<GenerateTests>::with<events::GeneratedTest>,
+                     caf::replies_to<async_atom, GenerateTests>::with<events::GeneratedTest>,
+                     caf::replies_to<progress_atom, std::string>::with<GenerationProgress>,
+                     caf::reacts_to<GenerationProgress>>;
 
 // Gives generations and runs to the slots of the server's own worker and of
 // remote workers (actors/cluster/worker_hub.hpp).

@@ -4,6 +4,8 @@
 
 #include "base/clock.hpp"
 #include "events/scopes.hpp"
+#include "events/test_cases.hpp"
+#include "http/junit_report.hpp"
 #include "http/reply.hpp"
 
 namespace vouch::http {
@@ -75,14 +77,16 @@ void read_summary(const Reads& reads, const Request&, const Context& context,
                        context.request_id));
   }
   const std::string base = "/v1/tests/results/" + manifest->run_id + "/coverage";
-  respond(json_response(200, boost::json::object{
-                                 {"runId", manifest->run_id},
-                                 {"created", base::format_timestamp(manifest->created)},
-                                 {"lcov", std::move(lcov).value()},
-                                 {"istanbul", std::move(istanbul)},
-                                 {"lcovUrl", base + "/lcov.info"},
-                                 {"htmlUrl", base + "/html/index.html"},
-                             }));
+  respond(
+      json_response(200, boost::json::object{
+                             {"runId", manifest->run_id},
+                             {"created", base::format_timestamp(manifest->created)},
+                             {"lcov", std::move(lcov).value()},
+                             {"istanbul", std::move(istanbul)},
+                             {"lcovUrl", base + "/lcov.info"},
+                             {"htmlUrl", base + "/html/index.html"},
+                             {"junitUrl", "/v1/tests/results/" + manifest->run_id + "/junit.xml"},
+                         }));
 }
 
 void read_lcov(const Reads& reads, const Request&, const Context& context, const Respond& respond) {
@@ -93,6 +97,31 @@ void read_lcov(const Reads& reads, const Request&, const Context& context, const
   Response response;
   response.content_type = "text/plain; charset=utf-8";
   response.body = std::move(lcov).value();
+  respond(std::move(response));
+}
+
+// The JUnit report, built from the tests the run reported one by one, which
+// its coverage report keeps (and so removes with it).
+void read_junit(const Reads& reads, const Request&, const Context& context,
+                const Respond& respond) {
+  auto manifest = manifest_of(reads, context);
+  if (!manifest) return respond(error_response(manifest.error(), context.request_id));
+  auto text = reads.reports.file(manifest->run_id, std::string(events::kTestCasesFile));
+  if (!text) return respond(error_response(text.error(), context.request_id));
+  if (!*text) {
+    return respond(error_response(
+        base::Error::not_found("run " + manifest->run_id +
+                               " has no JUnit report: it ran before vouchd kept its tests "
+                               "one by one"),
+        context.request_id));
+  }
+  auto cases = events::decode_test_cases(**text);
+  if (!cases) return respond(error_response(cases.error(), context.request_id));
+  auto run = reads.runs.get(context.caller.account, manifest->run_id);
+  if (!run) return respond(error_response(run.error(), context.request_id));
+  Response response;
+  response.content_type = "application/xml; charset=utf-8";
+  response.body = junit_xml(*run, *cases);
   respond(std::move(response));
 }
 
@@ -124,6 +153,8 @@ void add_coverage_routes(Router& router, const store::CoverageReports& reports,
       {"GET", "/v1/tests/results/{id}/coverage", scope, false, bind_handler(read_summary, reads)});
   router.add({"GET", "/v1/tests/results/{id}/coverage/lcov.info", scope, false,
               bind_handler(read_lcov, reads)});
+  router.add(
+      {"GET", "/v1/tests/results/{id}/junit.xml", scope, false, bind_handler(read_junit, reads)});
   router.add({"GET", "/v1/tests/results/{id}/coverage/html/{path*}", scope, false,
               bind_handler(read_html, reads)});
 }

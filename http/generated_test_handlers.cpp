@@ -131,6 +131,19 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
   command.environment.node_version = environment.node_major.value_or(runner.default_node_major);
   if (environment.dependencies) command.environment.dependencies = *environment.dependencies;
   command.at = base::now_millis();
+  if (prefers_respond_async(request.prefer)) {
+    // RFC 7240: 202 with the test as it starts; GET Location shows its
+    // progress, then its files or the error.
+    return service.generate_tests_async(
+        std::move(command), [respond = std::move(respond), request_id = context.request_id](
+                                base::Result<events::GeneratedTest> accepted) {
+          if (!accepted) return respond(error_response(accepted.error(), request_id));
+          Response response = json_response(202, to_json(*accepted));
+          response.set_header("Location", "/v1/tests/" + accepted->id);
+          response.set_header("Preference-Applied", "respond-async");
+          respond(std::move(response));
+        });
+  }
   service.generate_tests(
       std::move(command),
       answer_with<events::GeneratedTest>(
@@ -138,11 +151,21 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
           [](const events::GeneratedTest& test) { return to_json(test); }, "/v1/tests"));
 }
 
-void read_test(const Reads& reads, const Request&, const Context& context, Respond respond) {
+void read_test(actors::Service& service, const Reads& reads, const Request&, const Context& context,
+               Respond respond) {
   const auto& id = context.params.at("id");
   auto test = reads.tests.get(context.caller.account, id);
   if (!test) return respond(error_response(test.error(), context.request_id));
-  respond(json_response(200, to_json(*test)));
+  if (test->status != events::kTestGenerating) return respond(json_response(200, to_json(*test)));
+  // Its progress is in the generation coordinator's memory only.
+  service.generation_progress(
+      id, [reads, account = context.caller.account, id, test = std::move(*test),
+           respond = std::move(respond)](base::Result<actors::GenerationProgress> progress) {
+        // The generation may have ended meanwhile: the record then has its end.
+        auto now = reads.tests.get(account, id);
+        const auto& current = now ? *now : test;
+        respond(json_response(200, to_json(current, progress ? &*progress : nullptr)));
+      });
 }
 
 void list_tests(const Reads& reads, const Request& request, const Context& context,
@@ -176,6 +199,15 @@ void start_run(actors::Service& service, const Reads& reads, const Request& requ
 
   auto test = reads.tests.get(context.caller.account, *test_id);
   if (!test) return respond(error_response(test.error(), context.request_id));
+  // An asynchronous generation that has not ended, or ended without tests.
+  if (test->status == events::kTestGenerating || test->error) {
+    return respond(error_response(
+        base::Error::conflict("test " + *test_id +
+                              (test->error ? " has no tests: its generation failed ("
+                                           : " is still being generated (") +
+                              (test->error ? test->error->code : "see its progress") + ")"),
+        context.request_id));
+  }
   const auto& generated_in = test->environment;
   events::RunEnvironment environment;
   // The test's Node.js major, unless it is no longer installed.
@@ -238,7 +270,8 @@ void add_test_routes(Router& router, actors::Service& service, const store::Proj
   router.add({"POST", "/v1/tests/run", write_scope, true,
               bind_handler(start_run, std::ref(service), reads)});
   router.add({"GET", "/v1/tests", read_scope, false, bind_handler(list_tests, reads)});
-  router.add({"GET", "/v1/tests/{id}", read_scope, false, bind_handler(read_test, reads)});
+  router.add({"GET", "/v1/tests/{id}", read_scope, false,
+              bind_handler(read_test, std::ref(service), reads)});
   router.add({"GET", "/v1/tests/results/{id}", read_scope, false,
               bind_handler(read_run, std::ref(service), reads)});
 }

@@ -19,23 +19,36 @@ boost::json::object environment_json(const events::RunEnvironment& environment) 
 
 }  // namespace
 
-boost::json::object to_json(const events::GeneratedTest& test) {
+boost::json::object to_json(const events::GeneratedTest& test,
+                            const actors::GenerationProgress* progress) {
   boost::json::array files;
   for (const auto& file : test.files) {
     files.push_back(boost::json::object{{"path", file.path}, {"content", file.content}});
   }
-  return {{"testId", test.id},
-          {"projectId", test.project_id},
-          {"status", test.status},
-          {"framework", test.framework},
-          {"threshold", json_number(test.threshold)},
-          {"files", std::move(files)},
-          {"summary", boost::json::parse(test.summary)},
-          {"environment", environment_json(test.environment)},
-          {"lastRunId", test.last_run_id.empty() ? boost::json::value(nullptr)
-                                                 : boost::json::value(test.last_run_id)},
-          {"created", base::format_timestamp(test.created)},
-          {"updated", base::format_timestamp(test.updated)}};
+  auto object = boost::json::object{
+      {"testId", test.id},
+      {"projectId", test.project_id},
+      {"status", test.status},
+      {"framework", test.framework},
+      {"threshold", json_number(test.threshold)},
+      {"files", std::move(files)},
+      {"summary", boost::json::parse(test.summary)},
+      {"environment", environment_json(test.environment)},
+      {"lastRunId", test.last_run_id.empty() ? boost::json::value(nullptr)
+                                             : boost::json::value(test.last_run_id)},
+      {"created", base::format_timestamp(test.created)},
+      {"updated", base::format_timestamp(test.updated)}};
+  if (test.status == events::kTestGenerating) {
+    const bool known = progress && !progress->phase.empty();
+    object["progress"] = {{"phase", known ? progress->phase : "queued"},
+                          {"filesDone", known ? progress->files_done : 0},
+                          {"filesTotal", known ? progress->files_total : 0},
+                          {"testsKept", known ? progress->tests_kept : 0}};
+  }
+  if (test.error) {
+    object["error"] = {{"code", test.error->code}, {"detail", test.error->detail}};
+  }
+  return object;
 }
 
 boost::json::object to_json(const events::TestRun& run) {

@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libcaf-dev libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libboost-program-options1.81-dev libsimdjson-dev librocksdb-dev libssl-dev
   libgtest-dev libjemalloc-dev libspdlog-dev prometheus-cpp-dev libarchive-dev bubblewrap util-linux openssl
+  libxml2-utils  # xmllint: the JUnit report's schema check
 )
 
 source scripts/lib.sh

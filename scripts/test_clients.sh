@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the client libraries' tests (clients/node, clients/python, clients/java) against a live
-# vouchd: installs what the clients need when it is missing (a JDK, Jackson and JUnit 5 from
-# Debian; the Node client's npm packages from its lockfile), starts build/vouchd of this checkout
+# Runs the client libraries' tests (clients/node, its `vouch` command included, clients/python,
+# clients/java) against a live vouchd: installs what the clients need when it is missing (a JDK,
+# Jackson and JUnit 5 from Debian; git and xmllint; the Node client's npm packages from its
+# lockfile), starts build/vouchd of this checkout
 # with its runner/ on a free port and a temporary data folder, runs the three suites, stops
 # vouchd. Exits non-zero when any suite fails.
 #   VOUCHD=path/to/vouchd VOUCH_RUNNER=path/to/runner   use another build (default: this checkout's)
@@ -14,7 +15,8 @@ VOUCH_RUNNER=${VOUCH_RUNNER:-$ROOT/runner}
 CLIENTS=${CLIENTS:-"python node java"}
 
 source scripts/lib.sh
-apt_install_missing test_clients default-jdk-headless libjackson2-databind-java junit5
+# git and xmllint: the vouch command's end-to-end test (a git repository, the JUnit schema).
+apt_install_missing test_clients default-jdk-headless libjackson2-databind-java junit5 git libxml2-utils
 if [[ " $CLIENTS " == *" node "* ]]; then
   npm_install_locked test_clients clients/node "the Node client's npm packages"
 fi

@@ -42,4 +42,16 @@ base::Status scan_prefix(
   return base::ok_status();
 }
 
+base::Status walk_listed(Database& database, std::string_view prefix,
+                         const std::function<std::string(std::string_view id)>& record_key,
+                         const std::function<base::Status(std::string_view record)>& visit) {
+  return scan_prefix(database, prefix, [&](std::string_view id, std::string_view) {
+    std::string text;
+    auto status =
+        database.db().Get(rocksdb::ReadOptions(), database.views(), record_key(id), &text);
+    if (!status.ok()) return base::Status(base::Error::internal(status.ToString()));
+    return visit(text);
+  });
+}
+
 }  // namespace vouch::store

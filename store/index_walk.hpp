@@ -28,6 +28,14 @@ namespace vouch::store {
     Database& database, std::string_view prefix,
     const std::function<base::Status(std::string_view rest, std::string_view value)>& visit);
 
+// The records listed under `prefix`, one row per record keyed by the id after
+// the prefix: `visit(record)` gets the text of each, read at `record_key(id)`.
+// kInternal when one is missing; stops at `visit`'s first error.
+[[nodiscard]] base::Status walk_listed(
+    Database& database, std::string_view prefix,
+    const std::function<std::string(std::string_view id)>& record_key,
+    const std::function<base::Status(std::string_view record)>& visit);
+
 // One page of the records an index names, from `start` on: each record's
 // text goes through `decode`, which gives a T, nullopt to skip the record
 // (another account's), or an error; at most `limit` items, has_more when

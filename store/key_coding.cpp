@@ -120,6 +120,11 @@ std::string project_coverage(std::string_view project_id) {
   return row("tests", "coverage", project_id);
 }
 
+std::string generating_tests_prefix() { return row("tests", "generating", ""); }
+std::string generating_test(std::string_view test_id) {
+  return row("tests", "generating", test_id);
+}
+
 std::string running_runs_prefix() { return row("runs", "running", ""); }
 std::string running_run(std::string_view run_id) { return row("runs", "running", run_id); }
 

@@ -65,8 +65,11 @@ std::string access_account(std::string_view account);
 std::string project_snapshot(std::string_view project_id);
 std::string project_imported_snapshot(std::string_view project_id, std::string_view snapshot_id);
 
-// tests: a project's latest coverage.
+// tests: a project's latest coverage; the asynchronous generations not ended
+// yet, one row each under generating_tests_prefix().
 std::string project_coverage(std::string_view project_id);
+std::string generating_tests_prefix();
+std::string generating_test(std::string_view test_id);
 
 // runs: the runs not ended yet, one row each under running_runs_prefix().
 std::string running_runs_prefix();

@@ -51,18 +51,15 @@ RunsView::RunsView(Database& database) : OwnedView(database, "runs", "run", even
 
 base::Result<std::vector<events::TestRun>> RunsView::running() const {
   std::vector<events::TestRun> out;
-  auto scanned = scan_prefix(database_, keys::running_runs_prefix(),
-                             [&](std::string_view id, std::string_view) -> base::Status {
-                               std::string text;
-                               auto status =
-                                   database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                                      records_.record_key(id), &text);
-                               if (!status.ok()) return base::Error::internal(status.ToString());
-                               auto run = events::decode_run(text);
-                               if (!run) return std::move(run).error();
-                               out.push_back(std::move(run).value());
-                               return base::ok_status();
-                             });
+  auto scanned = walk_listed(
+      database_, keys::running_runs_prefix(),
+      [&](std::string_view id) { return records_.record_key(id); },
+      [&](std::string_view text) -> base::Status {
+        auto run = events::decode_run(text);
+        if (!run) return std::move(run).error();
+        out.push_back(std::move(run).value());
+        return base::ok_status();
+      });
   if (!scanned) return std::move(scanned).error();
   return out;
 }

@@ -26,12 +26,41 @@ void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer
 
 base::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   const auto& type = record.event.type;
+  if (type == events::kTestGenerationAcceptedV1) {
+    auto accepted =
+        events::decode_test_generation_accepted(record.event.data, record.event.account);
+    if (!accepted) return std::move(accepted).error();
+    const auto& test = accepted->test;
+    records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
+                    "project", test.project_id);
+    writer.put(keys::generating_test(test.id), "");
+    return base::ok_status();
+  }
   if (type == events::kTestGeneratedV1) {
     auto generated = events::decode_test_generated(record.event.data, record.event.account);
     if (!generated) return std::move(generated).error();
     const auto& test = generated->test;
-    records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
-                    "project", test.project_id);
+    if (writer.get(keys::generating_test(test.id))) {
+      // The end of an asynchronous generation: the record keeps its place.
+      records_.put(writer, test.id, events::encode_generated_test(test));
+      writer.erase(keys::generating_test(test.id));
+    } else {
+      records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
+                      "project", test.project_id);
+    }
+    return base::ok_status();
+  }
+  if (type == events::kTestGenerationFailedV1) {
+    auto failed = events::decode_test_generation_failed(record.event.data);
+    if (!failed) return std::move(failed).error();
+    auto test = records_.load(writer, failed->test_id);
+    if (!test)
+      return base::Error::internal("generation failure of unknown test " + failed->test_id);
+    test->status = events::kTestFailed;
+    test->error = failed->error;
+    test->updated = failed->at;
+    records_.put(writer, test->id, events::encode_generated_test(*test));
+    writer.erase(keys::generating_test(test->id));
     return base::ok_status();
   }
   if (!events::is_run_event(type)) return base::ok_status();
@@ -73,6 +102,21 @@ base::Result<Page<events::GeneratedTest>> TestsView::list(
                                         return test.project_id == project_id;
                                       }),
                        starting_after, limit);
+}
+
+base::Result<std::vector<events::GeneratedTest>> TestsView::generating() const {
+  std::vector<events::GeneratedTest> out;
+  auto walked = walk_listed(
+      database_, keys::generating_tests_prefix(),
+      [&](std::string_view id) { return records_.record_key(id); },
+      [&](std::string_view text) -> base::Status {
+        auto test = events::decode_generated_test(text);
+        if (!test) return std::move(test).error();
+        out.push_back(std::move(test).value());
+        return base::ok_status();
+      });
+  if (!walked) return std::move(walked).error();
+  return out;
 }
 
 base::Result<std::optional<events::Coverage>> TestsView::latest_coverage(

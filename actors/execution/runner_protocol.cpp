@@ -125,6 +125,31 @@ std::string generation_job_line(const GenerationJob& job) {
   return boost::json::serialize(object) + "\n";
 }
 
+std::optional<GenerationProgress> read_generation_progress(const std::string& line) {
+  // Cheap test first: result lines can be megabytes.
+  if (line.rfind("{\"progress\":", 0) != 0 || line.size() > 4096) return std::nullopt;
+  auto object = parse_line(line);
+  if (!object) return std::nullopt;
+  const auto* value = object->if_contains("progress");
+  if (!value || !value->is_object()) return std::nullopt;
+  const auto& fields = value->get_object();
+  const auto count = [&](std::string_view key) -> std::uint32_t {
+    const auto* number = fields.if_contains(key);
+    if (!number || !number->is_number()) return 0;
+    boost::system::error_code ec;
+    const auto n = number->to_number<double>(ec);
+    return ec || n < 0 || n > 1e9 ? 0 : static_cast<std::uint32_t>(n);
+  };
+  GenerationProgress progress;
+  const auto* phase = fields.if_contains("phase");
+  if (!phase || !phase->is_string() || phase->get_string().size() > 32) return std::nullopt;
+  progress.phase = std::string(phase->get_string());
+  progress.files_done = count("filesDone");
+  progress.files_total = count("filesTotal");
+  progress.tests_kept = count("testsKept");
+  return progress;
+}
+
 std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
                          std::string_view message) {
   auto object = boost::json::parse(summary).as_object();
@@ -225,6 +250,47 @@ std::optional<events::RunError> sandbox_verdict(const process::ProcessExit& exit
   return events::RunError{"sandbox_failed", "the sandbox ended without a report (" +
                                                 exit_description(exit) +
                                                 "): " + last_lines(exit.stderr_tail, 5)};
+}
+
+std::vector<events::TestCase> read_test_cases(const std::string& line) {
+  std::vector<events::TestCase> cases;
+  auto object = parse_line(line);
+  if (!object) return cases;
+  const auto* results = object->if_contains("results");
+  if (!results || !results->is_object()) return cases;
+  const auto* tests = results->get_object().if_contains("tests");
+  if (!tests || !tests->is_array()) return cases;
+  const auto text = [](const boost::json::object& entry, std::string_view key) {
+    const auto* value = entry.if_contains(key);
+    if (!value || !value->is_string()) return std::string();
+    const auto& string = value->get_string();
+    return std::string(string.data(), std::min(string.size(), events::kMaxCaseText));
+  };
+  for (const auto& value : tests->get_array()) {
+    if (cases.size() == events::kMaxTestCases) break;
+    if (!value.is_object()) continue;
+    const auto& entry = value.get_object();
+    events::TestCase test;
+    test.name = text(entry, "name");
+    if (test.name.empty()) continue;
+    test.file = text(entry, "file");
+    test.suite = text(entry, "suite");
+    const auto status = text(entry, "status");
+    test.status = status == events::kCaseFailed   ? events::kCaseFailed
+                  : status == events::kCasePassed ? events::kCasePassed
+                                                  : events::kCaseSkipped;
+    if (const auto* duration = entry.if_contains("durationMs"); duration && duration->is_number()) {
+      boost::system::error_code ec;
+      const auto ms = duration->to_number<double>(ec);
+      if (!ec && ms > 0 && ms < 1e12) test.duration_ms = static_cast<std::int64_t>(ms);
+    }
+    if (test.status == events::kCaseFailed) {
+      test.message = text(entry, "message");
+      test.stack = text(entry, "stack");
+    }
+    cases.push_back(std::move(test));
+  }
+  return cases;
 }
 
 events::RunReport read_run(const std::optional<std::string>& line,

@@ -6,9 +6,11 @@
 #include <vector>
 
 #include "actors/execution/runner_settings.hpp"
+#include "actors/messages.hpp"
 #include "base/result.hpp"
 #include "events/run.hpp"
 #include "events/source_file.hpp"
+#include "events/test_cases.hpp"
 #include "process/child_process.hpp"
 
 // The server's half of the runner protocol (runner/README.md): the command
@@ -50,6 +52,11 @@ std::string generation_job_line(const GenerationJob& job);
 std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
                          std::string_view message);
 
+// A progress line of the generator (`{"progress":{phase, filesDone,
+// filesTotal, testsKept}}`, written before its result with --progress) as
+// GenerationProgress without its test id; nullopt for any other line.
+std::optional<GenerationProgress> read_generation_progress(const std::string& line);
+
 // The generator's answer: kInvalid when the uploaded code made generation
 // stop at a limit, kInternal when the generator failed.
 base::Result<GenerationOutput> read_generation(const std::optional<std::string>& line,
@@ -72,6 +79,12 @@ bool is_ready_line(const std::string& line);
 // (a limit the sandbox reports, a crash, the runner's own error).
 events::RunReport read_run(const std::optional<std::string>& line,
                            const process::ProcessExit& exit);
+
+// The tests of a run's result line one by one (results.tests), for its
+// JUnit report: entries that are not objects with a name are left out, at
+// most kMaxTestCases are kept and texts are cut to kMaxCaseText; empty when
+// the line holds none.
+std::vector<events::TestCase> read_test_cases(const std::string& line);
 
 // The sandbox launcher's report line (the last `{"sandbox":…}` line on
 // stderr) as an error, or nullopt when the command exited by itself with 0.

@@ -210,6 +210,8 @@ TEST(KeyCoding, ReadModelRowsKeepTheirStoredForm) {
   EXPECT_EQ(keys::project_snapshot("prj_1"), "projects/snapshot/prj_1");
   EXPECT_EQ(keys::project_imported_snapshot("prj_1", "snap"), "projects/snapshots/prj_1/snap");
   EXPECT_EQ(keys::project_coverage("prj_1"), "tests/coverage/prj_1");
+  EXPECT_EQ(keys::generating_tests_prefix(), "tests/generating/");
+  EXPECT_EQ(keys::generating_test("tst_1"), "tests/generating/tst_1");
   EXPECT_EQ(keys::running_runs_prefix(), "runs/running/");
   EXPECT_EQ(keys::running_run("run_1"), "runs/running/run_1");
   EXPECT_EQ(keys::idempotent_response("idempotency-ab"), "idempotency/idempotency-ab");
