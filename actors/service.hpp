@@ -13,9 +13,9 @@
 #include "actors/execution/runner_settings.hpp"
 #include "actors/execution/runner_stats.hpp"
 #include "actors/messages.hpp"
+#include "base/result.hpp"
 #include "events/idempotency.hpp"
 #include "events/project.hpp"
-#include "events/result.hpp"
 #include "events/webhook.hpp"
 #include "store/event_log.hpp"
 #include "store/read_models.hpp"
@@ -39,7 +39,7 @@ class CommitRelay;
 class Service {
  public:
   template <class T>
-  using Callback = std::function<void(events::Result<T>)>;
+  using Callback = std::function<void(base::Result<T>)>;
 
   struct Options {
     // CAF's worker threads. Half the cores: the HTTP server, the log writer,
@@ -102,8 +102,8 @@ class Service {
   // Lets `vouchd worker` processes join on host:port (0 picks one) and
   // returns the port. REQUIRES: Options::network enabled, checked with
   // check_network(); called once.
-  [[nodiscard]] events::Result<std::uint16_t> listen_for_workers(const std::string& host,
-                                                                 std::uint16_t port);
+  [[nodiscard]] base::Result<std::uint16_t> listen_for_workers(const std::string& host,
+                                                               std::uint16_t port);
 
   const RunnerSettings& runner() const;
   const RunnerStats& runner_stats() const;
@@ -112,10 +112,10 @@ class Service {
   // webhook actors and the dispatcher, which `relay` tells of every commit.
   // kInvalid when the settings cannot be used (e.g. an unreadable CA file).
   // REQUIRES: called once, before serving; the arguments outlive the service.
-  [[nodiscard]] events::Status start_webhooks(const WebhookSettings& settings,
-                                              const store::EventLog& log,
-                                              const store::ReadModels& models,
-                                              store::Database& database, CommitRelay& relay);
+  [[nodiscard]] base::Status start_webhooks(const WebhookSettings& settings,
+                                            const store::EventLog& log,
+                                            const store::ReadModels& models,
+                                            store::Database& database, CommitRelay& relay);
   // The replies carry the whole webhook, secret included; REQUIRES: started.
   void create_webhook(events::CreateWebhook command, Callback<events::Webhook> done);
   void update_webhook(events::UpdateWebhook command, Callback<events::Webhook> done);
@@ -125,7 +125,7 @@ class Service {
   // The plain form of a secret of webhook `webhook_id`: kNotFound once its
   // data key is destroyed, kUnavailable before start_webhooks(). Reads
   // RocksDB on the caller's thread (a point lookup).
-  [[nodiscard]] events::Result<std::string> open_webhook_secret(
+  [[nodiscard]] base::Result<std::string> open_webhook_secret(
       const std::string& webhook_id, const events::SealedSecret& sealed) const;
 
  private:

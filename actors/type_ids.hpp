@@ -6,8 +6,8 @@
 #include "actors/delivery/webhook_messages.hpp"
 #include "actors/execution/warm_runner.hpp"
 #include "actors/messages.hpp"
+#include "base/result.hpp"
 #include "events/project.hpp"
-#include "events/result.hpp"
 #include "events/webhook.hpp"
 #include "store/event_log.hpp"
 
@@ -23,7 +23,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::ImportProject)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Project)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendRequest)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendResult)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Error)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::base::Error)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssueKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssuedKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RevokeKey)
@@ -58,7 +58,7 @@ CAF_ADD_TYPE_ID(vouch, (vouch::events::ImportProject))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::Project))
 CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendRequest))
 CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendResult))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::Error))
+CAF_ADD_TYPE_ID(vouch, (vouch::base::Error))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssueKey))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssuedKey))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RevokeKey))
@@ -133,7 +133,7 @@ using event_store_actor =
     caf::typed_actor<caf::replies_to<append_atom, store::AppendRequest>::with<store::AppendResult>,
                      // The writer thread's answer to an earlier append, by ticket.
                      caf::reacts_to<appended_atom, std::uint64_t, store::AppendResult>,
-                     caf::reacts_to<appended_atom, std::uint64_t, events::Error>>;
+                     caf::reacts_to<appended_atom, std::uint64_t, base::Error>>;
 
 // One per project: serialises that project's commands.
 using project_actor =

@@ -12,7 +12,7 @@
 #include "app/runtime.hpp"
 #include "app/secrets_command.hpp"
 #include "app/webhook_options.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "events/public_types.hpp"
 #include "events/scopes.hpp"
 #include "events/secret_redaction.hpp"
@@ -65,7 +65,7 @@ bool bootstrap(Runtime& runtime) {
   command.scopes = events::known_scopes();
   command.name = "bootstrap";
   if (given && *given) command.secret = std::string(given);
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   auto issued = issue_key_and_wait(*runtime.service, std::move(command));
   if (!issued) {
     log::error("vouchd", "cannot create the bootstrap key: " + issued.error().message);
@@ -234,7 +234,7 @@ int create_key(const std::vector<std::string>& args) {
   auto runtime = Runtime::open(data, [] {
     actors::RunnerSettings no_runs;  // a tool: no runner is started
     no_runs.warm_runners = 0;
-    return events::Result<actors::RunnerSettings>(std::move(no_runs));
+    return base::Result<actors::RunnerSettings>(std::move(no_runs));
   });
   if (!runtime) {
     std::cerr << "vouchd: " << runtime.error().message << "\n";
@@ -242,7 +242,7 @@ int create_key(const std::vector<std::string>& args) {
   }
   auto issued = issue_key_and_wait(*(*runtime)->service,
                                    actors::IssueKey{account, *parsed_plan, split(scopes, ','), name,
-                                                    std::nullopt, events::now_millis()});
+                                                    std::nullopt, base::now_millis()});
   if (!issued) {
     std::cerr << "vouchd: " << issued.error().message << "\n";
     for (const auto& field : issued.error().fields) {

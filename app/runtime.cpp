@@ -3,7 +3,7 @@
 #include <future>
 #include <iostream>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "log/log.hpp"
 #include "secrets/key_sweep.hpp"
 #include "secrets/plain_secret_migration.hpp"
@@ -11,9 +11,8 @@
 
 namespace vouch::app {
 
-events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
-                                                       const RunnerFactory& runner,
-                                                       Options options) {
+base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
+                                                     const RunnerFactory& runner, Options options) {
   auto runtime = std::make_unique<Runtime>();
   auto database = store::Database::open(folder);
   if (!database) return std::move(database).error();
@@ -21,7 +20,7 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   auto cleared = store::prepare_read_model_format(*runtime->database);
   if (!cleared) return std::move(cleared).error();
   if (*cleared) {
-    std::cerr << "time=" << events::format_timestamp(events::now_millis())
+    std::cerr << "time=" << base::format_timestamp(base::now_millis())
               << " level=info msg=\"the read models were in format " << **cleared
               << "; rebuilding them from the log in format " << store::kReadModelFormat << "\"\n";
   }
@@ -45,7 +44,7 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   if (!settings) return std::move(settings).error();
   runtime->reports =
       std::make_unique<store::CoverageReports>(folder / "reports", options.coverage_retention);
-  if (auto swept = runtime->reports->sweep(events::now_millis()); !swept) {
+  if (auto swept = runtime->reports->sweep(base::now_millis()); !swept) {
     return std::move(swept).error();
   }
   settings->coverage_reports = runtime->reports.get();
@@ -55,7 +54,7 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   return runtime;
 }
 
-events::Status Runtime::open_secrets(const std::filesystem::path& key_file) {
+base::Status Runtime::open_secrets(const std::filesystem::path& key_file) {
   auto opened = secrets::open_key_store(*database, key_file);
   if (!opened) return std::move(opened).error();
   keys = std::move(opened).value();
@@ -67,14 +66,14 @@ events::Status Runtime::open_secrets(const std::filesystem::path& key_file) {
                              " events and " + std::to_string(migrated->responses) +
                              " recorded responses, and compacted the data folder");
   }
-  auto destroyed = secrets::destroy_unneeded_keys(*log, *webhook_secrets, events::now_millis());
+  auto destroyed = secrets::destroy_unneeded_keys(*log, *webhook_secrets, base::now_millis());
   if (!destroyed) return std::move(destroyed).error();
   if (*destroyed > 0) {
     if (auto purged = keys->purge(); !purged) return std::move(purged).error();
     log::info("secrets", "destroyed " + std::to_string(*destroyed) +
                              " data keys no webhook needs (deleted, or rotated out)");
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
 Runtime::~Runtime() {
@@ -88,17 +87,17 @@ Runtime::~Runtime() {
   database.reset();
 }
 
-events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
-                                                     actors::IssueKey command) {
-  std::promise<events::Result<actors::IssuedKey>> promise;
+base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
+                                                   actors::IssueKey command) {
+  std::promise<base::Result<actors::IssuedKey>> promise;
   auto future = promise.get_future();
-  service.issue_key(std::move(command), [&promise](events::Result<actors::IssuedKey> result) {
+  service.issue_key(std::move(command), [&promise](base::Result<actors::IssuedKey> result) {
     promise.set_value(std::move(result));
   });
   return future.get();
 }
 
-events::Status Runtime::start_webhooks(actors::WebhookSettings settings) {
+base::Status Runtime::start_webhooks(actors::WebhookSettings settings) {
   settings.secrets = webhook_secrets.get();
   return service->start_webhooks(settings, *log, *models, *database, *relay);
 }

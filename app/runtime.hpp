@@ -7,7 +7,7 @@
 
 #include "actors/domain/commit_relay.hpp"
 #include "actors/service.hpp"
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "secrets/key_store.hpp"
 #include "secrets/webhook_secrets.hpp"
 #include "store/coverage_reports.hpp"
@@ -47,24 +47,24 @@ struct Runtime {
   // `runner` says how tests are generated and run; it is asked once the
   // database is open (and so locked against a second server on the folder).
   // Tools that run nothing give settings without warm runners.
-  using RunnerFactory = std::function<events::Result<actors::RunnerSettings>()>;
-  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+  using RunnerFactory = std::function<base::Result<actors::RunnerSettings>()>;
+  [[nodiscard]] static base::Result<std::unique_ptr<Runtime>> open(
       const std::filesystem::path& folder, const RunnerFactory& runner, Options options);
-  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+  [[nodiscard]] static base::Result<std::unique_ptr<Runtime>> open(
       const std::filesystem::path& folder, const RunnerFactory& runner) {
     return open(folder, runner, Options{});
   }
   // Starts webhook delivery (serve only, with secrets_key_file); the
   // dispatcher catches up from its cursor.
-  [[nodiscard]] events::Status start_webhooks(actors::WebhookSettings settings);
+  [[nodiscard]] base::Status start_webhooks(actors::WebhookSettings settings);
   ~Runtime();
 
  private:
-  [[nodiscard]] events::Status open_secrets(const std::filesystem::path& key_file);
+  [[nodiscard]] base::Status open_secrets(const std::filesystem::path& key_file);
 };
 
 // Issues a key through the actors and waits for it (tools and start-up only).
-[[nodiscard]] events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
-                                                                   actors::IssueKey command);
+[[nodiscard]] base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
+                                                                 actors::IssueKey command);
 
 }  // namespace vouch::app

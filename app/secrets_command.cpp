@@ -18,7 +18,7 @@ void add_secrets_key_option(po::options_description& options, std::string& key_f
                         "$XDG_CONFIG_HOME/vouch/secrets.key or ~/.config/vouch/secrets.key)");
 }
 
-events::Result<std::filesystem::path> secrets_key_file(const std::string& given) {
+base::Result<std::filesystem::path> secrets_key_file(const std::string& given) {
   if (!given.empty()) return std::filesystem::path(given);
   return secrets::default_master_key_path();
 }
@@ -68,7 +68,7 @@ int rotate_master_key(const std::vector<std::string>& args) {
     return 2;
   }
   auto new_key = secrets::read_master_key(new_file);
-  if (!new_key && new_key.error().code == events::ErrorCode::kNotFound) {
+  if (!new_key && new_key.error().code == base::ErrorCode::kNotFound) {
     new_key = secrets::create_master_key(new_file);
   }
   if (!new_key) {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 // The master key of webhook secrets at rest, on the command line.
 namespace vouch::app {
@@ -15,7 +15,7 @@ void add_secrets_key_option(boost::program_options::options_description& options
                             std::string& key_file);
 
 // `given`, or secrets::default_master_key_path() when it is empty.
-[[nodiscard]] events::Result<std::filesystem::path> secrets_key_file(const std::string& given);
+[[nodiscard]] base::Result<std::filesystem::path> secrets_key_file(const std::string& given);
 
 // vouchd rotate-master-key --data DIR --secrets-key-file OLD --new-key-file NEW:
 // rewraps every data key of the (stopped) folder under the key in NEW (created

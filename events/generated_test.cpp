@@ -63,8 +63,8 @@ EncodedEvent encode(const TestGenerationFailed& event) {
                       {"at", event.at}});
 }
 
-Result<TestGenerationAccepted> decode_test_generation_accepted(std::string_view data,
-                                                               const std::string& account) {
+base::Result<TestGenerationAccepted> decode_test_generation_accepted(std::string_view data,
+                                                                     const std::string& account) {
   try {
     return ja::read_stored<TestGenerationAccepted>(
         data, std::string(kTestGenerationAcceptedV1) + " event",
@@ -75,11 +75,12 @@ Result<TestGenerationAccepted> decode_test_generation_accepted(std::string_view 
           return TestGenerationAccepted{std::move(test)};
         });
   } catch (const std::exception& error) {
-    return Error::internal(std::string("corrupt TestGenerationAccepted.v1 event: ") + error.what());
+    return base::Error::internal(std::string("corrupt TestGenerationAccepted.v1 event: ") +
+                                 error.what());
   }
 }
 
-Result<TestGenerationFailed> decode_test_generation_failed(std::string_view data) {
+base::Result<TestGenerationFailed> decode_test_generation_failed(std::string_view data) {
   return ja::read_stored<TestGenerationFailed>(
       data, std::string(kTestGenerationFailedV1) + " event",
       [&](const boost::json::object& object) {
@@ -93,7 +94,8 @@ Result<TestGenerationFailed> decode_test_generation_failed(std::string_view data
       });
 }
 
-Result<TestGenerated> decode_test_generated(std::string_view data, const std::string& account) {
+base::Result<TestGenerated> decode_test_generated(std::string_view data,
+                                                  const std::string& account) {
   try {
     return ja::read_stored<TestGenerated>(data, std::string(kTestGeneratedV1) + " event",
                                           [&](const boost::json::object& object) {
@@ -102,7 +104,7 @@ Result<TestGenerated> decode_test_generated(std::string_view data, const std::st
                                             return TestGenerated{std::move(test)};
                                           });
   } catch (const std::exception& error) {
-    return Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
+    return base::Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
   }
 }
 
@@ -118,9 +120,9 @@ std::string encode_generated_test(const GeneratedTest& test) {
   return boost::json::serialize(object);
 }
 
-Result<GeneratedTest> decode_generated_test(std::string_view text) {
+base::Result<GeneratedTest> decode_generated_test(std::string_view text) {
   return ja::read_stored<GeneratedTest>(
-      text, "test record", [&](const boost::json::object& object) -> Result<GeneratedTest> {
+      text, "test record", [&](const boost::json::object& object) -> base::Result<GeneratedTest> {
         auto test = core_from_json(object);
         test.account = ja::string_at(object, "account");
         test.status = ja::string_at(object, "status");

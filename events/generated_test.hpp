@@ -5,15 +5,15 @@
 #include <string_view>
 #include <vector>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
-#include "events/result.hpp"
 #include "events/run_environment.hpp"
 #include "events/source_file.hpp"
 
 // A generated test suite: what a client uploaded, what the generator wrote,
 // and the generator's summary. Stream: "test-<id>". Its status follows its
-// runs (DESIGN §3): pending until the first run, then running, passed or
+// runs (docs/openapi.json): pending until the first run, then running, passed or
 // failed after the last run.
 namespace vouch::events {
 
@@ -51,8 +51,8 @@ struct GeneratedTest {
   std::string status{kTestPending};
   std::string last_run_id;               // empty before the first run
   std::optional<GenerationError> error;  // an asynchronous generation that failed
-  Millis created = 0;
-  Millis updated = 0;
+  base::Millis created = 0;
+  base::Millis updated = 0;
 };
 
 // A generated test's stream holds TestGenerated alone (a synchronous
@@ -71,21 +71,22 @@ struct TestGenerationAccepted {
 struct TestGenerationFailed {
   std::string test_id;
   GenerationError error;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 EncodedEvent encode(const TestGenerated& event);
 EncodedEvent encode(const TestGenerationAccepted& event);
 EncodedEvent encode(const TestGenerationFailed& event);
 // kInternal when the data is corrupt; the account comes from the envelope.
-Result<TestGenerated> decode_test_generated(std::string_view data, const std::string& account);
-Result<TestGenerationAccepted> decode_test_generation_accepted(std::string_view data,
-                                                               const std::string& account);
-Result<TestGenerationFailed> decode_test_generation_failed(std::string_view data);
+base::Result<TestGenerated> decode_test_generated(std::string_view data,
+                                                  const std::string& account);
+base::Result<TestGenerationAccepted> decode_test_generation_accepted(std::string_view data,
+                                                                     const std::string& account);
+base::Result<TestGenerationFailed> decode_test_generation_failed(std::string_view data);
 
 // The record as the tests read model stores it.
 std::string encode_generated_test(const GeneratedTest& test);
-Result<GeneratedTest> decode_generated_test(std::string_view text);
+base::Result<GeneratedTest> decode_generated_test(std::string_view text);
 
 inline std::string test_stream(const std::string& id) { return "test-" + id; }
 

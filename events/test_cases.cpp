@@ -25,9 +25,10 @@ std::string encode_test_cases(const std::vector<TestCase>& cases) {
   return boost::json::serialize(boost::json::object{{"tests", std::move(array)}});
 }
 
-Result<std::vector<TestCase>> decode_test_cases(std::string_view text) {
+base::Result<std::vector<TestCase>> decode_test_cases(std::string_view text) {
   return ja::read_stored<std::vector<TestCase>>(
-      text, "test cases", [](const boost::json::object& object) -> Result<std::vector<TestCase>> {
+      text, "test cases",
+      [](const boost::json::object& object) -> base::Result<std::vector<TestCase>> {
         const auto* tests = object.if_contains("tests");
         if (!tests || !tests->is_array()) throw ja::CorruptRecord{"tests missing"};
         std::vector<TestCase> cases;

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 // The tests of one run, one by one, as the runner reported them: what a JUnit
 // report is built from. Kept as a file of the run's coverage report
@@ -35,6 +35,6 @@ inline constexpr std::size_t kMaxCaseText = 8 * 1024;
 
 std::string encode_test_cases(const std::vector<TestCase>& cases);
 // kInternal when the text is not a list of cases.
-Result<std::vector<TestCase>> decode_test_cases(std::string_view text);
+base::Result<std::vector<TestCase>> decode_test_cases(std::string_view text);
 
 }  // namespace vouch::events

@@ -6,9 +6,9 @@
 #include <variant>
 #include <vector>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
-#include "events/result.hpp"
 #include "events/sealed_secret.hpp"
 #include "events/webhook_delivery.hpp"
 
@@ -21,7 +21,7 @@ inline constexpr std::size_t kMaxWebhookUrlLength = 2048;
 inline constexpr std::size_t kMaxWebhookDescriptionLength = 500;
 inline constexpr std::size_t kMaxWebhookPatterns = 20;
 // After a rotation the previous secret still signs deliveries this long.
-inline constexpr Millis kSecretOverlapMillis = 24LL * 60 * 60 * 1000;
+inline constexpr base::Millis kSecretOverlapMillis = 24LL * 60 * 60 * 1000;
 
 // The contract's eight public event types (§6).
 const std::vector<std::string>& public_event_types();
@@ -52,9 +52,9 @@ struct Webhook {
   std::string disabled_reason;   // set when the service disabled it (410, failing for days)
   SealedSecret secret;           // whsec_…, sealed; never held in plain text
   SealedSecret previous_secret;  // still signs until previous_secret_until
-  Millis previous_secret_until = 0;
-  Millis created = 0;
-  Millis updated = 0;
+  base::Millis previous_secret_until = 0;
+  base::Millis created = 0;
+  base::Millis updated = 0;
 };
 
 // --- Commands -------------------------------------------------------------
@@ -69,7 +69,7 @@ struct CreateWebhook {
   // The webhook actor seals it under a fresh data key and hands decide() the
   // sealed form: only that is recorded.
   std::string secret;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // A partial update: only the fields present change.
@@ -80,27 +80,27 @@ struct UpdateWebhook {
   std::optional<std::vector<std::string>> events;
   std::optional<std::string> description;
   std::optional<bool> active;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct DeleteWebhook {
   std::string id;
   std::string account;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct RotateWebhookSecret {
   std::string id;
   std::string account;
   std::string secret;  // the new one, plain; sealed as CreateWebhook's
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // From the delivery side: the receiver answered 410, or failed for too long.
 struct DisableWebhook {
   std::string id;
   std::string reason;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // --- Events ---------------------------------------------------------------
@@ -115,12 +115,12 @@ struct WebhookUpdated {
   std::optional<std::vector<std::string>> events;
   std::optional<std::string> description;
   std::optional<bool> active;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct WebhookDeleted {
   std::string id;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // The secret before it becomes the previous one, which signs until
@@ -128,14 +128,14 @@ struct WebhookDeleted {
 struct WebhookSecretRotated {
   std::string id;
   SealedSecret secret;
-  Millis previous_secret_until = 0;
-  Millis at = 0;
+  base::Millis previous_secret_until = 0;
+  base::Millis at = 0;
 };
 
 struct WebhookDisabled {
   std::string id;
   std::string reason;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 using WebhookEvent = std::variant<WebhookCreated, WebhookUpdated, WebhookDeleted,
@@ -154,25 +154,26 @@ struct WebhookState {
 // kInvalid with field errors, kNotFound for a missing, deleted or foreign
 // webhook, kConflict for a create over an existing id.
 // `sealed` is the command's secret, sealed.
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
                                          const SealedSecret& sealed, const WebhookRules& rules);
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const UpdateWebhook& command,
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const UpdateWebhook& command,
                                          const WebhookRules& rules);
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DeleteWebhook& command);
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DeleteWebhook& command);
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
                                          const RotateWebhookSecret& command,
                                          const SealedSecret& sealed);
 // No event when the webhook is already inactive or gone.
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DisableWebhook& command);
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const DisableWebhook& command);
 
 WebhookState evolve(WebhookState state, const WebhookEvent& event);
 
 // The secrets a delivery at `at` is signed with: the current one first, then
 // the previous one while its overlap lasts.
-std::vector<SealedSecret> signing_secrets(const Webhook& webhook, Millis at);
+std::vector<SealedSecret> signing_secrets(const Webhook& webhook, base::Millis at);
 // The data keys `state` still needs at `at`: those of signing_secrets(), none
 // once the webhook is deleted. Every other key of the webhook can be destroyed.
-std::vector<std::string> needed_keys(const WebhookState& state, Millis at);
+std::vector<std::string> needed_keys(const WebhookState& state, base::Millis at);
 
 // --- Stored form (events/webhook_codec.cpp) ------------------------------
 
@@ -193,14 +194,14 @@ inline constexpr std::string_view kWebhookDeliveryAttemptedV1 = "WebhookDelivery
 EncodedEvent encode(const WebhookEvent& event);
 bool is_webhook_event(std::string_view type);
 // REQUIRES: is_webhook_event(type). kInternal when the data is corrupt.
-Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data);
+base::Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data);
 
 EncodedEvent encode(const DeliveryAttempted& event);
 // kInternal when the data is corrupt.
-Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data);
+base::Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data);
 
 // The webhook record as the read model keeps it: everything but the secrets.
 std::string encode_webhook_record(const Webhook& webhook);
-Result<Webhook> decode_webhook_record(std::string_view text);
+base::Result<Webhook> decode_webhook_record(std::string_view text);
 
 }  // namespace vouch::events

@@ -78,7 +78,7 @@ bool is_webhook_event(std::string_view type) {
   return ja::is_stored_event(type, kWebhookEvents) || ja::is_stored_event(type, kPlainSecretEvents);
 }
 
-Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data) {
+base::Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data) {
   if (ja::is_stored_event(type, kPlainSecretEvents)) {
     return ja::decode_event<WebhookEvent>(type, data, "a webhook event", kPlainSecretEvents);
   }
@@ -104,7 +104,7 @@ EncodedEvent encode(const DeliveryAttempted& event) {
   return ja::encoded(kWebhookDeliveryAttemptedV1, ja::to_json(event, kDeliveryAttemptedFields));
 }
 
-Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data) {
+base::Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data) {
   return ja::parse<DeliveryAttempted>(data, "delivery attempt", kDeliveryAttemptedFields);
 }
 
@@ -112,7 +112,7 @@ std::string encode_webhook_record(const Webhook& webhook) {
   return ja::serialize(webhook, kWebhookFields);
 }
 
-Result<Webhook> decode_webhook_record(std::string_view text) {
+base::Result<Webhook> decode_webhook_record(std::string_view text) {
   return ja::parse<Webhook>(text, "webhook record", kWebhookFields);
 }
 

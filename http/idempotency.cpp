@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "http/reply.hpp"
 #include "log/log.hpp"
 
@@ -20,11 +20,11 @@ Response replay(const actors::Service& service, const events::IdempotentResponse
   response.headers = recorded.headers;
   if (recorded.secret_at) {
     auto plain = recorded.secret.empty()
-                     ? events::Result<std::string>(events::Error::not_found("no sealed secret"))
+                     ? base::Result<std::string>(base::Error::not_found("no sealed secret"))
                      : service.open_webhook_secret(recorded.secret_of, recorded.secret);
-    if (!plain && plain.error().code != events::ErrorCode::kNotFound) {
+    if (!plain && plain.error().code != base::ErrorCode::kNotFound) {
       return error_response(
-          events::Error::internal("cannot open the recorded response's webhook secret: " +
+          base::Error::internal("cannot open the recorded response's webhook secret: " +
                                   plain.error().message),
           request_id);
     }
@@ -97,7 +97,7 @@ void Idempotency::handle(const Request& request, const Context& context, const H
     release(stream);
     return respond(error_response(recorded.error(), context.request_id));
   }
-  if (*recorded && events::answers_retries((*recorded)->at, events::now_millis())) {
+  if (*recorded && events::answers_retries((*recorded)->at, base::now_millis())) {
     release(stream);
     if ((*recorded)->fingerprint != fingerprint) {
       return respond(to_response(
@@ -120,11 +120,11 @@ void Idempotency::handle(const Request& request, const Context& context, const H
     auto first = to_record(response);
     first.key = key;
     first.fingerprint = fingerprint;
-    first.at = events::now_millis();
+    first.at = base::now_millis();
     service_.record_idempotent_response(
         account, std::move(first),
         [this, stream, request_id, respond,
-         response = std::move(response)](events::Result<bool> recorded) mutable {
+         response = std::move(response)](base::Result<bool> recorded) mutable {
           // The work is done either way: the client gets its answer, and a
           // retry after an unrecorded answer would act again, which the log says.
           if (!recorded) {

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <map>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 
 namespace vouch::http {
 namespace {
@@ -105,7 +105,7 @@ std::string junit_xml(const events::TestRun& run, const std::vector<events::Test
     tests.push_back(&test);
     all.add(test);
   }
-  const auto timestamp = events::format_timestamp(run.created);
+  const auto timestamp = base::format_timestamp(run.created);
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" +
                     attribute("name", "vouch run " + run.id) +
                     attribute("tests", std::to_string(all.tests)) +

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "events/run.hpp"
 #include "events/test_cases.hpp"
-#include "events/test_run.hpp"
 
 namespace vouch::http {
 

@@ -22,19 +22,19 @@ unsigned char* bytes(std::string& text) { return reinterpret_cast<unsigned char*
 
 Key::~Key() { OPENSSL_cleanse(bytes_.data(), bytes_.size()); }
 
-events::Result<Key> Key::random() {
+base::Result<Key> Key::random() {
   std::array<unsigned char, kKeyBytes> bytes{};
   if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) {
-    return events::Error::internal("OpenSSL's random generator failed");
+    return base::Error::internal("OpenSSL's random generator failed");
   }
   Key key(bytes);
   OPENSSL_cleanse(bytes.data(), bytes.size());
   return key;
 }
 
-events::Result<Key> Key::from_bytes(std::string_view text) {
+base::Result<Key> Key::from_bytes(std::string_view text) {
   if (text.size() != kKeyBytes) {
-    return events::Error::invalid("a key is " + std::to_string(kKeyBytes) + " bytes, not " +
+    return base::Error::invalid("a key is " + std::to_string(kKeyBytes) + " bytes, not " +
                                   std::to_string(text.size()));
   }
   std::array<unsigned char, kKeyBytes> bytes{};
@@ -44,12 +44,12 @@ events::Result<Key> Key::from_bytes(std::string_view text) {
   return key;
 }
 
-events::Result<std::string> seal(const Key& key, std::string_view plain, std::string_view aad) {
+base::Result<std::string> seal(const Key& key, std::string_view plain, std::string_view aad) {
   std::string out(kNonceBytes + plain.size() + kTagBytes, '\0');
   auto* nonce = bytes(out);
   auto* ciphertext = nonce + kNonceBytes;
   if (RAND_bytes(nonce, static_cast<int>(kNonceBytes)) != 1) {
-    return events::Error::internal("OpenSSL's random generator failed");
+    return base::Error::internal("OpenSSL's random generator failed");
   }
   auto context = new_context();
   int length = 0;
@@ -62,14 +62,14 @@ events::Result<std::string> seal(const Key& key, std::string_view plain, std::st
       EVP_EncryptFinal_ex(context.get(), ciphertext + length, &length) != 1 ||
       EVP_CIPHER_CTX_ctrl(context.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(kTagBytes),
                           ciphertext + plain.size()) != 1) {
-    return events::Error::internal("AES-256-GCM encryption failed in OpenSSL");
+    return base::Error::internal("AES-256-GCM encryption failed in OpenSSL");
   }
   return out;
 }
 
-events::Result<std::string> open(const Key& key, std::string_view sealed, std::string_view aad) {
+base::Result<std::string> open(const Key& key, std::string_view sealed, std::string_view aad) {
   if (sealed.size() < kNonceBytes + kTagBytes) {
-    return events::Error::invalid("the sealed value is too short to be one");
+    return base::Error::invalid("the sealed value is too short to be one");
   }
   const auto* nonce = bytes(sealed);
   const std::string_view ciphertext =
@@ -86,11 +86,11 @@ events::Result<std::string> open(const Key& key, std::string_view sealed, std::s
                         static_cast<int>(ciphertext.size())) != 1 ||
       EVP_CIPHER_CTX_ctrl(context.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(kTagBytes),
                           bytes(tag)) != 1) {
-    return events::Error::internal("AES-256-GCM decryption failed in OpenSSL");
+    return base::Error::internal("AES-256-GCM decryption failed in OpenSSL");
   }
   if (EVP_DecryptFinal_ex(context.get(), bytes(plain) + length, &length) != 1) {
     OPENSSL_cleanse(plain.data(), plain.size());
-    return events::Error::invalid(
+    return base::Error::invalid(
         "the sealed value does not authenticate (another key, another binding, or altered bytes)");
   }
   return plain;

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 // AES-256-GCM through OpenSSL's EVP interface: the one cipher that seals
 // webhook secrets under data keys and data keys under the master key.
@@ -25,9 +25,9 @@ class Key {
   ~Key();
 
   // kInternal when OpenSSL's random generator fails.
-  [[nodiscard]] static events::Result<Key> random();
+  [[nodiscard]] static base::Result<Key> random();
   // kInvalid unless `bytes` is exactly kKeyBytes long.
-  [[nodiscard]] static events::Result<Key> from_bytes(std::string_view bytes);
+  [[nodiscard]] static base::Result<Key> from_bytes(std::string_view bytes);
 
   const unsigned char* data() const { return bytes_.data(); }
   std::string_view view() const {
@@ -40,12 +40,12 @@ class Key {
 
 // `plain` encrypted under `key` with a fresh random nonce, authenticated with
 // `aad`: nonce, ciphertext and tag, in that order. kInternal when OpenSSL fails.
-[[nodiscard]] events::Result<std::string> seal(const Key& key, std::string_view plain,
+[[nodiscard]] base::Result<std::string> seal(const Key& key, std::string_view plain,
                                                std::string_view aad);
 
 // The plain text of `sealed` (as seal() makes it), or kInvalid when it does
 // not authenticate: another key, another `aad`, or altered bytes.
-[[nodiscard]] events::Result<std::string> open(const Key& key, std::string_view sealed,
+[[nodiscard]] base::Result<std::string> open(const Key& key, std::string_view sealed,
                                                std::string_view aad);
 
 }  // namespace vouch::secrets

@@ -7,7 +7,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/json_access.hpp"
 #include "events/webhook_signature.hpp"
 #include "log/log.hpp"
@@ -38,12 +38,12 @@ std::string wrap_binding(std::string_view id, std::string_view owner) {
 
 struct Record {
   std::string owner;
-  events::Millis created = 0;
+  base::Millis created = 0;
   std::string wrapped;  // sealed bytes
 };
 
-events::Result<std::string> encode_record(const Key& master, std::string_view id,
-                                          std::string_view owner, events::Millis created,
+base::Result<std::string> encode_record(const Key& master, std::string_view id,
+                                          std::string_view owner, base::Millis created,
                                           const Key& key) {
   auto wrapped = seal(master, key.view(), wrap_binding(id, owner));
   if (!wrapped) return std::move(wrapped).error();
@@ -51,9 +51,9 @@ events::Result<std::string> encode_record(const Key& master, std::string_view id
       {"owner", owner}, {"created", created}, {"wrapped", events::base64_encode(*wrapped)}});
 }
 
-events::Result<Record> decode_record(std::string_view text) {
+base::Result<Record> decode_record(std::string_view text) {
   return ja::read_stored<Record>(
-      text, "data key record", [](const boost::json::object& object) -> events::Result<Record> {
+      text, "data key record", [](const boost::json::object& object) -> base::Result<Record> {
         auto wrapped = events::base64_decode(ja::string_at(object, "wrapped"));
         if (!wrapped) throw ja::CorruptRecord{"wrapped is not base64"};
         return Record{ja::string_at(object, "owner"), ja::int_at(object, "created"),
@@ -61,8 +61,8 @@ events::Result<Record> decode_record(std::string_view text) {
       });
 }
 
-events::Error storage_error(const rocksdb::Status& status, std::string_view what) {
-  return events::Error::internal("the key store cannot " + std::string(what) + ": " +
+base::Error storage_error(const rocksdb::Status& status, std::string_view what) {
+  return base::Error::internal("the key store cannot " + std::string(what) + ": " +
                                  status.ToString());
 }
 
@@ -81,7 +81,7 @@ std::string new_data_key_id() {
   return id;
 }
 
-events::Result<bool> KeyStore::has_master_key(const store::Database& database) {
+base::Result<bool> KeyStore::has_master_key(const store::Database& database) {
   std::string value;
   const auto status =
       database.db().Get(rocksdb::ReadOptions(), database.secrets(), kCheckKey, &value);
@@ -90,7 +90,7 @@ events::Result<bool> KeyStore::has_master_key(const store::Database& database) {
   return true;
 }
 
-events::Result<std::unique_ptr<KeyStore>> KeyStore::open(store::Database& database, Key master) {
+base::Result<std::unique_ptr<KeyStore>> KeyStore::open(store::Database& database, Key master) {
   std::string value;
   const auto status =
       database.db().Get(rocksdb::ReadOptions(), database.secrets(), kCheckKey, &value);
@@ -106,7 +106,7 @@ events::Result<std::unique_ptr<KeyStore>> KeyStore::open(store::Database& databa
   } else {
     auto opened = secrets::open(master, value, kCheckBinding);
     if (!opened || *opened != kCheckText) {
-      return events::Error::invalid(
+      return base::Error::invalid(
           "the secrets key file does not hold the master key this data folder's secrets were "
           "wrapped with; start with the key file it was first started with (or the one "
           "`vouchd rotate-master-key` wrote)");
@@ -115,11 +115,11 @@ events::Result<std::unique_ptr<KeyStore>> KeyStore::open(store::Database& databa
   return std::unique_ptr<KeyStore>(new KeyStore(database, std::move(master)));
 }
 
-events::Result<std::pair<std::string, Key>> KeyStore::create(std::string_view owner) {
+base::Result<std::pair<std::string, Key>> KeyStore::create(std::string_view owner) {
   auto key = Key::random();
   if (!key) return std::move(key).error();
   auto id = new_data_key_id();
-  auto record = encode_record(master_, id, owner, events::now_millis(), *key);
+  auto record = encode_record(master_, id, owner, base::now_millis(), *key);
   if (!record) return std::move(record).error();
   const auto status =
       database_.db().Put(rocksdb::WriteOptions(), database_.secrets(), record_key(id), *record);
@@ -127,18 +127,18 @@ events::Result<std::pair<std::string, Key>> KeyStore::create(std::string_view ow
   return std::pair{std::move(id), std::move(key).value()};
 }
 
-events::Result<Key> KeyStore::find(std::string_view id, std::string_view owner) const {
+base::Result<Key> KeyStore::find(std::string_view id, std::string_view owner) const {
   std::string value;
   const auto status =
       database_.db().Get(rocksdb::ReadOptions(), database_.secrets(), record_key(id), &value);
   if (status.IsNotFound()) {
-    return events::Error::not_found("the data key " + std::string(id) + " was destroyed");
+    return base::Error::not_found("the data key " + std::string(id) + " was destroyed");
   }
   if (!status.ok()) return storage_error(status, "read a data key");
   auto record = decode_record(value);
   if (!record) return std::move(record).error();
   if (record->owner != owner) {
-    return events::Error::invalid("the data key " + std::string(id) + " is not " +
+    return base::Error::invalid("the data key " + std::string(id) + " is not " +
                                   std::string(owner) + "'s");
   }
   auto bytes = secrets::open(master_, record->wrapped, wrap_binding(id, owner));
@@ -148,18 +148,18 @@ events::Result<Key> KeyStore::find(std::string_view id, std::string_view owner) 
   return key;
 }
 
-events::Status KeyStore::destroy(const std::vector<std::string>& ids) {
-  if (ids.empty()) return events::ok_status();
+base::Status KeyStore::destroy(const std::vector<std::string>& ids) {
+  if (ids.empty()) return base::ok_status();
   rocksdb::WriteBatch batch;
   for (const auto& id : ids) batch.Delete(database_.secrets(), record_key(id));
   rocksdb::WriteOptions synced;
   synced.sync = true;
   const auto status = database_.db().Write(synced, &batch);
   if (!status.ok()) return storage_error(status, "destroy data keys");
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<std::vector<DataKeyInfo>> KeyStore::list() const {
+base::Result<std::vector<DataKeyInfo>> KeyStore::list() const {
   std::vector<DataKeyInfo> out;
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.secrets()));
@@ -173,7 +173,7 @@ events::Result<std::vector<DataKeyInfo>> KeyStore::list() const {
   return out;
 }
 
-events::Result<std::size_t> KeyStore::rewrap(const Key& next) {
+base::Result<std::size_t> KeyStore::rewrap(const Key& next) {
   auto keys = list();
   if (!keys) return std::move(keys).error();
   rocksdb::WriteBatch batch;
@@ -196,7 +196,7 @@ events::Result<std::size_t> KeyStore::rewrap(const Key& next) {
   return keys->size();
 }
 
-events::Status KeyStore::purge() {
+base::Status KeyStore::purge() {
   auto& db = database_.db();
   std::vector<rocksdb::ColumnFamilyHandle*> families{db.DefaultColumnFamily(), database_.events(),
                                                      database_.streams(), database_.views(),
@@ -209,20 +209,20 @@ events::Status KeyStore::purge() {
   if (auto status = db.CompactRange(compact, database_.secrets(), nullptr, nullptr); !status.ok()) {
     return storage_error(status, "compact");
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<std::unique_ptr<KeyStore>> open_key_store(store::Database& database,
+base::Result<std::unique_ptr<KeyStore>> open_key_store(store::Database& database,
                                                          const std::filesystem::path& key_file) {
   if (auto outside = check_outside_data_folder(key_file, database.folder()); !outside) {
     return std::move(outside).error();
   }
   auto master = read_master_key(key_file);
-  if (!master && master.error().code == events::ErrorCode::kNotFound) {
+  if (!master && master.error().code == base::ErrorCode::kNotFound) {
     auto recorded = KeyStore::has_master_key(database);
     if (!recorded) return std::move(recorded).error();
     if (*recorded) {
-      return events::Error::invalid(
+      return base::Error::invalid(
           "the secrets key file " + key_file.string() +
           " does not exist, and this data folder's webhook secrets are wrapped by a master key: "
           "pass --secrets-key-file naming the key file it was started with");

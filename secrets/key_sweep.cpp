@@ -8,8 +8,8 @@
 
 namespace vouch::secrets {
 
-events::Result<std::size_t> destroy_unneeded_keys(const store::EventLog& log,
-                                                  WebhookSecrets& secrets, events::Millis now) {
+base::Result<std::size_t> destroy_unneeded_keys(const store::EventLog& log,
+                                                  WebhookSecrets& secrets, base::Millis now) {
   auto keys = secrets.keys().list();
   if (!keys) return std::move(keys).error();
   std::map<std::string, std::vector<std::string>> by_owner;

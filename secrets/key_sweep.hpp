@@ -2,8 +2,8 @@
 
 #include <cstddef>
 
-#include "events/clock.hpp"
-#include "events/result.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "secrets/webhook_secrets.hpp"
 #include "store/event_log.hpp"
 
@@ -14,8 +14,8 @@ namespace vouch::secrets {
 // overlap has passed, and of secrets whose event was never committed (a crash
 // or a failed append between making the key and recording it). Returns how
 // many it destroyed. REQUIRES: no webhook command runs meanwhile (start-up).
-[[nodiscard]] events::Result<std::size_t> destroy_unneeded_keys(const store::EventLog& log,
+[[nodiscard]] base::Result<std::size_t> destroy_unneeded_keys(const store::EventLog& log,
                                                                 WebhookSecrets& secrets,
-                                                                events::Millis now);
+                                                                base::Millis now);
 
 }  // namespace vouch::secrets

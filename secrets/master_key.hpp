@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "secrets/aead.hpp"
 
 // The master key file (`--secrets-key-file`): exactly kKeyBytes random bytes,
@@ -12,20 +12,20 @@ namespace vouch::secrets {
 
 // $XDG_CONFIG_HOME/vouch/secrets.key, else $HOME/.config/vouch/secrets.key;
 // kInvalid asking for --secrets-key-file when neither variable is set.
-[[nodiscard]] events::Result<std::filesystem::path> default_master_key_path();
+[[nodiscard]] base::Result<std::filesystem::path> default_master_key_path();
 
 // kInvalid when `key_file` is inside `data_folder` (or is it).
-[[nodiscard]] events::Status check_outside_data_folder(const std::filesystem::path& key_file,
+[[nodiscard]] base::Status check_outside_data_folder(const std::filesystem::path& key_file,
                                                        const std::filesystem::path& data_folder);
 
 // The key in `path`. kInvalid naming the file and the fix when it is not a
 // regular file, is readable or writable by group or others, or is not
 // exactly kKeyBytes long; kNotFound when it does not exist.
-[[nodiscard]] events::Result<Key> read_master_key(const std::filesystem::path& path);
+[[nodiscard]] base::Result<Key> read_master_key(const std::filesystem::path& path);
 
 // Writes a new random key to `path` with mode 0600 (its missing parent
 // folders with mode 0700), synced to disk, and returns it. kInvalid when the
 // file already exists or cannot be written.
-[[nodiscard]] events::Result<Key> create_master_key(const std::filesystem::path& path);
+[[nodiscard]] base::Result<Key> create_master_key(const std::filesystem::path& path);
 
 }  // namespace vouch::secrets

@@ -20,8 +20,8 @@ namespace ja = events::json_access;
 constexpr std::string_view kMigratedKey = "plain-secrets-sealed";
 constexpr std::string_view kSecretPrefix = "whsec_";
 
-events::Error storage_error(const rocksdb::Status& status, std::string_view what) {
-  return events::Error::internal("sealing plain webhook secrets: cannot " + std::string(what) +
+base::Error storage_error(const rocksdb::Status& status, std::string_view what) {
+  return base::Error::internal("sealing plain webhook secrets: cannot " + std::string(what) +
                                  ": " + status.ToString());
 }
 
@@ -38,17 +38,17 @@ struct SealedFor {
 };
 using Sealed = std::unordered_map<std::string, SealedFor>;
 
-events::Status seal_into(WebhookSecrets& secrets, Sealed& sealed, const std::string& webhook_id,
+base::Status seal_into(WebhookSecrets& secrets, Sealed& sealed, const std::string& webhook_id,
                          const std::string& plain, boost::json::object& data) {
   auto secret = secrets.seal(webhook_id, plain);
   if (!secret) return std::move(secret).error();
   data["secret"] = events::sealed_secret_to_json(*secret);
   sealed.emplace(plain, SealedFor{webhook_id, std::move(secret).value()});
-  return events::ok_status();
+  return base::ok_status();
 }
 
 // The record's data rewritten, or nullopt when it holds no plain secret.
-events::Result<std::optional<events::RecordedEvent>> migrate(events::RecordedEvent record,
+base::Result<std::optional<events::RecordedEvent>> migrate(events::RecordedEvent record,
                                                              WebhookSecrets& secrets,
                                                              Sealed& sealed) {
   auto& event = record.event;
@@ -57,7 +57,7 @@ events::Result<std::optional<events::RecordedEvent>> migrate(events::RecordedEve
   if (created || rotated) {
     return ja::read_stored<std::optional<events::RecordedEvent>>(
         event.data, event.type,
-        [&](boost::json::object data) -> events::Result<std::optional<events::RecordedEvent>> {
+        [&](boost::json::object data) -> base::Result<std::optional<events::RecordedEvent>> {
           const auto id = ja::string_at(data, "id");
           const auto plain = ja::string_at(data, "secret");
           data.erase("secret");
@@ -96,7 +96,7 @@ events::Result<std::optional<events::RecordedEvent>> migrate(events::RecordedEve
 
 }  // namespace
 
-events::Status compact_all(store::Database& database) {
+base::Status compact_all(store::Database& database) {
   auto& db = database.db();
   std::vector<rocksdb::ColumnFamilyHandle*> families{db.DefaultColumnFamily(), database.events(),
                                                      database.streams(), database.views(),
@@ -111,10 +111,10 @@ events::Status compact_all(store::Database& database) {
       return storage_error(status, "compact");
     }
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<MigrationReport> seal_plain_secrets(store::Database& database,
+base::Result<MigrationReport> seal_plain_secrets(store::Database& database,
                                                    WebhookSecrets& secrets) {
   auto& db = database.db();
   std::string flag;

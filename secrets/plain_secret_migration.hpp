@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "secrets/webhook_secrets.hpp"
 #include "store/database.hpp"
 
@@ -29,11 +29,11 @@ struct MigrationReport {
 // migrated (later calls return at once).
 // REQUIRES: nothing reads or appends to the log meanwhile (start-up, before
 // the read models catch up).
-[[nodiscard]] events::Result<MigrationReport> seal_plain_secrets(store::Database& database,
+[[nodiscard]] base::Result<MigrationReport> seal_plain_secrets(store::Database& database,
                                                                  WebhookSecrets& secrets);
 
 // Flushes every column family, then compacts the events, views and secrets
 // families to their last level: superseded values leave the files.
-[[nodiscard]] events::Status compact_all(store::Database& database);
+[[nodiscard]] base::Status compact_all(store::Database& database);
 
 }  // namespace vouch::secrets

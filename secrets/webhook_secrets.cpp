@@ -17,7 +17,7 @@ std::string binding(std::string_view webhook_id, std::string_view key_id) {
 
 }  // namespace
 
-events::Result<events::SealedSecret> WebhookSecrets::seal(const std::string& webhook_id,
+base::Result<events::SealedSecret> WebhookSecrets::seal(const std::string& webhook_id,
                                                           std::string_view plain) {
   auto key = keys_.create(webhook_id);
   if (!key) return std::move(key).error();
@@ -26,10 +26,10 @@ events::Result<events::SealedSecret> WebhookSecrets::seal(const std::string& web
   return events::SealedSecret{std::move(key->first), events::base64_encode(*sealed)};
 }
 
-events::Result<std::string> WebhookSecrets::open(const std::string& webhook_id,
+base::Result<std::string> WebhookSecrets::open(const std::string& webhook_id,
                                                  const events::SealedSecret& sealed) const {
   if (sealed.empty()) {
-    return events::Error::not_found("webhook " + webhook_id +
+    return base::Error::not_found("webhook " + webhook_id +
                                     " has no sealed secret (written before secrets were sealed, "
                                     "and not migrated)");
   }
@@ -37,11 +37,11 @@ events::Result<std::string> WebhookSecrets::open(const std::string& webhook_id,
   if (!key) return std::move(key).error();
   auto bytes = events::base64_decode(sealed.sealed);
   if (!bytes)
-    return events::Error::invalid("the sealed secret of " + webhook_id + " is not base64");
+    return base::Error::invalid("the sealed secret of " + webhook_id + " is not base64");
   return secrets::open(*key, *bytes, binding(webhook_id, sealed.key_id));
 }
 
-events::Status WebhookSecrets::destroy(const std::vector<std::string>& key_ids) {
+base::Status WebhookSecrets::destroy(const std::vector<std::string>& key_ids) {
   return keys_.destroy(key_ids);
 }
 

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "events/sealed_secret.hpp"
 #include "secrets/key_store.hpp"
 
@@ -19,16 +19,16 @@ class WebhookSecrets {
   explicit WebhookSecrets(KeyStore& keys) : keys_(keys) {}
 
   // `plain` sealed under a new data key of `webhook_id`.
-  [[nodiscard]] events::Result<events::SealedSecret> seal(const std::string& webhook_id,
+  [[nodiscard]] base::Result<events::SealedSecret> seal(const std::string& webhook_id,
                                                           std::string_view plain);
   // The plain secret: kNotFound when its key was destroyed (the webhook was
   // deleted, or the secret rotated out), kInvalid when it does not
   // authenticate (another webhook's, altered bytes, another master key).
-  [[nodiscard]] events::Result<std::string> open(const std::string& webhook_id,
+  [[nodiscard]] base::Result<std::string> open(const std::string& webhook_id,
                                                  const events::SealedSecret& sealed) const;
   // Destroys the data keys `key_ids` (crypto-shredding: what they sealed can
   // no longer be opened). Synced; purge() later clears them from the files.
-  [[nodiscard]] events::Status destroy(const std::vector<std::string>& key_ids);
+  [[nodiscard]] base::Status destroy(const std::vector<std::string>& key_ids);
 
   KeyStore& keys() const { return keys_; }
 

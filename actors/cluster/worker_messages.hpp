@@ -6,10 +6,10 @@
 #include <vector>
 
 #include "actors/messages.hpp"
-#include "events/error.hpp"
+#include "base/error.hpp"
+#include "events/run.hpp"
 #include "events/run_environment.hpp"
 #include "events/source_file.hpp"
-#include "events/test_run.hpp"
 
 // The jobs a server hands to a worker and what comes back: the messages that
 // cross machines (CAF's remote actors), so each has an inspect() and holds
@@ -41,8 +41,8 @@ struct JobFailure {
   std::uint32_t retry_after_seconds = 0;
 };
 
-JobFailure job_failure(const events::Error& error);
-events::Error to_error(const JobFailure& failure);
+JobFailure job_failure(const base::Error& error);
+base::Error to_error(const JobFailure& failure);
 
 // Generate tests for `files` in a fresh sandboxed generator, after
 // installing the environment's dependencies on the worker.

@@ -3,13 +3,13 @@
 #include <chrono>
 #include <string>
 
-#include "actors/delivery/webhook_client.hpp"
 #include "actors/type_ids.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
 #include "secrets/webhook_secrets.hpp"
 #include "store/deliveries_view.hpp"
 #include "store/event_log.hpp"
+#include "transport/webhook_client.hpp"
 
 namespace vouch::actors {
 
@@ -19,7 +19,7 @@ struct WebhookActorConfig {
   const store::DeliveriesView* deliveries = nullptr;
   event_store_actor store;
   webhook_registry_actor registry;  // told when the actor has been idle for idle_after
-  WebhookClient* client = nullptr;  // outlives the actors
+  transport::WebhookClient* client = nullptr;  // outlives the actors
   // Seals each new secret under a fresh data key, opens them to sign, and
   // destroys the keys of a deleted webhook; outlives the actors.
   secrets::WebhookSecrets* secrets = nullptr;

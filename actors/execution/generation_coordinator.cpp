@@ -6,7 +6,7 @@
 #include "actors/errors.hpp"
 #include "actors/execution/runner_protocol.hpp"
 #include "actors/timeouts.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "log/log.hpp"
 
 namespace vouch::actors {
@@ -67,7 +67,7 @@ events::GeneratedTest accepted_test(const GenerateTests& command) {
 
 template <class Event>
 store::AppendRequest test_append(const std::string& test_id, std::uint64_t expected_version,
-                                 Event event, const std::string& account, events::Millis at) {
+                                 Event event, const std::string& account, base::Millis at) {
   return append_request(events::test_stream(test_id), expected_version,
                         std::vector{std::move(event)}, account, at);
 }
@@ -95,8 +95,8 @@ void generate(Self self, const GenerateTests& command, bool progress, Done done)
 
 // Records the end of an asynchronous generation: its tests, or why there are none.
 void record_end(Self self, const GenerateTests& command,
-                events::Result<events::GeneratedTest> generated) {
-  const auto at = events::now_millis();
+                base::Result<events::GeneratedTest> generated) {
+  const auto at = base::now_millis();
   const std::uint64_t accepted_version = 1;
   auto request =
       generated ? test_append(command.test_id, accepted_version, events::TestGenerated{*generated},
@@ -129,7 +129,7 @@ void interrupt_unfinished(Self self) {
   }
   for (const auto& test : *generating) {
     log::warn("generator", test.id + " was being generated when vouchd stopped; ended as failed");
-    const auto at = events::now_millis();
+    const auto at = base::now_millis();
     events::TestGenerationFailed failed{
         test.id,
         {"interrupted",
@@ -153,7 +153,7 @@ generation_coordinator_actor::behavior_type generation_coordinator(
       [self](GenerateTests& command) -> caf::result<events::GeneratedTest> {
         auto promise = self->make_response_promise<events::GeneratedTest>();
         generate(self, command, false,
-                 [self, promise, command](events::Result<events::GeneratedTest> generated) mutable {
+                 [self, promise, command](base::Result<events::GeneratedTest> generated) mutable {
                    if (!generated) {
                      promise.deliver(to_caf_error(generated.error()));
                      return;
@@ -183,7 +183,7 @@ generation_coordinator_actor::behavior_type generation_coordinator(
                       GenerationProgress{test.id, std::string(kQueued), 0, 0, 0};
                   promise.deliver(test);
                   generate(self, command, true,
-                           [self, command](events::Result<events::GeneratedTest> generated) {
+                           [self, command](base::Result<events::GeneratedTest> generated) {
                              record_end(self, command, std::move(generated));
                            });
                 },

@@ -5,8 +5,8 @@
 #include "actors/errors.hpp"
 #include "actors/execution/runner_protocol.hpp"
 #include "log/log.hpp"
+#include "runner_cache/transform_cache.hpp"
 #include "store/coverage_reports.hpp"
-#include "store/transform_cache.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -74,7 +74,7 @@ struct ProgressSink {
 // written), then reads its stdout up to the result line, telling `sink` each
 // progress line on the way; `done` gets the result line (nullopt as
 // ChildProcess::exchange gives it), all before `deadline`.
-void exchange_until_result(std::shared_ptr<ChildProcess> process, std::string job,
+void exchange_until_result(std::shared_ptr<process::ChildProcess> process, std::string job,
                            ProgressSink sink, std::chrono::steady_clock::time_point deadline,
                            std::function<void(std::optional<std::string>)> done) {
   const auto left =
@@ -111,7 +111,7 @@ void launch(GenerationSelf self) {
   if (!state.node_path.empty()) readable.emplace_back(state.node_path);
   std::vector<std::string> args;
   if (state.task.progress_to) args.emplace_back("--progress");
-  auto child = ChildProcess::start(
+  auto child = process::ChildProcess::start(
       *state.config.host, sandboxed_runner(settings, settings.generation_limits, state.workdir,
                                            node, "generate.js", args, readable));
   if (!child) {
@@ -136,7 +136,7 @@ void launch(GenerationSelf self) {
       std::chrono::steady_clock::now() + deadline,
       [process, handle](std::optional<std::string> answer) {
         process->wait(std::chrono::seconds(5),
-                      [handle, answer = std::move(answer)](ProcessExit exit) {
+                      [handle, answer = std::move(answer)](process::ProcessExit exit) {
                         caf::anon_send(handle, generated_atom_v,
                                        GenerationOutcome{read_generation(answer, exit)});
                       });
@@ -170,7 +170,7 @@ generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerCo
         GenerationDone done;
         done.worker = state.config.name;
         if (!outcome.output) {
-          if (outcome.output.error().code == events::ErrorCode::kInternal) {
+          if (outcome.output.error().code == base::ErrorCode::kInternal) {
             log::error("generator", outcome.output.error().message);
           }
           done.failure = job_failure(outcome.output.error());
@@ -232,7 +232,7 @@ void with_test_cases(std::vector<events::SourceFile>& report, const std::string&
 }
 
 void warn_about_cache(const std::string& run_id, const std::string& what,
-                      const events::Error& error) {
+                      const base::Error& error) {
   log::warn("runs", "the transform cache " + what + " " + run_id + ": " + error.message,
             {{"runId", run_id}});
 }
@@ -266,24 +266,27 @@ void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
        run_id = state.task.run_id](std::optional<std::string> line) {
         if (line) {
           // Jest wrote the report before run.js printed its line.
-          ProcessExit clean_exit;
+          process::ProcessExit clean_exit;
           clean_exit.code = 0;
           auto done = run_done(read_run(line, clean_exit));
           done.coverage_report = coverage_report(run_id, workdir / kCoverageReportFolder);
           with_test_cases(done.coverage_report, *line);
           caf::anon_send(handle, report_atom_v, std::move(done));
         }
-        process->wait(std::chrono::seconds(5), [handle, executors, workdir, cache, project_id,
-                                                run_id, line = std::move(line)](ProcessExit exit) {
-          if (cache) {
-            auto kept = cache->keep(project_id, workdir / kJestCacheFolder);
-            if (!kept) warn_about_cache(run_id, "did not take what was left by", kept.error());
-          }
-          std::error_code ec;
-          std::filesystem::remove_all(workdir, ec);
-          caf::anon_send(executors, release_atom_v);
-          if (!line) caf::anon_send(handle, report_atom_v, run_done(read_run(line, exit)));
-        });
+        process->wait(std::chrono::seconds(5),
+                      [handle, executors, workdir, cache, project_id, run_id,
+                       line = std::move(line)](process::ProcessExit exit) {
+                        if (cache) {
+                          auto kept = cache->keep(project_id, workdir / kJestCacheFolder);
+                          if (!kept)
+                            warn_about_cache(run_id, "did not take what was left by", kept.error());
+                        }
+                        std::error_code ec;
+                        std::filesystem::remove_all(workdir, ec);
+                        caf::anon_send(executors, release_atom_v);
+                        if (!line)
+                          caf::anon_send(handle, report_atom_v, run_done(read_run(line, exit)));
+                      });
       });
 }
 

@@ -18,6 +18,13 @@
 namespace vouch::testing {
 namespace {
 
+// The vouchd the tests start: $VOUCHD when set (scripts/sanitize.sh runs some of these tests
+// against its sanitized build), else the one built with them.
+std::string vouchd_path() {
+  const char* chosen = std::getenv("VOUCHD");
+  return chosen && *chosen ? chosen : VOUCHD_PATH;
+}
+
 std::vector<char*> argv_of(std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
@@ -108,7 +115,7 @@ std::filesystem::path secrets_key_file_of(const std::filesystem::path& data) {
 VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args,
                              Launch launch) {
   std::vector<std::string> args = std::move(launch.through);
-  args.insert(args.end(), {VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"});
+  args.insert(args.end(), {vouchd_path(), "--data", data.string(), "--listen", "127.0.0.1:0"});
   // The master key of webhook secrets beside the data folder (so in the
   // test's temporary folder), unless the test names one.
   if (std::find(extra_args.begin(), extra_args.end(), "--secrets-key-file") == extra_args.end()) {
@@ -162,7 +169,7 @@ void VouchdProcess::kill() {
 }
 
 CommandResult run_vouchd(const std::vector<std::string>& args) {
-  std::string command = VOUCHD_PATH;
+  std::string command = vouchd_path();
   for (const auto& arg : args) command += " '" + arg + "'";
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");

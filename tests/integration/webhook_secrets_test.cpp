@@ -10,7 +10,7 @@
 #include "../unit/data_folder_scan.hpp"
 #include "events/event_record.hpp"
 #include "events/idempotency.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
 #include "secrets/key_store.hpp"
@@ -169,7 +169,7 @@ TEST_F(WebhookSecrets, ADeletedWebhooksSecretCanNoLongerBeOpened) {
     EXPECT_TRUE(folder.webhook(hook.id).deleted);
     auto opened = folder.webhook_secrets->open(hook.id, sealed);
     ASSERT_FALSE(opened.ok());
-    EXPECT_EQ(opened.error().code, events::ErrorCode::kNotFound) << opened.error().message;
+    EXPECT_EQ(opened.error().code, base::ErrorCode::kNotFound) << opened.error().message;
   }
   // The wrapped key is gone from every file, not only from RocksDB's answers.
   EXPECT_FALSE(folder_holds(data(), wrapped));
@@ -190,7 +190,7 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
       ASSERT_TRUE(database->db().Delete(rocksdb::WriteOptions(), database->secrets(), key).ok());
     }
     store::EventLog log(*database);
-    const auto now = events::now_millis();
+    const auto now = base::now_millis();
     const std::string created =
         R"({"id":")" + id + R"(","account":"admin","url":")" + url +
         R"(","events":["*"],"description":"","active":true,"disabledReason":"","created":)" +
@@ -199,7 +199,7 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
     ASSERT_TRUE(
         log.append({events::webhook_stream(id),
                     0,
-                    {events::NewEvent{events::new_id("evt"), std::string(events::kWebhookCreatedV1),
+                    {events::NewEvent{base::new_id("evt"), std::string(events::kWebhookCreatedV1),
                                       "admin", now, created}}})
             .ok());
     events::IdempotentResponse response;
@@ -213,7 +213,7 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
     const auto recorded = events::encode(events::IdempotentResponseRecorded{response});
     ASSERT_TRUE(log.append({events::idempotency_stream("admin", "create-old"),
                             0,
-                            {events::NewEvent{events::new_id("evt"), recorded.type, "admin", now,
+                            {events::NewEvent{base::new_id("evt"), recorded.type, "admin", now,
                                               recorded.data}}})
                     .ok());
   }

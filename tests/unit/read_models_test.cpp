@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include "base/ids.hpp"
 #include "events/access.hpp"
 #include "events/generated_test.hpp"
-#include "events/ids.hpp"
 #include "events/project.hpp"
 #include "events/webhook.hpp"
 #include "store/key_coding.hpp"
@@ -35,7 +35,7 @@ class ReadModelsTest : public ::testing::Test {
     auto encoded = events::encode(event);
     ASSERT_TRUE(log_->append({stream,
                               kAnyVersion,
-                              {{events::new_id("evt_"), encoded.type, account, 1, encoded.data}}})
+                              {{base::new_id("evt_"), encoded.type, account, 1, encoded.data}}})
                     .ok());
   }
 
@@ -47,8 +47,7 @@ class ReadModelsTest : public ::testing::Test {
 
   // Attempt `number` of delivering evt_1 to whk_1.
   static events::DeliveryAttempted attempt(std::string id, std::uint32_t number, bool success,
-                                           std::optional<events::Millis> next,
-                                           bool manual = false) {
+                                           std::optional<base::Millis> next, bool manual = false) {
     events::DeliveryAttempted out;
     out.delivery_id = std::move(id);
     out.webhook_id = "whk_1";
@@ -113,7 +112,7 @@ TEST_F(ReadModelsTest, ListPagesOldestFirstWithCursor) {
   EXPECT_EQ(rest->items[2].id, "prj_4");
   auto foreign_cursor = models_->projects().list("acme", std::string("prj_x"), 10);
   ASSERT_FALSE(foreign_cursor.ok());
-  EXPECT_EQ(foreign_cursor.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(foreign_cursor.error().code, base::ErrorCode::kInvalid);
 }
 
 // Grants found are kept in memory (access_view.hpp): a plan change or a

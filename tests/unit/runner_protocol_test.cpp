@@ -5,8 +5,8 @@
 namespace vouch::actors {
 namespace {
 
-ProcessExit exited(int code, std::string stderr_tail = {}) {
-  ProcessExit exit;
+process::ProcessExit exited(int code, std::string stderr_tail = {}) {
+  process::ProcessExit exit;
   exit.code = code;
   exit.stderr_tail = std::move(stderr_tail);
   return exit;
@@ -58,14 +58,14 @@ TEST(ReadGeneration, AnAnswerOrAClearError) {
   EXPECT_EQ(ok->summary, R"({"testsKept":1})");
   auto refused = read_generation(R"({"error":"files must be an array"})", exited(1));
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().code, events::ErrorCode::kInternal);
+  EXPECT_EQ(refused.error().code, base::ErrorCode::kInternal);
   auto limit = read_generation(
       std::nullopt,
       exited(
           203,
           R"x({"sandbox":{"status":"limit","code":"memory_limit","detail":"memory limit exceeded (2048 MB)"}})x"));
   ASSERT_FALSE(limit);
-  EXPECT_EQ(limit.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(limit.error().code, base::ErrorCode::kInvalid);
   EXPECT_NE(limit.error().message.find("memory limit exceeded"), std::string::npos);
 }
 

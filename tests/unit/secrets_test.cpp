@@ -7,7 +7,7 @@
 
 #include "data_folder_scan.hpp"
 #include "events/idempotency.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/secret_redaction.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
@@ -51,7 +51,7 @@ TEST(Aead, AlteredBytesAnotherBindingOrAnotherKeyDoNotOpen) {
     tampered[at] = static_cast<char>(tampered[at] ^ 1);
     auto opened = open(key, tampered, "webhook whk_1");
     ASSERT_FALSE(opened.ok()) << "byte " << at;
-    EXPECT_EQ(opened.error().code, events::ErrorCode::kInvalid);
+    EXPECT_EQ(opened.error().code, base::ErrorCode::kInvalid);
   }
   EXPECT_FALSE(open(key, sealed, "webhook whk_2").ok());
   EXPECT_FALSE(open(random_key(), sealed, "webhook whk_1").ok());
@@ -81,7 +81,7 @@ TEST(MasterKey, AFileOthersCanReadOrOfTheWrongSizeIsRefusedWithTheFix) {
                                std::filesystem::perm_options::add);
   auto shared = read_master_key(path);
   ASSERT_FALSE(shared.ok());
-  EXPECT_EQ(shared.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(shared.error().code, base::ErrorCode::kInvalid);
   EXPECT_NE(shared.error().message.find("chmod 600"), std::string::npos) << shared.error().message;
 
   const auto short_key = folder.path() / "short.key";
@@ -93,7 +93,7 @@ TEST(MasterKey, AFileOthersCanReadOrOfTheWrongSizeIsRefusedWithTheFix) {
   EXPECT_NE(wrong.error().message.find("holds 10 bytes"), std::string::npos)
       << wrong.error().message;
   EXPECT_EQ(read_master_key(folder.path() / "absent.key").error().code,
-            events::ErrorCode::kNotFound);
+            base::ErrorCode::kNotFound);
 }
 
 TEST(MasterKey, MustLiveOutsideTheDataFolder) {
@@ -152,7 +152,7 @@ TEST_F(KeyStoreTest, ADestroyedKeyOpensNothingAndLeavesTheFiles) {
   ASSERT_TRUE(secrets_->destroy({sealed.key_id}).ok());
   auto opened = secrets_->open("whk_1", sealed);
   ASSERT_FALSE(opened.ok());
-  EXPECT_EQ(opened.error().code, events::ErrorCode::kNotFound);
+  EXPECT_EQ(opened.error().code, base::ErrorCode::kNotFound);
   ASSERT_TRUE(store_->purge().ok());
   EXPECT_FALSE(folder_holds(folder_.path(), wrapped));
   open();
@@ -163,7 +163,7 @@ TEST_F(KeyStoreTest, AnotherMasterKeyIsRefusedAtOpen) {
   ASSERT_TRUE(secrets_->seal("whk_1", "whsec_one").ok());
   auto other = KeyStore::open(*database_, random_key());
   ASSERT_FALSE(other.ok());
-  EXPECT_EQ(other.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(other.error().code, base::ErrorCode::kInvalid);
   EXPECT_NE(other.error().message.find("master key"), std::string::npos) << other.error().message;
 }
 
@@ -186,12 +186,12 @@ TEST_F(KeyStoreTest, TheSweepDestroysKeysNoWebhookNeeds) {
   auto second = secrets_->seal("whk_1", "whsec_two").value();
   auto orphan = secrets_->seal("whk_1", "whsec_never_recorded").value();
   auto gone = secrets_->seal("whk_2", "whsec_deleted").value();
-  const auto at = now_millis();
+  const auto at = base::now_millis();
   auto append = [&](const std::string& id, std::uint64_t expected, const WebhookEvent& event) {
     auto encoded = encode(event);
     ASSERT_TRUE(log_->append({webhook_stream(id),
                               expected,
-                              {NewEvent{new_id("evt"), encoded.type, "acme", at, encoded.data}}})
+                              {NewEvent{base::new_id("evt"), encoded.type, "acme", at, encoded.data}}})
                     .ok());
   };
   Webhook one;
@@ -231,14 +231,14 @@ TEST_F(KeyStoreTest, MigrationSealsEveryPlainSecretInPlaceAndLeavesNoneInTheFile
   const std::string rotated = R"({"id":"whk_1","secret":")" + plain_two +
                               R"(","previousSecret":")" + plain_one +
                               R"(","previousSecretUntil":)" +
-                              std::to_string(now_millis() + kSecretOverlapMillis) + R"(,"at":2})";
+                              std::to_string(base::now_millis() + kSecretOverlapMillis) + R"(,"at":2})";
   IdempotentResponse response;
   response.key = "k1";
   response.fingerprint = "f";
   response.status = 200;
   response.content_type = "application/json";
   response.body = R"({"id":"whk_1","secret":")" + plain_two + R"("})";
-  response.at = now_millis();
+  response.at = base::now_millis();
   const auto recorded = encode(IdempotentResponseRecorded{response});
   ASSERT_TRUE(
       log_->append({webhook_stream("whk_1"),

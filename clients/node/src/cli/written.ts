@@ -9,7 +9,10 @@ import { UsageError } from './errors';
 
 export const RECORD_FILE = '.vouch-tests.json';
 
-/** written: new; updated: replaced vouch's own unchanged file; unchanged: same content; kept: changed locally, left alone; overwritten: changed locally, replaced by force. */
+/**
+ * written: new; updated: replaced vouch's own unchanged file; unchanged: same content; kept: changed
+ * locally, left alone; overwritten: changed locally, replaced by force.
+ */
 export type WriteStatus = 'written' | 'updated' | 'unchanged' | 'kept' | 'overwritten';
 
 export interface WrittenFile {
