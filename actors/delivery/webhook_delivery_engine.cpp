@@ -179,7 +179,7 @@ void start(Self self, Send send) {
   if (!opened) {
     log::error("webhooks", "cannot open the signing secret: " + opened.error().message,
                {{"webhookId", state.config.webhook_id}});
-    OutboundResult result;
+    transport::OutboundResult result;
     result.error = "not sent: the signing secret cannot be opened (" + opened.error().message + ")";
     return record(self, std::move(send), result, false);
   }
