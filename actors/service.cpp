@@ -53,7 +53,8 @@ struct Service::Impl {
         config(make_config(options)),
         system(config),
         store(spawn_event_store(system, log)),
-        projects(spawn_project_registry(system, log, store, options.idle_after)),
+        projects(spawn_project_registry(
+            system, log, store, ProjectActorLimits{options.idle_after, options.max_live_projects})),
         accounts(spawn_account_actor(system, log, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
@@ -116,11 +117,13 @@ struct Service::Impl {
               [&](auto&... elements) {
                 self->request(target, timeout, std::move(elements)...)
                     .then(
-                        [self, done](Reply& reply) {
+                        [self, done, target](Reply& reply) {
+                          self->demonitor(target.address());
                           done(std::move(reply));
                           self->quit();
                         },
-                        [self, done](caf::error& error) {
+                        [self, done, target](caf::error& error) {
+                          self->demonitor(target.address());
                           done(from_caf_error(error));
                           self->quit();
                         });

@@ -6,6 +6,7 @@
 
 #include "actors/domain/commit_relay.hpp"
 #include "actors/service.hpp"
+#include "app/memory_budget.hpp"
 #include "events/result.hpp"
 #include "store/coverage_reports.hpp"
 #include "store/database.hpp"
@@ -31,6 +32,9 @@ struct Runtime {
   struct Options {
     // How long runs' coverage reports are kept.
     std::chrono::hours coverage_retention{24 * 30};
+    // RocksDB's caches and the read memos; the service's cap on live project
+    // actors comes from it too (it overrides service.max_live_projects).
+    MemoryBudget memory = divide_memory(kDefaultMemoryMb);
     actors::Service::Options service;
   };
 

@@ -50,8 +50,8 @@ events::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWrit
   return events::ok_status();
 }
 
-ProjectsView::ProjectsView(Database& database)
-    : OwnedView(database, "projects", "project", events::decode_project) {}
+ProjectsView::ProjectsView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "projects", "project", events::decode_project, kept_bytes) {}
 
 events::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
     const std::string& id) const {

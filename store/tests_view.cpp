@@ -64,8 +64,8 @@ events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter&
   return events::ok_status();
 }
 
-TestsView::TestsView(Database& database)
-    : OwnedView(database, "tests", "test", events::decode_generated_test) {}
+TestsView::TestsView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "tests", "test", events::decode_generated_test, kept_bytes) {}
 
 events::Result<Page<events::GeneratedTest>> TestsView::list(
     const std::string& account, const std::string& project_id,
