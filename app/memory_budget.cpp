@@ -16,9 +16,9 @@ MemoryBudget divide_memory(std::size_t megabytes) {
   return budget;
 }
 
-events::Result<MemoryBudget> memory_budget(std::size_t megabytes) {
+base::Result<MemoryBudget> memory_budget(std::size_t megabytes) {
   if (megabytes < kMinimumMemoryMb) {
-    return events::Error::invalid("--memory-mb must be at least " +
+    return base::Error::invalid("--memory-mb must be at least " +
                                   std::to_string(kMinimumMemoryMb));
   }
   return divide_memory(megabytes);

@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 #include "store/read_memo.hpp"
 
@@ -33,6 +33,6 @@ inline constexpr std::size_t kMinimumMemoryMb = 64;
 // The shares of `megabytes`. REQUIRES: megabytes >= kMinimumMemoryMb.
 MemoryBudget divide_memory(std::size_t megabytes);
 // The same, kInvalid below kMinimumMemoryMb.
-[[nodiscard]] events::Result<MemoryBudget> memory_budget(std::size_t megabytes);
+[[nodiscard]] base::Result<MemoryBudget> memory_budget(std::size_t megabytes);
 
 }  // namespace vouch::app

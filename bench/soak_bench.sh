@@ -21,6 +21,7 @@
 #      512), CONNECTIONS (64), THREADS (2), SAMPLE (5), PLOT, VOUCHD (the
 #      binary, default build/vouchd: to compare two builds).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MODE=${MODE:-soak}

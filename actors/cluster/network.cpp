@@ -5,34 +5,34 @@
 
 namespace vouch::actors {
 
-events::Status check_network(const NetworkOptions& options, const std::string& host) {
+base::Status check_network(const NetworkOptions& options, const std::string& host) {
   const int given = !options.ca.empty() + !options.cert.empty() + !options.key.empty();
   if (given != 0 && given != 3) {
-    return events::Error::invalid(
+    return base::Error::invalid(
         "--workers-ca, --workers-cert and --workers-key go together (mutual TLS)");
   }
   for (const auto& file : {options.ca, options.cert, options.key}) {
     if (file.empty()) continue;
     std::ifstream in(file);
-    if (!in) return events::Error::invalid("cannot read " + file.string());
+    if (!in) return base::Error::invalid("cannot read " + file.string());
   }
   if (given == 0) {
     boost::system::error_code ec;
     const auto address = boost::asio::ip::make_address(host, ec);
     const bool loopback = host == "localhost" || (!ec && address.is_loopback());
     if (!loopback) {
-      return events::Error::invalid(
+      return base::Error::invalid(
           "workers on " + host +
           " need --workers-ca, --workers-cert and --workers-key: without certificates only "
           "loopback is allowed");
     }
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<std::pair<std::string, std::uint16_t>> parse_host_port(std::string_view text) {
+base::Result<std::pair<std::string, std::uint16_t>> parse_host_port(std::string_view text) {
   const auto refuse = [&](const std::string& why) {
-    return events::Error::invalid("\"" + std::string(text) + "\" is not HOST:PORT (" + why + ")");
+    return base::Error::invalid("\"" + std::string(text) + "\" is not HOST:PORT (" + why + ")");
   };
   const auto colon = text.rfind(':');
   if (colon == std::string_view::npos) return refuse("no port");
