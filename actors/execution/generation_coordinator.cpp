@@ -1,5 +1,7 @@
 #include "actors/execution/generation_coordinator.hpp"
 
+#include <set>
+
 #include "actors/domain/append_request.hpp"
 #include "actors/errors.hpp"
 #include "actors/execution/runner_protocol.hpp"
@@ -17,6 +19,10 @@ events::GeneratedTest generated_test(GenerateTests& command, GenerationDone& don
   test.threshold = command.threshold;
   test.files = std::move(done.files);
   test.sources = std::move(command.files);
+  if (done.sources_stated) {
+    const std::set<std::string> kept(done.sources.begin(), done.sources.end());
+    std::erase_if(test.sources, [&](const auto& file) { return !kept.contains(file.path); });
+  }
   test.summary = std::move(done.summary);
   if (done.install_failed) {
     test.summary = with_problem(test.summary, "environment.dependencies", done.install_code,

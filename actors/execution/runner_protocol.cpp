@@ -150,7 +150,17 @@ events::Result<GenerationOutput> read_generation(const std::optional<std::string
       if (!files || !summary || !summary->is_object()) {
         throw ja::CorruptRecord{"files or summary missing"};
       }
-      return GenerationOutput{events::files_from_json(*files), boost::json::serialize(*summary)};
+      GenerationOutput output{events::files_from_json(*files), boost::json::serialize(*summary),
+                              std::nullopt};
+      if (const auto* sources = object->if_contains("sources")) {
+        if (!sources->is_array()) throw ja::CorruptRecord{"sources is not an array"};
+        output.sources.emplace();
+        for (const auto& path : sources->get_array()) {
+          if (!path.is_string()) throw ja::CorruptRecord{"sources holds a non-string"};
+          output.sources->emplace_back(path.get_string());
+        }
+      }
+      return output;
     } catch (const ja::CorruptRecord& corrupt) {
       return events::Error::internal("the generator's answer is malformed: " + corrupt.what);
     }

@@ -40,6 +40,8 @@ struct GenerationJob {
 struct GenerationOutput {
   std::vector<events::SourceFile> files;  // the generated tests
   std::string summary;                    // JSON object
+  // Paths of the submitted files the suite runs with; nullopt: all of them.
+  std::optional<std::vector<std::string>> sources;
 };
 
 std::string generation_job_line(const GenerationJob& job);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "actors/errors.hpp"
+#include "actors/execution/generation_scale.hpp"
 #include "actors/execution/runner_protocol.hpp"
 #include "log/log.hpp"
 #include "store/coverage_reports.hpp"
@@ -69,9 +70,14 @@ void launch(GenerationSelf self) {
   const auto& node = version != settings.node_versions.end() ? version->second : settings.node;
   std::vector<std::filesystem::path> readable;
   if (!state.node_path.empty()) readable.emplace_back(state.node_path);
+  // A package of many sources gets a longer budget, and limits to match.
+  const auto scale = generation_scale(state.task.files);
+  const auto limits = scaled_limits(settings.generation_limits, scale);
+  const std::chrono::milliseconds budget(
+      static_cast<std::int64_t>(static_cast<double>(settings.generation_budget.count()) * scale));
   auto child = ChildProcess::start(
-      *state.config.host, sandboxed_runner(settings, settings.generation_limits, state.workdir,
-                                           node, "generate.js", {}, readable));
+      *state.config.host,
+      sandboxed_runner(settings, limits, state.workdir, node, "generate.js", {}, readable));
   if (!child) {
     log::error("generator", child.error().message);
     self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
@@ -79,16 +85,16 @@ void launch(GenerationSelf self) {
   }
   // On a busy machine the budget stretches up to the sandbox's wall limit less the margin
   // (with a wall limit below the margin, not at all: the generator never cuts below its budget).
-  const auto wall_limit = std::max(
-      std::chrono::milliseconds(1),
-      std::chrono::milliseconds(settings.generation_limits.wall_ms) - kGenerationWallMargin);
-  GenerationJob job{state.task.files,           state.task.framework, state.task.threshold,
-                    settings.generation_budget, std::nullopt,         wall_limit};
+  const auto wall_limit =
+      std::max(std::chrono::milliseconds(1),
+               std::chrono::milliseconds(limits.wall_ms) - kGenerationWallMargin);
+  GenerationJob job{state.task.files, state.task.framework, state.task.threshold,
+                    budget,           std::nullopt,         wall_limit};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);
   // The sandbox's wall limit ends a generator that hangs; this deadline is the backstop.
-  const std::chrono::milliseconds deadline(settings.generation_limits.wall_ms + 5'000);
+  const std::chrono::milliseconds deadline(limits.wall_ms + 5'000);
   process->exchange(generation_job_line(job), true, deadline,
                     [process, handle](std::optional<std::string> answer) {
                       process->wait(std::chrono::seconds(5), [handle, answer = std::move(answer)](
@@ -131,6 +137,8 @@ generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerCo
         } else {
           done.files = std::move(outcome.output->files);
           done.summary = std::move(outcome.output->summary);
+          done.sources_stated = outcome.output->sources.has_value();
+          if (outcome.output->sources) done.sources = std::move(*outcome.output->sources);
           if (state.install) {
             done.install_failed = true;
             done.install_code = state.install->code;

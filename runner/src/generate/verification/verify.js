@@ -12,7 +12,7 @@
 const { clock } = require('../budget-clock');
 const path = require('node:path');
 const { runSuite, testKey } = require('./run-suite');
-const { writeTestFile } = require('../writing/test-writer');
+const { suiteText } = require('./suite-text');
 
 const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
@@ -20,7 +20,7 @@ const MIN_WALL_MS = 30000;
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
 // A prestarted runner (startRunner) is used when one is left, else one is started unprimed.
 async function runCases(suites, { base, workDir, deadline, nodePath, prestarted }, label) {
-  const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) }))];
+  const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) }))];
   const runner = prestarted.shift() || null;
   const dir = runner ? runner.dir : path.join(workDir, label);
   const result = await runSuite(dir, files, { wallMs: Math.max(MIN_WALL_MS, deadline - clock.now()), nodePath, prestarted: runner });
