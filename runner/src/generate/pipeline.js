@@ -242,7 +242,10 @@ function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
   return problem('files', 'timeout', `the machine was busy: ${seconds(cutMs)} of the ${seconds(budgetMs)} budget did not fit in the ${seconds(wallLimitMs)} wall limit, so the search for inputs, shrinking and mutant runs did less than on an idle machine`);
 }
 
-async function generateTests(job, { log = () => {} } = {}) {
+// `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
+// counts the job's JavaScript and TypeScript sources, filesDone those the generator is through
+// with (dropped with a problem, or tested once verification ended).
+async function generateTests(job, { log = () => {}, progress = () => {} } = {}) {
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js).
   const wallLimitMs = job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs;
   const started = clock.start(job.timeBudgetMs, wallLimitMs);
@@ -261,6 +264,10 @@ async function generateTests(job, { log = () => {} } = {}) {
   // Targets, and the files that should have been JavaScript but are not (to say so).
   const foreign = suiteFiles.filter((file) => classifySource(file.path, file.content).kind === 'foreign');
   const analysed = analyzeFiles([...model.targets.map((path) => byPath.get(path)), ...foreign], problems, log);
+  // Progress counts the files generation works on: the targets and the programs.
+  const filesTotal = model.targets.length + model.programs.length;
+  const report = (phase, filesDone, testsKept = 0) => progress({ phase, filesDone, filesTotal, testsKept });
+  report('analysing', 0);
   const workspace = new Workspace();
   let executor = null;
   let prestarted = [];
@@ -269,8 +276,11 @@ async function generateTests(job, { log = () => {} } = {}) {
     const { childFiles, coveragePaths, instrumented } = executionFiles(suiteFiles, analysed, workspace, problems, log);
     executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
+    report('loading', filesTotal - instrumented.length - model.programs.length);
     const modules = await loadModules(instrumented, executor, problems, observed, rng, log);
     phase('load');
+    const searched = modules.filter((module) => module.entry && module.targets.length).length + model.programs.length;
+    report('searching', filesTotal - searched);
 
     const loadedModules = modules.filter((module) => module.entry);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
@@ -285,9 +295,11 @@ async function generateTests(job, { log = () => {} } = {}) {
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
     prestarted = corpus.length || programs.length ? [1, 2].map((n) => startRunner(path.join(workspace.workDir, `warm-${n}`))) : [];
+    report('shrinking', filesTotal - searched);
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
     phase('shrink');
+    report('mutating', filesTotal - searched);
     const mutationFiles = instrumented.map((file) => ({ ...file, loaded: modulesByPath.has(file.path) }));
     // What the suite could still gain: entries set cover dropped, the unshrunk originals of shrunk
     // ones (a boundary value shrinking turned into 0), the search's alternates.
@@ -308,6 +320,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const ownConfig = job.files.some((file) => [CONFIG_PATH, CJS_CONFIG_PATH].includes(file.path) && model.runPaths.includes(file.path));
     const config = ownConfig ? null : { ...jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) }), path: configPath };
     const sources = suiteFiles.map(({ path, content }) => ({ path, content }));
+    report('verifying', filesTotal - searched);
     const verified = suites.length
       ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted })
       : { suites: [], coverage: null, files: [], dropped: null };
@@ -318,6 +331,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const files = verified.suites.length
       ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) })), ...(config ? [config] : [])]
       : [];
+    report('writing', filesTotal, verified.suites.reduce((sum, suite) => sum + suite.cases.length, 0));
     const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems, mutation, model });
     log(`done in ${Date.now() - wallStarted} ms (${clock.now() - started} ms of budget time): ${summary.testsKept}/${testsGenerated} tests kept`);
     log(`phases (ms of budget time): ${phases.join(', ')}`);
