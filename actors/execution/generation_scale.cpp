@@ -3,6 +3,12 @@
 #include <algorithm>
 
 namespace vouch::actors {
+namespace {
+
+constexpr double kSourcesPerBudget = 10;
+constexpr double kMaxGenerationScale = 3;
+
+}  // namespace
 
 double generation_scale(const std::vector<events::SourceFile>& files) {
   const auto sources = std::count_if(files.begin(), files.end(), [](const auto& file) {
