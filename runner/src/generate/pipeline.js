@@ -278,7 +278,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   try {
     workspace.writeExecFiles(suiteFiles);
     const { childFiles, coveragePaths, instrumented } = executionFiles(suiteFiles, analysed, workspace, problems, log);
-    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
+    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
     report('loading', filesTotal - instrumented.length - model.programs.length);
     const modules = await loadModules(instrumented, executor, problems, observed, rng, log);
@@ -298,7 +298,8 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     phase('search');
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
-    prestarted = corpus.length || programs.length ? [1, 2].map((n) => startRunner(path.join(workspace.workDir, `warm-${n}`))) : [];
+    // The second runs the suite as another user on another machine (verify.js).
+    prestarted = corpus.length || programs.length ? [null, workspace.elsewhere].map((elsewhere, n) => startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere)) : [];
     report('shrinking', filesTotal - searched);
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
@@ -326,7 +327,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     const sources = suiteFiles.map(({ path, content }) => ({ path, content }));
     report('verifying', filesTotal - searched);
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, hardDeadline: job.wallLimitMs != null ? wallStarted + job.wallLimitMs + HARD_WALL_MARGIN_MS : Infinity })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, elsewhere: workspace.elsewhere, hardDeadline: job.wallLimitMs != null ? wallStarted + job.wallLimitMs + HARD_WALL_MARGIN_MS : Infinity })
       : { suites: [], coverage: null, files: [], dropped: null };
     if (verified.cut) problems.push(problem('files', 'timeout', 'verification reached the wall limit: the kept tests passed one run of the suite, not two'));
     phase('verify');

@@ -6,8 +6,10 @@
 // test is dropped on its own, never its file or the suite with it. A run that fails as a whole
 // (it ends early, say a timer fires after the last test) is repeated on halves of the tests
 // until the tests that break it are found and dropped. The suite is final once a run passes
-// completely and every kept test has passed at least twice (so flaky tests are caught); the
-// coverage reported is the one that final run measured.
+// completely and every kept test has passed at least twice (so flaky tests are caught), once of
+// them in the rounds (the even ones) that run as another user on another machine
+// (execution/other-environment.js: other uid, gid, pid, host, home and temporary folders), since
+// users run the suite in their own CI; the coverage reported is the one that final run measured.
 
 const { clock } = require('../budget-clock');
 const path = require('node:path');
@@ -25,13 +27,15 @@ function hardLeft(context) {
 }
 
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
-// A prestarted runner (startRunner) is used when one is left, else one is started unprimed.
-async function runCases(suites, context, label) {
+// A prestarted runner (startRunner) of the same environment is used when one is left, else one is
+// started unprimed. elsewhere: { home, tmp } to run in another user's environment, or null.
+async function runCases(suites, context, label, elsewhere = null) {
   const { base, workDir, deadline, nodePath, prestarted } = context;
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) }))];
-  const runner = prestarted.shift() || null;
+  const index = prestarted.findIndex((candidate) => Boolean(candidate.elsewhere) === Boolean(elsewhere));
+  const runner = index >= 0 ? prestarted.splice(index, 1)[0] : null;
   const dir = runner ? runner.dir : path.join(workDir, label);
-  const result = await runSuite(dir, files, { wallMs: Math.min(Math.max(MIN_WALL_MS, deadline - clock.now()), hardLeft(context)), nodePath, prestarted: runner });
+  const result = await runSuite(dir, files, { wallMs: Math.min(Math.max(MIN_WALL_MS, deadline - clock.now()), hardLeft(context)), nodePath, prestarted: runner, elsewhere });
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -78,16 +82,20 @@ function suitesKey(suites) {
 // suites: [{ testPath, spec, cases }]; sources: the job's files; config: the jest.config.js to add,
 // or null when the sources bring their own; nodePath: the installed dependencies, if any;
 // prestarted: runners started ahead (startRunner), used first, in order; the caller stops those
-// left; hardDeadline: the Date.now() time by which verification must have ended whatever happens
-// (the generator's sandbox ends it soon after). Returns { suites, coverage, files, rounds, dropped,
-// cut }, with passing cases only; `dropped` says why tests were dropped when none is left. When the
-// hard deadline comes before every kept test has passed twice, the suites of the last complete
-// run that passed are returned with `cut` set: their tests passed once.
-async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log, prestarted = [], hardDeadline = Infinity }) {
+// left. elsewhere: { home, tmp }, the folders of the other environment the even rounds run in
+// (null: every round runs here). hardDeadline: the Date.now() time by which verification must
+// have ended whatever happens (the generator's sandbox ends it soon after). Returns { suites,
+// coverage, files, rounds, dropped, cut }, with passing cases only; `dropped` says why tests were
+// dropped when none is left. When the hard deadline comes before every kept test has passed
+// twice, the suites of the last complete run that passed are returned with `cut` set: their
+// tests passed once.
+async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log, prestarted = [], elsewhere = null, hardDeadline = Infinity }) {
   const context = { base: config ? [...sources, config] : sources, workDir, deadline, hardDeadline, nodePath, runs: 0, prestarted: [...prestarted] };
   let lastPassing = null;
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
+  const passedElsewhere = new Set();
+  const environmentOf = (round) => (elsewhere && round % 2 === 0 ? elsewhere : null);
   let dropped = null;
   // With a second prestarted runner, round 2 runs beside round 1 on the same tests; its result
   // counts only when round 1 left the suite as it was (the common case: every test passed).
@@ -100,8 +108,8 @@ async function verifySuites({ workDir, sources, config, suites, deadline, nodePa
     }
     const started = Date.now();
     const key = suitesKey(live);
-    const pending = early && early.key === key ? early.result : runCases(live, context, `round-${round}`);
-    early = round === 1 && context.prestarted.length ? { key, result: runCases(live, context, 'round-2') } : null;
+    const pending = early && early.key === key ? early.result : runCases(live, context, `round-${round}`, environmentOf(round));
+    early = round === 1 && context.prestarted.length ? { key, result: runCases(live, context, 'round-2', environmentOf(2)) } : null;
     const result = await pending;
     if (failedAsAWhole(result, live)) {
       log(`verify: round ${round}: the run failed as a whole (${result.error.slice(0, 300)}); looking for the tests that cause it`);
@@ -124,12 +132,16 @@ async function verifySuites({ workDir, sources, config, suites, deadline, nodePa
       }
       if (failing.length) dropped = `tests failed when run again: ${failing.map((testCase) => testCase.name).slice(0, 3).join('; ')}`;
       const kept = suite.cases.filter((testCase) => !failing.includes(testCase));
-      for (const testCase of kept) passes.set(testCase, (passes.get(testCase) || 0) + 1);
+      for (const testCase of kept) {
+        passes.set(testCase, (passes.get(testCase) || 0) + 1);
+        if (environmentOf(round)) passedElsewhere.add(testCase);
+      }
       return { ...suite, cases: kept };
     }).filter((suite) => suite.cases.length);
-    log(`verify: round ${round} (${Date.now() - started} ms, ${live.length} test files): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`);
+    log(`verify: round ${round} (${Date.now() - started} ms, ${live.length} test files${environmentOf(round) ? ', another user\'s environment' : ''}): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`);
     for (const failure of (result.failures || []).slice(0, 3)) log(`verify:   failed: ${failure}`);
-    const settled = result.ok && failures === 0 && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2));
+    const settled = result.ok && failures === 0
+      && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2 && (!elsewhere || passedElsewhere.has(testCase))));
     if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
     if (result.ok && failures === 0) lastPassing = { suites: live, coverage: result.coverage, files: result.files };
   }
