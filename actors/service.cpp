@@ -204,8 +204,7 @@ void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTe
   const auto attempt =
       (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
                                                 : runner.install_timeout) +
-      std::chrono::milliseconds(
-          scaled_limits(runner.generation_limits, generation_scale(command.files)).wall_ms);
+      std::chrono::milliseconds(generation_plan(runner, command.files).limits.wall_ms);
   const auto timeout = runner.generation_queue_wait + 2 * attempt + std::chrono::seconds(15);
   impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),
                                     timeout);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <vector>
 
 #include "actors/execution/runner_settings.hpp"
@@ -7,14 +8,27 @@
 
 namespace vouch::actors {
 
-// A package takes longer to generate for than one module: its budget and its
-// sandbox's CPU and wall limits grow with its JavaScript and TypeScript
-// sources (verification runs Jest over a test file per source), one more
-// budget per 10 of them beyond the first 10, up to 3 times the configured
-// ones.
-[[nodiscard]] double generation_scale(const std::vector<events::SourceFile>& files);
+// The time one generation gets, from the configured budget and limits and the
+// files it is for.
+//
+// A package takes longer than one module: the budget and the sandbox's CPU
+// and wall limits grow with its JavaScript and TypeScript sources (verification
+// runs Jest over a test file per source), one more budget per 10 of them beyond
+// the first 10, up to 3 times the configured ones. On a busy machine the budget
+// stretches (runner/src/generate/budget-clock.js) up to the scaled wall limit
+// less kStretchMargin; verification, which the budget does not bound, then has
+// kVerificationReserve more, and must answer by `deadline`.
+struct GenerationPlan {
+  SandboxLimits limits;                // of the generator's sandbox
+  std::chrono::milliseconds budget;    // the generator's own time budget
+  std::chrono::milliseconds stretch;   // the wall time the budget may stretch to
+  std::chrono::milliseconds deadline;  // the wall time by which it must answer
+};
 
-// `limits` with CPU and wall time multiplied by `scale`.
-[[nodiscard]] SandboxLimits scaled_limits(const SandboxLimits& limits, double scale);
+inline constexpr std::chrono::milliseconds kStretchMargin{15'000};
+inline constexpr std::chrono::milliseconds kVerificationReserve{30'000};
+
+[[nodiscard]] GenerationPlan generation_plan(const RunnerSettings& settings,
+                                             const std::vector<events::SourceFile>& files);
 
 }  // namespace vouch::actors

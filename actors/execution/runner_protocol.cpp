@@ -122,6 +122,7 @@ std::string generation_job_line(const GenerationJob& job) {
                              {"timeBudgetMs", job.budget.count()}};
   if (job.node_path) object["nodePath"] = job.node_path->string();
   if (job.wall_limit.count() > 0) object["wallLimitMs"] = job.wall_limit.count();
+  if (job.deadline.count() > 0) object["deadlineMs"] = job.deadline.count();
   return boost::json::serialize(object) + "\n";
 }
 

@@ -12,10 +12,6 @@
 namespace vouch::actors {
 namespace {
 
-// The part of the generation sandbox's wall limit the budget may not stretch into: the
-// generator's start, its verification (which the budget does not bound) and its answer.
-constexpr std::chrono::milliseconds kGenerationWallMargin{15'000};
-
 // Makes `task` the job's one task; the returned promise is its answer.
 template <class Done, class Self, class Task>
 caf::typed_response_promise<Done> accept(Self self, Task& task) {
@@ -71,10 +67,8 @@ void launch(GenerationSelf self) {
   std::vector<std::filesystem::path> readable;
   if (!state.node_path.empty()) readable.emplace_back(state.node_path);
   // A package of many sources gets a longer budget, and limits to match.
-  const auto scale = generation_scale(state.task.files);
-  const auto limits = scaled_limits(settings.generation_limits, scale);
-  const std::chrono::milliseconds budget(
-      static_cast<std::int64_t>(static_cast<double>(settings.generation_budget.count()) * scale));
+  const auto plan = generation_plan(settings, state.task.files);
+  const auto& limits = plan.limits;
   auto child = ChildProcess::start(
       *state.config.host,
       sandboxed_runner(settings, limits, state.workdir, node, "generate.js", {}, readable));
@@ -83,13 +77,8 @@ void launch(GenerationSelf self) {
     self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
     return;
   }
-  // On a busy machine the budget stretches up to the sandbox's wall limit less the margin
-  // (with a wall limit below the margin, not at all: the generator never cuts below its budget).
-  const auto wall_limit =
-      std::max(std::chrono::milliseconds(1),
-               std::chrono::milliseconds(limits.wall_ms) - kGenerationWallMargin);
-  GenerationJob job{state.task.files, state.task.framework, state.task.threshold,
-                    budget,           std::nullopt,         wall_limit};
+  GenerationJob job{state.task.files, state.task.framework, state.task.threshold, plan.budget,
+                    std::nullopt,     plan.stretch,         plan.deadline};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);

@@ -232,9 +232,8 @@ function untestedProblems(modules, suites, verified) {
     : problem(module.path, 'no_tests', module.targets.length ? 'no call of its exports ran to completion twice with the same outcome' : 'it exports nothing to call')));
 }
 
-// Verification ends by the job's wall limit plus this much: vouchd's sandbox allows the
-// generator 15 s past its wall limit, and the answer must be written before that.
-const HARD_WALL_MARGIN_MS = 9000;
+// Verification ends this long before the job's deadline, for the answer to be written.
+const ANSWER_MARGIN_MS = 2000;
 
 // Without a wall limit in the job, the budget stretches to this many times its length.
 const DEFAULT_STRETCH = 1.5;
@@ -327,7 +326,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     const sources = suiteFiles.map(({ path, content }) => ({ path, content }));
     report('verifying', filesTotal - searched);
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, elsewhere: workspace.elsewhere, hardDeadline: job.wallLimitMs != null ? wallStarted + job.wallLimitMs + HARD_WALL_MARGIN_MS : Infinity })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, elsewhere: workspace.elsewhere, hardDeadline: job.deadlineMs != null ? wallStarted + job.deadlineMs - ANSWER_MARGIN_MS : Infinity })
       : { suites: [], coverage: null, files: [], dropped: null };
     if (verified.cut) problems.push(problem('files', 'timeout', 'verification reached the wall limit: the kept tests passed one run of the suite, not two'));
     phase('verify');
