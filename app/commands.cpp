@@ -11,7 +11,7 @@
 #include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
 #include "app/webhook_options.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "events/public_types.hpp"
 #include "events/scopes.hpp"
 #include "http/api.hpp"
@@ -63,7 +63,7 @@ bool bootstrap(Runtime& runtime) {
   command.scopes = events::known_scopes();
   command.name = "bootstrap";
   if (given && *given) command.secret = std::string(given);
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   auto issued = issue_key_and_wait(*runtime.service, std::move(command));
   if (!issued) {
     log::error("vouchd", "cannot create the bootstrap key: " + issued.error().message);
@@ -224,7 +224,7 @@ int create_key(const std::vector<std::string>& args) {
   auto runtime = Runtime::open(data, [] {
     actors::RunnerSettings no_runs;  // a tool: no runner is started
     no_runs.warm_runners = 0;
-    return events::Result<actors::RunnerSettings>(std::move(no_runs));
+    return base::Result<actors::RunnerSettings>(std::move(no_runs));
   });
   if (!runtime) {
     std::cerr << "vouchd: " << runtime.error().message << "\n";
@@ -232,7 +232,7 @@ int create_key(const std::vector<std::string>& args) {
   }
   auto issued = issue_key_and_wait(*(*runtime)->service,
                                    actors::IssueKey{account, *parsed_plan, split(scopes, ','), name,
-                                                    std::nullopt, events::now_millis()});
+                                                    std::nullopt, base::now_millis()});
   if (!issued) {
     std::cerr << "vouchd: " << issued.error().message << "\n";
     for (const auto& field : issued.error().fields) {

@@ -6,7 +6,7 @@
 
 #include "actors/domain/commit_relay.hpp"
 #include "actors/service.hpp"
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/coverage_reports.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"
@@ -37,20 +37,20 @@ struct Runtime {
   // `runner` says how tests are generated and run; it is asked once the
   // database is open (and so locked against a second server on the folder).
   // Tools that run nothing give settings without warm runners.
-  using RunnerFactory = std::function<events::Result<actors::RunnerSettings>()>;
-  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+  using RunnerFactory = std::function<base::Result<actors::RunnerSettings>()>;
+  [[nodiscard]] static base::Result<std::unique_ptr<Runtime>> open(
       const std::filesystem::path& folder, const RunnerFactory& runner, Options options);
-  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+  [[nodiscard]] static base::Result<std::unique_ptr<Runtime>> open(
       const std::filesystem::path& folder, const RunnerFactory& runner) {
     return open(folder, runner, Options{});
   }
   // Starts webhook delivery (serve only); the dispatcher catches up from its cursor.
-  [[nodiscard]] events::Status start_webhooks(const actors::WebhookSettings& settings);
+  [[nodiscard]] base::Status start_webhooks(const actors::WebhookSettings& settings);
   ~Runtime();
 };
 
 // Issues a key through the actors and waits for it (tools and start-up only).
-[[nodiscard]] events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
-                                                                   actors::IssueKey command);
+[[nodiscard]] base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
+                                                                 actors::IssueKey command);
 
 }  // namespace vouch::app

@@ -16,6 +16,7 @@
 #        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
 #                    stretches with the CPU share the job gets; compare the table with LOAD=0)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=("$@")

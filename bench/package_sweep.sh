@@ -12,6 +12,7 @@
 # Env:   VOUCHD (the binary, default build/vouchd), OUT (also write the table
 #        as JSON to this file)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=("$@")

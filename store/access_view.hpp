@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "events/plan.hpp"
-#include "events/result.hpp"
 #include "store/database.hpp"
 #include "store/projection.hpp"
 #include "store/read_memo.hpp"
@@ -26,7 +26,7 @@ struct KeyRecord {
   std::string account;
   std::string name;
   std::vector<std::string> scopes;
-  events::Millis created = 0;
+  base::Millis created = 0;
   bool revoked = false;
 };
 
@@ -41,17 +41,16 @@ class AccessView : public StoredView {
  public:
   explicit AccessView(Database& database) : StoredView(database, "access") {}
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
   void committed() override;
 
   // nullopt for an unknown or revoked key.
-  [[nodiscard]] events::Result<std::optional<KeyGrant>> find_by_hash(const std::string& hash) const;
-  [[nodiscard]] events::Result<std::optional<KeyRecord>> find_key(const std::string& key_id) const;
-  [[nodiscard]] events::Result<std::optional<events::Plan>> plan_of(
-      const std::string& account) const;
+  [[nodiscard]] base::Result<std::optional<KeyGrant>> find_by_hash(const std::string& hash) const;
+  [[nodiscard]] base::Result<std::optional<KeyRecord>> find_key(const std::string& key_id) const;
+  [[nodiscard]] base::Result<std::optional<events::Plan>> plan_of(const std::string& account) const;
 
  private:
-  [[nodiscard]] events::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
+  [[nodiscard]] base::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
 
   bool changed_ = false;  // an access event applied since the last commit (projector thread)
   // Grants by key hash: a grant weighs a few hundred bytes, so tens of

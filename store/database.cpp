@@ -38,10 +38,10 @@ class KeyFolder : public rocksdb::SliceTransform {
 
 }  // namespace
 
-events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder) {
+base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
-  if (ec) return events::Error::internal("cannot create " + folder.string() + ": " + ec.message());
+  if (ec) return base::Error::internal("cannot create " + folder.string() + ": " + ec.message());
 
   rocksdb::Options options;
   options.create_if_missing = true;
@@ -72,8 +72,8 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
   rocksdb::Status status = rocksdb::DB::Open(rocksdb::DBOptions(options), folder.string(), families,
                                              &database->handles_, &raw);
   if (!status.ok()) {
-    return events::Error::internal("cannot open the data folder " + folder.string() + ": " +
-                                   status.ToString());
+    return base::Error::internal("cannot open the data folder " + folder.string() + ": " +
+                                 status.ToString());
   }
   database->db_.reset(raw);
   return database;
@@ -85,11 +85,11 @@ Database::~Database() {
   db_->Close();
 }
 
-events::Result<std::optional<std::string>> Database::read_view(std::string_view key) const {
+base::Result<std::optional<std::string>> Database::read_view(std::string_view key) const {
   std::string value;
   const auto status = db_->Get(rocksdb::ReadOptions(), views(), key, &value);
   if (status.IsNotFound()) return std::optional<std::string>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
+  if (!status.ok()) return base::Error::internal(status.ToString());
   return std::optional<std::string>{std::move(value)};
 }
 

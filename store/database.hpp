@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace rocksdb {
 class DB;
@@ -28,7 +28,7 @@ class Database {
   // Creates the folder and column families when missing. kInternal with
   // RocksDB's reason when the folder cannot be opened (e.g. locked by another
   // process).
-  [[nodiscard]] static events::Result<std::unique_ptr<Database>> open(
+  [[nodiscard]] static base::Result<std::unique_ptr<Database>> open(
       const std::filesystem::path& folder);
 
   ~Database();
@@ -42,14 +42,14 @@ class Database {
 
   // The value of `key` in the views column family; nullopt when absent,
   // kInternal when RocksDB fails. Thread-safe.
-  [[nodiscard]] events::Result<std::optional<std::string>> read_view(std::string_view key) const;
+  [[nodiscard]] base::Result<std::optional<std::string>> read_view(std::string_view key) const;
   // The same, the value read with `read(text)`, which gives a T or an error.
   template <class T, class Read>
-  [[nodiscard]] events::Result<std::optional<T>> read_view(std::string_view key, Read read) const {
+  [[nodiscard]] base::Result<std::optional<T>> read_view(std::string_view key, Read read) const {
     auto text = read_view(key);
     if (!text) return std::move(text).error();
     if (!*text) return std::optional<T>{};
-    events::Result<T> value = read(**text);
+    base::Result<T> value = read(**text);
     if (!value) return std::move(value).error();
     return std::optional<T>{std::move(value).value()};
   }

@@ -50,13 +50,13 @@ void EventLog::append_async(AppendRequest request, AppendCallback done) {
       return;
     }
   }
-  done(events::Error::unavailable("the event log is busy or closing; retry later"));
+  done(base::Error::unavailable("the event log is busy or closing; retry later"));
 }
 
-events::Result<AppendResult> EventLog::append(AppendRequest request) {
-  std::promise<events::Result<AppendResult>> promise;
+base::Result<AppendResult> EventLog::append(AppendRequest request) {
+  std::promise<base::Result<AppendResult>> promise;
   auto future = promise.get_future();
-  append_async(std::move(request), [&promise](events::Result<AppendResult> result) {
+  append_async(std::move(request), [&promise](base::Result<AppendResult> result) {
     promise.set_value(std::move(result));
   });
   return future.get();
@@ -103,13 +103,13 @@ void EventLog::recover(std::vector<Pending>& group, std::uint64_t first_position
   for (auto& pending : group) {
     if (pending.answered) continue;
     answer(pending,
-           events::Error::internal(
+           base::Error::internal(
                std::string("the event log failed while committing (") + what + "); " +
                (stored ? "the events are stored, reread before retrying" : "nothing was stored")));
   }
 }
 
-void EventLog::answer(Pending& pending, events::Result<AppendResult> outcome) {
+void EventLog::answer(Pending& pending, base::Result<AppendResult> outcome) {
   pending.answered = true;
   try {
     pending.done(std::move(outcome));
@@ -131,7 +131,7 @@ std::uint64_t EventLog::head_of(const std::string& stream) {
 }
 
 void EventLog::commit_group(std::vector<Pending>& group) {
-  std::vector<events::Result<AppendResult>> outcomes;
+  std::vector<base::Result<AppendResult>> outcomes;
   outcomes.reserve(group.size());
   std::unordered_map<std::string, std::uint64_t> group_heads;  // heads as this group leaves them
   std::vector<events::RecordedEvent> committed;
@@ -144,9 +144,9 @@ void EventLog::commit_group(std::vector<Pending>& group) {
     const std::uint64_t head = found != group_heads.end() ? found->second : head_of(request.stream);
     if (request.expected_version != kAnyVersion && request.expected_version != head) {
       ++conflicts_;
-      outcomes.emplace_back(events::Error::conflict("stream " + request.stream + " is at version " +
-                                                    std::to_string(head) + ", not " +
-                                                    std::to_string(request.expected_version)));
+      outcomes.emplace_back(base::Error::conflict("stream " + request.stream + " is at version " +
+                                                  std::to_string(head) + ", not " +
+                                                  std::to_string(request.expected_version)));
       continue;
     }
     AppendResult result;
@@ -177,7 +177,7 @@ void EventLog::commit_group(std::vector<Pending>& group) {
     if (!status.ok()) {
       // Nothing of the batch is stored: the heads and positions stay as they were.
       for (auto& outcome : outcomes) {
-        if (outcome.ok()) outcome = events::Error::internal("write failed: " + status.ToString());
+        if (outcome.ok()) outcome = base::Error::internal("write failed: " + status.ToString());
       }
       committed.clear();
     } else {
@@ -201,7 +201,7 @@ void EventLog::commit_group(std::vector<Pending>& group) {
   }
 }
 
-events::Result<std::vector<events::RecordedEvent>> EventLog::read_stream(
+base::Result<std::vector<events::RecordedEvent>> EventLog::read_stream(
     const std::string& stream, std::uint64_t from_version) const {
   std::vector<events::RecordedEvent> out;
   const std::string prefix = keys::stream_index_prefix(stream);
@@ -210,21 +210,21 @@ events::Result<std::vector<events::RecordedEvent>> EventLog::read_stream(
   for (it->Seek(keys::stream_index(stream, from_version));
        it->Valid() && it->key().starts_with(prefix); it->Next()) {
     auto position = keys::decode_u64(it->value().ToStringView());
-    if (!position) return events::Error::internal("corrupt stream index of " + stream);
+    if (!position) return base::Error::internal("corrupt stream index of " + stream);
     std::string bytes;
     auto status = database_.db().Get(rocksdb::ReadOptions(), database_.events(),
                                      keys::event(*position), &bytes);
-    if (!status.ok()) return events::Error::internal("missing event " + std::to_string(*position));
+    if (!status.ok()) return base::Error::internal("missing event " + std::to_string(*position));
     auto record = decode_record(bytes);
     if (!record) return std::move(record).error();
     out.push_back(std::move(record).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return out;
 }
 
-events::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint64_t from_position,
-                                                                      std::size_t max) const {
+base::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint64_t from_position,
+                                                                    std::size_t max) const {
   std::vector<events::RecordedEvent> out;
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.events()));
@@ -233,11 +233,11 @@ events::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint6
     if (!record) return std::move(record).error();
     out.push_back(std::move(record).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return out;
 }
 
-events::Result<EventLog::FilteredPage> EventLog::read_all_of(
+base::Result<EventLog::FilteredPage> EventLog::read_all_of(
     std::uint64_t from_position, std::size_t max_scanned,
     const std::function<bool(std::string_view type)>& wanted) const {
   FilteredPage page;
@@ -250,7 +250,7 @@ events::Result<EventLog::FilteredPage> EventLog::read_all_of(
     const auto bytes = it->value().ToStringView();
     if (const auto type = peek_record_type(bytes); type && !wanted(*type)) {
       auto position = keys::decode_u64(it->key().ToStringView());
-      if (!position) return events::Error::internal("corrupt event key");
+      if (!position) return base::Error::internal("corrupt event key");
       page.next_position = *position + 1;
       continue;
     }
@@ -260,7 +260,7 @@ events::Result<EventLog::FilteredPage> EventLog::read_all_of(
     if (!wanted(record->event.type)) continue;
     page.events.push_back(std::move(record).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   page.exhausted = scanned < max_scanned;
   return page;
 }

@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::store {
 
@@ -32,7 +32,7 @@ class ReadMemo {
   // The answer kept for `key`, else read(), kept when it succeeded; weight()
   // says what the answer read weighs, in bytes.
   template <class Read, class Weight>
-  events::Result<V> find(const std::string& key, Read&& read, Weight&& weight) const {
+  base::Result<V> find(const std::string& key, Read&& read, Weight&& weight) const {
     std::uint64_t generation = 0;
     {
       const std::lock_guard lock(mutex_);
@@ -41,7 +41,7 @@ class ReadMemo {
       }
       generation = generation_;
     }
-    events::Result<V> answer = read();
+    base::Result<V> answer = read();
     if (answer && worth_keeping(*answer)) {
       const std::size_t bytes = weight(*answer) + key.size();
       const std::lock_guard lock(mutex_);

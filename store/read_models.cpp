@@ -34,8 +34,8 @@ ReadModels::ReadModels(Database& database)
       projector_(database, {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_,
                             &events_, &idempotency_}) {}
 
-events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
-                                                            const std::filesystem::path& scratch) {
+base::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
+                                                          const std::filesystem::path& scratch) {
   std::error_code ec;
   std::filesystem::remove_all(scratch, ec);
   std::vector<std::string> differences;

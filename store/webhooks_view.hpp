@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "events/webhook.hpp"
 #include "store/database.hpp"
 #include "store/owned_records.hpp"
@@ -26,16 +26,16 @@ class WebhooksView : public OwnedView<events::Webhook> {
  public:
   explicit WebhooksView(Database& database);
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // Oldest first, after `starting_after` when given (kInvalid when that names
   // no webhook of the account).
-  [[nodiscard]] events::Result<Page<events::Webhook>> list(
+  [[nodiscard]] base::Result<Page<events::Webhook>> list(
       const std::string& account, const std::optional<std::string>& starting_after,
       std::size_t limit) const;
 
   // Every live webhook of `account` (the dispatcher's fan-out).
-  [[nodiscard]] events::Result<std::vector<WebhookEntry>> all_of(const std::string& account) const;
+  [[nodiscard]] base::Result<std::vector<WebhookEntry>> all_of(const std::string& account) const;
 };
 
 }  // namespace vouch::store

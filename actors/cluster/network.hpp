@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 // How a server and its workers reach each other: CAF's remote actors
 // (caf::io's middleman), over TLS with mutual certificate authentication
@@ -26,10 +26,10 @@ struct NetworkOptions {
 // or when `host` (where a server listens for workers, or the server a worker
 // connects to) is not a loopback address and no certificates are given:
 // without them CAF's connections are neither encrypted nor authenticated.
-[[nodiscard]] events::Status check_network(const NetworkOptions& options, const std::string& host);
+[[nodiscard]] base::Status check_network(const NetworkOptions& options, const std::string& host);
 
 // "HOST:PORT" → host and port; kInvalid when it is not that.
-[[nodiscard]] events::Result<std::pair<std::string, std::uint16_t>> parse_host_port(
+[[nodiscard]] base::Result<std::pair<std::string, std::uint16_t>> parse_host_port(
     const std::string& text);
 
 }  // namespace vouch::actors

@@ -4,7 +4,7 @@
 #include "actors/domain/fold_stream.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/project.hpp"
 
 namespace vouch::actors {
@@ -14,7 +14,7 @@ struct ProjectActorState {
   ProjectActorConfig config;
   events::ProjectState project;
   std::uint64_t version = 0;
-  std::optional<events::Error> load_error;
+  std::optional<base::Error> load_error;
   std::chrono::steady_clock::time_point last_active = std::chrono::steady_clock::now();
   static inline const char* name = "vouch.project";
 };

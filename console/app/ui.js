@@ -31,7 +31,7 @@ export function Time({ value }) {
   return html`<time datetime=${value} title=${value}>${date.toLocaleString()}</time>`;
 }
 
-export const percent = (value) => (typeof value === 'number' ? `${value.toFixed(1)} %` : '—');
+export const percent = (value) => (typeof value === 'number' ? `${value.toFixed(1)}\u00a0%` : '—');
 
 const FIGURES = ['statements', 'branches', 'functions', 'lines'];
 

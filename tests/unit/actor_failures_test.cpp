@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "actors/errors.hpp"
 #include "actors/domain/keyed_actors.hpp"
 #include "actors/domain/project_actor.hpp"
+#include "actors/errors.hpp"
 #include "actors/type_ids.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"
@@ -54,7 +54,7 @@ class ActorFailuresTest : public ::testing::Test {
                 return held->back();
               },
               [](appended_atom, std::uint64_t, store::AppendResult&) {},
-              [](appended_atom, std::uint64_t, events::Error&) {},
+              [](appended_atom, std::uint64_t, base::Error&) {},
           };
         });
     spawned_.push_back(caf::actor_cast<caf::actor>(store));
@@ -79,7 +79,7 @@ class ActorFailuresTest : public ::testing::Test {
     system_.spawn([project, answer](caf::event_based_actor* self) {
       self->request(project, caf::infinite,
                     events::CreateProject{"prj_1", "acme", "n", "", std::nullopt, std::nullopt, 1})
-          .then([answer](events::Project&) { *answer = events::ok_status(); },
+          .then([answer](events::Project&) { *answer = base::ok_status(); },
                 [answer](caf::error& error) { *answer = from_caf_error(error); });
     });
   }
@@ -93,8 +93,8 @@ class ActorFailuresTest : public ::testing::Test {
   std::vector<caf::actor> spawned_;
   std::shared_ptr<std::vector<caf::response_promise>> held_ =
       std::make_shared<std::vector<caf::response_promise>>();
-  std::shared_ptr<std::optional<events::Status>> answer_ =
-      std::make_shared<std::optional<events::Status>>();
+  std::shared_ptr<std::optional<base::Status>> answer_ =
+      std::make_shared<std::optional<base::Status>>();
 };
 
 TEST_F(ActorFailuresTest, AnAppendNeverAnsweredEndsWithUnavailableWhenItsTimeoutFires) {
@@ -107,7 +107,7 @@ TEST_F(ActorFailuresTest, AnAppendNeverAnsweredEndsWithUnavailableWhenItsTimeout
   scheduler_.run();
   ASSERT_TRUE(answer_->has_value());
   ASSERT_FALSE(answer_->value().ok());
-  EXPECT_EQ(answer_->value().error().code, events::ErrorCode::kUnavailable);
+  EXPECT_EQ(answer_->value().error().code, base::ErrorCode::kUnavailable);
   EXPECT_NE(answer_->value().error().message.find("timed out"), std::string::npos)
       << answer_->value().error().message;
 }
@@ -121,7 +121,7 @@ TEST_F(ActorFailuresTest, AStoreThatIsGoneEndsTheCommandAtOnce) {
   scheduler_.run();  // no timeout triggered: the dead peer answers by being dead
   ASSERT_TRUE(answer_->has_value());
   ASSERT_FALSE(answer_->value().ok());
-  EXPECT_EQ(answer_->value().error().code, events::ErrorCode::kUnavailable);
+  EXPECT_EQ(answer_->value().error().code, base::ErrorCode::kUnavailable);
 }
 
 TEST_F(ActorFailuresTest, AfterAFailedAppendTheProjectServesTheNextCommand) {

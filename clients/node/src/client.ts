@@ -18,6 +18,7 @@ export const OPERATIONS = {
   getCoverageReport: ['GET', '/v1/tests/results/{runId}/coverage'],
   getCoverageLcov: ['GET', '/v1/tests/results/{runId}/coverage/lcov.info'],
   getCoverageHtml: ['GET', '/v1/tests/results/{runId}/coverage/html/{path}'],
+  getJunitReport: ['GET', '/v1/tests/results/{runId}/junit.xml'],
   createWebhook: ['POST', '/v1/webhooks'],
   listWebhooks: ['GET', '/v1/webhooks'],
   getWebhook: ['GET', '/v1/webhooks/{webhookId}'],
@@ -133,10 +134,70 @@ export class Projects extends Crud<'Project', T.Project, T.Project, T.CreateProj
   }
 }
 
+/**
+ * Options of `tests.generate`. Without `async` or `wait`, one request answers when the tests
+ * exist. `async`: `Prefer: respond-async`, answered at once with the test `generating`. `wait`:
+ * the same, then `waitForGeneration` (progress through `onProgress`) until the tests exist.
+ */
+export interface GenerateOptions extends PostOptions, WaitForGenerationOptions {
+  /** Of the one request (the synchronous form). */
+  timeoutMs?: number;
+  async?: boolean;
+  wait?: boolean;
+}
+
+export interface WaitForGenerationOptions {
+  /** Called with each new progress while the test is `generating`. */
+  onProgress?: (progress: T.GenerationProgress, test: T.GeneratedTest) => void;
+  /** Between two reads of the test; default 1 000 ms. */
+  pollIntervalMs?: number;
+  /** Default 600 000 ms; then rejects with VouchError `wait_timeout` (status 0). */
+  waitTimeoutMs?: number;
+}
+
 export class Tests extends Resource {
-  /** Generates Jest tests for `files`; answers when they exist. */
-  generate(body: T.GenerateTestsRequest, options: PostOptions & { timeoutMs?: number } = {}): Promise<T.GeneratedTest> {
-    return this.call('generateTests', {}, { body, ...options });
+  /**
+   * Generates Jest tests for `files` (or the project's snapshot). See GenerateOptions for the
+   * synchronous, `async` and `wait` forms. With `wait`, a generation that fails rejects with
+   * VouchError (status 0, the generation's `error.code` and detail).
+   */
+  generate(body: T.GenerateTestsRequest, options: GenerateOptions = {}): Promise<T.GeneratedTest> {
+    const { async, wait, onProgress, pollIntervalMs, waitTimeoutMs, ...request } = options;
+    if (!async && !wait) return this.call('generateTests', {}, { body, ...request });
+    const accepted = this.call<T.GeneratedTest>('generateTests', {}, {
+      body,
+      idempotencyKey: request.idempotencyKey,
+      headers: { prefer: 'respond-async' },
+    });
+    if (!wait) return accepted;
+    return accepted.then((test) => this.waitForGeneration(test.testId, { onProgress, pollIntervalMs, waitTimeoutMs }));
+  }
+  /**
+   * Reads the test until its generation has ended: resolves with it (`pending`, with its files),
+   * or rejects with VouchError (status 0, code and detail of its `error`) when it failed.
+   */
+  async waitForGeneration(testId: string, options: WaitForGenerationOptions = {}): Promise<T.GeneratedTest> {
+    const interval = options.pollIntervalMs ?? 1_000;
+    const timeoutMs = options.waitTimeoutMs ?? 600_000;
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      const test = await this.get(testId);
+      if (test.status !== 'generating') {
+        if (test.error) throw new VouchError({ status: 0, code: test.error.code, detail: test.error.detail, body: test });
+        return test;
+      }
+      if (test.progress && options.onProgress) {
+        const seen = JSON.stringify(test.progress);
+        if (seen !== last) options.onProgress(test.progress, test);
+        last = seen;
+      }
+      const now = Date.now();
+      if (now >= deadline) {
+        throw new VouchError({ status: 0, code: 'wait_timeout', detail: `test ${testId} was still generating after ${timeoutMs} ms` });
+      }
+      await this.transport.sleep(Math.min(interval, deadline - now));
+    }
   }
   get(testId: string): Promise<T.GeneratedTest> {
     return this.call('getTest', { testId });
@@ -167,6 +228,10 @@ export class Tests extends Resource {
   /** The run's `lcov.info`. */
   coverageLcov(runId: string): Promise<string> {
     return this.call('getCoverageLcov', { runId }, { text: true });
+  }
+  /** The run's JUnit XML report (a testsuite per test file, a testcase per test). */
+  junitXml(runId: string): Promise<string> {
+    return this.call('getJunitReport', { runId }, { text: true });
   }
   /** One file of the run's HTML coverage report (`index.html`, its pages, CSS, images). */
   coverageHtml(runId: string, path = 'index.html'): Promise<Buffer> {

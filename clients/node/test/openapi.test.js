@@ -45,6 +45,7 @@ describe('the OpenAPI document', async () => {
       updateProject: v.projects.update, deleteProject: v.projects.delete, importProject: v.projects.importSnapshot, generateTests: v.tests.generate,
       listTests: v.tests.list, getTest: v.tests.get, runTests: v.tests.run, getRun: v.tests.results,
       getCoverageReport: v.tests.coverage, getCoverageLcov: v.tests.coverageLcov, getCoverageHtml: v.tests.coverageHtml,
+      getJunitReport: v.tests.junitXml,
       createWebhook: v.webhooks.create, listWebhooks: v.webhooks.list, getWebhook: v.webhooks.get,
       updateWebhook: v.webhooks.update, deleteWebhook: v.webhooks.delete, rotateWebhookSecret: v.webhooks.rotateSecret,
       listDeliveries: v.webhooks.deliveries, redeliver: v.webhooks.redeliver, listEvents: v.events.list,

@@ -5,7 +5,7 @@
 // Jest loads each transformer before the first test file, and babel-jest
 // loads @babel/core as it is loaded, then asks Babel for every file's options
 // to compute the file's cache key. With the transforms lent by the server
-// (store/transform_cache.hpp) nothing is left to transform, yet that costs a
+// (runner_cache/transform_cache.hpp) nothing is left to transform, yet that costs a
 // run about 0.15 s of CPU, a tenth of it. This puts a stand-in for
 // babel-jest into Node's module cache, where Jest's require finds it: its
 // cache key is computed without Babel, from all that Babel's answer depends on

@@ -56,8 +56,8 @@ class PatternParser {
 
   quantified(atom) {
     const ch = this.peek();
-    let min = 1;
-    let max = 1;
+    let min;
+    let max;
     if (ch === '*' || ch === '+' || ch === '?') {
       this.pos++;
       [min, max] = { '*': [0, Infinity], '+': [1, Infinity], '?': [0, 1] }[ch];

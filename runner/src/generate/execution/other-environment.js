@@ -1,13 +1,13 @@
 'use strict';
-// Another user on another machine, as the code under test sees it: other uid and gid (also as
-// owner of the files it owns), pid and parent pid, host name, user account, home and temporary
-// folders (real, empty folders, so code that writes there still works), uptime and memory figures. The second run of every scenario runs in
-// it (child/main.js), so a value read from the sandbox's environment differs between the two runs
-// and is asserted only by type, as the clock's values are; and one verification round runs the
-// suite in it (verification/other-environment-preload.js), so a test that still depends on the
-// environment fails there and is dropped. A suite is committed by its users and run by their CI,
-// as another user, in another folder, on another machine: the sandbox's uid (1879048192 + a pid)
-// asserted as a literal would fail there.
+// Another user on another machine, as the code under test sees it: other uid and gid (also as owner
+// of the files it owns), pid and parent pid, host name, user account, home and temporary folders
+// (real, empty folders, so code that writes there still works), uptime and memory figures. The
+// second run of every scenario runs in it (child/main.js), so a value read from the sandbox's
+// environment differs between the two runs and is asserted only by type, as the clock's values are;
+// and one verification round runs the suite in it (verification/other-environment-preload.js), so a
+// test that still depends on the environment fails there and is dropped. A suite is committed by
+// its users and run by their CI, as another user, in another folder, on another machine: the
+// sandbox's uid (1879048192 + a pid) asserted as a literal would fail there.
 //
 // The working folder is not moved: Jest runs from the package folder wherever it is, and
 // verification runs every round in a folder of its own.

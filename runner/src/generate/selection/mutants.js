@@ -82,7 +82,8 @@ function regexVariants(pattern) {
   if (quantifier && quantifier[1] !== '(' && quantifier[1] !== '|') variants.push(pattern.slice(0, quantifier.index + 1) + pattern.slice(quantifier.index + 2));
   return [...new Set(variants)].filter((variant) => {
     try {
-      return new RegExp(variant) && variant !== pattern;
+      new RegExp(variant); // throws when the variant is no regular expression
+      return variant !== pattern;
     } catch {
       return false;
     }

@@ -119,8 +119,8 @@ function variantsFor(mutant, reaching, siblings) {
 // Strings that ask a table for the row a mutant sits in, the likeliest killers first: for a regex
 // mutant, the samples one of the original and the mutated pattern matches and the other does
 // not; for an entry of a row, the entry itself, samples of the row's regexes and its other
-// strings (the key of an emptied value). A table of rules (`[/(alumn|alg)a$/i, '$1ae']`) or of names (`{ NO: 'Norway' }`)
-// is covered by any one lookup; its entries are checked only by lookups that hit them.
+// strings (the key of an emptied value). A table of rules (`[/(alumn|alg)a$/i, '$1ae']`) or of
+// names (`{ NO: 'Norway' }`) is covered by any one lookup; its entries are checked only by lookups that hit them.
 function rowProbes(mutant) {
   const probes = [];
   if (mutant.regex) {

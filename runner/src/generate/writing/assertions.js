@@ -3,7 +3,8 @@
 //   returned 60000  -> expect(ms('1m')).toBe(60000);
 //   threw           -> expect(() => ms(undefined)).toThrow(expect.objectContaining({ name: 'Error', message: '…' }));
 //   resolved        -> await expect(fetchUser(1)).resolves.toEqual({ id: 1 });
-//   rejected        -> await expect(fetchUser(-1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: 'not found' }));
+//   rejected        -> await expect(fetchUser(-1)).rejects.toThrow(
+//                        expect.objectContaining({ name: 'Error', message: 'not found' }));
 //   yielded         -> expect([...range(3)]).toEqual([0, 1, 2]);
 // A value too large to read in a test is asserted by its size instead, and by a few of its parts.
 

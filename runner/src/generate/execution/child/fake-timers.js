@@ -3,8 +3,9 @@
 // calls that move them, on the same library (@sinonjs/fake-timers) with the same APIs faked as
 // Jest's own, so a scenario that schedules timers behaves here as in the emitted test. The clock
 // also follows real time (20 ms steps, Jest's default for `advanceTimers: true`), so code that
-// awaits a short timer still finishes; synchronous steps see no time pass between them. The child's own waiting (time limits,
-// waiting for callbacks) uses the real timers captured in `realTimers` before anything is faked.
+// awaits a short timer still finishes; synchronous steps see no time pass between them. The
+// child's own waiting (time limits, waiting for callbacks) uses the real timers captured in
+// `realTimers` before anything is faked.
 
 const { withGlobal } = require('@sinonjs/fake-timers');
 
