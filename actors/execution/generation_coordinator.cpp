@@ -109,7 +109,7 @@ void record_end(Self self, const GenerateTests& command,
                 : test_append(command.test_id, accepted_version,
                               events::TestGenerationFailed{
                                   command.test_id,
-                                  {std::string(events::to_string(generated.error().code)),
+                                  {std::string(base::to_string(generated.error().code)),
                                    generated.error().message},
                                   at},
                               command.account, at);
