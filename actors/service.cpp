@@ -16,6 +16,7 @@
 #include "actors/execution/dependency_cache.hpp"
 #include "actors/execution/executor_pool.hpp"
 #include "actors/execution/generation_coordinator.hpp"
+#include "actors/execution/generation_scale.hpp"
 #include "actors/execution/run_coordinator.hpp"
 #include "actors/execution/worker.hpp"
 #include "actors/timeouts.hpp"
@@ -204,9 +205,10 @@ void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTe
   const auto& runner = impl_->runner;
   // Waiting in line, then installing dependencies and the generator's whole
   // sandboxed life, twice when a worker is lost during the first.
-  const auto attempt = (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
-                                                                 : runner.install_timeout) +
-                       std::chrono::milliseconds(runner.generation_limits.wall_ms);
+  const auto attempt =
+      (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
+                                                : runner.install_timeout) +
+      std::chrono::milliseconds(generation_plan(runner, command.files).limits.wall_ms);
   const auto timeout = runner.generation_queue_wait + 2 * attempt + std::chrono::seconds(15);
   impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),
                                     timeout);

@@ -1,5 +1,6 @@
 #include "actors/execution/generation_coordinator.hpp"
 
+#include <set>
 #include <unordered_map>
 
 #include "actors/domain/append_request.hpp"
@@ -33,6 +34,10 @@ events::GeneratedTest generated_test(const GenerateTests& command, GenerationDon
   test.threshold = command.threshold;
   test.files = std::move(done.files);
   test.sources = command.files;
+  if (done.sources_stated) {
+    const std::set<std::string> kept(done.sources.begin(), done.sources.end());
+    std::erase_if(test.sources, [&](const auto& file) { return !kept.contains(file.path); });
+  }
   test.summary = std::move(done.summary);
   if (done.install_failed) {
     test.summary = with_problem(test.summary, "environment.dependencies", done.install_code,

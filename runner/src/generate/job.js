@@ -41,6 +41,9 @@ function parseJob(text) {
     // The wall time the job may take at most on a busy machine, where its budget stretches
     // (budget-clock.js); without it the budget stretches to 1.5 times its length at most.
     ...(job.wallLimitMs != null ? { wallLimitMs: numberInRange(job.wallLimitMs, 'wallLimitMs', 1, 20 * 60 * 1000) } : {}),
+    // The wall time by which the answer must be written, verification included (vouchd's sandbox
+    // ends the generator soon after); verification stops in time for it.
+    ...(job.deadlineMs != null ? { deadlineMs: numberInRange(job.deadlineMs, 'deadlineMs', 1, 30 * 60 * 1000) } : {}),
   };
 }
 

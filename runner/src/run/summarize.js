@@ -29,7 +29,7 @@ function summarize(aggregated, root) {
       suite: test.ancestorTitles.join(' › '),
       title: test.title,
       durationMs: Math.max(0, Math.round(test.duration ?? 0)),
-      ...(test.status === 'failed' && { stack: stackLines(test.failureMessages.join('\n')) }),
+      ...(test.status === 'failed' && { stack: stackLines(test.failureMessages.join('\n'), root) }),
     }))),
   };
 }
@@ -73,10 +73,19 @@ function firstLines(message) {
   return kept.join('\n').trim().slice(0, MAX_MESSAGE_CHARS);
 }
 
-// The failure's stack trace (its "at …" lines), trimmed like the message.
-function stackLines(message) {
-  const lines = stripVTControlCharacters(message).split('\n').filter((line) => /^\s+at /.test(line));
-  return lines.slice(0, MAX_MESSAGE_LINES).map((line) => line.trim()).join('\n').slice(0, MAX_MESSAGE_CHARS);
+// The failure's stack trace (its "at …" lines) within the run's own files, with paths relative
+// to the run folder: frames of Jest, of node_modules and of Node.js itself say nothing about the
+// tested code, and absolute paths would tell where the sandbox keeps its folders. Trimmed like the
+// message.
+function stackLines(message, root) {
+  const prefix = `${root}${path.sep}`;
+  return stripVTControlCharacters(message)
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line) && line.includes(prefix) && !line.includes(`${path.sep}node_modules${path.sep}`))
+    .slice(0, MAX_MESSAGE_LINES)
+    .map((line) => line.trim().split(prefix).join(''))
+    .join('\n')
+    .slice(0, MAX_MESSAGE_CHARS);
 }
 
 function relativePath(root, file) {

@@ -152,7 +152,19 @@ test('a failing suite reports counts and the first lines of each failure', async
   assert.match(wrong.message, /Expected: 3\nReceived: 2/);
   assert.doesNotMatch(wrong.message, /\n\s+at /, 'the stack trace is left out');
   assert.equal(throws.message, 'TypeError: not a number');
-  assert.deepEqual(still, { name: 'still adds', file: 'src/failing.test.js', status: 'passed' });
+  const { durationMs, ...named } = still;
+  assert.deepEqual(named, {
+    name: 'still adds',
+    file: 'src/failing.test.js',
+    status: 'passed',
+    suite: '',
+    title: 'still adds',
+  });
+  assert.ok(Number.isInteger(durationMs) && durationMs >= 0, `durationMs: ${durationMs}`);
+  assert.equal(still.stack, undefined, 'a passing test has no stack');
+  // A failing test keeps its stack for JUnit: the frames in the run's files, by relative path.
+  assert.match(wrong.stack, /^at .*\(src\/failing\.test\.js:\d+:\d+\)$/m, wrong.stack);
+  assert.doesNotMatch(wrong.stack, /node_modules|\/tmp\//, wrong.stack);
 });
 
 test('coverage equals what cold jest --coverage reports on the same files', async () => {

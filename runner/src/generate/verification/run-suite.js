@@ -48,7 +48,10 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsew
     tests.get(test.file).set(test.name, test.status);
     if (test.status === 'failed') failures.push(`${test.name}: ${String(test.message || '').replace(/\s+/g, ' ').slice(0, 300)}`);
   }
-  if (!result.ok) return { ok: false, tests, failures, error: `${result.error.code}: ${result.error.detail.slice(0, 1000)}` };
+  if (!result.ok) {
+    const error = result.error || {};
+    return { ok: false, tests, failures, error: `${error.code || 'run_failed'}: ${String(error.detail ?? error.message ?? 'the run failed without saying why').slice(0, 1000)}` };
+  }
   return { ok: true, tests, failures, coverage: result.results.coverage, files: result.results.files };
 }
 

@@ -14,20 +14,28 @@
 const { clock } = require('../budget-clock');
 const path = require('node:path');
 const { runSuite, testKey } = require('./run-suite');
-const { writeTestFile } = require('../writing/test-writer');
+const { suiteText } = require('./suite-text');
 
 const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
+// A round is not started with less wall time than this left before the hard deadline.
+const MIN_ROUND_MS = 5000;
+
+// Wall time left before the hard deadline (a Date.now() time; Infinity: none).
+function hardLeft(context) {
+  return context.hardDeadline - Date.now();
+}
 
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
 // A prestarted runner (startRunner) of the same environment is used when one is left, else one is
 // started unprimed. elsewhere: { home, tmp } to run in another user's environment, or null.
-async function runCases(suites, { base, workDir, deadline, nodePath, prestarted }, label, elsewhere = null) {
-  const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) }))];
+async function runCases(suites, context, label, elsewhere = null) {
+  const { base, workDir, deadline, nodePath, prestarted } = context;
+  const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) }))];
   const index = prestarted.findIndex((candidate) => Boolean(candidate.elsewhere) === Boolean(elsewhere));
   const runner = index >= 0 ? prestarted.splice(index, 1)[0] : null;
   const dir = runner ? runner.dir : path.join(workDir, label);
-  const result = await runSuite(dir, files, { wallMs: Math.max(MIN_WALL_MS, deadline - clock.now()), nodePath, prestarted: runner, elsewhere });
+  const result = await runSuite(dir, files, { wallMs: Math.min(Math.max(MIN_WALL_MS, deadline - clock.now()), hardLeft(context)), nodePath, prestarted: runner, elsewhere });
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -54,7 +62,7 @@ async function breakingTests(suites, pairs, context, log) {
   const middle = Math.ceil(pairs.length / 2);
   const found = [];
   for (const half of [pairs.slice(0, middle), pairs.slice(middle)]) {
-    if (clock.now() >= context.deadline) {
+    if (clock.now() >= context.deadline || hardLeft(context) < MIN_ROUND_MS) {
       found.push(...half);
       continue;
     }
@@ -75,10 +83,15 @@ function suitesKey(suites) {
 // or null when the sources bring their own; nodePath: the installed dependencies, if any;
 // prestarted: runners started ahead (startRunner), used first, in order; the caller stops those
 // left. elsewhere: { home, tmp }, the folders of the other environment the even rounds run in
-// (null: every round runs here). Returns { suites, coverage, files, rounds, dropped },
-// with passing cases only; `dropped` says why tests were dropped when none is left.
-async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log, prestarted = [], elsewhere = null }) {
-  const context = { base: config ? [...sources, config] : sources, workDir, deadline, nodePath, runs: 0, prestarted: [...prestarted] };
+// (null: every round runs here). hardDeadline: the Date.now() time by which verification must
+// have ended whatever happens (the generator's sandbox ends it soon after). Returns { suites,
+// coverage, files, rounds, dropped, cut }, with passing cases only; `dropped` says why tests were
+// dropped when none is left. When the hard deadline comes before every kept test has passed
+// twice, the suites of the last complete run that passed are returned with `cut` set: their
+// tests passed once.
+async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log, prestarted = [], elsewhere = null, hardDeadline = Infinity }) {
+  const context = { base: config ? [...sources, config] : sources, workDir, deadline, hardDeadline, nodePath, runs: 0, prestarted: [...prestarted] };
+  let lastPassing = null;
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
   const passedElsewhere = new Set();
@@ -88,6 +101,11 @@ async function verifySuites({ workDir, sources, config, suites, deadline, nodePa
   // counts only when round 1 left the suite as it was (the common case: every test passed).
   let early = null;
   for (let round = 1; round <= MAX_ROUNDS && live.length; round++) {
+    if (hardLeft(context) < MIN_ROUND_MS) {
+      log(`verify: the wall limit is near: stopping after round ${round - 1}`);
+      if (lastPassing) return { ...lastPassing, rounds: round - 1, dropped: null, cut: true };
+      break;
+    }
     const started = Date.now();
     const key = suitesKey(live);
     const pending = early && early.key === key ? early.result : runCases(live, context, `round-${round}`, environmentOf(round));
@@ -125,8 +143,9 @@ async function verifySuites({ workDir, sources, config, suites, deadline, nodePa
     const settled = result.ok && failures === 0
       && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2 && (!elsewhere || passedElsewhere.has(testCase))));
     if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
+    if (result.ok && failures === 0) lastPassing = { suites: live, coverage: result.coverage, files: result.files };
   }
-  return { suites: [], coverage: null, files: [], rounds: MAX_ROUNDS, dropped: dropped || 'no run of the suite passed twice in a row' };
+  return { suites: [], coverage: null, files: [], rounds: MAX_ROUNDS, dropped: dropped || (hardLeft(context) < MIN_ROUND_MS ? 'verification reached the wall limit before a run of the suite passed' : 'no run of the suite passed twice in a row') };
 }
 
 module.exports = { verifySuites };

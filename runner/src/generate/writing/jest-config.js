@@ -8,6 +8,8 @@
 const { TRANSFORM_PATTERN, transformOptions } = require('../../transform');
 
 const CONFIG_PATH = 'jest.config.js';
+// Its name where the package's root package.json says "type": "module".
+const CJS_CONFIG_PATH = 'jest.config.cjs';
 
 function literal(value) {
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
@@ -27,4 +29,4 @@ function jestConfigFile({ esm, typescript = false }) {
   return { path: CONFIG_PATH, content };
 }
 
-module.exports = { jestConfigFile, CONFIG_PATH };
+module.exports = { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH };

@@ -52,17 +52,18 @@ const HELPERS = {
   ],
 };
 
-// Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'.
-function testFileFor(sourcePath, takenPaths) {
+// Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'. `testExtension`
+// is `.test.cjs` where the folder's package.json makes `.js` files ES modules.
+function testFileFor(sourcePath, takenPaths, testExtension = '.test.js') {
   const slash = sourcePath.lastIndexOf('/');
   const dir = slash >= 0 ? sourcePath.slice(0, slash + 1) : '';
   const fileName = sourcePath.slice(slash + 1);
   const dot = fileName.lastIndexOf('.');
   const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
   const extension = dot > 0 ? fileName.slice(dot) : '';
-  let testPath = `${dir}__tests__/${stem}.test.js`;
+  let testPath = `${dir}__tests__/${stem}${testExtension}`;
   const collides = takenPaths.has(testPath);
-  if (collides) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
+  if (collides) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}${testExtension}`;
   // `../b` for b.js and b.ts (as TypeScript imports name them), unless another file shares the
   // stem; other extensions stay.
   const request = `../${['.js', '.ts', '.tsx'].includes(extension) && !collides ? stem : fileName}`;
