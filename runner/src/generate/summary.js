@@ -19,7 +19,12 @@ function buildSummary({ modules, testsGenerated, suites, coverage, files, proble
   }));
   // Programs (package.json's bin) are tested by running them: their coverage is not measured.
   for (const suite of suites.filter((kept) => kept.spec.program)) {
-    perFile.push({ path: suite.spec.program.path, exports: [`bin ${suite.spec.program.name}`], testsKept: suite.cases.length, coverage: null });
+    perFile.push({
+      path: suite.spec.program.path,
+      exports: [`bin ${suite.spec.program.name}`],
+      testsKept: suite.cases.length,
+      coverage: null,
+    });
   }
   const testsKept = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
   const measured = mutation && mutation.total > 0 && testsKept === testsGenerated && testsKept > 0;
@@ -28,7 +33,15 @@ function buildSummary({ modules, testsGenerated, suites, coverage, files, proble
     testsGenerated,
     testsKept,
     coverage: coverage || Object.fromEntries(METRICS.map((metric) => [metric, 0])),
-    ...(measured ? { mutation: { score: Math.round((1000 * mutation.killed) / mutation.total) / 10, killed: mutation.killed, sampled: mutation.total } } : {}),
+    ...(measured
+      ? {
+          mutation: {
+            score: Math.round((1000 * mutation.killed) / mutation.total) / 10,
+            killed: mutation.killed,
+            sampled: mutation.total,
+          },
+        }
+      : {}),
     perFile,
     problems,
     ...(model ? { package: model.summary(), skipped: model.skipped } : {}),

@@ -13,7 +13,8 @@ function plainSource(filename, source) {
   const typescript = isTypeScript(filename);
   if (!typescript && !MODULE_SYNTAX.test(source)) return source.startsWith('#!') ? `//${source}` : source;
   const transform = loadedOptions(transformOptions({ esm: true, typescript }));
-  return babel.transformSync(source, { ...transform, filename, babelrc: false, configFile: false, compact: false }).code;
+  return babel.transformSync(source, { ...transform, filename, babelrc: false, configFile: false, compact: false })
+    .code;
 }
 
 module.exports = { plainSource };

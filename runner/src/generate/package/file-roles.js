@@ -13,7 +13,8 @@ const REASONS = {
   bundle: 'a bundle repeating sources present in the package',
   es_module_twin: 'the ES module twin of a CommonJS file that is tested',
   platform_variant: 'a variant for another platform whose dependencies are not installed',
-  development_file: "a development file: the entry points do not reach it and it needs packages the package's users do not install",
+  development_file:
+    "a development file: the entry points do not reach it and it needs packages the package's users do not install",
   over_cap: 'beyond the cap on files tested per package',
 };
 
@@ -57,7 +58,12 @@ function pathReason(relativePath) {
   const parts = relativePath.split('/');
   const name = parts[parts.length - 1].toLowerCase();
   if (/\.d\.[cm]?tsx?$/.test(name)) return 'type_declaration';
-  if (/\.test-d\.[cm]?tsx?$/.test(name) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(name) || /^(test|spec)\.[cm]?[jt]sx?$/.test(name)) return 'own_test';
+  if (
+    /\.test-d\.[cm]?tsx?$/.test(name) ||
+    /\.(test|spec)\.[cm]?[jt]sx?$/.test(name) ||
+    /^(test|spec)\.[cm]?[jt]sx?$/.test(name)
+  )
+    return 'own_test';
   if (/\.bench\.[cm]?[jt]sx?$/.test(name)) return 'benchmark';
   return folderReason(parts.slice(0, -1).map((folder) => folder.toLowerCase()));
 }

@@ -18,7 +18,22 @@ function requestsOf(content) {
   return [...requests];
 }
 
-const RESOLVE_SUFFIXES = ['', '.js', '.cjs', '.mjs', '.ts', '.tsx', '.cts', '.mts', '.json', '/index.js', '/index.cjs', '/index.mjs', '/index.ts', '/index.json'];
+const RESOLVE_SUFFIXES = [
+  '',
+  '.js',
+  '.cjs',
+  '.mjs',
+  '.ts',
+  '.tsx',
+  '.cts',
+  '.mts',
+  '.json',
+  '/index.js',
+  '/index.cjs',
+  '/index.mjs',
+  '/index.ts',
+  '/index.json',
+];
 
 function isRelative(request) {
   return request === '.' || request === '..' || request.startsWith('./') || request.startsWith('../');

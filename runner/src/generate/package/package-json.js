@@ -13,7 +13,8 @@ function readPackageJson(text) {
   } catch (error) {
     return { data: {}, warnings: [`package.json is not JSON: ${error.message}`] };
   }
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { data: {}, warnings: ['package.json is not a JSON object'] };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    return { data: {}, warnings: ['package.json is not a JSON object'] };
   const warnings = [];
   const data = structuredClone(raw);
   try {

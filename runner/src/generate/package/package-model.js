@@ -17,7 +17,8 @@ const { requestsOf, resolveRelative, isRelative, packageNameOf } = require('./im
 const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-roles');
 
 const DEFAULT_TARGET_CAP = 80;
-const TOOLING = /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
+const TOOLING =
+  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
 const ESM_EXTENSIONS = /\.m[jt]s$/i;
 
 function dirOf(path) {
@@ -44,7 +45,8 @@ function readManifests(files) {
 function folderType(path, manifests) {
   for (let dir = dirOf(path); ; dir = dirOf(dir)) {
     const manifest = manifests.get(dir);
-    if (manifest && typeof manifest.data.type === 'string') return manifest.data.type === 'module' ? 'module' : 'commonjs';
+    if (manifest && typeof manifest.data.type === 'string')
+      return manifest.data.type === 'module' ? 'module' : 'commonjs';
     if (dir === '') return 'commonjs';
   }
 }
@@ -60,10 +62,15 @@ class PackageModel {
     this.root = root;
     this.data = root === null ? {} : manifests.get(root).data;
     this.warnings = root === null ? [] : manifests.get(root).warnings;
-    this.code = files.filter((file) => classifySource(file.path, file.content).kind === 'javascript').map((file) => file.path);
+    this.code = files
+      .filter((file) => classifySource(file.path, file.content).kind === 'javascript')
+      .map((file) => file.path);
     this.declarationFiles = files.filter((file) => /\.d\.[cm]?tsx?$/i.test(file.path)).map((file) => file.path);
     this.requests = new Map(this.code.map((path) => [path, requestsOf(this.contents.get(path))]));
-    this.surface = root === null ? { entries: [], bins: [], declarations: new Set(), twins: new Map() } : findSurface(this.data, root, this.paths);
+    this.surface =
+      root === null
+        ? { entries: [], bins: [], declarations: new Set(), twins: new Map() }
+        : findSurface(this.data, root, this.paths);
     this.classify();
   }
 
@@ -73,9 +80,17 @@ class PackageModel {
     for (const request of this.requests.get(path) || []) {
       let target = null;
       if (isRelative(request)) target = resolveRelative(request, path, this.paths);
-      else if (this.root !== null && this.data.name && (request === this.data.name || request.startsWith(`${this.data.name}/`))) {
+      else if (
+        this.root !== null &&
+        this.data.name &&
+        (request === this.data.name || request.startsWith(`${this.data.name}/`))
+      ) {
         // A self-reference (`require('my-package/sub')`) reaches the package's own files.
-        target = resolveRelative(`.${request.slice(this.data.name.length) || '/'}`, `${this.root ? `${this.root}/` : ''}package.json`, this.paths);
+        target = resolveRelative(
+          `.${request.slice(this.data.name.length) || '/'}`,
+          `${this.root ? `${this.root}/` : ''}package.json`,
+          this.paths,
+        );
       }
       if (target && this.requests.has(target)) found.push(target);
     }
@@ -115,8 +130,10 @@ class PackageModel {
   // Bare packages a file requires that are neither Node's nor declared by the package.
   undeclared(path) {
     const declared = declaredDependencies(this.data);
-    return (this.requests.get(path) || []).filter((request) => !isRelative(request) && !request.startsWith('/') && !isBuiltin(request))
-      .map(packageNameOf).filter((name) => name !== this.data.name && !declared.has(name));
+    return (this.requests.get(path) || [])
+      .filter((request) => !isRelative(request) && !request.startsWith('/') && !isBuiltin(request))
+      .map(packageNameOf)
+      .filter((name) => name !== this.data.name && !declared.has(name));
   }
 
   classify() {
@@ -126,10 +143,14 @@ class PackageModel {
     const requireSet = new Set(requireReach);
     const importReach = this.reach(byRole((role) => role === 'import')).filter((path) => !requireSet.has(path));
     const nodeReach = new Set([...requireReach, ...importReach]);
-    const platformOnly = new Set(this.reach(byRole((role) => role.startsWith('platform:'))).filter((path) => !nodeReach.has(path)));
+    const platformOnly = new Set(
+      this.reach(byRole((role) => role.startsWith('platform:'))).filter((path) => !nodeReach.has(path)),
+    );
     const programPaths = new Set(bins.map((bin) => bin.path));
     const reasons = new Map();
-    const skip = (path, reason, detail) => { if (!reasons.has(path)) reasons.set(path, { reason, detail }); };
+    const skip = (path, reason, detail) => {
+      if (!reasons.has(path)) reasons.set(path, { reason, detail });
+    };
 
     for (const path of this.declarationFiles) skip(path, 'type_declaration');
     for (const path of this.code) {
@@ -147,7 +168,8 @@ class PackageModel {
         else if (looksBundled(this.contents.get(path)) && this.code.length > 1) skip(path, 'bundle');
       }
       // The legacy `module` field's or the `import` condition's copy of what `require` reaches.
-      if (importReach.includes(path) && requireReach.length && twins.size) skip(path, 'es_module_twin', 'of the CommonJS build');
+      if (importReach.includes(path) && requireReach.length && twins.size)
+        skip(path, 'es_module_twin', 'of the CommonJS build');
       // What the entry points do not reach and requires packages the package does not declare
       // (its devDependencies, another platform's modules) is a development file or a variant.
       if (!nodeReach.has(path) && this.root !== null) {
@@ -163,33 +185,56 @@ class PackageModel {
     const candidates = order.filter((path) => !reasons.has(path) && !programPaths.has(path));
     this.targets = candidates.slice(0, this.cap);
     const overCap = candidates.slice(this.cap);
-    overCap.forEach((path) => skip(path, 'over_cap', `${this.cap} files are tested at most; ${candidates.length} were found`));
+    overCap.forEach((path) =>
+      skip(path, 'over_cap', `${this.cap} files are tested at most; ${candidates.length} were found`),
+    );
     this.candidateCount = candidates.length;
     this.programs = bins.filter((bin) => this.requests.has(bin.path));
-    this.skipped = [...reasons.entries()].map(([path, { reason, detail }]) => ({ path, reason, message: REASONS[reason] + (detail ? ` (${detail})` : '') }));
+    this.skipped = [...reasons.entries()].map(([path, { reason, detail }]) => ({
+      path,
+      reason,
+      message: REASONS[reason] + (detail ? ` (${detail})` : ''),
+    }));
     // What the suite's folder holds: every file but the skipped ones nothing that stays needs.
     // Files over the cap are left out too, so that Jest's runs (coverage is collected over every
     // file in the folder) stay inside a run's limits however large the package.
     const neededByTargets = new Set(this.reach([...this.targets, ...programPaths]));
-    const left = new Set([...reasons.entries()].filter(([path, { reason }]) => (reason === 'over_cap' ? !neededByTargets.has(path) : !needed.has(path))).map(([path]) => path));
+    const left = new Set(
+      [...reasons.entries()]
+        .filter(([path, { reason }]) => (reason === 'over_cap' ? !neededByTargets.has(path) : !needed.has(path)))
+        .map(([path]) => path),
+    );
     this.runPaths = [...this.paths].filter((path) => !left.has(path));
   }
 
   // `index.js` beside `index.cjs` (or `index.mjs` beside `index.js` in a CommonJS folder).
   sameStemTwin(path) {
     const stem = path.replace(/\.[cm]?[jt]s$/i, '');
-    return ['.cjs', '.js', '.cts', '.ts'].map((extension) => stem + extension)
-      .find((candidate) => candidate !== path && this.requests.has(candidate) && this.formatOf(candidate) === 'commonjs') || null;
+    return (
+      ['.cjs', '.js', '.cts', '.ts']
+        .map((extension) => stem + extension)
+        .find(
+          (candidate) => candidate !== path && this.requests.has(candidate) && this.formatOf(candidate) === 'commonjs',
+        ) || null
+    );
   }
 
   // The entry points for the summary: [{ path, via }].
   entryPoints() {
-    return this.surface.entries.filter((entry) => entry.role === 'require' || entry.role === 'import').map(({ path, via }) => ({ path, via }));
+    return this.surface.entries
+      .filter((entry) => entry.role === 'require' || entry.role === 'import')
+      .map(({ path, via }) => ({ path, via }));
   }
 
   summary() {
     return {
-      ...(this.root !== null ? { name: this.data.name || null, version: this.data.version || null, type: this.data.type === 'module' ? 'module' : 'commonjs' } : {}),
+      ...(this.root !== null
+        ? {
+            name: this.data.name || null,
+            version: this.data.version || null,
+            type: this.data.type === 'module' ? 'module' : 'commonjs',
+          }
+        : {}),
       entryPoints: this.entryPoints(),
       programs: this.programs.map(({ name, path }) => ({ name, path })),
       targets: { tested: this.targets.length, found: this.candidateCount, cap: this.cap },

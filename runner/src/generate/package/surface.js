@@ -8,7 +8,19 @@ const { resolve: resolveExports } = require('resolve.exports');
 const { resolveRelative, joinPath } = require('./imports');
 
 // Conditions of a platform other than Node: what only they reach is a platform variant.
-const PLATFORM_CONDITIONS = new Set(['browser', 'react-native', 'deno', 'bun', 'worker', 'electron', 'edge-light', 'workerd', 'worklet', 'netlify', 'react-server']);
+const PLATFORM_CONDITIONS = new Set([
+  'browser',
+  'react-native',
+  'deno',
+  'bun',
+  'worker',
+  'electron',
+  'edge-light',
+  'workerd',
+  'worklet',
+  'netlify',
+  'react-server',
+]);
 
 // Every target string of an `exports` value with the conditions that lead to it:
 // [{ subpath, conditions: [...], target }].
@@ -24,7 +36,11 @@ function exportLeaves(exportsField) {
       }
     }
   };
-  const topIsSubpaths = exportsField && typeof exportsField === 'object' && !Array.isArray(exportsField) && Object.keys(exportsField).some((key) => key.startsWith('.'));
+  const topIsSubpaths =
+    exportsField &&
+    typeof exportsField === 'object' &&
+    !Array.isArray(exportsField) &&
+    Object.keys(exportsField).some((key) => key.startsWith('.'));
   walk(exportsField, topIsSubpaths ? null : '.', []);
   return leaves;
 }
@@ -69,14 +85,19 @@ function resolvedTarget(data, subpath, require) {
 function findSurface(data, packageDir, paths) {
   const entries = [];
   const twins = new Map();
-  const add = (target, via, role) => targetPaths(target, packageDir, paths).forEach((path) => entries.push({ path, via, role }));
+  const add = (target, via, role) =>
+    targetPaths(target, packageDir, paths).forEach((path) => entries.push({ path, via, role }));
   const exportsField = data.exports;
   if (exportsField !== undefined && exportsField !== null) {
     for (const leaf of exportExplicitLeaves(exportsField)) {
       // `"./*": "./*"` opens every file to importers; it names no entry point.
       if (leaf.subpath.includes('*') || leaf.subpath.endsWith('/') || leaf.target.includes('*')) continue;
       const role = leafRole(leaf.conditions);
-      add(leaf.target, `exports[${JSON.stringify(leaf.subpath)}]${leaf.conditions.map((c) => `.${c}`).join('')}`, role === 'default' ? 'require' : role);
+      add(
+        leaf.target,
+        `exports[${JSON.stringify(leaf.subpath)}]${leaf.conditions.map((c) => `.${c}`).join('')}`,
+        role === 'default' ? 'require' : role,
+      );
     }
     for (const subpath of new Set(exportLeaves(exportsField).map((leaf) => leaf.subpath))) {
       if (subpath === null || subpath.includes('*')) continue;
@@ -89,16 +110,27 @@ function findSurface(data, packageDir, paths) {
   }
   const main = typeof data.main === 'string' && data.main ? data.main : 'index.js';
   const [mainPath] = targetPaths(main.startsWith('./') ? main : `./${main}`, packageDir, paths);
-  if (exportsField === undefined || exportsField === null) add(main.startsWith('./') ? main : `./${main}`, 'main', 'require');
+  if (exportsField === undefined || exportsField === null)
+    add(main.startsWith('./') ? main : `./${main}`, 'main', 'require');
   // The legacy `module` field: the ES module build bundlers take, beside `main`'s CommonJS.
   if (typeof data.module === 'string') {
-    const [modulePath] = targetPaths(data.module.startsWith('./') ? data.module : `./${data.module}`, packageDir, paths);
-    if (modulePath && !entries.some((entry) => entry.path === modulePath)) entries.push({ path: modulePath, via: 'module', role: 'import' });
+    const [modulePath] = targetPaths(
+      data.module.startsWith('./') ? data.module : `./${data.module}`,
+      packageDir,
+      paths,
+    );
+    if (modulePath && !entries.some((entry) => entry.path === modulePath))
+      entries.push({ path: modulePath, via: 'module', role: 'import' });
     if (modulePath && mainPath && modulePath !== mainPath && !twins.has(modulePath)) twins.set(modulePath, mainPath);
   }
   for (const field of ['browser', 'react-native']) {
     const value = data[field];
-    const targets = typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).filter((v) => typeof v === 'string') : [];
+    const targets =
+      typeof value === 'string'
+        ? [value]
+        : value && typeof value === 'object'
+          ? Object.values(value).filter((v) => typeof v === 'string')
+          : [];
     for (const target of targets) add(target.startsWith('./') ? target : `./${target}`, field, `platform:${field}`);
   }
   const bins = [];
@@ -111,7 +143,10 @@ function findSurface(data, packageDir, paths) {
   }
   const declarations = new Set();
   for (const field of ['types', 'typings']) {
-    if (typeof data[field] === 'string') targetPaths(data[field].startsWith('./') ? data[field] : `./${data[field]}`, packageDir, paths).forEach((path) => declarations.add(path));
+    if (typeof data[field] === 'string')
+      targetPaths(data[field].startsWith('./') ? data[field] : `./${data[field]}`, packageDir, paths).forEach((path) =>
+        declarations.add(path),
+      );
   }
   return { entries, bins, declarations, twins };
 }

@@ -20,7 +20,14 @@ function runOnce(programPath, scenario, nodePath) {
   const env = { ...testEnvironment(), ...(nodePath ? { NODE_PATH: nodePath } : {}) };
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-program-'));
   try {
-    const result = spawnSync(process.execPath, [programPath, ...scenario.args], { cwd, env, input: scenario.stdin, encoding: 'utf8', timeout: RUN_TIMEOUT_MS, maxBuffer: 1 << 20 });
+    const result = spawnSync(process.execPath, [programPath, ...scenario.args], {
+      cwd,
+      env,
+      input: scenario.stdin,
+      encoding: 'utf8',
+      timeout: RUN_TIMEOUT_MS,
+      maxBuffer: 1 << 20,
+    });
     if (result.error || result.signal !== null || result.status === null) return null;
     return { status: result.status, stdout: result.stdout, stderr: result.stderr };
   } finally {

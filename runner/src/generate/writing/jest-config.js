@@ -13,7 +13,10 @@ const CJS_CONFIG_PATH = 'jest.config.cjs';
 
 function literal(value) {
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
-  if (value && typeof value === 'object') return `{ ${Object.entries(value).map(([key, item]) => `${key}: ${literal(item)}`).join(', ')} }`;
+  if (value && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .map(([key, item]) => `${key}: ${literal(item)}`)
+      .join(', ')} }`;
   return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
