@@ -18,8 +18,7 @@ MemoryBudget divide_memory(std::size_t megabytes) {
 
 base::Result<MemoryBudget> memory_budget(std::size_t megabytes) {
   if (megabytes < kMinimumMemoryMb) {
-    return base::Error::invalid("--memory-mb must be at least " +
-                                  std::to_string(kMinimumMemoryMb));
+    return base::Error::invalid("--memory-mb must be at least " + std::to_string(kMinimumMemoryMb));
   }
   return divide_memory(megabytes);
 }

@@ -181,8 +181,8 @@ base::Result<std::vector<events::SourceFile>> snapshot_sources(
   // there is nothing to test. Paths that name no source are a bad filter.
   if (sources == 0 && !(package && prefixes.empty())) {
     return base::Error::invalid("the snapshot holds no JavaScript or TypeScript source" +
-                                      std::string(prefixes.empty() ? "" : " under paths"),
-                                  {{prefixes.empty() ? "snapshotId" : "paths", "has no source"}});
+                                    std::string(prefixes.empty() ? "" : " under paths"),
+                                {{prefixes.empty() ? "snapshotId" : "paths", "has no source"}});
   }
   // No count limit here: the import's limits bound a snapshot, and generation
   // picks what to test in a package of any size (the entry points first, up to

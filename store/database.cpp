@@ -43,7 +43,7 @@ class KeyFolder : public rocksdb::SliceTransform {
 }  // namespace
 
 base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder,
-                                                         const Memory& memory) {
+                                                       const Memory& memory) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) return base::Error::internal("cannot create " + folder.string() + ": " + ec.message());
