@@ -16,6 +16,7 @@
 #include "actors/execution/dependency_cache.hpp"
 #include "actors/execution/executor_pool.hpp"
 #include "actors/execution/generation_coordinator.hpp"
+#include "actors/execution/generation_scale.hpp"
 #include "actors/execution/run_coordinator.hpp"
 #include "actors/execution/worker.hpp"
 #include "actors/timeouts.hpp"
@@ -54,7 +55,8 @@ struct Service::Impl {
         config(make_config(options)),
         system(config),
         store(spawn_event_store(system, log)),
-        projects(spawn_project_registry(system, log, store, options.idle_after)),
+        projects(spawn_project_registry(
+            system, log, store, ProjectActorLimits{options.idle_after, options.max_live_projects})),
         accounts(spawn_account_actor(system, log, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
@@ -118,11 +120,13 @@ struct Service::Impl {
               [&](auto&... elements) {
                 self->request(target, timeout, std::move(elements)...)
                     .then(
-                        [self, done](Reply& reply) {
+                        [self, done, target](Reply& reply) {
+                          self->demonitor(target.address());
                           done(std::move(reply));
                           self->quit();
                         },
-                        [self, done](caf::error& error) {
+                        [self, done, target](caf::error& error) {
+                          self->demonitor(target.address());
                           done(from_caf_error(error));
                           self->quit();
                         });
@@ -203,9 +207,10 @@ void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTe
   const auto& runner = impl_->runner;
   // Waiting in line, then installing dependencies and the generator's whole
   // sandboxed life, twice when a worker is lost during the first.
-  const auto attempt = (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
-                                                                 : runner.install_timeout) +
-                       std::chrono::milliseconds(runner.generation_limits.wall_ms);
+  const auto attempt =
+      (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
+                                                : runner.install_timeout) +
+      std::chrono::milliseconds(generation_plan(runner, command.files).limits.wall_ms);
   const auto timeout = runner.generation_queue_wait + 2 * attempt + std::chrono::seconds(15);
   impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),
                                     timeout);

@@ -48,7 +48,9 @@ class Service {
     // second and makes more durable creates (less stealing and fewer
     // hand-overs between threads).
     std::size_t threads = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
-    std::chrono::milliseconds idle_after{60'000};       // project actors stop when idle this long
+    std::chrono::milliseconds idle_after{
+        60'000};                        // project and webhook actors stop when idle this long
+    std::size_t max_live_projects = 0;  // project actors alive at once; 0: no cap
     std::chrono::milliseconds request_timeout{30'000};  // an answer takes at most this long
     NetworkOptions network;  // enabled: workers may join (listen_for_workers)
   };

@@ -141,18 +141,17 @@ using project_actor =
                      caf::replies_to<events::UpdateProject>::with<events::Project>,
                      caf::replies_to<events::DeleteProject>::with<events::Project>,
                      caf::replies_to<events::ImportProject>::with<events::Project>,
-                     caf::reacts_to<idle_atom>,   // its own idle timer
                      caf::reacts_to<stop_atom>>;  // from the registry, after the last routed
                                                   // command
 
 // Routes project commands to project actors, spawning them on demand and
-// stopping them when idle.
+// stopping them when idle or when too many are alive.
 using project_registry_actor =
     caf::typed_actor<caf::replies_to<events::CreateProject>::with<events::Project>,
                      caf::replies_to<events::UpdateProject>::with<events::Project>,
                      caf::replies_to<events::DeleteProject>::with<events::Project>,
                      caf::replies_to<events::ImportProject>::with<events::Project>,
-                     caf::reacts_to<idle_atom, std::string>>;  // a project actor asks to stop
+                     caf::reacts_to<idle_atom>>;  // its own timer: stop the idle ones
 
 // Serialises account and API-key commands (rare: operator actions).
 using account_actor = caf::typed_actor<caf::replies_to<IssueKey>::with<IssuedKey>,

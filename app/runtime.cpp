@@ -14,7 +14,7 @@ namespace vouch::app {
 base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
                                                      const RunnerFactory& runner, Options options) {
   auto runtime = std::make_unique<Runtime>();
-  auto database = store::Database::open(folder);
+  auto database = store::Database::open(folder, options.memory.rocksdb);
   if (!database) return std::move(database).error();
   runtime->database = std::move(database).value();
   auto cleared = store::prepare_read_model_format(*runtime->database);
@@ -24,7 +24,8 @@ base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path
               << " level=info msg=\"the read models were in format " << **cleared
               << "; rebuilding them from the log in format " << store::kReadModelFormat << "\"\n";
   }
-  runtime->models = std::make_unique<store::ReadModels>(*runtime->database);
+  runtime->models =
+      std::make_unique<store::ReadModels>(*runtime->database, options.memory.read_memos);
   runtime->log = std::make_unique<store::EventLog>(*runtime->database);
   if (options.secrets_key_file) {
     if (auto status = runtime->open_secrets(*options.secrets_key_file); !status) {
@@ -49,6 +50,7 @@ base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path
   }
   settings->coverage_reports = runtime->reports.get();
   runtime->snapshots = std::make_unique<store::SnapshotStore>(folder / "snapshots");
+  options.service.max_live_projects = options.memory.project_actors;
   runtime->service = std::make_unique<actors::Service>(
       *runtime->log, *runtime->models, std::move(settings).value(), options.service);
   return runtime;

@@ -7,6 +7,7 @@
 
 #include "actors/domain/commit_relay.hpp"
 #include "actors/service.hpp"
+#include "app/memory_budget.hpp"
 #include "base/result.hpp"
 #include "secrets/key_store.hpp"
 #include "secrets/webhook_secrets.hpp"
@@ -37,6 +38,9 @@ struct Runtime {
   struct Options {
     // How long runs' coverage reports are kept.
     std::chrono::hours coverage_retention{24 * 30};
+    // RocksDB's caches and the read memos; the service's cap on live project
+    // actors comes from it too (it overrides service.max_live_projects).
+    MemoryBudget memory = divide_memory(kDefaultMemoryMb);
     actors::Service::Options service;
     // The master key file (serve): opens the key store, seals the plain
     // secrets of an older folder (secrets/plain_secret_migration.hpp) and

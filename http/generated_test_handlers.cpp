@@ -115,12 +115,7 @@ void generate(actors::Service& service, const Reads& reads, const Request& reque
     if (!imported) return respond(error_response(imported.error(), context.request_id));
     files = std::move(imported).value();
   }
-  if (!environment.dependencies) {
-    environment.dependencies = package_json_dependencies(*body, files);
-    if (!body->errors().empty()) {
-      return respond(error_response(body->error(), context.request_id));
-    }
-  }
+  if (!environment.dependencies) environment.dependencies = package_json_dependencies(files);
   actors::GenerateTests command;
   command.test_id = base::new_id(base::kTestIdPrefix);
   command.account = context.caller.account;

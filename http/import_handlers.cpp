@@ -160,7 +160,9 @@ base::Result<std::vector<events::SourceFile>> snapshot_sources(
   if (!snapshot) return std::move(snapshot).error();
   if (!*snapshot) return base::Error::internal("snapshot " + id + " is missing");
   const auto wanted = [&](const std::string& path) {
-    const bool selected = prefixes.empty() ||
+    // The package's package.json comes along whatever the paths: it says how
+    // the files are read (their module type, the package's entry points).
+    const bool selected = prefixes.empty() || path == "package.json" ||
                           std::any_of(prefixes.begin(), prefixes.end(),
                                       [&](const auto& prefix) { return path.starts_with(prefix); });
     return selected &&
@@ -168,24 +170,23 @@ base::Result<std::vector<events::SourceFile>> snapshot_sources(
   };
   store::Snapshot chosen{(*snapshot)->id, {}, 0};
   std::size_t sources = 0;
+  bool package = false;
   for (const auto& entry : (*snapshot)->files) {
     if (!wanted(entry.path)) continue;
     chosen.files.push_back(entry);
     if (events::is_javascript_path(entry.path)) ++sources;
+    package = package || entry.path == "package.json";
   }
-  if (sources == 0) {
+  // A whole package of data alone (JSON) is still a package: its summary says
+  // there is nothing to test. Paths that name no source are a bad filter.
+  if (sources == 0 && !(package && prefixes.empty())) {
     return base::Error::invalid("the snapshot holds no JavaScript or TypeScript source" +
                                     std::string(prefixes.empty() ? "" : " under paths"),
                                 {{prefixes.empty() ? "snapshotId" : "paths", "has no source"}});
   }
-  if (chosen.files.size() > events::kMaxUploadFiles) {
-    return base::Error::invalid(
-        "the snapshot holds " + std::to_string(chosen.files.size()) +
-            " files to generate for; name folders with paths to take at most " +
-            std::to_string(events::kMaxUploadFiles),
-        {{"paths", "must narrow the snapshot to at most " +
-                       std::to_string(events::kMaxUploadFiles) + " files"}});
-  }
+  // No count limit here: the import's limits bound a snapshot, and generation
+  // picks what to test in a package of any size (the entry points first, up to
+  // a cap the summary states; its budget grows with the package).
   return store->files(chosen);
 }
 

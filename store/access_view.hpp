@@ -39,7 +39,9 @@ struct KeyRecord {
 // its request is answered.
 class AccessView : public StoredView {
  public:
-  explicit AccessView(Database& database) : StoredView(database, "access") {}
+  // Keeps up to `kept_grant_bytes` of key grants in memory (ReadMemo).
+  explicit AccessView(Database& database, std::size_t kept_grant_bytes = ReadMemoBudget{}.grants)
+      : StoredView(database, "access"), grants_(kept_grant_bytes) {}
 
   base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
   void committed() override;
@@ -53,10 +55,7 @@ class AccessView : public StoredView {
   [[nodiscard]] base::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
 
   bool changed_ = false;  // an access event applied since the last commit (projector thread)
-  // Grants by key hash: a grant weighs a few hundred bytes, so tens of
-  // thousands of keys in use.
-  static constexpr std::size_t kKeptGrantBytes = 16 << 20;
-  ReadMemo<std::optional<KeyGrant>> grants_{kKeptGrantBytes};
+  ReadMemo<std::optional<KeyGrant>> grants_;  // by key hash
 };
 
 }  // namespace vouch::store

@@ -1,10 +1,14 @@
 #include "store/database.hpp"
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
+#include <rocksdb/write_buffer_manager.h>
+
+#include <algorithm>
 
 namespace vouch::store {
 namespace {
@@ -38,7 +42,8 @@ class KeyFolder : public rocksdb::SliceTransform {
 
 }  // namespace
 
-base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder) {
+base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder,
+                                                       const Memory& memory) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) return base::Error::internal("cannot create " + folder.string() + ": " + ec.message());
@@ -47,10 +52,19 @@ base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::pa
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.IncreaseParallelism(2);
+  auto cache = rocksdb::NewLRUCache(memory.cache_bytes);
+  options.write_buffer_manager =
+      std::make_shared<rocksdb::WriteBufferManager>(memory.write_buffer_bytes, cache);
   // Reads (auth, GETs) hit small hot keys; a bloom filter keeps misses cheap.
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  table.block_cache = cache;
+  table.cache_index_and_filter_blocks = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
   rocksdb::ColumnFamilyOptions cf_options(options);
+  // A column family's memtable is flushed at a quarter of the shared budget
+  // (RocksDB's default, 64 MiB each, would let four of them exceed it).
+  cf_options.write_buffer_size = std::max<std::size_t>(memory.write_buffer_bytes / 4, 1 << 20);
   cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
 
   // Log positions only grow: every insert into `events` goes after the last.
@@ -77,8 +91,11 @@ base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::pa
                                  status.ToString());
   }
   database->db_.reset(raw);
+  database->cache_ = std::move(cache);
   return database;
 }
+
+std::size_t Database::memory_used() const { return cache_->GetUsage(); }
 
 Database::~Database() {
   if (!db_) return;

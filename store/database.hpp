@@ -11,6 +11,7 @@
 #include "base/result.hpp"
 
 namespace rocksdb {
+class Cache;
 class DB;
 class ColumnFamilyHandle;
 }  // namespace rocksdb
@@ -27,11 +28,26 @@ namespace vouch::store {
 // Thread-safe, like rocksdb::DB itself. Outlives everything that uses it.
 class Database {
  public:
+  // RocksDB's memory: one block cache, and the memtables of every column
+  // family charged to it (a write buffer manager), so that the cache's
+  // capacity bounds both; index and filter blocks live in the cache too.
+  struct Memory {
+    std::size_t cache_bytes = 128 << 20;        // block cache, memtables included
+    std::size_t write_buffer_bytes = 64 << 20;  // memtables of all column families
+  };
+
   // Creates the folder and column families when missing. kInternal with
   // RocksDB's reason when the folder cannot be opened (e.g. locked by another
   // process).
   [[nodiscard]] static base::Result<std::unique_ptr<Database>> open(
-      const std::filesystem::path& folder);
+      const std::filesystem::path& folder, const Memory& memory);
+  [[nodiscard]] static base::Result<std::unique_ptr<Database>> open(
+      const std::filesystem::path& folder) {
+    return open(folder, Memory{});
+  }
+
+  // Bytes held in RocksDB's block cache, memtables included.
+  std::size_t memory_used() const;
 
   ~Database();
   Database(const Database&) = delete;
@@ -63,6 +79,7 @@ class Database {
   Database() = default;
 
   std::filesystem::path folder_;
+  std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned; released in the destructor
 };

@@ -45,8 +45,14 @@ class OwnedRecords {
   };
 
   // `noun` ("project") names a record in errors; `decode` reads one.
-  OwnedRecords(Database& database, std::string area, std::string noun, Decode decode)
-      : database_(database), area_(std::move(area)), noun_(std::move(noun)), decode_(decode) {}
+  // The records read are kept in memory up to `kept_bytes` (ReadMemo).
+  OwnedRecords(Database& database, std::string area, std::string noun, Decode decode,
+               std::size_t kept_bytes)
+      : database_(database),
+        area_(std::move(area)),
+        noun_(std::move(noun)),
+        decode_(decode),
+        found_(kept_bytes) {}
 
   const std::string& area() const { return area_; }
   const std::string& noun() const { return noun_; }
@@ -170,16 +176,12 @@ class OwnedRecords {
   }
 
  private:
-  // Records kept in memory, per read model, by their stored size: about
-  // 13,000 projects, or a few dozen generated tests with their sources.
-  static constexpr std::size_t kKeptBytes = 4 << 20;
-
   Database& database_;
   std::string area_;
   std::string noun_;
   Decode decode_;
   bool changed_ = false;  // a record written since the last commit (projector thread)
-  ReadMemo<std::optional<T>> found_{kKeptBytes};
+  ReadMemo<std::optional<T>> found_;
 };
 
 // A read model of records that belong to accounts, kept in `records_` under
@@ -207,8 +209,9 @@ class OwnedView : public StoredView {
  protected:
   // `name` ("projects") names the projection and the area of its keys.
   OwnedView(Database& database, std::string name, std::string noun,
-            typename OwnedRecords<T>::Decode decode)
-      : StoredView(database, name), records_(database, std::move(name), std::move(noun), decode) {}
+            typename OwnedRecords<T>::Decode decode, std::size_t kept_bytes)
+      : StoredView(database, name),
+        records_(database, std::move(name), std::move(noun), decode, kept_bytes) {}
 
   OwnedRecords<T> records_;
 };

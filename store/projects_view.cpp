@@ -43,8 +43,8 @@ base::Status ProjectsView::apply(const events::RecordedEvent& record, ViewWriter
   return base::ok_status();
 }
 
-ProjectsView::ProjectsView(Database& database)
-    : OwnedView(database, "projects", "project", events::decode_project) {}
+ProjectsView::ProjectsView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "projects", "project", events::decode_project, kept_bytes) {}
 
 base::Result<std::optional<std::string>> ProjectsView::latest_snapshot(
     const std::string& id) const {

@@ -17,7 +17,8 @@ namespace vouch::store {
 // committed state; they never touch the write path.
 class ProjectsView : public OwnedView<events::Project> {
  public:
-  explicit ProjectsView(Database& database);
+  // Keeps up to `kept_bytes` of records in memory (ReadMemo).
+  explicit ProjectsView(Database& database, std::size_t kept_bytes = ReadMemoBudget{}.records);
 
   base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 

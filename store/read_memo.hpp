@@ -11,6 +11,16 @@
 
 namespace vouch::store {
 
+// What the read models may keep in memory, in bytes as their ReadMemos count
+// them (stored sizes; the decoded answers weigh about twice that).
+struct ReadMemoBudget {
+  // Per read model of records (projects, tests, runs, webhooks): about
+  // 13,000 projects, or a few dozen generated tests with their sources, in 4 MiB.
+  std::size_t records = 4 << 20;
+  // Key grants by key hash: a grant weighs a few hundred bytes.
+  std::size_t grants = 16 << 20;
+};
+
 // Answers of a read model kept in memory between the projector's commits:
 // filled by lookups (any thread), dropped by the read model's committed()
 // (the projector's thread) once a commit changed what they were read from.

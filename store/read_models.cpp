@@ -22,12 +22,12 @@ std::string printable(std::string_view bytes) {
 
 }  // namespace
 
-ReadModels::ReadModels(Database& database)
-    : projects_(database),
-      access_(database),
-      tests_(database),
-      runs_(database),
-      webhooks_(database),
+ReadModels::ReadModels(Database& database, const ReadMemoBudget& memo)
+    : projects_(database, memo.records),
+      access_(database, memo.grants),
+      tests_(database, memo.records),
+      runs_(database, memo.records),
+      webhooks_(database, memo.records),
       deliveries_(database),
       events_(database),
       idempotency_(database),

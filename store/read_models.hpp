@@ -23,7 +23,7 @@ namespace vouch::store {
 class ReadModels {
  public:
   // REQUIRES: `database` outlives this object.
-  explicit ReadModels(Database& database);
+  explicit ReadModels(Database& database, const ReadMemoBudget& memo = {});
 
   ProjectsView& projects() { return projects_; }
   const ProjectsView& projects() const { return projects_; }

@@ -47,7 +47,8 @@ base::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& wr
   return base::ok_status();
 }
 
-RunsView::RunsView(Database& database) : OwnedView(database, "runs", "run", events::decode_run) {}
+RunsView::RunsView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "runs", "run", events::decode_run, kept_bytes) {}
 
 base::Result<std::vector<events::TestRun>> RunsView::running() const {
   std::vector<events::TestRun> out;

@@ -15,7 +15,8 @@ namespace vouch::store {
 // running (which a restart ends as interrupted).
 class RunsView : public OwnedView<events::TestRun> {
  public:
-  explicit RunsView(Database& database);
+  // Keeps up to `kept_bytes` of records in memory (ReadMemo).
+  explicit RunsView(Database& database, std::size_t kept_bytes = ReadMemoBudget{}.records);
 
   base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 

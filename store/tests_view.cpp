@@ -90,8 +90,8 @@ base::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& w
   return base::ok_status();
 }
 
-TestsView::TestsView(Database& database)
-    : OwnedView(database, "tests", "test", events::decode_generated_test) {}
+TestsView::TestsView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "tests", "test", events::decode_generated_test, kept_bytes) {}
 
 base::Result<Page<events::GeneratedTest>> TestsView::list(
     const std::string& account, const std::string& project_id,

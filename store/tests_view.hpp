@@ -19,7 +19,8 @@ namespace vouch::store {
 // next test.coverage.updated). Queries read committed state only.
 class TestsView : public OwnedView<events::GeneratedTest> {
  public:
-  explicit TestsView(Database& database);
+  // Keeps up to `kept_bytes` of records in memory (ReadMemo).
+  explicit TestsView(Database& database, std::size_t kept_bytes = ReadMemoBudget{}.records);
 
   base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 

@@ -36,8 +36,8 @@ base::Status WebhooksView::apply(const events::RecordedEvent& record, ViewWriter
   return base::ok_status();
 }
 
-WebhooksView::WebhooksView(Database& database)
-    : OwnedView(database, "webhooks", "webhook", events::decode_webhook_record) {}
+WebhooksView::WebhooksView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "webhooks", "webhook", events::decode_webhook_record, kept_bytes) {}
 
 base::Result<Page<events::Webhook>> WebhooksView::list(
     const std::string& account, const std::optional<std::string>& starting_after,

@@ -24,7 +24,8 @@ struct WebhookEntry {
 // index in creation order. Queries are thread-safe and read committed state.
 class WebhooksView : public OwnedView<events::Webhook> {
  public:
-  explicit WebhooksView(Database& database);
+  // Keeps up to `kept_bytes` of records in memory (ReadMemo).
+  explicit WebhooksView(Database& database, std::size_t kept_bytes = ReadMemoBudget{}.records);
 
   base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 

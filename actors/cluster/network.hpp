@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include "base/result.hpp"
 
@@ -28,8 +30,11 @@ struct NetworkOptions {
 // without them CAF's connections are neither encrypted nor authenticated.
 [[nodiscard]] base::Status check_network(const NetworkOptions& options, const std::string& host);
 
-// "HOST:PORT" → host and port; kInvalid when it is not that.
+// "HOST:PORT" → host and port: the one parser of every address vouchd is
+// given (--listen, --workers-listen, --connect). PORT is 0 to 65535 in
+// decimal digits only; an IPv6 host is bracketed ("[::1]:8080", host "::1").
+// kInvalid, saying what is wrong, for anything else.
 [[nodiscard]] base::Result<std::pair<std::string, std::uint16_t>> parse_host_port(
-    const std::string& text);
+    std::string_view text);
 
 }  // namespace vouch::actors

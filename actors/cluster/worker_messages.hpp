@@ -63,6 +63,10 @@ struct GenerationDone {
   JobFailure failure;                     // the generator failed (then nothing else is set)
   std::vector<events::SourceFile> files;  // the generated tests
   std::string summary;                    // JSON object
+  // The submitted files the suite runs with, when the generator states them
+  // (it leaves out skipped files nothing needs: the package's own tests...).
+  bool sources_stated = false;
+  std::vector<std::string> sources;
   // The dependencies could not be installed: generation went on without them.
   bool install_failed = false;
   std::string install_code;
@@ -122,8 +126,8 @@ typename Inspector::result_type inspect(Inspector& f, GenerationProgress& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, GenerationDone& x) {
-  return f(x.failure, x.files, x.summary, x.install_failed, x.install_code, x.install_detail,
-           x.worker);
+  return f(x.failure, x.files, x.summary, x.sources_stated, x.sources, x.install_failed,
+           x.install_code, x.install_detail, x.worker);
 }
 
 template <class Inspector>

@@ -1,5 +1,6 @@
 #include "actors/execution/generation_coordinator.hpp"
 
+#include <set>
 #include <unordered_map>
 
 #include "actors/domain/append_request.hpp"
@@ -24,15 +25,28 @@ struct GenerationCoordinatorState {
 
 using Self = generation_coordinator_actor::stateful_pointer<GenerationCoordinatorState>;
 
-events::GeneratedTest generated_test(const GenerateTests& command, GenerationDone& done) {
+// What a generated test takes from the command that asked for it.
+events::GeneratedTest test_of(const GenerateTests& command) {
   events::GeneratedTest test;
   test.id = command.test_id;
   test.account = command.account;
   test.project_id = command.project_id;
   test.framework = command.framework;
   test.threshold = command.threshold;
+  test.environment = command.environment;
+  test.created = command.at;
+  test.updated = command.at;
+  return test;
+}
+
+events::GeneratedTest generated_test(const GenerateTests& command, GenerationDone& done) {
+  auto test = test_of(command);
   test.files = std::move(done.files);
   test.sources = command.files;
+  if (done.sources_stated) {
+    const std::set<std::string> kept(done.sources.begin(), done.sources.end());
+    std::erase_if(test.sources, [&](const auto& file) { return !kept.contains(file.path); });
+  }
   test.summary = std::move(done.summary);
   if (done.install_failed) {
     test.summary = with_problem(test.summary, "environment.dependencies", done.install_code,
@@ -40,28 +54,17 @@ events::GeneratedTest generated_test(const GenerateTests& command, GenerationDon
                                 "require them were not tested: " +
                                     done.install_detail);
   }
-  test.environment = command.environment;
-  test.created = command.at;
-  test.updated = command.at;
   return test;
 }
 
 // The test as an asynchronous generation starts: no files yet.
 events::GeneratedTest accepted_test(const GenerateTests& command) {
-  events::GeneratedTest test;
-  test.id = command.test_id;
-  test.account = command.account;
-  test.project_id = command.project_id;
-  test.framework = command.framework;
-  test.threshold = command.threshold;
+  auto test = test_of(command);
   // Nothing found or kept yet.
   test.summary =
       R"({"functionsFound":0,"testsGenerated":0,"testsKept":0,)"
       R"("coverage":{"statements":0,"branches":0,"functions":0,"lines":0},"perFile":[],"problems":[]})";
-  test.environment = command.environment;
   test.status = events::kTestGenerating;
-  test.created = command.at;
-  test.updated = command.at;
   return test;
 }
 

@@ -122,6 +122,7 @@ std::string generation_job_line(const GenerationJob& job) {
                              {"timeBudgetMs", job.budget.count()}};
   if (job.node_path) object["nodePath"] = job.node_path->string();
   if (job.wall_limit.count() > 0) object["wallLimitMs"] = job.wall_limit.count();
+  if (job.deadline.count() > 0) object["deadlineMs"] = job.deadline.count();
   return boost::json::serialize(object) + "\n";
 }
 
@@ -175,7 +176,17 @@ base::Result<GenerationOutput> read_generation(const std::optional<std::string>&
       if (!files || !summary || !summary->is_object()) {
         throw ja::CorruptRecord{"files or summary missing"};
       }
-      return GenerationOutput{events::files_from_json(*files), boost::json::serialize(*summary)};
+      GenerationOutput output{events::files_from_json(*files), boost::json::serialize(*summary),
+                              std::nullopt};
+      if (const auto* sources = object->if_contains("sources")) {
+        if (!sources->is_array()) throw ja::CorruptRecord{"sources is not an array"};
+        output.sources.emplace();
+        for (const auto& path : sources->get_array()) {
+          if (!path.is_string()) throw ja::CorruptRecord{"sources holds a non-string"};
+          output.sources->emplace_back(path.get_string());
+        }
+      }
+      return output;
     } catch (const ja::CorruptRecord& corrupt) {
       return base::Error::internal("the generator's answer is malformed: " + corrupt.what);
     }

@@ -37,11 +37,15 @@ struct GenerationJob {
   std::optional<std::filesystem::path> node_path;  // the dependencies' node_modules
   // The wall time the generator may stretch its budget to on a busy machine (0: twice the budget).
   std::chrono::milliseconds wall_limit{0};
+  // The wall time by which it must have answered, verification included (0: not stated).
+  std::chrono::milliseconds deadline{0};
 };
 
 struct GenerationOutput {
   std::vector<events::SourceFile> files;  // the generated tests
   std::string summary;                    // JSON object
+  // Paths of the submitted files the suite runs with; nullopt: all of them.
+  std::optional<std::vector<std::string>> sources;
 };
 
 std::string generation_job_line(const GenerationJob& job);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "actors/errors.hpp"
+#include "actors/execution/generation_scale.hpp"
 #include "actors/execution/runner_protocol.hpp"
 #include "log/log.hpp"
 #include "runner_cache/transform_cache.hpp"
@@ -10,10 +11,6 @@
 
 namespace vouch::actors {
 namespace {
-
-// The part of the generation sandbox's wall limit the budget may not stretch into: the
-// generator's start, its verification (which the budget does not bound) and its answer.
-constexpr std::chrono::milliseconds kGenerationWallMargin{15'000};
 
 // Makes `task` the job's one task; the returned promise is its answer.
 template <class Done, class Self, class Task>
@@ -111,26 +108,24 @@ void launch(GenerationSelf self) {
   if (!state.node_path.empty()) readable.emplace_back(state.node_path);
   std::vector<std::string> args;
   if (state.task.progress_to) args.emplace_back("--progress");
+  // A package of many sources gets a longer budget, and limits to match.
+  const auto plan = generation_plan(settings, state.task.files);
+  const auto& limits = plan.limits;
   auto child = process::ChildProcess::start(
-      *state.config.host, sandboxed_runner(settings, settings.generation_limits, state.workdir,
-                                           node, "generate.js", args, readable));
+      *state.config.host,
+      sandboxed_runner(settings, limits, state.workdir, node, "generate.js", args, readable));
   if (!child) {
     log::error("generator", child.error().message);
     self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
     return;
   }
-  // On a busy machine the budget stretches up to the sandbox's wall limit less the margin
-  // (with a wall limit below the margin, not at all: the generator never cuts below its budget).
-  const auto wall_limit = std::max(
-      std::chrono::milliseconds(1),
-      std::chrono::milliseconds(settings.generation_limits.wall_ms) - kGenerationWallMargin);
-  GenerationJob job{state.task.files,           state.task.framework, state.task.threshold,
-                    settings.generation_budget, std::nullopt,         wall_limit};
+  GenerationJob job{state.task.files, state.task.framework, state.task.threshold, plan.budget,
+                    std::nullopt,     plan.stretch,         plan.deadline};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);
   // The sandbox's wall limit ends a generator that hangs; this deadline is the backstop.
-  const std::chrono::milliseconds deadline(settings.generation_limits.wall_ms + 5'000);
+  const std::chrono::milliseconds deadline(limits.wall_ms + 5'000);
   exchange_until_result(
       process, generation_job_line(job), ProgressSink{state.task.progress_to, state.task.test_id},
       std::chrono::steady_clock::now() + deadline,
@@ -177,6 +172,8 @@ generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerCo
         } else {
           done.files = std::move(outcome.output->files);
           done.summary = std::move(outcome.output->summary);
+          done.sources_stated = outcome.output->sources.has_value();
+          if (outcome.output->sources) done.sources = std::move(*outcome.output->sources);
           if (state.install) {
             done.install_failed = true;
             done.install_code = state.install->code;

@@ -322,6 +322,8 @@ test('filter the audit trail by type and project, and read an event', async () =
   await page.getByLabel('Project id').fill(projectId);
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/type=project.imported/);
+  // The list keeps the previous page's rows, marked busy, until the filtered page arrives.
+  await page.locator('ol.events[aria-busy="false"]').waitFor();
   const rows = page.locator('li[data-event-type]');
   await rows.first().waitFor();
   for (const type of await rows.evaluateAll((items) => items.map((item) => item.dataset.eventType))) {
@@ -337,6 +339,7 @@ test('filter the audit trail by type and project, and read an event', async () =
   await page.getByLabel('Project id').fill('');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/type=project\.\*/);
+  await page.locator('ol.events[aria-busy="false"]').waitFor();
   await page.locator('li[data-event-type="project.created"]').first().waitFor();
   const types = await page.locator('li[data-event-type]').evaluateAll((items) => items.map((item) => item.dataset.eventType));
   assert.ok(types.every((type) => type.startsWith('project.')), types.join(','));
@@ -354,6 +357,7 @@ test('events page by page through the link', async () => {
   assert.equal(await page.locator('li[data-event-type]').count(), 25);
   await page.getByRole('link', { name: 'Next page' }).click();
   await page.waitForURL(/after=evt_/);
+  await page.locator('ol.events[aria-busy="false"]').waitFor();
   await page.getByRole('link', { name: 'First page' }).waitFor();
   const firstOnPageTwo = await page.locator('li[data-event-type] summary code').nth(1).textContent();
   assert.equal(firstOnPageTwo, all.events[25].id);
@@ -377,7 +381,9 @@ test('the pages work from the keyboard: navigation, skip link, focus on each pag
   };
   await open('#/projects');
   await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'H1', 'a new page focuses its title');
+  const focusedTag = () => page.evaluate(() => document.activeElement.tagName);
+  await page.waitForFunction(() => document.activeElement.tagName === 'H1', null, { timeout: 2000 }).catch(() => {});
+  assert.equal(await focusedTag(), 'H1', 'a new page focuses its title');
   await backTo('Events');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();

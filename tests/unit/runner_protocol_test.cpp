@@ -56,6 +56,12 @@ TEST(ReadGeneration, AnAnswerOrAClearError) {
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_EQ(ok->files.size(), 1u);
   EXPECT_EQ(ok->summary, R"({"testsKept":1})");
+  EXPECT_FALSE(ok->sources);  // all of the submitted files
+  auto stated = read_generation(
+      R"({"files":[],"summary":{},"sources":["index.js","package.json"]})", exited(0));
+  ASSERT_TRUE(stated) << stated.error().message;
+  EXPECT_EQ(*stated->sources, (std::vector<std::string>{"index.js", "package.json"}));
+  EXPECT_FALSE(read_generation(R"({"files":[],"summary":{},"sources":"x"})", exited(0)));
   auto refused = read_generation(R"({"error":"files must be an array"})", exited(1));
   ASSERT_FALSE(refused);
   EXPECT_EQ(refused.error().code, base::ErrorCode::kInternal);

@@ -49,7 +49,11 @@ export interface PostOptions {
 class Resource {
   constructor(protected readonly transport: Transport) {}
 
-  protected call<R>(operation: OperationId, params: Record<string, string> = {}, options: RequestOptions = {}): Promise<R> {
+  protected call<R>(
+    operation: OperationId,
+    params: Record<string, string> = {},
+    options: RequestOptions = {},
+  ): Promise<R> {
     const [method, template] = OPERATIONS[operation];
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
@@ -86,7 +90,14 @@ const byId = (item: { id: string }) => item.id;
  * `noun` names its operations (`createProject`, `listProjects`, …), `idParam` its path parameter
  * and `field` the list answer's array.
  */
-abstract class Crud<Noun extends 'Project' | 'Webhook', Item extends { id: string }, Created, CreateBody, UpdateBody, List> extends Resource {
+abstract class Crud<
+  Noun extends 'Project' | 'Webhook',
+  Item extends { id: string },
+  Created,
+  CreateBody,
+  UpdateBody,
+  List,
+> extends Resource {
   constructor(
     transport: Transport,
     private readonly noun: Noun,
@@ -118,7 +129,14 @@ abstract class Crud<Noun extends 'Project' | 'Webhook', Item extends { id: strin
   }
 }
 
-export class Projects extends Crud<'Project', T.Project, T.Project, T.CreateProjectRequest, T.UpdateProjectRequest, T.ProjectList> {
+export class Projects extends Crud<
+  'Project',
+  T.Project,
+  T.Project,
+  T.CreateProjectRequest,
+  T.UpdateProjectRequest,
+  T.ProjectList
+> {
   constructor(transport: Transport) {
     super(transport, 'Project', 'projectId', 'projects');
   }
@@ -126,10 +144,12 @@ export class Projects extends Crud<'Project', T.Project, T.Project, T.CreateProj
    * Stores a snapshot of the project's sources (`project.imported`) from `{ files }`,
    * `{ git: { ref } }` (the project's repository at a branch or tag), or the bytes of a `.tar.gz`.
    */
-  importSnapshot(projectId: string, source: T.ImportRequest | Uint8Array, options: PostOptions = {}): Promise<T.ImportedSnapshot> {
-    const body = source instanceof Uint8Array
-      ? { rawBody: source, contentType: 'application/gzip' }
-      : { body: source };
+  importSnapshot(
+    projectId: string,
+    source: T.ImportRequest | Uint8Array,
+    options: PostOptions = {},
+  ): Promise<T.ImportedSnapshot> {
+    const body = source instanceof Uint8Array ? { rawBody: source, contentType: 'application/gzip' } : { body: source };
     return this.call('importProject', { projectId }, { ...body, idempotencyKey: options.idempotencyKey });
   }
 }
@@ -164,11 +184,15 @@ export class Tests extends Resource {
   generate(body: T.GenerateTestsRequest, options: GenerateOptions = {}): Promise<T.GeneratedTest> {
     const { async, wait, onProgress, pollIntervalMs, waitTimeoutMs, ...request } = options;
     if (!async && !wait) return this.call('generateTests', {}, { body, ...request });
-    const accepted = this.call<T.GeneratedTest>('generateTests', {}, {
-      body,
-      idempotencyKey: request.idempotencyKey,
-      headers: { prefer: 'respond-async' },
-    });
+    const accepted = this.call<T.GeneratedTest>(
+      'generateTests',
+      {},
+      {
+        body,
+        idempotencyKey: request.idempotencyKey,
+        headers: { prefer: 'respond-async' },
+      },
+    );
     if (!wait) return accepted;
     return accepted.then((test) => this.waitForGeneration(test.testId, { onProgress, pollIntervalMs, waitTimeoutMs }));
   }
@@ -184,7 +208,8 @@ export class Tests extends Resource {
     for (;;) {
       const test = await this.get(testId);
       if (test.status !== 'generating') {
-        if (test.error) throw new VouchError({ status: 0, code: test.error.code, detail: test.error.detail, body: test });
+        if (test.error)
+          throw new VouchError({ status: 0, code: test.error.code, detail: test.error.detail, body: test });
         return test;
       }
       if (test.progress && options.onProgress) {
@@ -194,7 +219,11 @@ export class Tests extends Resource {
       }
       const now = Date.now();
       if (now >= deadline) {
-        throw new VouchError({ status: 0, code: 'wait_timeout', detail: `test ${testId} was still generating after ${timeoutMs} ms` });
+        throw new VouchError({
+          status: 0,
+          code: 'wait_timeout',
+          detail: `test ${testId} was still generating after ${timeoutMs} ms`,
+        });
       }
       await this.transport.sleep(Math.min(interval, deadline - now));
     }
@@ -216,10 +245,14 @@ export class Tests extends Resource {
   results(runId: string, options: { waitSeconds?: number } = {}): Promise<T.Run> {
     const wait = Math.floor(options.waitSeconds ?? 0);
     if (wait <= 0) return this.call('getRun', { runId });
-    return this.call('getRun', { runId }, {
-      headers: { prefer: `wait=${wait}` },
-      timeoutMs: this.transport.timeoutMs + wait * 1000,
-    });
+    return this.call(
+      'getRun',
+      { runId },
+      {
+        headers: { prefer: `wait=${wait}` },
+        timeoutMs: this.transport.timeoutMs + wait * 1000,
+      },
+    );
   }
   /** The completed run's coverage report: `{runId, created, lcov, istanbul, lcovUrl, htmlUrl}`. */
   coverage(runId: string): Promise<T.CoverageReport> {
@@ -260,7 +293,11 @@ export class Tests extends Resource {
       if (run?.status === 'completed') return run;
       const now = Date.now();
       if (now >= deadline) {
-        throw new VouchError({ status: 0, code: 'wait_timeout', detail: `run ${runId} did not complete within ${timeoutMs} ms` });
+        throw new VouchError({
+          status: 0,
+          code: 'wait_timeout',
+          detail: `run ${runId} did not complete within ${timeoutMs} ms`,
+        });
       }
       if (run === undefined || now - started < wait * 900) {
         // No answer, or the request was not held: back off before asking again.
@@ -273,7 +310,14 @@ export class Tests extends Resource {
 }
 
 /** Creation and rotation answer with the `secret` (only there). */
-export class Webhooks extends Crud<'Webhook', T.Webhook, T.WebhookWithSecret, T.CreateWebhookRequest, T.UpdateWebhookRequest, T.WebhookList> {
+export class Webhooks extends Crud<
+  'Webhook',
+  T.Webhook,
+  T.WebhookWithSecret,
+  T.CreateWebhookRequest,
+  T.UpdateWebhookRequest,
+  T.WebhookList
+> {
   constructor(transport: Transport) {
     super(transport, 'Webhook', 'webhookId', 'webhooks');
   }
@@ -284,7 +328,10 @@ export class Webhooks extends Crud<'Webhook', T.Webhook, T.WebhookWithSecret, T.
   deliveries(webhookId: string, params: T.ListDeliveriesParams = {}): Promise<T.DeliveryList> {
     return this.call('listDeliveries', { webhookId }, { query: { ...params } });
   }
-  iterateDeliveries(webhookId: string, params: T.ListDeliveriesParams = {}): AsyncGenerator<T.Delivery, void, undefined> {
+  iterateDeliveries(
+    webhookId: string,
+    params: T.ListDeliveriesParams = {},
+  ): AsyncGenerator<T.Delivery, void, undefined> {
     return this.pages<T.Delivery>('listDeliveries', 'deliveries', { webhookId }, { ...params }, byId);
   }
   redeliver(webhookId: string, deliveryId: string): Promise<T.Redelivery> {

@@ -44,7 +44,8 @@ function vouch(args, { cwd, key, env = {} }) {
   });
 }
 
-const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd, stdio: 'pipe' });
+const git = (cwd, ...args) =>
+  execFileSync('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd, stdio: 'pipe' });
 
 describe('the vouch command', () => {
   let repo;
@@ -56,7 +57,10 @@ describe('the vouch command', () => {
     fs.mkdirSync(path.join(repo, 'src'));
     fs.mkdirSync(path.join(repo, 'notes'));
     fs.mkdirSync(path.join(repo, 'node_modules', 'left-pad'), { recursive: true });
-    fs.writeFileSync(path.join(repo, 'package.json'), JSON.stringify({ name: 'tiny-math', version: '1.0.0', main: 'src/math.js', files: ['src'] }, null, 2));
+    fs.writeFileSync(
+      path.join(repo, 'package.json'),
+      JSON.stringify({ name: 'tiny-math', version: '1.0.0', main: 'src/math.js', files: ['src'] }, null, 2),
+    );
     fs.writeFileSync(path.join(repo, 'src', 'math.js'), MATH);
     fs.writeFileSync(path.join(repo, 'notes', 'todo.txt'), 'not in `files`: never uploaded\n');
     fs.writeFileSync(path.join(repo, 'node_modules', 'left-pad', 'index.js'), 'module.exports = 1;\n');
@@ -71,7 +75,10 @@ describe('the vouch command', () => {
     });
     key = issued.key;
     // The team's project, judged by the bar alone (no project threshold): `--create` finds it.
-    const project = await new Vouch({ baseUrl: BASE_URL, apiKey: key }).projects.create({ name: 'tiny-math', config: { coverage: { threshold: 0 } } });
+    const project = await new Vouch({ baseUrl: BASE_URL, apiKey: key }).projects.create({
+      name: 'tiny-math',
+      config: { coverage: { threshold: 0 } },
+    });
     projectId = project.id;
   });
 
@@ -91,7 +98,10 @@ describe('the vouch command', () => {
     assert.match(first.stdout, /^coverage bar 100%: lines [\d.]+% is under it$/m);
     // Progress as plain lines (CI is set): the generation's phases.
     assert.match(first.stderr, new RegExp(`^generating ${testId}: queued$`, 'm'));
-    assert.match(first.stderr, new RegExp(`^generating ${testId}: (loading|searching|shrinking|mutating|verifying|writing)`, 'm'));
+    assert.match(
+      first.stderr,
+      new RegExp(`^generating ${testId}: (loading|searching|shrinking|mutating|verifying|writing)`, 'm'),
+    );
 
     const written = path.join(repo, 'src', '__tests__', 'math.test.js');
     assert.match(fs.readFileSync(written, 'utf8'), /expect\(/);
@@ -114,7 +124,10 @@ describe('the vouch command', () => {
     assert.deepEqual(report.snapshot.packed, ['package.json', 'src/math.js']);
     assert.equal(report.failUnder.met, true);
     assert.equal(report.run.outcome, 'success');
-    assert.deepEqual(report.written.find((file) => file.path === 'src/__tests__/math.test.js'), { path: 'src/__tests__/math.test.js', status: 'kept' });
+    assert.deepEqual(
+      report.written.find((file) => file.path === 'src/__tests__/math.test.js'),
+      { path: 'src/__tests__/math.test.js', status: 'kept' },
+    );
     assert.equal(fs.readFileSync(written, 'utf8'), edited);
     assert.equal(report.reports.junit, 'junit.xml');
     assert.equal(second.stderr.includes('generating'), false, 'no progress with --json');
@@ -140,21 +153,54 @@ describe('writing generated files', () => {
   it('replaces only what it wrote and nobody changed since', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-written-'));
     try {
-      const first = writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'one' }, { path: 'jest.config.js', content: 'cfg' }], { testId: 'tst_1' });
-      assert.deepEqual(first.map((f) => f.status), ['written', 'written']);
+      const first = writeGeneratedFiles(
+        dir,
+        [
+          { path: 'a/t.test.js', content: 'one' },
+          { path: 'jest.config.js', content: 'cfg' },
+        ],
+        { testId: 'tst_1' },
+      );
+      assert.deepEqual(
+        first.map((f) => f.status),
+        ['written', 'written'],
+      );
       // unchanged on disk: replaced; the same content: unchanged
-      const second = writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'two' }, { path: 'jest.config.js', content: 'cfg' }], { testId: 'tst_2' });
-      assert.deepEqual(second.map((f) => f.status), ['updated', 'unchanged']);
+      const second = writeGeneratedFiles(
+        dir,
+        [
+          { path: 'a/t.test.js', content: 'two' },
+          { path: 'jest.config.js', content: 'cfg' },
+        ],
+        { testId: 'tst_2' },
+      );
+      assert.deepEqual(
+        second.map((f) => f.status),
+        ['updated', 'unchanged'],
+      );
       assert.equal(fs.readFileSync(path.join(dir, 'a/t.test.js'), 'utf8'), 'two');
       // changed by its user: kept, unless forced
       fs.writeFileSync(path.join(dir, 'a/t.test.js'), 'mine');
-      assert.equal(writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'three' }], { testId: 'tst_3' })[0].status, 'kept');
+      assert.equal(
+        writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'three' }], { testId: 'tst_3' })[0].status,
+        'kept',
+      );
       assert.equal(fs.readFileSync(path.join(dir, 'a/t.test.js'), 'utf8'), 'mine');
-      assert.equal(writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'three' }], { testId: 'tst_3', force: true })[0].status, 'overwritten');
+      assert.equal(
+        writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'three' }], { testId: 'tst_3', force: true })[0]
+          .status,
+        'overwritten',
+      );
       // a file vouch never wrote is the user's
       fs.writeFileSync(path.join(dir, 'own.test.js'), 'theirs');
-      assert.equal(writeGeneratedFiles(dir, [{ path: 'own.test.js', content: 'ours' }], { testId: 'tst_4' })[0].status, 'kept');
-      assert.throws(() => writeGeneratedFiles(dir, [{ path: '../escape.js', content: 'x' }], { testId: 'tst_5' }), /would leave/);
+      assert.equal(
+        writeGeneratedFiles(dir, [{ path: 'own.test.js', content: 'ours' }], { testId: 'tst_4' })[0].status,
+        'kept',
+      );
+      assert.throws(
+        () => writeGeneratedFiles(dir, [{ path: '../escape.js', content: 'x' }], { testId: 'tst_5' }),
+        /would leave/,
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

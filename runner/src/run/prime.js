@@ -42,10 +42,13 @@ async function primeJest(workdir, rounds = ROUNDS) {
   if (rounds === 0) return;
   const root = path.join(workdir, WARM_UP_FOLDER);
   try {
-    writeFiles(root, SUITE_FILES.map((file) => ({
-      path: file.path,
-      content: fs.readFileSync(path.join(SUITE_DIR, file.stored), 'utf8'),
-    })));
+    writeFiles(
+      root,
+      SUITE_FILES.map((file) => ({
+        path: file.path,
+        content: fs.readFileSync(path.join(SUITE_DIR, file.stored), 'utf8'),
+      })),
+    );
     const cacheDirectory = path.join(workdir, WARM_UP_CACHE);
     for (let round = 0; round < rounds; round += 1) await runSample(root, cacheDirectory);
   } finally {

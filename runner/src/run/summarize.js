@@ -20,17 +20,19 @@ function summarize(aggregated, root) {
     failed: aggregated.numFailedTests,
     coverage: coverageTotals(aggregated.coverageMap),
     files: coverageByFile(aggregated.coverageMap, root),
-    tests: aggregated.testResults.flatMap((suite) => suite.testResults.map((test) => ({
-      name: [...test.ancestorTitles, test.title].join(' › '),
-      file: relativePath(root, suite.testFilePath),
-      status: STATUS[test.status] ?? 'skipped',
-      ...(test.status === 'failed' && { message: firstLines(test.failureMessages.join('\n')) }),
-      // For JUnit reports: the describe blocks and the test's own title, its time, the stack.
-      suite: test.ancestorTitles.join(' › '),
-      title: test.title,
-      durationMs: Math.max(0, Math.round(test.duration ?? 0)),
-      ...(test.status === 'failed' && { stack: stackLines(test.failureMessages.join('\n'), root) }),
-    }))),
+    tests: aggregated.testResults.flatMap((suite) =>
+      suite.testResults.map((test) => ({
+        name: [...test.ancestorTitles, test.title].join(' › '),
+        file: relativePath(root, suite.testFilePath),
+        status: STATUS[test.status] ?? 'skipped',
+        ...(test.status === 'failed' && { message: firstLines(test.failureMessages.join('\n')) }),
+        // For JUnit reports: the describe blocks and the test's own title, its time, the stack.
+        suite: test.ancestorTitles.join(' › '),
+        title: test.title,
+        durationMs: Math.max(0, Math.round(test.duration ?? 0)),
+        ...(test.status === 'failed' && { stack: stackLines(test.failureMessages.join('\n'), root) }),
+      })),
+    ),
   };
 }
 
@@ -47,10 +49,12 @@ function suiteLoadErrors(aggregated, root) {
 // or no source file loaded at all) istanbul says "Unknown"; that counts as 100.
 function coverageTotals(coverageMap) {
   const summary = coverageMap ? coverageMap.getCoverageSummary() : null;
-  return Object.fromEntries(COVERAGE_KEYS.map((key) => {
-    const totals = summary?.[key];
-    return [key, totals && totals.total > 0 ? totals.pct : 100];
-  }));
+  return Object.fromEntries(
+    COVERAGE_KEYS.map((key) => {
+      const totals = summary?.[key];
+      return [key, totals && totals.total > 0 ? totals.pct : 100];
+    }),
+  );
 }
 
 // Istanbul's percentages for each source file, by its path in the work folder.
@@ -81,7 +85,9 @@ function stackLines(message, root) {
   const prefix = `${root}${path.sep}`;
   return stripVTControlCharacters(message)
     .split('\n')
-    .filter((line) => /^\s+at /.test(line) && line.includes(prefix) && !line.includes(`${path.sep}node_modules${path.sep}`))
+    .filter(
+      (line) => /^\s+at /.test(line) && line.includes(prefix) && !line.includes(`${path.sep}node_modules${path.sep}`),
+    )
     .slice(0, MAX_MESSAGE_LINES)
     .map((line) => line.trim().split(prefix).join(''))
     .join('\n')

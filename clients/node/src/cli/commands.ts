@@ -42,15 +42,27 @@ export async function resolveProject(ctx: Context, choice: ProjectChoice): Promi
   return project;
 }
 
-export async function importDirectory(ctx: Context, dir: string, choice: ProjectChoice): Promise<{ project: T.Project; snapshot: T.ImportedSnapshot }> {
+export async function importDirectory(
+  ctx: Context,
+  dir: string,
+  choice: ProjectChoice,
+): Promise<{ project: T.Project; snapshot: T.ImportedSnapshot }> {
   const packed = await packDirectory(dir, writtenPaths(dir));
   const project = await resolveProject(ctx, choice);
   ctx.out.progress(`packing ${dir}: ${packed.files.length} files, ${packed.tarball.length} bytes`);
   const snapshot = await ctx.vouch.projects.importSnapshot(project.id, packed.tarball);
   ctx.out.doneProgress();
-  ctx.out.line(`snapshot ${snapshot.snapshotId}: ${snapshot.files} files, ${snapshot.bytes} bytes` +
-    (snapshot.skipped.length ? `, ${snapshot.skipped.length} skipped` : ''));
-  ctx.out.set('snapshot', { id: snapshot.snapshotId, files: snapshot.files, bytes: snapshot.bytes, skipped: snapshot.skipped, packed: packed.files });
+  ctx.out.line(
+    `snapshot ${snapshot.snapshotId}: ${snapshot.files} files, ${snapshot.bytes} bytes` +
+      (snapshot.skipped.length ? `, ${snapshot.skipped.length} skipped` : ''),
+  );
+  ctx.out.set('snapshot', {
+    id: snapshot.snapshotId,
+    files: snapshot.files,
+    bytes: snapshot.bytes,
+    skipped: snapshot.skipped,
+    packed: packed.files,
+  });
   return { project, snapshot };
 }
 
@@ -89,7 +101,10 @@ export interface GenerateChoice {
   force?: boolean;
 }
 
-export async function generate(ctx: Context, choice: GenerateChoice): Promise<{ test: T.GeneratedTest; written: WrittenFile[] }> {
+export async function generate(
+  ctx: Context,
+  choice: GenerateChoice,
+): Promise<{ test: T.GeneratedTest; written: WrittenFile[] }> {
   const body: T.GenerateTestsRequest = { projectId: choice.projectId };
   if (choice.snapshotId) body.snapshotId = choice.snapshotId;
   if (choice.paths && choice.paths.length) body.paths = choice.paths;
@@ -97,7 +112,9 @@ export async function generate(ctx: Context, choice: GenerateChoice): Promise<{ 
   const accepted = await ctx.vouch.tests.generate(body, { async: true });
   testId = accepted.testId;
   ctx.out.line(`test ${testId}`);
-  ctx.out.progress(describeProgress(testId, accepted.progress ?? { phase: 'queued', filesDone: 0, filesTotal: 0, testsKept: 0 }));
+  ctx.out.progress(
+    describeProgress(testId, accepted.progress ?? { phase: 'queued', filesDone: 0, filesTotal: 0, testsKept: 0 }),
+  );
   let test: T.GeneratedTest;
   try {
     test = await ctx.vouch.tests.waitForGeneration(testId, {
@@ -109,13 +126,16 @@ export async function generate(ctx: Context, choice: GenerateChoice): Promise<{ 
   const summary = test.summary;
   for (const row of table(['File', 'Tests kept', 'Coverage', 'Skipped'], summaryRows(summary))) ctx.out.line(row);
   const skipped = new Set(summary.problems.map((problem) => problem.path)).size;
-  ctx.out.line(`${summary.testsKept} tests kept of ${summary.testsGenerated}, lines covered ${percent(summary.coverage.lines)}, ${skipped} files with problems`);
+  ctx.out.line(
+    `${summary.testsKept} tests kept of ${summary.testsGenerated}, lines covered ${percent(summary.coverage.lines)}, ${skipped} files with problems`,
+  );
   let written: WrittenFile[] = [];
   if (choice.write !== undefined) {
     written = writeGeneratedFiles(choice.write, test.files, { force: choice.force, testId });
     for (const file of written) {
       ctx.out.line(`${file.status.padEnd(11)} ${path.join(choice.write, file.path)}`);
-      if (file.status === 'kept') ctx.out.warn(`${path.join(choice.write, file.path)} was changed locally: kept (--force replaces it)`);
+      if (file.status === 'kept')
+        ctx.out.warn(`${path.join(choice.write, file.path)} was changed locally: kept (--force replaces it)`);
     }
   }
   ctx.out.set('test', { id: testId, status: test.status, summary, files: test.files.map((file) => file.path) });
@@ -156,13 +176,22 @@ export async function run(ctx: Context, choice: RunChoice): Promise<number> {
   const results = done.results;
   if (results) {
     const c = results.coverage;
-    ctx.out.line(`${results.passed} passed, ${results.failed} failed of ${results.total}; coverage: ` +
-      `statements ${percent(c.statements)}, branches ${percent(c.branches)}, functions ${percent(c.functions)}, lines ${percent(c.lines)}`);
+    ctx.out.line(
+      `${results.passed} passed, ${results.failed} failed of ${results.total}; coverage: ` +
+        `statements ${percent(c.statements)}, branches ${percent(c.branches)}, functions ${percent(c.functions)}, lines ${percent(c.lines)}`,
+    );
   }
   for (const failure of done.failures) ctx.out.line(`  failed: ${failure}`);
   if (done.error) ctx.out.line(`error ${done.error.code}: ${done.error.detail}`);
   ctx.out.line(`outcome ${done.outcome}`);
-  ctx.out.set('run', { id: done.runId, status: done.status, outcome: done.outcome, results, failures: done.failures, error: done.error });
+  ctx.out.set('run', {
+    id: done.runId,
+    status: done.status,
+    outcome: done.outcome,
+    results,
+    failures: done.failures,
+    error: done.error,
+  });
 
   const reports: Record<string, string> = {};
   if (results && (choice.lcov || choice.junit)) {
@@ -216,7 +245,13 @@ export async function ci(ctx: Context, choice: CiChoice): Promise<number> {
     ctx.out.warn('no test could be kept: nothing to run');
     return EXIT_FAILED;
   }
-  return run(ctx, { testId: test.testId, wait: true, lcov: choice.lcov, junit: choice.junit, failUnder: choice.failUnder });
+  return run(ctx, {
+    testId: test.testId,
+    wait: true,
+    lcov: choice.lcov,
+    junit: choice.junit,
+    failUnder: choice.failUnder,
+  });
 }
 
 export function isServiceError(error: unknown): error is VouchError {

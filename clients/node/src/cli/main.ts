@@ -29,8 +29,22 @@ const COMMON = {
 
 const OPTIONS = {
   import: { ...COMMON, project: { type: 'string' }, create: { type: 'string' } },
-  generate: { ...COMMON, project: { type: 'string' }, snapshot: { type: 'string' }, paths: { type: 'string', multiple: true }, write: { type: 'string' }, force: { type: 'boolean' } },
-  run: { ...COMMON, test: { type: 'string' }, wait: { type: 'boolean' }, lcov: { type: 'string' }, junit: { type: 'string' }, 'fail-under': { type: 'string' } },
+  generate: {
+    ...COMMON,
+    project: { type: 'string' },
+    snapshot: { type: 'string' },
+    paths: { type: 'string', multiple: true },
+    write: { type: 'string' },
+    force: { type: 'boolean' },
+  },
+  run: {
+    ...COMMON,
+    test: { type: 'string' },
+    wait: { type: 'boolean' },
+    lcov: { type: 'string' },
+    junit: { type: 'string' },
+    'fail-under': { type: 'string' },
+  },
   ci: {
     ...COMMON,
     project: { type: 'string' },
@@ -60,7 +74,10 @@ function failUnder(values: Values): number | undefined {
 /** --paths a,b --paths c → [a, b, c]. */
 function paths(values: Values): string[] | undefined {
   const given = values.paths as string[] | undefined;
-  return given?.flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean);
+  return given
+    ?.flatMap((entry) => entry.split(','))
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 function oneDirectory(positionals: string[]): string {
@@ -71,7 +88,10 @@ function oneDirectory(positionals: string[]): string {
 async function execute(command: Command, values: Values, positionals: string[], ctx: Context): Promise<number> {
   switch (command) {
     case 'import':
-      await importDirectory(ctx, oneDirectory(positionals), { project: values.project as string, create: values.create as string });
+      await importDirectory(ctx, oneDirectory(positionals), {
+        project: values.project as string,
+        create: values.create as string,
+      });
       return 0;
     case 'generate': {
       if (positionals.length) throw new UsageError(`generate takes no DIR (use --write DIR): ${positionals.join(' ')}`);
@@ -162,7 +182,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     if (error instanceof VouchError) {
       out.warn(`${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}`);
       for (const field of error.errors) out.warn(`  ${field.field}: ${field.message}`);
-      out.set('error', { status: error.status, code: error.code, detail: error.detail, errors: error.errors, requestId: error.requestId });
+      out.set('error', {
+        status: error.status,
+        code: error.code,
+        detail: error.detail,
+        errors: error.errors,
+        requestId: error.requestId,
+      });
     } else if (error instanceof UsageError) {
       out.warn(error.message);
       out.set('error', { code: 'usage', detail: error.message });

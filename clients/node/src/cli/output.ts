@@ -78,6 +78,9 @@ export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
   const numeric = header.map((_, i) => rows.length > 0 && rows.every((row) => /^[\d.%—-]*$/.test(row[i])));
   const format = (row: string[]) =>
-    row.map((cell, i) => (numeric[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join('  ').trimEnd();
+    row
+      .map((cell, i) => (numeric[i] ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
   return [format(header), format(widths.map((w) => '-'.repeat(w))), ...rows.map(format)];
 }

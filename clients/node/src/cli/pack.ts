@@ -42,7 +42,10 @@ export async function packDirectory(dir: string, leaveOut: Set<string> = new Set
       throw new UsageError(`${manifestPath} is not valid JSON: ${(error as Error).message}`);
     }
   }
-  const listed = await packlist({ path: root, package: manifest, isProjectRoot: true, edgesOut: new Map() }, { path: root });
+  const listed = await packlist(
+    { path: root, package: manifest, isProjectRoot: true, edgesOut: new Map() },
+    { path: root },
+  );
   const files = listed.filter((file) => !file.split('/').includes('node_modules') && !leaveOut.has(file)).sort();
   if (files.length === 0) throw new UsageError(`${dir} holds no file to pack`);
   const chunks: Buffer[] = [];

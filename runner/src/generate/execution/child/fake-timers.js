@@ -17,7 +17,11 @@ function useFakeTimers() {
   if (clock) clock.uninstall();
   const timers = withGlobal(globalThis);
   clock = timers.install({
-    now: Date.now(), toFake: Object.keys(timers.timers), loopLimit: 100000, shouldClearNativeTimers: true, shouldAdvanceTime: true,
+    now: Date.now(),
+    toFake: Object.keys(timers.timers),
+    loopLimit: 100000,
+    shouldClearNativeTimers: true,
+    shouldAdvanceTime: true,
   });
 }
 
@@ -34,9 +38,15 @@ function activeClock() {
 const fakeTimerApi = {
   useFakeTimers,
   useRealTimers,
-  advanceTimersByTime: (ms) => { activeClock().tick(ms); },
-  runOnlyPendingTimers: () => { activeClock().runToLast(); },
-  runAllTimers: () => { activeClock().runAll(); },
+  advanceTimersByTime: (ms) => {
+    activeClock().tick(ms);
+  },
+  runOnlyPendingTimers: () => {
+    activeClock().runToLast();
+  },
+  runAllTimers: () => {
+    activeClock().runAll();
+  },
 };
 
 module.exports = { fakeTimerApi, realTimers };
