@@ -21,8 +21,8 @@
 #include "actors/execution/worker.hpp"
 #include "actors/timeouts.hpp"
 #include "actors/type_ids.hpp"
-#include "secrets/webhook_secrets.hpp"
 #include "process/child_process.hpp"
+#include "secrets/webhook_secrets.hpp"
 #include "store/read_models.hpp"
 
 namespace vouch::actors {
@@ -165,7 +165,7 @@ struct Service::Impl {
   struct WebhookActors {
     CommitRelay* relay = nullptr;
     transport::WebhookClient* client = nullptr;
-    const secrets::WebhookSecrets* secrets = nullptr;
+    secrets::WebhookSecrets* secrets = nullptr;
     webhook_registry_actor registry;
     webhook_dispatcher_actor dispatcher;
     ~WebhookActors() {
@@ -364,12 +364,20 @@ void Service::rotate_webhook_secret(events::RotateWebhookSecret command,
   impl_->ask<events::Webhook>(impl_->webhooks.registry, std::move(command), std::move(done));
 }
 
-base::Result<std::string> Service::open_webhook_secret(const std::string& webhook_id,
-                                                         const events::SealedSecret& sealed) const {
+base::Result<std::string> Service::open_secret(const std::string& owner,
+                                               const events::SealedSecret& sealed) const {
   if (!impl_->webhooks.secrets) {
-    return base::Error::unavailable("webhooks are not started in this process");
+    return base::Error::unavailable("the secrets key store is not open in this process");
   }
-  return impl_->webhooks.secrets->open(webhook_id, sealed);
+  return impl_->webhooks.secrets->open(owner, sealed);
+}
+
+base::Result<events::SealedSecret> Service::seal_response_secret(const std::string& stream,
+                                                                 std::string_view plain) {
+  if (!impl_->webhooks.secrets) {
+    return base::Error::unavailable("the secrets key store is not open in this process");
+  }
+  return impl_->webhooks.secrets->seal(stream, plain);
 }
 
 void Service::redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done) {

@@ -89,7 +89,8 @@ a_cpu1=$(cpu_seconds "${nginx_workers[@]}")
 # --- b) and d) vouchd --------------------------------------------------------------
 key=vk_bench_admin_key
 # Rate limits off: the plans cap any one account far below what is measured here.
-VOUCH_BOOTSTRAP_KEY=$key "${VOUCHD:-build/vouchd}" --data "$work/vouch" --listen 127.0.0.1:0 --no-rate-limits > "$work/vouchd.out" 2>"$work/vouchd.err" &
+VOUCH_BOOTSTRAP_KEY=$key "${VOUCHD:-build/vouchd}" --data "$work/vouch" --listen 127.0.0.1:0 --no-rate-limits \
+  --secrets-key-file "$work/secrets.key" > "$work/vouchd.out" 2>"$work/vouchd.err" &
 vouchd_pid=$!
 pids+=($vouchd_pid)
 for _ in $(seq 50); do grep -q "listening on" "$work/vouchd.out" 2>/dev/null && break; sleep 0.1; done

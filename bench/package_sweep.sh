@@ -37,7 +37,7 @@ for package in "${PACKAGES[@]}"; do
 done
 
 VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
-  --listen 127.0.0.1:0 --no-rate-limits >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
+  --secrets-key-file "$WORK/secrets.key" --listen 127.0.0.1:0 --no-rate-limits >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
 VOUCHD_PID=$!
 for _ in $(seq 100); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
 ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"

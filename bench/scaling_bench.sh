@@ -30,7 +30,7 @@ cleanup() {
 trap cleanup EXIT
 
 VOUCH_BOOTSTRAP_KEY="$KEY" "$ROOT/build/vouchd" serve --data "$WORK/data" --listen 127.0.0.1:0 \
-  --no-rate-limits --generators 0 --executors 0 --workers-listen 127.0.0.1:0 \
+  --secrets-key-file "$WORK/secrets.key" --no-rate-limits --generators 0 --executors 0 --workers-listen 127.0.0.1:0 \
   --generation-queue-ms 600000 >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
 VOUCHD_PID=$!
 for _ in $(seq 100); do grep -q "^listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done

@@ -57,7 +57,7 @@ cleanup() {
 trap cleanup EXIT
 
 VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
-  --listen 127.0.0.1:0 --no-rate-limits --memory-mb "$MEMORY_MB" \
+  --secrets-key-file "$WORK/secrets.key" --listen 127.0.0.1:0 --no-rate-limits --memory-mb "$MEMORY_MB" \
   >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
 VOUCHD_PID=$!
 pids+=("$VOUCHD_PID")

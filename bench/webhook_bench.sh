@@ -51,7 +51,7 @@ api_port=$(free_port)
 # after start, inside the fan-out window on 2 cores; a server that has been up
 # for a while has paid it long ago, and no test runs here.
 VOUCH_BOOTSTRAP_KEY=vk_bench_admin build/vouchd --data "$work/data" --listen "127.0.0.1:$api_port" \
-  --no-rate-limits --warm-runners 0 --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
+  --secrets-key-file "$work/secrets.key" --no-rate-limits --warm-runners 0 --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
   > "$work/vouchd.out" 2> "$work/vouchd.err" &
 vouchd_pid=$!
 pids+=($vouchd_pid)

@@ -12,6 +12,8 @@ namespace {
 
 namespace ja = json_access;
 
+constexpr std::string_view kIdempotencyStreamPrefix = "idempotency-";
+
 }  // namespace
 
 base::Status check_idempotency_key(std::string_view key) {
@@ -33,7 +35,11 @@ std::string idempotency_stream(std::string_view account, std::string_view key) {
   std::string scoped(account);
   scoped.push_back('\n');  // account names never hold a newline
   scoped.append(key);
-  return "idempotency-" + base::sha256_hex(scoped);
+  return std::string(kIdempotencyStreamPrefix) + base::sha256_hex(scoped);
+}
+
+bool is_idempotency_stream(std::string_view name) {
+  return name.starts_with(kIdempotencyStreamPrefix);
 }
 
 std::string request_fingerprint(std::string_view method, std::string_view target,

@@ -32,12 +32,14 @@ struct IdempotentResponse {
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. Location
   std::string body;
   base::Millis at = 0;
-  // A webhook secret the response held (creation, rotation) is never
-  // recorded in plain text: it is cut out of `body` at byte `secret_at`, and
-  // `secret` keeps it sealed under the webhook's data key (empty when it
-  // could not be kept). A replay puts it back while that key exists.
+  // A secret the response held is never recorded in plain text: it is cut
+  // out of `body` at byte `secret_at`, and `secret` keeps it sealed (empty
+  // when it could not be kept). A webhook's secret (creation, rotation) is
+  // sealed under the webhook's data key; a new API key (POST /v1/keys) under
+  // a data key of the idempotency stream's own, destroyed once the record
+  // stops answering retries. A replay puts it back while that key exists.
   std::optional<std::size_t> secret_at;
-  std::string secret_of;  // the webhook's id
+  std::string secret_of;  // the webhook's id, or this record's idempotency stream
   SealedSecret secret;
 };
 
@@ -54,6 +56,8 @@ struct IdempotentResponseRecorded {
 // The stream of `account`'s key: a hash, so that any key makes a safe name
 // and two accounts' equal keys never meet.
 std::string idempotency_stream(std::string_view account, std::string_view key);
+// Whether `name` is such a stream.
+bool is_idempotency_stream(std::string_view name);
 
 // SHA-256 over the method, the target and the body: equal requests, equal
 // fingerprints.

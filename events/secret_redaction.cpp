@@ -4,25 +4,31 @@
 #include <boost/json/serialize.hpp>
 #include <cctype>
 
+#include "base/ids.hpp"
+
 namespace vouch::events {
 namespace {
 
-constexpr std::string_view kSecretPrefix = "whsec_";
+// Webhook secrets, API keys.
+constexpr std::string_view kSecretPrefixes[] = {"whsec_", base::kApiKeyPrefix};
 
 bool is_secret_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/' || c == '=' ||
          c == '_' || c == '-';
 }
 
-// `text` with each whsec_… token replaced; true when it changed.
+// `text` with each whsec_… and vk_… token (one that starts a word) replaced;
+// true when it changed.
 bool withhold_tokens(std::string& text) {
   bool changed = false;
-  for (auto at = text.find(kSecretPrefix); at != std::string::npos;
-       at = text.find(kSecretPrefix, at + kSecretWithheld.size())) {
-    auto end = at + kSecretPrefix.size();
-    while (end < text.size() && is_secret_char(text[end])) ++end;
-    text.replace(at, end - at, kSecretWithheld);
-    changed = true;
+  for (const auto prefix : kSecretPrefixes) {
+    for (auto at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+      if (at > 0 && is_secret_char(text[at - 1])) continue;
+      auto end = at + prefix.size();
+      while (end < text.size() && is_secret_char(text[end])) ++end;
+      text.replace(at, end - at, kSecretWithheld);
+      changed = true;
+    }
   }
   return changed;
 }

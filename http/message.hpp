@@ -22,9 +22,13 @@ struct Request {
   std::string body;
 };
 
-// A webhook secret in a response body, with its sealed form.
+// A secret in a response body (a webhook's signing secret, a new API key),
+// which an idempotency record never keeps in plain text.
 struct BodySecret {
   std::string plain;
+  // A webhook's secret comes sealed already, under its webhook's data key.
+  // An API key comes unsealed (webhook_id and sealed empty): the record seals
+  // it under a data key of its own (http/idempotency.cpp).
   std::string webhook_id;
   events::SealedSecret sealed;
 };
@@ -34,8 +38,8 @@ struct Response {
   std::string content_type = "application/json";
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;
-  // Set when `body` holds a webhook secret in plain text: an idempotency
-  // record keeps the sealed form instead (http/idempotency.cpp).
+  // Set when `body` holds a secret in plain text: an idempotency record
+  // keeps it sealed instead (http/idempotency.cpp).
   std::optional<BodySecret> secret;
 
   void set_header(std::string name, std::string value) {

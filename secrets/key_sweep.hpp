@@ -9,13 +9,15 @@
 
 namespace vouch::secrets {
 
-// Destroys every data key that no webhook needs at `now` (events::needed_keys
-// of its stream): the keys of deleted webhooks, of secrets rotated out whose
-// overlap has passed, and of secrets whose event was never committed (a crash
-// or a failed append between making the key and recording it). Returns how
-// many it destroyed. REQUIRES: no webhook command runs meanwhile (start-up).
+// Destroys every data key that nothing needs at `now`: the keys of deleted
+// webhooks, of secrets rotated out whose overlap has passed, of secrets whose
+// event was never committed (a crash or a failed append between making the
+// key and recording it; events::needed_keys of the webhook's stream), and of
+// API keys in recorded idempotent responses that no longer answer retries
+// (or were never recorded). Returns how many it destroyed.
+// REQUIRES: no webhook command or idempotent request runs meanwhile (start-up).
 [[nodiscard]] base::Result<std::size_t> destroy_unneeded_keys(const store::EventLog& log,
-                                                                WebhookSecrets& secrets,
-                                                                base::Millis now);
+                                                              WebhookSecrets& secrets,
+                                                              base::Millis now);
 
 }  // namespace vouch::secrets

@@ -7,6 +7,8 @@
 #include <boost/json/serialize.hpp>
 #include <unordered_map>
 
+#include "base/clock.hpp"
+#include "base/ids.hpp"
 #include "events/idempotency.hpp"
 #include "events/json_access.hpp"
 #include "events/webhook.hpp"
@@ -21,8 +23,8 @@ constexpr std::string_view kMigratedKey = "plain-secrets-sealed";
 constexpr std::string_view kSecretPrefix = "whsec_";
 
 base::Error storage_error(const rocksdb::Status& status, std::string_view what) {
-  return base::Error::internal("sealing plain webhook secrets: cannot " + std::string(what) +
-                                 ": " + status.ToString());
+  return base::Error::internal("sealing plain webhook secrets: cannot " + std::string(what) + ": " +
+                               status.ToString());
 }
 
 bool is_secret_char(char c) {
@@ -39,7 +41,7 @@ struct SealedFor {
 using Sealed = std::unordered_map<std::string, SealedFor>;
 
 base::Status seal_into(WebhookSecrets& secrets, Sealed& sealed, const std::string& webhook_id,
-                         const std::string& plain, boost::json::object& data) {
+                       const std::string& plain, boost::json::object& data) {
   auto secret = secrets.seal(webhook_id, plain);
   if (!secret) return std::move(secret).error();
   data["secret"] = events::sealed_secret_to_json(*secret);
@@ -48,9 +50,23 @@ base::Status seal_into(WebhookSecrets& secrets, Sealed& sealed, const std::strin
 }
 
 // The record's data rewritten, or nullopt when it holds no plain secret.
+// The API key a recorded response of POST /v1/keys shows (its "key"), if any.
+std::optional<std::string> api_key_in(std::string_view body) {
+  boost::system::error_code ec;
+  const auto value = boost::json::parse(body, ec);
+  if (ec || !value.is_object()) return std::nullopt;
+  const auto* key = value.get_object().if_contains("key");
+  if (!key || !key->is_string()) return std::nullopt;
+  const std::string plain(key->get_string());
+  if (!plain.starts_with(base::kApiKeyPrefix) || body.find(plain) == std::string_view::npos) {
+    return std::nullopt;
+  }
+  return plain;
+}
+
 base::Result<std::optional<events::RecordedEvent>> migrate(events::RecordedEvent record,
-                                                             WebhookSecrets& secrets,
-                                                             Sealed& sealed) {
+                                                           WebhookSecrets& secrets, Sealed& sealed,
+                                                           base::Millis now) {
   auto& event = record.event;
   const bool created = event.type == events::kWebhookCreatedV1;
   const bool rotated = event.type == events::kWebhookSecretRotatedV1;
@@ -76,17 +92,30 @@ base::Result<std::optional<events::RecordedEvent>> migrate(events::RecordedEvent
   if (!recorded) return std::move(recorded).error();
   auto& response = recorded->response;
   if (response.secret_at) return std::optional<events::RecordedEvent>();  // already sealed
-  const auto start = response.body.find(kSecretPrefix);
-  if (start == std::string::npos) return std::optional<events::RecordedEvent>();
-  auto end = start;
-  while (end < response.body.size() && is_secret_char(response.body[end])) ++end;
-  const auto plain = response.body.substr(start, end - start);
-  response.body.erase(start, end - start);
-  response.secret_at = start;
-  // A secret no event made (not expected) is cut out and not kept.
-  if (auto found = sealed.find(plain); found != sealed.end()) {
-    response.secret_of = found->second.webhook_id;
-    response.secret = found->second.secret;
+  if (auto start = response.body.find(kSecretPrefix); start != std::string::npos) {
+    auto end = start;
+    while (end < response.body.size() && is_secret_char(response.body[end])) ++end;
+    const auto plain = response.body.substr(start, end - start);
+    response.body.erase(start, end - start);
+    response.secret_at = start;
+    // A secret no event made (not expected) is cut out and not kept.
+    if (auto found = sealed.find(plain); found != sealed.end()) {
+      response.secret_of = found->second.webhook_id;
+      response.secret = found->second.secret;
+    }
+  } else if (auto api_key = api_key_in(response.body)) {
+    const auto start = response.body.find(*api_key);
+    response.body.erase(start, api_key->size());
+    response.secret_at = start;
+    response.secret_of = record.stream;
+    // Kept (sealed under a key of the stream's own) only while it answers retries.
+    if (events::answers_retries(response.at, now)) {
+      auto secret = secrets.seal(record.stream, *api_key);
+      if (!secret) return std::move(secret).error();
+      response.secret = std::move(secret).value();
+    }
+  } else {
+    return std::optional<events::RecordedEvent>();
   }
   auto encoded = events::encode(*recorded);
   event.type = encoded.type;
@@ -115,7 +144,7 @@ base::Status compact_all(store::Database& database) {
 }
 
 base::Result<MigrationReport> seal_plain_secrets(store::Database& database,
-                                                   WebhookSecrets& secrets) {
+                                                 WebhookSecrets& secrets) {
   auto& db = database.db();
   std::string flag;
   auto status = db.Get(rocksdb::ReadOptions(), database.secrets(), kMigratedKey, &flag);
@@ -124,16 +153,20 @@ base::Result<MigrationReport> seal_plain_secrets(store::Database& database,
 
   MigrationReport report;
   report.ran = true;
+  const auto now = base::now_millis();
   Sealed sealed;
   rocksdb::WriteBatch batch;
   std::unique_ptr<rocksdb::Iterator> it(db.NewIterator(rocksdb::ReadOptions(), database.events()));
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const auto bytes = it->value().ToStringView();
-    if (bytes.find(kSecretPrefix) == std::string_view::npos) continue;
+    if (bytes.find(kSecretPrefix) == std::string_view::npos &&
+        bytes.find(base::kApiKeyPrefix) == std::string_view::npos) {
+      continue;
+    }
     auto record = store::decode_record(bytes);
     if (!record) return std::move(record).error();
     const auto old_data = record->event.data;
-    auto migrated = migrate(std::move(record).value(), secrets, sealed);
+    auto migrated = migrate(std::move(record).value(), secrets, sealed, now);
     if (!migrated) return std::move(migrated).error();
     if (!*migrated) continue;
     const auto& rewritten = **migrated;

@@ -9,7 +9,8 @@
 // Data folders written before secrets were sealed hold webhook secrets in
 // plain text in three places: WebhookCreated.v1 and WebhookSecretRotated.v1
 // events, and the recorded first responses of idempotent creations and
-// rotations (IdempotentResponseRecorded, in the log and its read model).
+// rotations (IdempotentResponseRecorded, in the log and its read model); and
+// new API keys in the recorded first responses of idempotent POST /v1/keys.
 // docs/decisions.md ("Webhook secrets at rest") says why they are rewritten
 // in place rather than superseded by appended events.
 namespace vouch::secrets {
@@ -23,7 +24,8 @@ struct MigrationReport {
 // Rewrites each of those records at its own key: the same position, stream,
 // version, event id, account and time; the webhook events as version 2 with
 // each secret sealed under a new data key, the responses with the secret cut
-// out of the body and sealed beside it. Then flushes and compacts the events,
+// out of the body and sealed beside it (an API key under a new data key of
+// the idempotency stream, and only while the record answers retries). Then flushes and compacts the events,
 // views and secrets column families to their last level, so that no file of
 // the data folder still holds the plain text, and records that the folder is
 // migrated (later calls return at once).

@@ -8,9 +8,9 @@
 #include <iterator>
 
 #include "../unit/data_folder_scan.hpp"
+#include "base/ids.hpp"
 #include "events/event_record.hpp"
 #include "events/idempotency.hpp"
-#include "base/ids.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
 #include "secrets/key_store.hpp"
@@ -143,6 +143,38 @@ TEST_F(WebhookSecrets, NoFileOfTheDataFolderAndNoReplayHoldsASecret) {
   }
 }
 
+TEST_F(WebhookSecrets, AnIdempotentKeyIssueKeepsTheNewApiKeySealedAndAnswersItsRetry) {
+  start(local_flags());
+  const std::string body = R"({"account":"acme","plan":"pro","scopes":["projects:read"]})";
+  auto issued = post_idempotent("/v1/keys", body, "issue-acme");
+  ASSERT_EQ(issued.status, 201u) << issued.body;
+  const auto api_key = str(json(issued)["key"]);
+  ASSERT_EQ(api_key.rfind("vk_", 0), 0u) << api_key;
+  auto again = post_idempotent("/v1/keys", body, "issue-acme");
+  ASSERT_EQ(again.status, 201u) << again.body;
+  EXPECT_EQ(again.header("idempotent-replayed"), "true");
+  EXPECT_EQ(again.body, issued.body);
+
+  // The start-up sweep keeps the key while the record answers retries.
+  ASSERT_EQ(server_->terminate(), 0);
+  restart();
+  auto after_restart = post_idempotent("/v1/keys", body, "issue-acme");
+  ASSERT_EQ(after_restart.status, 201u) << after_restart.body;
+  EXPECT_EQ(after_restart.body, issued.body);
+  EXPECT_EQ(request("GET", "/v1/projects", "", api_key).status, 200u);  // the key works
+  ASSERT_EQ(server_->terminate(), 0);
+
+  {
+    OpenedFolder folder(data());
+    ASSERT_TRUE(secrets::compact_all(*folder.database).ok());
+  }
+  EXPECT_FALSE(folder_holds(data(), api_key));
+  const auto audit = replay();
+  EXPECT_NE(audit.find("IdempotentResponseRecorded"), std::string::npos);
+  EXPECT_NE(audit.find("[secret withheld]"), std::string::npos);
+  EXPECT_EQ(audit.find(api_key), std::string::npos);
+}
+
 TEST_F(WebhookSecrets, ADeletedWebhooksSecretCanNoLongerBeOpened) {
   start(local_flags());
   const auto hook = create_webhook(receiver_url("gone"), R"(["*"])");
@@ -182,6 +214,11 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
   const std::string id = "whk_plainold";
   const std::string url = receiver_url("old");
   const std::string create_body = R"({"url":")" + url + R"(","events":["*"]})";
+  // New API keys in the recorded responses of idempotent POST /v1/keys: one
+  // that still answers retries, one past the window.
+  const std::string api_key = "vk_" + std::string(64, 'a');
+  const std::string expired_api_key = "vk_" + std::string(64, 'b');
+  const std::string issue_body = R"({"account":"acme","scopes":["projects:read"]})";
   {
     // What the code before sealing wrote: the secret in WebhookCreated.v1 and
     // in the recorded first response of an idempotent creation.
@@ -216,12 +253,41 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
                             {events::NewEvent{base::new_id("evt"), recorded.type, "admin", now,
                                               recorded.data}}})
                     .ok());
+    const auto record_issue = [&](const std::string& key, const std::string& plain_key,
+                                  base::Millis at) {
+      events::IdempotentResponse issued;
+      issued.key = key;
+      issued.fingerprint = events::request_fingerprint("POST", "/v1/keys", issue_body);
+      issued.status = 201;
+      issued.content_type = "application/json";
+      issued.headers = {{"Location", "/v1/keys/key_old"}};
+      issued.body = R"({"id":"key_old","key":")" + plain_key + R"(","account":"acme"})";
+      issued.at = at;
+      const auto encoded = events::encode(events::IdempotentResponseRecorded{issued});
+      return log
+          .append(
+              {events::idempotency_stream("admin", key),
+               0,
+               {events::NewEvent{base::new_id("evt"), encoded.type, "admin", at, encoded.data}}})
+          .ok();
+    };
+    ASSERT_TRUE(record_issue("issue-old", api_key, now));
+    ASSERT_TRUE(
+        record_issue("issue-expired", expired_api_key, now - events::kIdempotencyWindowMs - 1000));
   }
   std::filesystem::remove(secrets_key_file_of(data()));  // an old folder had none
   ASSERT_TRUE(folder_holds(data(), plain));
+  ASSERT_TRUE(folder_holds(data(), api_key));
 
   restart();
   for (const auto& form : forms_of(plain)) EXPECT_FALSE(folder_holds(data(), form)) << form;
+  EXPECT_FALSE(folder_holds(data(), api_key));
+  EXPECT_FALSE(folder_holds(data(), expired_api_key));
+  // The recorded API key still answers its retry.
+  auto issued_again = post_idempotent("/v1/keys", issue_body, "issue-old");
+  ASSERT_EQ(issued_again.status, 201u) << issued_again.body;
+  EXPECT_EQ(issued_again.header("idempotent-replayed"), "true");
+  EXPECT_EQ(str(json(issued_again)["key"]), api_key);
   // The migrated secret still signs, and the recorded response still replays it.
   create_project("after-migration");
   ASSERT_TRUE(wait_until([&] { return receiver_->requests("old").size() == 1; }));

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <iterator>
 
+#include "base/ids.hpp"
 #include "data_folder_scan.hpp"
 #include "events/idempotency.hpp"
-#include "base/ids.hpp"
 #include "events/secret_redaction.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
@@ -92,8 +92,7 @@ TEST(MasterKey, AFileOthersCanReadOrOfTheWrongSizeIsRefusedWithTheFix) {
   ASSERT_FALSE(wrong.ok());
   EXPECT_NE(wrong.error().message.find("holds 10 bytes"), std::string::npos)
       << wrong.error().message;
-  EXPECT_EQ(read_master_key(folder.path() / "absent.key").error().code,
-            base::ErrorCode::kNotFound);
+  EXPECT_EQ(read_master_key(folder.path() / "absent.key").error().code, base::ErrorCode::kNotFound);
 }
 
 TEST(MasterKey, MustLiveOutsideTheDataFolder) {
@@ -189,10 +188,11 @@ TEST_F(KeyStoreTest, TheSweepDestroysKeysNoWebhookNeeds) {
   const auto at = base::now_millis();
   auto append = [&](const std::string& id, std::uint64_t expected, const WebhookEvent& event) {
     auto encoded = encode(event);
-    ASSERT_TRUE(log_->append({webhook_stream(id),
-                              expected,
-                              {NewEvent{base::new_id("evt"), encoded.type, "acme", at, encoded.data}}})
-                    .ok());
+    ASSERT_TRUE(
+        log_->append({webhook_stream(id),
+                      expected,
+                      {NewEvent{base::new_id("evt"), encoded.type, "acme", at, encoded.data}}})
+            .ok());
   };
   Webhook one;
   one.id = "whk_1";
@@ -218,6 +218,38 @@ TEST_F(KeyStoreTest, TheSweepDestroysKeysNoWebhookNeeds) {
   EXPECT_TRUE(secrets_->open("whk_1", second).ok());
 }
 
+// The data key of an API key in a recorded idempotent response lives while
+// the record answers retries; one no record names (the append failed) goes.
+TEST_F(KeyStoreTest, TheSweepKeepsARecordedApiKeyForTheIdempotencyWindowOnly) {
+  using namespace events;
+  const auto stream = idempotency_stream("admin", "issue-1");
+  const auto unrecorded_stream = idempotency_stream("admin", "issue-2");
+  auto kept = secrets_->seal(stream, "vk_kept").value();
+  auto unrecorded = secrets_->seal(unrecorded_stream, "vk_unrecorded").value();
+  const auto at = base::now_millis();
+  IdempotentResponse response;
+  response.key = "issue-1";
+  response.status = 201;
+  response.body = R"({"key":""})";
+  response.at = at;
+  response.secret_at = 8;
+  response.secret_of = stream;
+  response.secret = kept;
+  const auto encoded = encode(IdempotentResponseRecorded{response});
+  ASSERT_TRUE(
+      log_->append(
+              {stream, 0, {NewEvent{base::new_id("evt"), encoded.type, "admin", at, encoded.data}}})
+          .ok());
+
+  EXPECT_EQ(*destroy_unneeded_keys(*log_, *secrets_, at + 1000), 1u);  // the unrecorded one
+  EXPECT_EQ(*secrets_->open(stream, kept), "vk_kept");
+  EXPECT_FALSE(secrets_->open(unrecorded_stream, unrecorded).ok());
+  EXPECT_EQ(*destroy_unneeded_keys(*log_, *secrets_, at + kIdempotencyWindowMs), 1u);
+  auto expired = secrets_->open(stream, kept);
+  ASSERT_FALSE(expired.ok());
+  EXPECT_EQ(expired.error().code, base::ErrorCode::kNotFound);
+}
+
 // A folder written before secrets were sealed: plain secrets in two webhook
 // events and in a recorded idempotent response.
 TEST_F(KeyStoreTest, MigrationSealsEveryPlainSecretInPlaceAndLeavesNoneInTheFiles) {
@@ -228,10 +260,10 @@ TEST_F(KeyStoreTest, MigrationSealsEveryPlainSecretInPlaceAndLeavesNoneInTheFile
       R"({"id":"whk_1","account":"acme","url":"https://h/x","events":["*"],"description":"",)"
       R"("active":true,"disabledReason":"","created":1,"updated":1,"secret":")" +
       plain_one + R"(","previousSecret":"","previousSecretUntil":0})";
-  const std::string rotated = R"({"id":"whk_1","secret":")" + plain_two +
-                              R"(","previousSecret":")" + plain_one +
-                              R"(","previousSecretUntil":)" +
-                              std::to_string(base::now_millis() + kSecretOverlapMillis) + R"(,"at":2})";
+  const std::string rotated =
+      R"({"id":"whk_1","secret":")" + plain_two + R"(","previousSecret":")" + plain_one +
+      R"(","previousSecretUntil":)" + std::to_string(base::now_millis() + kSecretOverlapMillis) +
+      R"(,"at":2})";
   IdempotentResponse response;
   response.key = "k1";
   response.fingerprint = "f";
@@ -304,6 +336,18 @@ TEST(SecretRedaction, ReplayShowsAMarkerForEverySecret) {
   EXPECT_EQ(shown.find("whsec_abc"), std::string::npos) << shown;
   EXPECT_NE(shown.find(events::kSecretWithheld), std::string::npos) << shown;
   EXPECT_NE(shown.find("whk_1"), std::string::npos) << shown;
+}
+
+TEST(SecretRedaction, ReplayWithholdsAnApiKeyInARecordedResponseButNotOtherNames) {
+  events::RecordedEvent record;
+  record.event.type = "IdempotentResponseRecorded.v1";
+  record.event.data =
+      R"({"body":"{\"id\":\"key_1\",\"key\":\"vk_0123abcd\",\"account\":\"team-vk_x\"}"})";
+  const auto shown = events::without_secrets(record).event.data;
+  EXPECT_EQ(shown.find("vk_0123abcd"), std::string::npos) << shown;
+  EXPECT_NE(shown.find(events::kSecretWithheld), std::string::npos) << shown;
+  EXPECT_NE(shown.find("team-vk_x"), std::string::npos) << shown;  // not a key: mid-word
+  EXPECT_NE(shown.find("key_1"), std::string::npos) << shown;
 }
 
 }  // namespace
