@@ -31,7 +31,7 @@ namespace vouch::actors {
 template <class Handle>
 class KeyedActors {
  public:
-  // Spawns the actor of `id`; the registry monitors and links it.
+  // Spawns the actor of `id`; the registry monitors it.
   using Spawn = std::function<Handle(const std::string& id)>;
   using Use = std::function<void(const Handle&)>;
   using TimePoint = caf::actor_clock::time_point;
@@ -45,6 +45,15 @@ class KeyedActors {
         now_(std::move(now)),
         max_live_(max_live),
         live_gauge_(live_gauge) {}
+
+  // With the registry (its state): every actor it holds ends too.
+  ~KeyedActors() {
+    for (const auto& [id, entry] : entries_) {
+      if (entry.actor) caf::anon_send_exit(entry.actor, caf::exit_reason::user_shutdown);
+    }
+  }
+  KeyedActors(const KeyedActors&) = delete;
+  KeyedActors& operator=(const KeyedActors&) = delete;
 
   // Runs `use` with the id's actor: now, or once its stopping actor is gone.
   void with(const std::string& id, Use use) {
@@ -169,16 +178,21 @@ struct RegistryState {
 
 // Makes the registry `self` keep its per-id actors in `actors` (a member of
 // its state), at most `max_live` of them alive (0: no cap; `live_gauge`, when
-// given, counts them): each spawned by `spawn(id)`, linked, so that stopping
-// the registry stops them all, and monitored, so that one is forgotten only
-// once gone (through the down handler this sets).
+// given, counts them): each spawned by `spawn(id)` and monitored, so that one
+// is forgotten only once gone (through the down handler this sets); they end
+// with the registry (~KeyedActors).
+//
+// Not linked: CAF keeps an actor's links and the monitors on it in one list
+// that it scans to remove one (an unlink, a demonitor). Linked to thousands
+// of per-id actors, the registry spent most of its time in those scans
+// (CAF's detach_impl, under perf) as soon as actors stopped at the cap, and
+// every request that monitors it on the way (Service::ask) paid one too.
 template <class Handle, class Self, class SpawnFn>
 void keep_keyed_actors(Self self, std::optional<KeyedActors<Handle>>& actors, SpawnFn spawn,
                        std::size_t max_live = 0, std::atomic<std::size_t>* live_gauge = nullptr) {
   actors.emplace(
       [self, spawn = std::move(spawn)](const std::string& id) {
         Handle actor = spawn(id);
-        self->link_to(actor);
         self->monitor(actor);
         return actor;
       },
