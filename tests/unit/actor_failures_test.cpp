@@ -18,24 +18,19 @@
 #include "store/database.hpp"
 #include "store/event_log.hpp"
 #include "temp_folder.hpp"
+#include "testing_actor_system.hpp"
 
 namespace vouch::actors {
 namespace {
 
 constexpr char kKeyedHostName[] = "keyed-host";
 
-caf::actor_system_config& testing_config(caf::actor_system_config& config) {
-  config.set("scheduler.policy", caf::atom("testing"));
-  config.add_message_types<caf::id_block::vouch>();
-  return config;
-}
-
 class ActorFailuresTest : public ::testing::Test {
  protected:
   ActorFailuresTest()
       : database_(std::move(store::Database::open(folder_.path() / "data").value())),
         log_(*database_),
-        system_(testing_config(config_)),
+        system_(testing::testing_config(config_)),
         scheduler_(dynamic_cast<caf::scheduler::test_coordinator&>(system_.scheduler())) {
     // Actors left waiting (on the silent store) end with the test.
     system_.await_actors_before_shutdown(false);
