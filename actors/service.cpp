@@ -63,7 +63,8 @@ struct Service::Impl {
         store(spawn_event_store(system, config.log)),
         projects(spawn_project_registry(
             system, config.log, store,
-            ProjectActorLimits{options.idle_after, options.max_live_projects})),
+            ProjectActorLimits{options.idle_after, options.max_live_projects},
+            project_actor_stats)),
         accounts(spawn_account_actor(system, config.log, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
@@ -177,6 +178,7 @@ struct Service::Impl {
   process::ProcessHost processes;
   RunnerStats runner_stats;
   WorkerStats worker_stats;
+  ProjectActorStats project_actor_stats{options.max_live_projects};
   caf::actor_system_config actor_config;
   caf::actor_system system;
   event_store_actor store;
@@ -314,6 +316,8 @@ const RunnerSettings& Service::runner() const { return impl_->runner; }
 const RunnerStats& Service::runner_stats() const { return impl_->runner_stats; }
 
 const WorkerStats& Service::worker_stats() const { return impl_->worker_stats; }
+
+const ProjectActorStats& Service::project_actor_stats() const { return impl_->project_actor_stats; }
 
 base::Status Service::Impl::start_worker_listener(const WorkerListener& listener) {
   if (!options.network.enabled) {

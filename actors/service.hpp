@@ -12,6 +12,7 @@
 #include "actors/cluster/worker_stats.hpp"
 #include "actors/delivery/webhook_messages.hpp"
 #include "actors/domain/import_messages.hpp"
+#include "actors/domain/project_actor_stats.hpp"
 #include "actors/execution/runner_settings.hpp"
 #include "actors/execution/runner_stats.hpp"
 #include "actors/messages.hpp"
@@ -171,6 +172,7 @@ class Service {
   const RunnerSettings& runner() const;
   const RunnerStats& runner_stats() const;
   const WorkerStats& worker_stats() const;
+  const ProjectActorStats& project_actor_stats() const;
   // Webhooks (kUnavailable without Config::webhooks). The replies carry the
   // whole webhook, secret included.
   void create_webhook(events::CreateWebhook command, Callback<events::Webhook> done);
