@@ -213,7 +213,7 @@ base::Result<std::unique_ptr<Service>> Service::create(Config config) {
       return std::move(started).error();
     }
   }
-  return std::unique_ptr<Service>(new Service(std::move(impl)));
+  return std::make_unique<Service>(std::move(impl));
 }
 
 Service::Service(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}

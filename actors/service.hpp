@@ -196,7 +196,12 @@ class Service {
 
  private:
   struct Impl;
+
+ public:
+  // For create() only: Impl is private, so nothing else can make one.
   explicit Service(std::unique_ptr<Impl> impl);
+
+ private:
   std::unique_ptr<Impl> impl_;
 };
 
