@@ -27,16 +27,14 @@ using Self = generation_coordinator_actor::stateful_pointer<GenerationCoordinato
 
 // What a generated test takes from the command that asked for it.
 events::GeneratedTest test_of(const GenerateTests& command) {
-  events::GeneratedTest test;
-  test.id = command.test_id;
-  test.account = command.account;
-  test.project_id = command.project_id;
-  test.framework = command.framework;
-  test.threshold = command.threshold;
-  test.environment = command.environment;
-  test.created = command.at;
-  test.updated = command.at;
-  return test;
+  return {.id = command.test_id,
+          .account = command.account,
+          .project_id = command.project_id,
+          .framework = command.framework,
+          .threshold = command.threshold,
+          .environment = command.environment,
+          .created = command.at,
+          .updated = command.at};
 }
 
 events::GeneratedTest generated_test(const GenerateTests& command, GenerationDone& done) {
