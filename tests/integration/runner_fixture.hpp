@@ -104,6 +104,20 @@ class RunnerTest : public VouchdTest {
     return wait_for_run(std::string(started["runId"].as_string()));
   }
 
+  // Starts a run of each test at once, in this order, then waits for each to
+  // end; the runs as they ended.
+  std::vector<boost::json::object> run_at_once(const std::vector<std::string>& tests) {
+    std::vector<std::string> runs;
+    for (const auto& test : tests) {
+      auto response = start_run(test);
+      EXPECT_EQ(response.status, 202u) << response.body;
+      runs.emplace_back(json(response)["runId"].as_string());
+    }
+    std::vector<boost::json::object> ended;
+    for (const auto& run : runs) ended.push_back(wait_for_run(run));
+    return ended;
+  }
+
   // Runs the generated suite `test` (a generate answer) to its end: it must
   // pass whole, with every kept test. Returns the run.
   boost::json::object run_passes(boost::json::object& test) {
