@@ -123,12 +123,7 @@ void record_end(Self self, const GenerateTests& command,
 // Ends every asynchronous generation a previous process accepted and never
 // ended: its sources and generator are gone with that process.
 void interrupt_unfinished(Self self) {
-  auto generating = self->state.config.tests->generating();
-  if (!generating) {
-    log::error("generator", generating.error().message);
-    return;
-  }
-  for (const auto& test : *generating) {
+  for (const auto& test : items_or_logged(self->state.config.tests->generating(), "generator")) {
     log::warn("generator", test.id + " was being generated when vouchd stopped; ended as failed");
     const auto at = base::now_millis();
     events::TestGenerationFailed failed{
