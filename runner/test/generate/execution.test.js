@@ -267,3 +267,54 @@ exports.where = () => {
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("finds a folder's index.mjs as the package model does, with the same suffix list", async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const { resolveRelative } = require('../../src/generate/package/imports');
+  const main = '/virtual/main.js';
+  const index = '/virtual/lib/index.mjs';
+  const files = [
+    { path: main, code: instrumentSource(main, "exports.name = require('./lib').name;", { esm: false }).code },
+    { path: index, code: instrumentSource(index, "export const name = 'lib';", { esm: true }).code },
+  ];
+  assert.equal(resolveRelative('./lib', 'main.js', new Set(['main.js', 'lib/index.mjs'])), 'lib/index.mjs');
+  const executor = new Executor({ files, coveragePaths: [main, index], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      main,
+      [{ name: 'lib', from: 'module' }],
+      program('await __vouch.step(0, () => lib.name);'),
+      5000,
+    );
+    assert.equal(reply.ok, true);
+    assert.equal(reply.outcomes[0].value.v, 'lib');
+  } finally {
+    executor.close();
+  }
+});
+
+test("recording an emitter's events leaves its own enumerable properties as they were", () => {
+  const { recordEvents } = require('../../src/generate/execution/event-recorder');
+  const methods = {
+    on(name, listener) {
+      (this.listeners = this.listeners || {})[name] = listener;
+      return this;
+    },
+    emit(name, ...args) {
+      if (this.listeners && this.listeners[name]) this.listeners[name](...args);
+      return this;
+    },
+  };
+  // A mixin copies the methods onto the object: `emit` is its own, enumerable property.
+  const mixed = Object.assign({}, methods);
+  const mixedEvents = recordEvents(mixed);
+  mixed.emit('a', 1);
+  assert.deepEqual(Object.keys(mixed), ['on', 'emit']);
+  assert.deepEqual(mixedEvents, [['a', 1]]);
+  // An instance inherits `emit`: the recorder adds no enumerable property.
+  const instance = Object.create(methods);
+  const instanceEvents = recordEvents(instance);
+  instance.on('b', () => {}).emit('b', 2, 3);
+  assert.deepEqual(Object.keys(instance), ['listeners']);
+  assert.deepEqual(instanceEvents, [['b', 2, 3]]);
+});
