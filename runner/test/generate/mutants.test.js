@@ -277,5 +277,9 @@ test('a table larger than the mutant sample gets a lookup of its entries in sour
     (file) => file.path === '__tests__/names.test.js',
   ).content;
   for (let i = 0; i < 100; i++)
-    assert.match(tests, new RegExp(`nameOf\\('c${i}'\\)\\)\\.toBe\\('Name ${i}'\\)`), `entry ${i}:\n${tests.slice(0, 3000)}`);
+    assert.match(
+      tests,
+      new RegExp(`nameOf\\('c${i}'\\)\\)\\.toBe\\('Name ${i}'\\)`),
+      `entry ${i}:\n${tests.slice(0, 3000)}`,
+    );
 });
