@@ -318,3 +318,28 @@ test("recording an emitter's events leaves its own enumerable properties as they
   assert.deepEqual(Object.keys(instance), ['listeners']);
   assert.deepEqual(instanceEvents, [['b', 2, 3]]);
 });
+
+test('an error in a callback a file-system request calls counts against the scenario that made it', async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-io-'));
+  const file = '/virtual/store.js';
+  const source = `const fs = require('fs');
+exports.save = (text, done) => { fs.writeFile(${JSON.stringify(path.join(folder, 'data'))}, text, (error) => done(error)); return 'saving'; };`;
+  const { code } = instrumentSource(file, source, { esm: false });
+  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
+  try {
+    const run = (body) => executor.run(file, [{ name: 'lib', from: 'module' }], program(body), 5000);
+    // `done` is no function: it throws once the write is done, after the step returned.
+    const broken = await run(`await __vouch.step(0, () => lib.save('abc', 'abc'));`);
+    assert.equal(broken.ok, true);
+    assert.match(broken.disturbances.join('\n'), /done is not a function/);
+    const fine = await run(`await __vouch.step(0, () => lib.save('abc', () => {}));`);
+    assert.deepEqual(fine.disturbances, []);
+  } finally {
+    executor.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
