@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Do kept suites pass outside vouchd? For each suite that bench/package_sweep.sh kept (SUITES=DIR),
 # unpack the package's tarball into a fresh folder, install its dependencies from the registry
-# (`npm install --omit=dev --ignore-scripts`: no package code runs), write the generated files
+# (`npm install --ignore-scripts` of its `dependencies`: no package code runs), write the generated files
 # beside its sources, and run a plain Jest there, once with Jest 29 and once with Jest 30 (pinned
 # below, installed into this script's temporary folder, never globally), with the Babel packages
 # the returned jest.config.js names on NODE_PATH, as runner/README.md says to run them.
@@ -47,13 +47,20 @@ for suite in "$SUITES"/*/; do
   [ -f "$suite/package.tgz" ] || continue
   spec="$(cat "$suite/spec")"
   base="$WORK/packages/$(basename "$suite")"
-  mkdir -p "$base"
-  tar -xzf "$suite/package.tgz" -C "$base"
-  # The package's runtime dependencies, as a user's `npm install` would give them.
-  if ! (cd "$base/package" && npm install --omit=dev --ignore-scripts --no-audit --no-fund \
-    --no-package-lock >/dev/null 2>&1); then
-    echo "$spec: npm install failed" >&2
+  mkdir -p "$base/package"
+  # The tarball's one top folder (`package/` for most, `ejs-v3.1.9/` for some) becomes package/.
+  tar -xzf "$suite/package.tgz" -C "$base/package" --strip-components=1
+  # The package's runtime dependencies, as a user's `npm install` gives them, installed from a
+  # package.json that holds only those (npm resolves devDependencies even when it omits them, and
+  # some name git repositories), then moved into the package's folder.
+  mkdir -p "$base/deps"
+  node -e "const p = require('$base/package/package.json');
+    const deps = p.dependencies && typeof p.dependencies === 'object' && !Array.isArray(p.dependencies) ? p.dependencies : {};
+    require('fs').writeFileSync('$base/deps/package.json', JSON.stringify({ name: 'deps', private: true, dependencies: deps }));"
+  if ! (cd "$base/deps" && npm install --ignore-scripts --no-audit --no-fund --no-package-lock >/dev/null 2>&1); then
+    echo "$spec: npm install of its dependencies failed" >&2
   fi
+  [ ! -d "$base/deps/node_modules" ] || mv "$base/deps/node_modules" "$base/package/node_modules"
   cp -a "$suite/tests/." "$base/package/"
   for version in "${JEST_VERSIONS[@]}"; do
     folder="$WORK/runs/$(basename "$suite")-$version"
@@ -78,7 +85,8 @@ for suite in "$SUITES"/*/; do
       echo "$spec jest@$version: pass ($counts)"
     else
       echo "$spec jest@$version: FAIL exit $code ($counts)"
-      grep -m 5 -E "●|Cannot|Error" "$folder/.tmp/out.txt" | sed 's/^/    /' || true
+      { grep -m 5 -E "●|Cannot find" "$folder/.tmp/out.txt" || tail -n 5 "$folder/.tmp/out.txt"; } |
+        sed 's/^/    /'
     fi
   done
 done
