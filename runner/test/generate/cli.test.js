@@ -551,3 +551,21 @@ exports.cachePath = (name) => path.join(os.homedir(), '.cache', String(name));
     fs.rmSync(home, { recursive: true, force: true });
   }
 });
+
+test("a source named test.js is tested, not taken by Jest for a test file of the suite's", () => {
+  // The entry point reaches lib/test.js: a source, whatever its name (chai's lib/chai/utils/test.js).
+  const files = [
+    { path: 'package.json', content: JSON.stringify({ name: 'kinds', version: '1.0.0', main: 'index.js' }) },
+    {
+      path: 'index.js',
+      content:
+        "const test = require('./lib/test');\nexports.kind = (value) => (test.isText(value) ? 'text' : 'other');\n",
+    },
+    { path: 'lib/test.js', content: "exports.isText = (value) => typeof value === 'string';\n" },
+  ];
+  const result = generated({ files, timeBudgetMs: 8000 });
+  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+  const paths = result.files.map((file) => file.path);
+  assert.ok(paths.includes('__tests__/index.test.js') && paths.includes('lib/__tests__/test.test.js'), paths.join());
+  assert.match(result.files.find((file) => file.path === 'jest.config.js').content, /testMatch/);
+});
