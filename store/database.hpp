@@ -44,8 +44,14 @@ class Database {
     return open(folder, Memory{});
   }
 
-  // Bytes held in RocksDB's block cache, memtables included.
-  std::size_t memory_used() const;
+  // What RocksDB's memory holds now, against its capacities.
+  struct MemoryUse {
+    std::size_t cache_bytes = 0;  // charged to the block cache, the memtables' share included
+    std::size_t cache_capacity = 0;
+    std::size_t memtable_bytes = 0;  // as the write buffer manager counts them
+    std::size_t memtable_limit = 0;  // the write buffer manager flushes at this
+  };
+  MemoryUse memory_use() const;
 
   ~Database();
   Database(const Database&) = delete;
