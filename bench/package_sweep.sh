@@ -9,8 +9,10 @@
 # reason.
 #
 # Usage: bench/package_sweep.sh [name@version ...]   (default: issue 26's list)
-# Env:   VOUCHD (the binary, default build/vouchd), OUT (also write the table
-#        as JSON to this file)
+# Env:   VOUCHD (the binary, default build/vouchd), RUNNER (the runner folder it
+#        generates with, default this checkout's runner/), OUT (also write the
+#        table as JSON to this file), SUITES (keep each kept suite and its
+#        tarball in this folder, for bench/package_portability.sh)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PACKAGES=("$@")
@@ -28,7 +30,7 @@ for package in "${PACKAGES[@]}"; do
   (cd "$WORK/tarballs" && npm pack --silent "$package" >/dev/null) || echo "could not pack $package" >&2
 done
 
-bench_vouchd
+bench_vouchd --runner "${RUNNER:-$ROOT/runner}"
 echo "vouchd on $ADDRESS" >&2
 
-KEY="$KEY" ADDRESS="$ADDRESS" OUT="${OUT:-}" node "$ROOT/bench/package_sweep.js" "$WORK/tarballs" "${PACKAGES[@]}"
+KEY="$KEY" ADDRESS="$ADDRESS" OUT="${OUT:-}" SUITES="${SUITES:-}" node "$ROOT/bench/package_sweep.js" "$WORK/tarballs" "${PACKAGES[@]}"
