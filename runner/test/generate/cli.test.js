@@ -11,6 +11,8 @@ const path = require('node:path');
 
 const RUNNER = path.resolve(__dirname, '..', '..');
 const GENERATE = path.join(RUNNER, 'bin', 'generate.js');
+// Sources in tests/fixtures that the server's tests and the benches use too.
+const fixture = (name) => fs.readFileSync(path.join(RUNNER, '..', 'tests', 'fixtures', name), 'utf8');
 
 function runGenerate(job) {
   const output = spawnSync(process.execPath, [GENERATE], {
@@ -478,31 +480,7 @@ test('ES modules importing each other and TypeScript get tests through the one s
 
 test('a class whose methods must be called in order gets tests that call each where it completes; no test asserts the environment it was generated in', () => {
   const files = [
-    {
-      path: 'lib/journal.js',
-      content: `class Journal {
-  constructor() { this.lines = null; this.name = null; }
-  open(name) {
-    if (this.lines) throw new Error('already open');
-    this.name = String(name);
-    this.lines = [];
-    return this;
-  }
-  write(text) {
-    if (!this.lines) throw new Error('not open');
-    this.lines.push(String(text).trim());
-    return this.lines.length;
-  }
-  close() {
-    if (!this.lines) throw new Error('not open');
-    const text = this.name + ': ' + this.lines.join(' | ');
-    this.lines = null;
-    return text;
-  }
-}
-module.exports = { Journal };
-`,
-    },
+    { path: 'lib/journal.js', content: fixture('classes/journal.js') },
     {
       path: 'lib/owner.js',
       content: `const os = require('os');
