@@ -20,27 +20,47 @@ const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
 // A round is not started with less wall time than this left before the hard deadline.
 const MIN_ROUND_MS = 5000;
+// What a run stopped at its wall limit, and the answer after it, need on a busy machine (a run
+// allowed up to the hard deadline made the generator outlive its sandbox's wall limit).
+const RUN_STOP_MS = 10000;
 
 // Wall time left before the hard deadline (a Date.now() time; Infinity: none).
 function hardLeft(context) {
   return context.hardDeadline - Date.now();
 }
 
+// The wall time a run may take: what the budget has left, at least MIN_WALL_MS, within the hard
+// deadline. A package's suite may need more than MIN_WALL_MS a run on a busy machine, and a run
+// cut short keeps nothing: until a run has completed, it may take all the time left before the
+// hard deadline but RUN_STOP_MS; after that, twice the longest completed run (chai's took 42 s,
+// and the next one, allowed 30 s, was cut). budgetNow: the budget clock's time; wallNow:
+// Date.now()'s; context.longestRunMs: the longest completed run so far, if any.
+function runWallMs(context, budgetNow, wallNow) {
+  const left = context.hardDeadline - wallNow;
+  const budgeted = Math.max(MIN_WALL_MS, context.deadline - budgetNow);
+  if (!Number.isFinite(left)) return budgeted;
+  const wanted = context.longestRunMs ? 2 * context.longestRunMs : left - RUN_STOP_MS;
+  return Math.min(Math.max(budgeted, wanted), left);
+}
+
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
 // A prestarted runner (startRunner) of the same environment is used when one is left, else one is
 // started unprimed. elsewhere: { home, tmp } to run in another user's environment, or null.
 async function runCases(suites, context, label, elsewhere = null) {
-  const { base, workDir, deadline, nodePath, prestarted } = context;
+  const { base, workDir, nodePath, prestarted } = context;
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) }))];
   const index = prestarted.findIndex((candidate) => Boolean(candidate.elsewhere) === Boolean(elsewhere));
   const runner = index >= 0 ? prestarted.splice(index, 1)[0] : null;
   const dir = runner ? runner.dir : path.join(workDir, label);
+  const started = Date.now();
   const result = await runSuite(dir, files, {
-    wallMs: Math.min(Math.max(MIN_WALL_MS, deadline - clock.now()), hardLeft(context)),
+    wallMs: runWallMs(context, clock.now(), Date.now()),
     nodePath,
     prestarted: runner,
     elsewhere,
   });
+  // A run that gave its tests' results completed: the next ones may take about as long.
+  if (result.tests.size) context.longestRunMs = Math.max(context.longestRunMs || 0, Date.now() - started);
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -213,4 +233,4 @@ async function verifySuites({
   };
 }
 
-module.exports = { verifySuites };
+module.exports = { verifySuites, runWallMs };
