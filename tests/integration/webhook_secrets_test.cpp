@@ -79,6 +79,15 @@ class WebhookSecrets : public WebhookTest {
     return send(server_->port(), request);
   }
 
+  // A retry of an idempotent POST answers its first response, byte for byte.
+  void expect_retry_answers(const std::string& target, const std::string& body,
+                            const std::string& key, const HttpResponse& first) {
+    auto again = post_idempotent(target, body, key);
+    ASSERT_EQ(again.status, 201u) << again.body;
+    EXPECT_EQ(again.header("idempotent-replayed"), "true");
+    EXPECT_EQ(again.body, first.body);
+  }
+
   // vouchd again on the same folder, delivering to the same receiver.
   void restart() { VouchdTest::start(local_flags()); }
 
@@ -112,10 +121,7 @@ TEST_F(WebhookSecrets, NoFileOfTheDataFolderAndNoReplayHoldsASecret) {
   EXPECT_TRUE(signed_with[1].as_object().at("servicePrevious").as_bool());
 
   // A retry of the idempotent creation answers the first response, secret included.
-  auto again = post_idempotent("/v1/webhooks", body, "create-kept");
-  ASSERT_EQ(again.status, 201u) << again.body;
-  EXPECT_EQ(again.header("idempotent-replayed"), "true");
-  EXPECT_EQ(again.body, created.body);
+  expect_retry_answers("/v1/webhooks", body, "create-kept", created);
 
   // Restarted (the start-up sweep and compaction run), then stopped.
   ASSERT_EQ(server_->terminate(), 0);
@@ -150,10 +156,7 @@ TEST_F(WebhookSecrets, AnIdempotentKeyIssueKeepsTheNewApiKeySealedAndAnswersItsR
   ASSERT_EQ(issued.status, 201u) << issued.body;
   const auto api_key = str(json(issued)["key"]);
   ASSERT_EQ(api_key.rfind("vk_", 0), 0u) << api_key;
-  auto again = post_idempotent("/v1/keys", body, "issue-acme");
-  ASSERT_EQ(again.status, 201u) << again.body;
-  EXPECT_EQ(again.header("idempotent-replayed"), "true");
-  EXPECT_EQ(again.body, issued.body);
+  expect_retry_answers("/v1/keys", body, "issue-acme", issued);
 
   // The start-up sweep keeps the key while the record answers retries.
   ASSERT_EQ(server_->terminate(), 0);
