@@ -25,12 +25,10 @@ const { Shrinker } = require('./selection/shrink');
 const { Strengthener } = require('./selection/strengthen');
 const { testFileFor, prepareTestCase, uniqueNames } = require('./writing/test-writer');
 const { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
-const { verifySuites } = require('./verification/verify');
-const { startRunner } = require('./verification/run-suite');
+const { verifySuites, startLaneRunners } = require('./verification/verify');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
-const path = require('node:path');
 const { Rng } = require('./search/rng');
 const { planBudget } = require('./budget');
 const { clock } = require('./budget-clock');
@@ -267,7 +265,7 @@ function programSuites(model, workspace, { nodePath, deadline, log, problems }) 
 // test, or verification dropped every test written for it.
 function untestedProblems(modules, suites, verified) {
   const kept = new Set(verified.suites.map((suite) => suite.spec.sourcePath));
-  const written = new Set(suites.map((suite) => suite.spec.sourcePath));
+  const written = new Map(suites.map((suite) => [suite.spec.sourcePath, suite.testPath]));
   return modules
     .filter((module) => !kept.has(module.path))
     .map((module) =>
@@ -275,7 +273,7 @@ function untestedProblems(modules, suites, verified) {
         ? problem(
             module.path,
             'no_tests',
-            `every test written for it failed verification: ${verified.dropped || 'the suite did not pass'}`,
+            `every test written for it failed verification: ${droppedReason(verified, written.get(module.path))}`,
           )
         : problem(
             module.path,
@@ -387,12 +385,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
     // The second runs the suite as another user on another machine (verify.js).
-    prestarted =
-      corpus.length || programs.length
-        ? [null, workspace.elsewhere].map((elsewhere, n) =>
-            startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere),
-          )
-        : [];
+    prestarted = corpus.length || programs.length ? startLaneRunners(workspace.workDir, workspace.elsewhere) : [];
     report('shrinking', filesTotal - searched);
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
@@ -452,13 +445,15 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
           elsewhere: workspace.elsewhere,
           hardDeadline: job.deadlineMs != null ? wallStarted + job.deadlineMs - ANSWER_MARGIN_MS : Infinity,
         })
-      : { suites: [], coverage: null, files: [], dropped: null };
+      : { suites: [], coverage: null, files: [], dropped: null, reasons: new Map(), cut: 0, groups: 0 };
     if (verified.cut)
       problems.push(
         problem(
           'files',
           'timeout',
-          'verification reached the wall limit: the kept tests passed one run of the suite, not two',
+          verified.groups > 1
+            ? `verification reached the wall limit: the kept tests of ${verified.cut} of its ${verified.groups} groups of test files passed one run, not two`
+            : 'verification reached the wall limit: the kept tests passed one run of the suite, not two',
         ),
       );
     phase('verify');
@@ -506,6 +501,11 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   }
 }
 
+// Why verification kept no test of a test file: its group's reason, or the suite's.
+function droppedReason(verified, testPath) {
+  return (verified.reasons && verified.reasons.get(testPath)) || verified.dropped || 'the suite did not pass';
+}
+
 // A program whose tests verification dropped says so.
 function untestedPrograms(programs, verified) {
   const kept = new Set(verified.suites.map((suite) => suite.testPath));
@@ -515,7 +515,7 @@ function untestedPrograms(programs, verified) {
       problem(
         suite.spec.program.path,
         'no_tests',
-        `every test written for the program failed verification: ${verified.dropped || 'the suite did not pass'}`,
+        `every test written for the program failed verification: ${droppedReason(verified, suite.testPath)}`,
       ),
     );
 }
