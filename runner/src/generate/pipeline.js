@@ -223,6 +223,8 @@ function prepareSuite(module, corpus, model, takenPaths) {
     bindings: module.bindings,
     fakeTimers: module.fakeTimers,
     isolated,
+    // Code that writes files gets a temporary folder per test, never the package's.
+    freshFolder: model.reachesFileSystem(module.path),
   };
   const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
   return { testPath, spec, cases };
@@ -292,7 +294,8 @@ const ANSWER_MARGIN_MS = 2000;
 const DEFAULT_STRETCH = 1.5;
 const MIN_CUT_REPORTED_MS = 1000;
 
-// The machine was too busy for the budget to stretch enough: the job as a whole got less done.
+// The machine was too busy for the budget to stretch enough, and the search ran until its
+// deadline: the job as a whole got less done. (A search that stopped on its own lost nothing.)
 function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
   const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
   return problem(
@@ -381,6 +384,9 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
       problems,
     });
     const corpus = targets.length ? await search.run(budget.searchDeadline) : [];
+    // Whether the search ran until its deadline, rather than stopping on its own (everything
+    // covered, or no more progress): only then could a busy machine have taken work from it.
+    const searchRanOut = targets.length > 0 && clock.now() >= budget.searchDeadline;
     phase('search');
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
@@ -406,7 +412,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     );
     executor.close();
     phase('mutants');
-    if (clock.cutMs() >= MIN_CUT_REPORTED_MS)
+    if (searchRanOut && clock.cutMs() >= MIN_CUT_REPORTED_MS)
       problems.push(busyMachineProblem(clock.cutMs(), job.timeBudgetMs, wallLimitMs));
 
     const suites = [...prepareSuites(loadedModules, chosen, model, problems, log), ...programs];

@@ -159,13 +159,28 @@ function regroup(suites, pairs) {
     .filter((suite) => suite.cases.length);
 }
 
+// Whether another run may look for the tests that break a run. Without a hard deadline, while the
+// budget lasts; with one, also past the budget, while the wall time left before it holds a round
+// for each group still to verify (about one run: its rounds 1 and 2 run side by side), so that
+// one group's search for a culprit (a callback throwing after the tests end) does not sink the
+// group, nor the groups after it.
+function mayBisect(context) {
+  if (!Number.isFinite(context.hardDeadline)) return clock.now() < context.deadline;
+  return hardLeft(context) >= MIN_ROUND_MS + laterGroupsMs(context);
+}
+
+// The wall time the groups after the current one need at least: a run each.
+function laterGroupsMs(context) {
+  return context.groupsLeft * (context.longestRunMs || MIN_ROUND_MS);
+}
+
 // The tests that make a run fail as a whole, found by running halves of `pairs` ({ suite, testCase }).
 async function breakingTests(suites, pairs, context, log) {
   if (pairs.length <= 1) return pairs;
   const middle = Math.ceil(pairs.length / 2);
   const found = [];
   for (const half of [pairs.slice(0, middle), pairs.slice(middle)]) {
-    if (clock.now() >= context.deadline || hardLeft(context) < MIN_ROUND_MS) {
+    if (!mayBisect(context)) {
       found.push(...half);
       continue;
     }
@@ -199,7 +214,8 @@ async function verifyGroup(suites, context, log) {
   // round 1 left the suite as it was (the common case: every test passed).
   let early = null;
   for (let round = 1; round <= MAX_ROUNDS && live.length; round++) {
-    if (hardLeft(context) < MIN_ROUND_MS) {
+    // Rounds after the first pair leave the groups still to verify their time (laterGroupsMs).
+    if (hardLeft(context) < MIN_ROUND_MS + (round > 2 ? laterGroupsMs(context) : 0)) {
       log(`the wall limit is near: stopping after round ${round - 1}`);
       if (lastPassing) return { ...lastPassing, rounds: round - 1, dropped: null, cut: true };
       break;
@@ -326,6 +342,7 @@ async function verifySuites({
     hardDeadline,
     nodePath,
     runs: 0,
+    groupsLeft: 0,
     lanes,
     // Runners are started ahead for the next runs only while groups are left after the current one.
     spares: false,
@@ -343,6 +360,7 @@ async function verifySuites({
         continue;
       }
       context.spares = index < groups.length - 1;
+      context.groupsLeft = groups.length - index - 1;
       verified.push(await verifyGroup(group, context, (line) => log(label + line)));
     }
   } finally {
