@@ -25,12 +25,12 @@ const { Shrinker } = require('./selection/shrink');
 const { Strengthener } = require('./selection/strengthen');
 const { testFileFor, prepareTestCase, uniqueNames } = require('./writing/test-writer');
 const { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
-const { verifySuites, startLaneRunners } = require('./verification/verify');
+const { verifySuites, startLaneRunners, GROUP_TEST_FILES } = require('./verification/verify');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
 const { Rng } = require('./search/rng');
-const { planBudget } = require('./budget');
+const { planBudget, verificationWallMs } = require('./budget');
 const { clock } = require('./budget-clock');
 const { PackageModel } = require('./package/package-model');
 const { plainSource } = require('./execution/plain-source');
@@ -305,14 +305,31 @@ function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
   );
 }
 
+const MIN_STRETCH_SHARE = 0.25;
+
+// The wall time the budget may stretch to, from now: the job's wall limit (1.5 times the budget
+// without one), less what verifying `testFileCount` test files needs before the deadline, if
+// the job has one; never less than a quarter of the wall limit. elapsedMs: wall time the job has
+// already taken.
+function budgetWallMs(job, testFileCount, elapsedMs) {
+  const wallLimitMs = (job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs) - elapsedMs;
+  if (job.deadlineMs == null) return wallLimitMs;
+  const beforeVerification =
+    job.deadlineMs - ANSWER_MARGIN_MS - elapsedMs - verificationWallMs(testFileCount, GROUP_TEST_FILES);
+  return Math.max(MIN_STRETCH_SHARE * wallLimitMs, Math.min(wallLimitMs, beforeVerification));
+}
+
 // `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
 // counts the job's JavaScript and TypeScript sources, filesDone those the generator is through
 // with (dropped with a problem, or tested once verification ended).
 async function generateTests(job, { log = () => {}, progress = () => {} } = {}) {
-  // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js).
-  const wallLimitMs = job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs;
-  const started = clock.start(job.timeBudgetMs, wallLimitMs);
   const wallStarted = Date.now();
+  const model = new PackageModel(job.files);
+  // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js), up to the
+  // wall limit, and never so far that verification is left less than it needs before the job's
+  // deadline (a test file per target and program).
+  const wallLimitMs = budgetWallMs(job, model.targets.length + model.programs.length, Date.now() - wallStarted);
+  const started = clock.start(job.timeBudgetMs, wallLimitMs);
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
   const phases = [];
   let phaseStart = started;
@@ -323,7 +340,6 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   };
   const problems = [];
   const rng = new Rng();
-  const model = new PackageModel(job.files);
   if (!model.code.length)
     problems.push(problem('files', 'no_tests', 'the files hold no JavaScript or TypeScript source to test'));
   log(
@@ -526,4 +542,4 @@ function untestedPrograms(programs, verified) {
     );
 }
 
-module.exports = { generateTests };
+module.exports = { generateTests, budgetWallMs };

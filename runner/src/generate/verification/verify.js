@@ -127,7 +127,10 @@ async function runCases(suites, context, lane) {
       cache: lane.cache,
     });
     // A run that gave its tests' results completed: the next ones may take about as long.
-    if (ran.tests.size) context.longestRunMs = Math.max(context.longestRunMs || 0, Date.now() - started);
+    if (ran.tests.size) {
+      context.longestRunMs = Math.max(context.longestRunMs || 0, Date.now() - started);
+      context.lastRunMs = Date.now() - started;
+    }
     context.runs++;
     if (context.spares && hardLeft(context) >= MIN_ROUND_MS) lane.startSpare();
     return ran;
@@ -169,9 +172,10 @@ function mayBisect(context) {
   return hardLeft(context) >= MIN_ROUND_MS + laterGroupsMs(context);
 }
 
-// The wall time the groups after the current one need at least: a run each.
+// The wall time the groups after the current one need at least: a run each, as long as the last
+// completed run (the first runs of a lane, which transform every source, take longer).
 function laterGroupsMs(context) {
-  return context.groupsLeft * (context.longestRunMs || MIN_ROUND_MS);
+  return context.groupsLeft * (context.lastRunMs || MIN_ROUND_MS);
 }
 
 // The tests that make a run fail as a whole, found by running halves of `pairs` ({ suite, testCase }).
@@ -390,4 +394,4 @@ async function verifySuites({
   };
 }
 
-module.exports = { verifySuites, runWallMs, groupSuites, startLaneRunners };
+module.exports = { verifySuites, runWallMs, groupSuites, startLaneRunners, GROUP_TEST_FILES };
