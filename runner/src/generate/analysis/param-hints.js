@@ -15,6 +15,8 @@ const { paramTypesFromDoc } = require('./jsdoc');
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
 const EQUALITY = new Set(['==', '===', '!=', '!==']);
+// A comparison read from its right side: `3 < x` is `x > 3`.
+const FLIPPED = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '===': '===', '!=': '!=', '!==': '!==' };
 const PROPAGATION_DEPTH = 3;
 const FUNCTION_METHODS = new Set(['apply', 'call', 'bind']);
 
@@ -184,7 +186,7 @@ class HintCollector {
         [left, right],
         [right, left],
       ])
-        this.recordComparison(side, other, RELATIONAL.has(operator));
+        this.recordComparison(side, other, RELATIONAL.has(operator), side === left ? operator : FLIPPED[operator]);
     }
     if (ARITHMETIC.has(operator)) {
       this.addType(left, 'number');
@@ -199,7 +201,13 @@ class HintCollector {
       this.addType(left, builtins.INSTANCE_TYPES[right.name]);
   }
 
-  recordComparison(side, other, relational) {
+  // `side operator other`, the operator as seen from `side` (`0x1f >= code` is `code <= 0x1f`).
+  recordComparison(side, other, relational, operator) {
+    const codePath = this.scope.codePathOf(side);
+    if (codePath) {
+      this.recordCodeComparison(codePath, this.constant(other), operator);
+      return;
+    }
     const path = this.scope.pathOf(side);
     const value = this.constant(other);
     if (!path || value === undefined) return;
@@ -213,6 +221,23 @@ class HintCollector {
     if (relational && typeof value === 'number') {
       hint.addValue(value - 1);
       hint.addValue(value + 1);
+    }
+  }
+
+  // `code <= 0x1f` where `code = str.codePointAt(i)`: the string gets the characters on both
+  // sides of the boundary (U+001F and U+0020), each alone, so the branches that test for control,
+  // combining, surrogate or wide characters are reached.
+  recordCodeComparison(path, value, operator) {
+    if (!Number.isInteger(value)) return;
+    const { hint, length } = this.hintAt(path);
+    if (length) return;
+    const below = operator === '<' || operator === '>=';
+    const codes = !RELATIONAL.has(operator) ? [value] : below ? [value - 1, value] : [value, value + 1];
+    hint.addType('string');
+    for (const code of codes) {
+      // Lone surrogates are not text a caller has; code points past U+10FFFF do not exist.
+      if (code >= 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff))
+        hint.addValue(String.fromCodePoint(code));
     }
   }
 
