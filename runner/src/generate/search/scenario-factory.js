@@ -361,8 +361,26 @@ class ScenarioFactory {
   // Parameter slots of a method of a returned object (`createStore().set(key, value)`): from the
   // syntax of a function of that name in the module (target.methodParams), else two unknown ones.
   methodSlots(name) {
+    return this.knownMethodSlots(name) || UNKNOWN_SLOTS;
+  }
+
+  // The slots of a method whose syntax the module shows, else null.
+  knownMethodSlots(name) {
     const params = this.target.methodParams ? this.target.methodParams(name) : null;
-    return params && params.length ? argumentSlots(params) : UNKNOWN_SLOTS;
+    return params && params.length ? argumentSlots(params) : null;
+  }
+
+  // Calls of a returned function's own method (`deprecate.function(fn, message)`): with its first
+  // seeds where the module shows its parameters, and with no arguments (`debounced.flush()`).
+  functionMethodSteps(name) {
+    const slots = this.knownMethodSlots(name);
+    const bare = { op: 'method', name, args: [], params: [] };
+    if (!slots) return [bare];
+    const args = this.firstArgs(
+      slots,
+      slots.map((slot) => this.pool.seeds(slot.hint)),
+    );
+    return [{ op: 'method', name, args, params: slots }, ...(args.length ? [bare] : [])];
   }
 
   // Follow-up scenarios for a scenario whose last step returned a function (call it) or an
@@ -388,7 +406,7 @@ class ScenarioFactory {
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
           ...this.wrapperVariants(steps),
-          ...methodsOf(value).map((name) => follow({ op: 'method', name, args: [], params: [] })),
+          ...methodsOf(value).flatMap((name) => this.functionMethodSteps(name).map(follow)),
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
         ].slice(0, MAX_EXTENSIONS + argumentLists.length);
       }
@@ -439,18 +457,20 @@ class ScenarioFactory {
     if (!holder || holder.step.op === 'new') return [];
     const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
     const held = holder.outcome.value;
-    // A function's own methods take no arguments as often as not (`clear()`, `flush()`).
-    const argsFor = (slots) => (held.t === 'function' && this.rng.chance(0.5) ? [] : this.randomArgs(slots, earlier));
+    // A function's own methods take no arguments as often as not (`clear()`, `flush()`), unless
+    // the module shows their parameters (`deprecate.property(obj, prop)`).
     return [
       ...methodsOf(held).map((name) => {
-        const slots = held.t === 'function' ? [] : this.methodSlots(name);
+        const known = held.t === 'function' ? this.knownMethodSlots(name) : null;
+        const slots = held.t === 'function' ? known || [] : this.methodSlots(name);
+        const bare = held.t === 'function' && (!known || this.rng.chance(0.3));
         return this.scenario([
           ...steps,
           {
             op: 'method',
             receiver: holder.step.bind,
             name,
-            args: held.t === 'function' ? argsFor(slots) : this.randomArgs(slots, earlier),
+            args: bare ? [] : this.randomArgs(slots, earlier),
             params: slots,
           },
         ]);
