@@ -48,6 +48,39 @@ const runWithMock = (executor, name, implementation, method) =>
     ].join('\n'),
   );
 
+test("a request's deadline counts from when the child has started, not from its spawn", async () => {
+  await withExecutor(async (executor) => {
+    // Starting Node and the child's loader takes far longer than 30 ms; loading lib.js does not.
+    const loaded = await executor.load(FILE, 30);
+    assert.equal(loaded.ok, true, JSON.stringify(loaded));
+    const spun = await run(executor, 'await __vouch.step(0, () => lib.double(2));');
+    assert.equal(spun.ok, true);
+    // After a child is replaced (an endless loop), the next request waits for the new one too.
+    const lost = await executor.run(FILE, [{ name: 'lib', from: 'module' }], program('lib.spin();'), 300);
+    assert.equal(lost.lost, 'timeout');
+    assert.equal((await executor.load(FILE, 30)).ok, true);
+  });
+});
+
+test("a returned class instance is described with its prototype's methods, by name, for follow-up calls", async () => {
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, 'await __vouch.step(0, () => lib.service);');
+    assert.equal(reply.ok, true);
+    const [outcome] = reply.outcomes;
+    assert.equal(outcome.value.ctor, 'Service');
+    assert.deepEqual(outcome.value.methods, ['ping']);
+    // Plain objects and Node's own classes have none of the code's methods to list.
+    const plain = await run(
+      executor,
+      'await __vouch.step(0, () => ({ a: 1 })); await __vouch.step(1, () => new Map());',
+    );
+    assert.deepEqual(
+      plain.outcomes.map((step) => step.value.methods),
+      [undefined, undefined],
+    );
+  });
+});
+
 test('loads a module and describes its exports', async () => {
   await withExecutor(async (executor) => {
     const loaded = await executor.load(FILE, 5000);

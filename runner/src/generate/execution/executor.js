@@ -9,6 +9,10 @@ const path = require('node:path');
 const { testEnvironment } = require('./test-environment');
 
 const CHILD_MAIN = path.join(__dirname, 'child', 'main.js');
+// How long a new child may take to start (Node, the loader, jest-mock) before it counts as lost.
+// A request's own deadline starts once the child is ready: on a busy machine start-up alone can
+// take longer than a module's 2 s load limit, and every file then failed to load.
+const START_MS = 10000;
 
 class Executor {
   // init: the message that primes a child ({ files, coveragePaths, limits }).
@@ -27,12 +31,20 @@ class Executor {
       env: testEnvironment(),
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });
-    child.on('message', (message) => this.settle(child, message));
-    child.on('exit', () => {
-      if (this.child === child) this.child = null;
-      this.settle(child, { ok: false, lost: 'crash' });
+    let started;
+    this.started = new Promise((resolve) => {
+      started = resolve;
     });
-    child.on('error', () => {});
+    child.on('message', (message) => (message.id === 0 ? started() : this.settle(child, message)));
+    // A child that could not be spawned (EAGAIN, EACCES in a busy sandbox) reports an error and
+    // no exit: its requests are lost at once, and the next one spawns a new child.
+    const lost = () => {
+      if (this.child === child) this.child = null;
+      started();
+      this.settle(child, { ok: false, lost: 'crash' });
+    };
+    child.on('exit', lost);
+    child.on('error', lost);
     child.send({ id: 0, type: 'init', ...this.init });
     this.child = child;
   }
@@ -46,17 +58,26 @@ class Executor {
     pending.resolve(message);
   }
 
+  // Sends a request once the child has started; its deadline, timeoutMs, counts from then.
   request(message, timeoutMs) {
     if (!this.child) this.spawn();
-    const child = this.child;
+    const { child, started } = this;
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.kill();
-        this.settle(child, { ok: false, lost: 'timeout' });
-      }, timeoutMs);
-      this.pending = { id, child, resolve, timer };
-      child.send({ id, ...message });
+      const pending = { id, child, resolve, timer: null };
+      const lose = (ms) =>
+        setTimeout(() => {
+          this.kill();
+          this.settle(child, { ok: false, lost: 'timeout' });
+        }, ms);
+      pending.timer = lose(START_MS);
+      this.pending = pending;
+      started.then(() => {
+        if (this.pending !== pending) return;
+        clearTimeout(pending.timer);
+        pending.timer = lose(timeoutMs);
+        child.send({ id, ...message });
+      });
     });
   }
 
