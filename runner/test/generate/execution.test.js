@@ -376,3 +376,29 @@ exports.save = (text, done) => { fs.writeFile(${JSON.stringify(path.join(folder,
     fs.rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test("the code under test cannot change the files behind its standard streams: they are pipes of the child's own, not /dev/null", async () => {
+  const fs = require('node:fs');
+  const { code } = instrumentSource(
+    FILE,
+    "const fs = require('fs'); exports.streams = () => [0, 1, 2].map((fd) => fs.fstatSync(fd).isCharacterDevice());",
+    { esm: false },
+  );
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      FILE,
+      [{ name: 'lib', from: 'module' }],
+      program('await __vouch.step(0, () => lib.streams());'),
+      5000,
+    );
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    assert.deepEqual(
+      reply.outcomes[0].value.items.map((item) => item.v),
+      [false, false, false],
+    );
+    assert.ok(fs.statSync('/dev/null').isCharacterDevice());
+  } finally {
+    executor.close();
+  }
+});

@@ -29,8 +29,16 @@ class Executor {
     const child = fork(CHILD_MAIN, [], {
       execArgv: [`--max-old-space-size=${this.memoryMb}`],
       env: testEnvironment(),
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      // Pipes, not /dev/null: code under test that changes its standard streams' files
+      // (graceful-fs's `fchmod(1, …)`, `fchown(2, …)`) changes a pipe of its own, never a device
+      // of the machine's when generation runs as root. Its input ends at once; its output is
+      // read and dropped.
+      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
     });
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream.on('error', () => {});
+    child.stdin.end();
+    child.stdout.resume();
+    child.stderr.resume();
     let started;
     this.started = new Promise((resolve) => {
       started = resolve;
