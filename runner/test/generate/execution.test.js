@@ -402,3 +402,33 @@ test("the code under test cannot change the files behind its standard streams: t
     executor.close();
   }
 });
+
+test("an emitter's methods are not listed for follow-up calls: they start I/O whose errors come after the test", async () => {
+  const { code } = instrumentSource(
+    FILE,
+    `const { EventEmitter } = require('events');
+class Source extends EventEmitter { open() { return 1; } }
+class Plain { open() { return 1; } }
+exports.make = () => [new Source(), new Plain()];`,
+    { esm: false },
+  );
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      FILE,
+      [{ name: 'lib', from: 'module' }],
+      program('const [a, b] = lib.make(); await __vouch.step(0, () => a); await __vouch.step(1, () => b);'),
+      5000,
+    );
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    assert.deepEqual(
+      reply.outcomes.map((outcome) => [outcome.value.ctor, outcome.value.methods]),
+      [
+        ['Source', undefined],
+        ['Plain', ['open']],
+      ],
+    );
+  } finally {
+    executor.close();
+  }
+});
