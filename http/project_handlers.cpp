@@ -52,9 +52,9 @@ void update(actors::Service& service, const Request& request, const Context& con
   events::UpdateProject command;
   command.id = *id;
   command.account = context.caller.account;
-  command.name = body->string("name");
-  command.framework = body->string("config.framework");
-  command.threshold = body->number("config.coverage.threshold");
+  command.changes.name = body->string("name");
+  command.changes.framework = body->string("config.framework");
+  command.changes.threshold = body->number("config.coverage.threshold");
   command.at = base::now_millis();
   if (body->has("repository")) body->reject("repository", "is set at creation and cannot change");
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));

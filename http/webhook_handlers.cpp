@@ -72,10 +72,10 @@ void update(actors::Service& service, const Request& request, const Context& con
   events::UpdateWebhook command;
   command.id = *id;
   command.account = context.caller.account;
-  command.url = body->string("url");
-  command.events = body->strings("events");
-  command.description = body->string("description");
-  command.active = body->boolean("active");
+  command.changes.url = body->string("url");
+  command.changes.events = body->strings("events");
+  command.changes.description = body->string("description");
+  command.changes.active = body->boolean("active");
   command.at = base::now_millis();
   if (body->has("secret")) body->reject("secret", "changes only through rotate-secret");
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
