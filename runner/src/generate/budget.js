@@ -15,6 +15,18 @@ const MIN_VERIFY_MS = 2000;
 // Parts of the whole budget.
 const SHARE = { maxVerify: 0.5, minSearch: 0.25, shrink: 0.1, mutation: 0.1 };
 
+// The wall time verification needs at least, for `testFileCount` test files verified in groups of
+// `groupSize` (verification/verify.js): the first runs of each lane transform and instrument
+// every source (lodash's 206 files: 15-33 s on a busy machine), later pairs of runs of a group
+// took 8-15 s there. The budget may stretch on a busy machine only as far as it leaves this
+// much before the job's deadline: a suite found but not verified keeps nothing.
+const VERIFY_WALL_MS = { firstRuns: 20000, perGroup: 8000 };
+
+function verificationWallMs(testFileCount, groupSize) {
+  if (!testFileCount) return 0;
+  return VERIFY_WALL_MS.firstRuns + Math.ceil(testFileCount / groupSize) * VERIFY_WALL_MS.perGroup;
+}
+
 // Returns the absolute times at which each phase must end.
 function planBudget(started, budgetMs, testFileCount) {
   const deadline = started + budgetMs;
@@ -25,4 +37,4 @@ function planBudget(started, budgetMs, testFileCount) {
   return { searchDeadline: shrinkDeadline - budgetMs * SHARE.shrink, shrinkDeadline, mutationDeadline, deadline };
 }
 
-module.exports = { planBudget };
+module.exports = { planBudget, verificationWallMs };

@@ -45,6 +45,24 @@ test('plans two Jest runs for verification and leaves the rest to the search', (
   assert.ok(tiny.searchDeadline >= 0 && tiny.mutationDeadline >= 250);
 });
 
+test("a busy machine's budget stretches only as far as it leaves verification the wall time its groups need", () => {
+  const { budgetWallMs } = require('../../src/generate/pipeline');
+  const { verificationWallMs } = require('../../src/generate/budget');
+  // One group: 20 s for the first runs and 8 s a group; 80 test files, ten groups.
+  assert.equal(verificationWallMs(1, 8), 28000);
+  assert.equal(verificationWallMs(80, 8), 100000);
+  assert.equal(verificationWallMs(0, 8), 0);
+  // vouchd's job for one module (20 s budget, 30 s stretch, answer by 70 s): the stretch as asked.
+  assert.equal(budgetWallMs({ timeBudgetMs: 20000, wallLimitMs: 30000, deadlineMs: 70000 }, 1, 0), 30000);
+  // For lodash's 80 targets (60 s, 120 s, 160 s): 158 s less the 100 s of verification.
+  assert.equal(budgetWallMs({ timeBudgetMs: 60000, wallLimitMs: 120000, deadlineMs: 160000 }, 80, 0), 58000);
+  // Time already taken counts; the stretch never falls under a quarter of the wall limit.
+  assert.equal(budgetWallMs({ timeBudgetMs: 60000, wallLimitMs: 120000, deadlineMs: 160000 }, 80, 1000), 57000);
+  assert.equal(budgetWallMs({ timeBudgetMs: 20000, wallLimitMs: 40000, deadlineMs: 50000 }, 400, 0), 10000);
+  // Without a deadline, the wall limit (1.5 times the budget without one).
+  assert.equal(budgetWallMs({ timeBudgetMs: 20000 }, 80, 0), 30000);
+});
+
 test('keeps a direct test that ends in a value for every target, even when error paths cover its code', () => {
   const parse = { label: 'parse' };
   const format = { label: 'format' };
