@@ -14,6 +14,12 @@ const CHILD_MAIN = path.join(__dirname, 'child', 'main.js');
 // take longer than a module's 2 s load limit, and every file then failed to load.
 const START_MS = 10000;
 
+// Run as root (a bench outside the sandbox), the child's standard streams are pipes of its own,
+// not /dev/null: code under test that changes the file behind a descriptor (graceful-fs's
+// `fchmod(1, mode)`, `fchown(2, uid, gid)`) would otherwise change the machine's /dev/null. Not
+// otherwise: reading them then gives EOF, as in a test run, where a pipe's would give EAGAIN.
+const AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
+
 class Executor {
   // init: the message that primes a child ({ files, coveragePaths, limits }).
   constructor(init, { memoryMb = 512 } = {}) {
@@ -29,16 +35,14 @@ class Executor {
     const child = fork(CHILD_MAIN, [], {
       execArgv: [`--max-old-space-size=${this.memoryMb}`],
       env: testEnvironment(),
-      // Pipes, not /dev/null: code under test that changes its standard streams' files
-      // (graceful-fs's `fchmod(1, …)`, `fchown(2, …)`) changes a pipe of its own, never a device
-      // of the machine's when generation runs as root. Its input ends at once; its output is
-      // read and dropped.
-      stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
+      stdio: AS_ROOT ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['ignore', 'ignore', 'ignore', 'ipc'],
     });
-    for (const stream of [child.stdin, child.stdout, child.stderr]) stream.on('error', () => {});
-    child.stdin.end();
-    child.stdout.resume();
-    child.stderr.resume();
+    if (AS_ROOT) {
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.on('error', () => {});
+      child.stdin.end();
+      child.stdout.resume();
+      child.stderr.resume();
+    }
     let started;
     this.started = new Promise((resolve) => {
       started = resolve;
