@@ -182,3 +182,24 @@ test("a returned function's own methods get the parameters of the functions the 
     'called with a function first, then with no arguments',
   );
 });
+
+test("a returned class instance is used through its prototype's methods, every one across extensions", () => {
+  const target = {
+    id: 'lib.js#size',
+    file: 'lib.js',
+    kind: 'function',
+    callee: 'size',
+    params: [],
+    members: [],
+    methodParams: () => null,
+  };
+  const factory = new ScenarioFactory(target, pool, new Rng(3));
+  const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'size', args: [], params: [] }] };
+  const names = ['mask', 'assert', 'create', 'is', 'validate', 'refine'];
+  const returned = { kind: 'return', value: { t: 'object', ctor: 'Struct', entries: [], methods: names } };
+  const called = new Set();
+  for (let i = 0; i < 20; i++)
+    for (const extended of factory.extend(scenario, [returned]))
+      extended.steps.slice(1).forEach((step) => called.add(step.name));
+  assert.deepEqual([...called].sort(), [...names].sort());
+});

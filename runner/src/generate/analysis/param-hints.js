@@ -9,7 +9,7 @@ const { ParameterScope } = require('./parameter-scope');
 const builtins = require('./builtins');
 const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
-const { isFunctionNode, staticKeyName } = require('./declarations');
+const { isFunctionNode, isClassNode, staticKeyName } = require('./declarations');
 const { paramTypesFromDoc } = require('./jsdoc');
 
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
@@ -282,6 +282,7 @@ class HintCollector {
       if (callbackArg) this.addType(callbackArg, 'function');
     }
 
+    if (method !== null) this.visitModuleMethodCall(callee.object, method, args);
     const path = this.scope.pathOf(callee.object);
     if (!path || method === null) return;
     const { hint, length } = this.hintAt(path);
@@ -323,6 +324,22 @@ class HintCollector {
     if (builtins.NUMBER_FUNCTIONS.has(name) && args[0]) this.addType(args[0], 'number');
     if (builtins.GLOBAL_CALLS[name] && args[0]) this.addType(args[0], builtins.GLOBAL_CALLS[name]);
     const target = this.context.declarations.byName.get(name);
+    // `new Minimatch(pattern, options)`: the constructor's hints hold for what is passed to it.
+    this.mergeCallee(isClassNode(target) ? methodOf(target, 'constructor') : target, args);
+  }
+
+  // `this.parse(text)` in a class, `new Minimatch(pattern).match(p)`: what the module's method
+  // expects of its parameters holds for what is passed to it. A method called on `this` is
+  // looked up by name among the module's methods.
+  visitModuleMethodCall(object, method, args) {
+    if (object.type === 'ThisExpression') this.mergeCallee(this.context.declarations.methods.get(method), args);
+    else if (object.type === 'NewExpression' && object.callee.type === 'Identifier') {
+      const owner = this.context.declarations.byName.get(object.callee.name);
+      if (isClassNode(owner)) this.mergeCallee(methodOf(owner, method), args);
+    }
+  }
+
+  mergeCallee(target, args) {
     if (!isFunctionNode(target) || target === this.fn || this.depth >= PROPAGATION_DEPTH) return;
     // What a module-level helper expects of its parameters holds for what is passed to it.
     const calleeParams = paramHints(target, this.context, this.depth + 1);
@@ -361,6 +378,16 @@ class HintCollector {
       }
     });
   }
+}
+
+// The function of a class's method (or constructor) named `name`, or null.
+function methodOf(classNode, name) {
+  const found = classNode.body.body.find(
+    (element) =>
+      element.type === 'MethodDefinition' &&
+      (name === 'constructor' ? element.kind === 'constructor' : staticKeyName(element.key, element.computed) === name),
+  );
+  return found ? found.value : null;
 }
 
 function paramName(param, index) {

@@ -77,11 +77,14 @@ function resultName(step, isFunction) {
   return stripped ? stripped[0].toLowerCase() + stripped.slice(1) : 'value';
 }
 
-// Methods of a returned object, or of a returned function (`debounced.clear`).
+// Methods of a returned object (its own and, for a class instance, its prototype's), or of a
+// returned function (`debounced.clear`).
 function methodsOf(description) {
   if (description.t === 'function')
     return (description.members || []).filter((member) => member.kind === 'method').map((member) => member.name);
-  return description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+  const own = description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+  // A class instance's methods live on its prototype (see prototypeMethods in child/snapshot.js).
+  return [...own, ...(description.methods || []).filter((name) => !own.includes(name))];
 }
 
 function gettersOf(description) {
@@ -424,9 +427,12 @@ class ScenarioFactory {
       const whole = sequence
         ? [this.scenario([...steps, ...sequence.ordered.slice(0, MAX_STEPS - steps.length).map(sequence.step)])]
         : [];
+      // More methods than follow-ups (a class instance's prototype): each extension starts at
+      // another one, so every method is called across the extensions of the search.
+      const start = methods.length * 2 + whole.length > MAX_EXTENSIONS ? this.rng.int(methods.length) : 0;
       return [
         ...whole,
-        ...methods.flatMap((name) => {
+        ...[...methods.slice(start), ...methods.slice(0, start)].flatMap((name) => {
           const slots = this.methodSlots(name);
           return [
             this.firstArgs(
