@@ -308,15 +308,24 @@ function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
 const MIN_STRETCH_SHARE = 0.25;
 
 // The wall time the budget may stretch to, from now: the job's wall limit (1.5 times the budget
-// without one), less what verifying `testFileCount` test files needs before the deadline, if
-// the job has one; never less than a quarter of the wall limit. elapsedMs: wall time the job has
-// already taken.
-function budgetWallMs(job, testFileCount, elapsedMs) {
+// without one), less what verifying the suite needs before the deadline, if the job has one
+// (suite: { testFiles, sourceBytes }, see budget.js); never less than a quarter of the wall
+// limit. elapsedMs: wall time the job has already taken.
+function budgetWallMs(job, suite, elapsedMs) {
   const wallLimitMs = (job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs) - elapsedMs;
   if (job.deadlineMs == null) return wallLimitMs;
-  const beforeVerification =
-    job.deadlineMs - ANSWER_MARGIN_MS - elapsedMs - verificationWallMs(testFileCount, GROUP_TEST_FILES);
+  const verifying = verificationWallMs(suite.testFiles, GROUP_TEST_FILES, suite.sourceBytes);
+  const beforeVerification = job.deadlineMs - ANSWER_MARGIN_MS - elapsedMs - verifying;
   return Math.max(MIN_STRETCH_SHARE * wallLimitMs, Math.min(wallLimitMs, beforeVerification));
+}
+
+// The bytes of JavaScript and TypeScript in the suite's folder, which every verification run
+// instruments for coverage.
+function suiteSourceBytes(model) {
+  const code = new Set(model.code);
+  return model.runPaths
+    .filter((path) => code.has(path))
+    .reduce((sum, path) => sum + Buffer.byteLength(model.contents.get(path)), 0);
 }
 
 // `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
@@ -328,7 +337,11 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js), up to the
   // wall limit, and never so far that verification is left less than it needs before the job's
   // deadline (a test file per target and program).
-  const wallLimitMs = budgetWallMs(job, model.targets.length + model.programs.length, Date.now() - wallStarted);
+  const wallLimitMs = budgetWallMs(
+    job,
+    { testFiles: model.targets.length + model.programs.length, sourceBytes: suiteSourceBytes(model) },
+    Date.now() - wallStarted,
+  );
   const started = clock.start(job.timeBudgetMs, wallLimitMs);
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
   const phases = [];
