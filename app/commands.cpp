@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/admin_socket.hpp"
 #include "app/import_options.hpp"
 #include "app/open_files.hpp"
 #include "app/runner_options.hpp"
@@ -166,6 +167,11 @@ int serve(const std::vector<std::string>& args) {
     return 1;
   }
   if (!bootstrap(**runtime)) return 1;
+  auto admin_socket = AdminSocket::start(*(*runtime)->database);
+  if (!admin_socket) {
+    log::error("vouchd", admin_socket.error().message);
+    return 1;
+  }
   if (network.enabled) {
     auto port =
         (*runtime)->service->listen_for_workers(workers_address.first, workers_address.second);
@@ -263,7 +269,12 @@ int replay(const std::vector<std::string>& args) {
     std::cerr << "vouchd: " << database.error().message << "\n";
     return 1;
   }
-  store::EventLog log(**database);
+  auto opened = store::EventLog::open(**database);
+  if (!opened) {
+    std::cerr << "vouchd: " << opened.error().message << "\n";
+    return 1;
+  }
+  auto& log = **opened;
   const bool print_public = values.count("public") != 0;
   std::optional<std::string> account;
   if (values.count("account")) account = values["account"].as<std::string>();

@@ -15,6 +15,8 @@ constexpr const char* kUsage =
     "  vouchd [serve] --data DIR --listen HOST:PORT\n"
     "  vouchd keys create --data DIR --account NAME --plan PLAN --scopes S1,S2 [--name NAME]\n"
     "  vouchd replay --data DIR [--from POSITION] [--verify]\n"
+    "  vouchd repair --data DIR [--dry-run]\n"
+    "  vouchd backup --data DIR --to NEW_DIR\n"
     "  vouchd worker --connect HOST:PORT [--generators N] [--executors N] [--data DIR]\n"
     "                [--workers-ca FILE --workers-cert FILE --workers-key FILE]\n";
 
@@ -29,6 +31,8 @@ int command(const std::vector<std::string>& args) {
     return vouch::app::create_key({args.begin() + 2, args.end()});
   }
   if (args[0] == "replay") return vouch::app::replay({args.begin() + 1, args.end()});
+  if (args[0] == "repair") return vouch::app::repair({args.begin() + 1, args.end()});
+  if (args[0] == "backup") return vouch::app::backup({args.begin() + 1, args.end()});
   if (args[0] == "worker") return vouch::app::worker({args.begin() + 1, args.end()});
   std::cerr << "vouchd: unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;

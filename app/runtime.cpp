@@ -23,7 +23,9 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
               << "; rebuilding them from the log in format " << store::kReadModelFormat << "\"\n";
   }
   runtime->models = std::make_unique<store::ReadModels>(*runtime->database);
-  runtime->log = std::make_unique<store::EventLog>(*runtime->database);
+  auto log = store::EventLog::open(*runtime->database);
+  if (!log) return std::move(log).error();
+  runtime->log = std::move(log).value();
   // Nothing appends before the service exists, so nothing slips between the
   // catch-up and the listener.
   if (auto status = runtime->models->projector().catch_up(*runtime->log); !status) {

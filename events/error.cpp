@@ -16,6 +16,8 @@ std::string_view to_string(ErrorCode code) {
       return "internal";
     case ErrorCode::kTooLarge:
       return "too_large";
+    case ErrorCode::kInsufficientStorage:
+      return "insufficient_storage";
   }
   return "internal";
 }

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "log/log.hpp"
+
 namespace vouch::http {
 namespace {
 
@@ -36,6 +38,7 @@ std::string metrics_text(const MetricSources& sources) {
   constexpr auto kCounter = MetricType::Counter;
   constexpr auto kGauge = MetricType::Gauge;
   const auto log = sources.log.stats();
+  const auto storage = sources.log.storage_health();
   const auto& runner = sources.runner;
   const auto& workers = sources.workers;
 
@@ -62,6 +65,19 @@ std::string metrics_text(const MetricSources& sources) {
              log.conflicts),
       single("vouch_log_position", kGauge, "position of the log's last event",
              sources.log.last_position()),
+      single("vouch_storage_writable", kGauge,
+             "1 while the data folder takes writes, 0 while they are refused (degraded)",
+             storage.writable ? 1 : 0),
+      single("vouch_storage_out_of_space", kGauge,
+             "1 while writes are refused because the data folder's disk is full",
+             storage.out_of_space ? 1 : 0),
+      single("vouch_storage_faults_total", kCounter,
+             "times writes stopped after a failed write or a storage error", storage.faults),
+      single("vouch_storage_recoveries_total", kCounter, "times writes resumed after a fault",
+             storage.recoveries),
+      single("vouch_log_lines_dropped_total", kCounter,
+             "log lines dropped whole because stderr could not take them (e.g. a full disk)",
+             static_cast<double>(log::dropped_lines())),
       single("vouch_projection_checkpoint", kGauge, "last position the read models folded",
              sources.projector.checkpoint()),
       single("vouch_generations_running", kGauge, "generations holding a generator",

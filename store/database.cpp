@@ -2,9 +2,15 @@
 
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/slice_transform.h>
 #include <rocksdb/table.h>
+#include <rocksdb/transaction_log.h>
+#include <rocksdb/write_batch.h>
+
+#include "log/log.hpp"
+#include "store/key_coding.hpp"
 
 namespace vouch::store {
 namespace {
@@ -36,9 +42,46 @@ class KeyFolder : public rocksdb::SliceTransform {
   }
 };
 
+// How long a client is told to wait before writing again.
+constexpr unsigned kRetryAfterSeconds = 5;
+
+// A failure of the storage (as opposed to a refused request, e.g. a batch
+// too large): it closes the gate.
+bool is_storage_fault(const rocksdb::Status& status) {
+  return status.IsIOError() || status.IsCorruption() || status.IsIOFenced();
+}
+
+bool is_out_of_space(const rocksdb::Status& status) {
+  return status.IsNoSpace() || status.subcode() == rocksdb::Status::SubCode::kSpaceLimit;
+}
+
 }  // namespace
 
-events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder) {
+// Told by RocksDB of background errors (a failed flush, compaction or
+// write-ahead log write); closes the gate, and keeps RocksDB from resuming
+// on its own (see the class comment).
+class Database::FaultListener : public rocksdb::EventListener {
+ public:
+  explicit FaultListener(Database& database) : database_(database) {}
+  const char* Name() const override { return "vouch.FaultListener"; }
+  void OnBackgroundError(rocksdb::BackgroundErrorReason reason, rocksdb::Status* error) override {
+    if (error == nullptr || error->ok()) return;
+    // A write (or a memtable switch) that failed used the write-ahead log.
+    const bool wal = reason == rocksdb::BackgroundErrorReason::kWriteCallback ||
+                     reason == rocksdb::BackgroundErrorReason::kMemTable;
+    database_.record_fault(*error, wal);
+  }
+  void OnErrorRecoveryBegin(rocksdb::BackgroundErrorReason, rocksdb::Status,
+                            bool* auto_recovery) override {
+    if (auto_recovery != nullptr) *auto_recovery = false;
+  }
+
+ private:
+  Database& database_;
+};
+
+events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder,
+                                                         Options database_options) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) return events::Error::internal("cannot create " + folder.string() + ": " + ec.message());
@@ -47,6 +90,10 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.IncreaseParallelism(2);
+  if (database_options.env != nullptr) options.env = database_options.env;
+  // Recovery is the Database's (run_recovery): RocksDB's retries may resume
+  // writing on the write-ahead log that failed.
+  options.max_bgerror_resume_count = 0;
   // Reads (auth, GETs) hit small hot keys; a bloom filter keeps misses cheap.
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -68,6 +115,8 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
 
   std::unique_ptr<Database> database(new Database());
   database->folder_ = folder;
+  database->options_ = database_options;
+  options.listeners.push_back(std::make_shared<FaultListener>(*database));
   rocksdb::DB* raw = nullptr;
   rocksdb::Status status = rocksdb::DB::Open(rocksdb::DBOptions(options), folder.string(), families,
                                              &database->handles_, &raw);
@@ -76,13 +125,153 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
                                    status.ToString());
   }
   database->db_.reset(raw);
+  database->recovery_ = std::thread([db = database.get()] { db->run_recovery(); });
   return database;
 }
 
 Database::~Database() {
+  {
+    const std::lock_guard lock(state_mutex_);
+    closing_ = true;
+  }
+  recovery_wake_.notify_one();
+  if (recovery_.joinable()) recovery_.join();
   if (!db_) return;
   for (auto* handle : handles_) db_->DestroyColumnFamilyHandle(handle);
   db_->Close();
+}
+
+events::Status Database::write(const rocksdb::WriteOptions& options, rocksdb::WriteBatch& batch) {
+  const std::shared_lock lock(write_mutex_);
+  if (!writable_.load(std::memory_order_acquire)) {
+    const std::lock_guard state(state_mutex_);
+    return refusal();
+  }
+  if (!options.disableWAL) {
+    // DB::Resume() moves writes to a new write-ahead log only when some
+    // column family has entries in its active memtable; an entry outside the
+    // log makes sure one has (it is never read).
+    std::uint64_t entries = 0;
+    if (db_->GetAggregatedIntProperty("rocksdb.num-entries-active-mem-table", &entries) &&
+        entries == 0) {
+      rocksdb::WriteOptions anchor;
+      anchor.disableWAL = true;
+      auto status = db_->Put(anchor, meta(), keys::memtable_anchor(), "");
+      if (!status.ok() && is_storage_fault(status)) {
+        record_fault(status, false);
+        const std::lock_guard state(state_mutex_);
+        return refusal();
+      }
+    }
+  }
+  auto status = db_->Write(options, &batch);
+  if (status.ok()) return events::ok_status();
+  if (!is_storage_fault(status)) {
+    return events::Error::internal("the write was refused: " + status.ToString());
+  }
+  record_fault(status, !options.disableWAL);
+  const std::lock_guard state(state_mutex_);
+  auto error = refusal();
+  // Not acknowledged; after a failed fsync its bytes may still reach the disk.
+  error.message = "the write was not acknowledged: " + error.message;
+  return error;
+}
+
+StorageHealth Database::health() const {
+  const std::lock_guard lock(state_mutex_);
+  return health_;
+}
+
+events::Error Database::refusal() const {
+  if (health_.out_of_space) {
+    return events::Error::insufficient_storage(
+        "the data folder's disk is full (" + health_.problem +
+            "); writes resume by themselves once space is freed",
+        kRetryAfterSeconds);
+  }
+  return events::Error::unavailable(
+      "the data folder cannot be written (" + health_.problem + "); writes resume once it recovers",
+      kRetryAfterSeconds);
+}
+
+std::optional<std::uint64_t> Database::current_wal() const {
+  std::unique_ptr<rocksdb::LogFile> wal;
+  if (!db_->GetCurrentWalFile(&wal).ok() || !wal) return std::nullopt;
+  return wal->LogNumber();
+}
+
+void Database::record_fault(const rocksdb::Status& status, bool wal) {
+  {
+    const std::lock_guard lock(state_mutex_);
+    wal_failed_ = wal_failed_ || wal;
+    if (!writable_.load(std::memory_order_acquire)) return;
+    writable_.store(false, std::memory_order_release);
+    health_.writable = false;
+    health_.out_of_space = is_out_of_space(status);
+    health_.problem = status.ToString();
+    ++health_.faults;
+    last_resume_problem_.clear();
+  }
+  recovery_wake_.notify_one();
+  log::error("store", "writes to the data folder stopped: " + status.ToString() +
+                          "; reads go on, and writes resume once the store recovers");
+}
+
+void Database::run_recovery() {
+  std::unique_lock lock(state_mutex_);
+  for (;;) {
+    recovery_wake_.wait(lock, [this] { return closing_ || !health_.writable; });
+    if (closing_) return;
+    recovery_wake_.wait_for(lock, options_.recovery_interval, [this] { return closing_; });
+    if (closing_) return;
+    lock.unlock();
+    try_resume();
+    lock.lock();
+  }
+}
+
+void Database::try_resume() {
+  const std::unique_lock writes(write_mutex_);
+  {
+    // Nothing switches the write-ahead log between the failure and Resume()
+    // (RocksDB refuses writes meanwhile): the current one is the one that failed.
+    const std::lock_guard lock(state_mutex_);
+    if (wal_failed_ && !failed_wal_) failed_wal_ = current_wal();
+  }
+  auto status = db_->Resume();
+  std::string problem;
+  bool needs_restart = false;
+  if (!status.ok()) {
+    // RocksDB resumes from hard errors (a full disk); after a fatal one (an
+    // I/O error on the write-ahead log) only a new open does.
+    needs_restart = status.severity() >= rocksdb::Status::Severity::kFatalError;
+    problem = needs_restart ? status.ToString() + "; restart vouchd to resume writes"
+                            : "resuming failed: " + status.ToString();
+  } else {
+    const std::lock_guard lock(state_mutex_);
+    const auto wal = current_wal();
+    if (wal_failed_ && (!wal || !failed_wal_ || *wal == *failed_wal_)) {
+      problem = "the write-ahead log that failed is still in use; restart vouchd to resume writes";
+      needs_restart = true;
+    }
+  }
+  const std::lock_guard lock(state_mutex_);
+  if (!problem.empty()) {
+    if (needs_restart) health_.problem = problem;
+    if (problem != last_resume_problem_) {
+      last_resume_problem_ = problem;
+      log::warn("store", problem);
+    }
+    return;
+  }
+  wal_failed_ = false;
+  failed_wal_.reset();
+  health_.writable = true;
+  health_.out_of_space = false;
+  health_.problem.clear();
+  ++health_.recoveries;
+  writable_.store(true, std::memory_order_release);
+  log::info("store", "writes to the data folder resumed");
 }
 
 events::Result<std::optional<std::string>> Database::read_view(std::string_view key) const {

@@ -1,10 +1,17 @@
 #pragma once
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -13,9 +20,22 @@
 namespace rocksdb {
 class DB;
 class ColumnFamilyHandle;
+class Env;
+class Status;
+class WriteBatch;
+struct WriteOptions;
 }  // namespace rocksdb
 
 namespace vouch::store {
+
+// Whether the data folder takes writes, as GET /readyz and /metrics tell it.
+struct StorageHealth {
+  bool writable = true;
+  bool out_of_space = false;     // the fault was ENOSPC (or a space limit), not another I/O error
+  std::string problem;           // why writes are refused; empty while writable
+  std::uint64_t faults = 0;      // times writes stopped since the folder was opened
+  std::uint64_t recoveries = 0;  // times they resumed
+};
 
 // The RocksDB instance behind a data folder and its column families:
 //   events  — position (big-endian u64) → recorded event
@@ -23,22 +43,57 @@ namespace vouch::store {
 //   views   — read models and their checkpoints
 //   meta    — the log's own bookkeeping (last position)
 // Thread-safe, like rocksdb::DB itself. Outlives everything that uses it.
+//
+// Every write goes through write(), the folder's write gate. After the first
+// failed write or a background error (a full disk, an I/O error) the gate
+// closes: later writes are refused without reaching RocksDB, because
+// RocksDB's write-ahead log must not be appended to again once a write to it
+// failed (Debian's RocksDB asserts on it). Reads go on. A thread of the
+// Database then calls DB::Resume() every `recovery_interval`; the gate opens
+// again once RocksDB has recovered and writes go to a new write-ahead log.
+// RocksDB's own automatic recovery is switched off, since it may resume on
+// the failed log. RocksDB resumes from a full disk (a hard error) but not
+// from an I/O error on its write-ahead log (a fatal one): then health()
+// says so, and writes stay refused until vouchd is restarted.
 class Database {
  public:
+  struct Options {
+    // The environment RocksDB runs on; nullptr for the default (tests wrap
+    // its file system to inject faults).
+    rocksdb::Env* env = nullptr;
+    std::chrono::milliseconds recovery_interval{1000};
+  };
+
   // Creates the folder and column families when missing. kInternal with
   // RocksDB's reason when the folder cannot be opened (e.g. locked by another
   // process).
   [[nodiscard]] static events::Result<std::unique_ptr<Database>> open(
-      const std::filesystem::path& folder);
+      const std::filesystem::path& folder, Options options);
+  [[nodiscard]] static events::Result<std::unique_ptr<Database>> open(
+      const std::filesystem::path& folder) {
+    return open(folder, Options{});
+  }
 
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
 
+  // For reads. Writes go through write().
   rocksdb::DB& db() const { return *db_; }
   rocksdb::ColumnFamilyHandle* events() const { return handles_[1]; }
   rocksdb::ColumnFamilyHandle* streams() const { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* views() const { return handles_[3]; }
+
+  // Writes `batch` atomically. While the gate is closed: kInsufficientStorage
+  // (507) when the disk is full, else kUnavailable (503), both with a
+  // Retry-After, and RocksDB is not called. A write that fails closes the
+  // gate and returns the same kinds: the batch is not acknowledged (when its
+  // fsync failed, it may still be found whole after a restart). Other
+  // refusals (not storage faults) are kInternal and leave the gate open.
+  // Thread-safe.
+  [[nodiscard]] events::Status write(const rocksdb::WriteOptions& options,
+                                     rocksdb::WriteBatch& batch);
+  StorageHealth health() const;
 
   // The value of `key` in the views column family; nullopt when absent,
   // kInternal when RocksDB fails. Thread-safe.
@@ -57,11 +112,35 @@ class Database {
   const std::filesystem::path& folder() const { return folder_; }
 
  private:
+  class FaultListener;
   Database() = default;
 
+  // Closes the gate; `wal`: the fault was a write to the write-ahead log,
+  // so writes resume only once RocksDB writes to another one.
+  void record_fault(const rocksdb::Status& status, bool wal);
+  events::Error refusal() const;  // REQUIRES: state_mutex_ held
+  std::optional<std::uint64_t> current_wal() const;
+  void run_recovery();
+  void try_resume();
+
   std::filesystem::path folder_;
+  Options options_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned; released in the destructor
+
+  // Writers hold it shared around the gate check and the write; recovery
+  // holds it alone, so no write runs while RocksDB resumes.
+  std::shared_mutex write_mutex_;
+  std::atomic<bool> writable_{true};
+  mutable std::mutex state_mutex_;  // guards what follows
+  StorageHealth health_;
+  bool wal_failed_ = false;
+  // The write-ahead log that failed (read before the first Resume()).
+  std::optional<std::uint64_t> failed_wal_;
+  std::string last_resume_problem_;
+  bool closing_ = false;
+  std::condition_variable recovery_wake_;
+  std::thread recovery_;  // started by open()
 };
 
 }  // namespace vouch::store

@@ -8,7 +8,7 @@ JobFailure job_failure(const events::Error& error) {
 
 events::Error to_error(const JobFailure& failure) {
   const auto code =
-      failure.code >= 0 && failure.code <= static_cast<int>(events::ErrorCode::kTooLarge)
+      failure.code >= 0 && failure.code <= static_cast<int>(events::ErrorCode::kInsufficientStorage)
           ? static_cast<events::ErrorCode>(failure.code)
           : events::ErrorCode::kInternal;
   return {code, failure.message, {}, failure.retry_after_seconds};

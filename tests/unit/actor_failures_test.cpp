@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "actors/errors.hpp"
 #include "actors/domain/keyed_actors.hpp"
 #include "actors/domain/project_actor.hpp"
+#include "actors/errors.hpp"
 #include "actors/type_ids.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"
@@ -30,7 +30,7 @@ class ActorFailuresTest : public ::testing::Test {
  protected:
   ActorFailuresTest()
       : database_(std::move(store::Database::open(folder_.path() / "data").value())),
-        log_(*database_),
+        log_(std::move(store::EventLog::open(*database_).value())),
         system_(testing_config(config_)),
         scheduler_(dynamic_cast<caf::scheduler::test_coordinator&>(system_.scheduler())) {
     // Actors left waiting (on the silent store) end with the test.
@@ -64,7 +64,7 @@ class ActorFailuresTest : public ::testing::Test {
   project_actor project_with(event_store_actor store) {
     ProjectActorConfig config;
     config.project_id = "prj_1";
-    config.log = &log_;
+    config.log = log_.get();
     config.store = std::move(store);
     config.idle_after = std::chrono::hours(1);
     auto project = spawn_project_actor(system_, std::move(config));
@@ -86,7 +86,7 @@ class ActorFailuresTest : public ::testing::Test {
 
   testing::TempFolder folder_;
   std::unique_ptr<store::Database> database_;
-  store::EventLog log_;
+  std::unique_ptr<store::EventLog> log_;
   caf::actor_system_config config_;
   caf::actor_system system_;
   caf::scheduler::test_coordinator& scheduler_;
