@@ -201,6 +201,7 @@ int serve(const std::vector<std::string>& args) {
   }
   const std::string address = server_options.host + ":" + std::to_string(server.port());
   std::cout << "listening on " << address << std::endl;
+  std::cout << "console: http://" << address << "/console/" << std::endl;
   log::info("vouchd", "serving " + data + " on " + address);
   server.run();
   // The actors stop first, while the Api and the server they answer through

@@ -158,4 +158,8 @@ const mutationMedian = median(rows.filter((row) => row.mutation).map((row) => ro
 console.log(line(['median', medianOf('statements'), medianOf('branches'), medianOf('functions'), medianOf('lines'), medianOf('kept'),
   medianOf('failing'), `${rows.filter((row) => row.passedRuns === '-' || row.passedRuns === `${reruns}/${reruns}`).length}/${rows.length} all`, medianOf('seconds').toFixed(1), Number.isNaN(mutationMedian) ? '-' : mutationMedian]));
 const mismatched = rows.filter((row) => Math.abs(row.stated - row.statements) > 0.5);
+const weak = rows.filter((row) => row.mutation && row.statements >= 90 && row.mutation.score < 50);
+if (rows.some((row) => row.mutation)) {
+  console.log(`modules with >= 90% statements and a mutation score under 50%: ${weak.length ? weak.map((row) => `${row.module} (${row.mutation.score}%)`).join(', ') : 'none'}`);
+}
 if (mismatched.length) console.log(`stated coverage differs from measured for: ${mismatched.map((row) => `${row.module} (${row.stated} stated)`).join(', ')}`);

@@ -12,6 +12,7 @@
 #        MUTATE      packages to run Stryker on (default "ms bytes ini debounce"; "" skips it)
 #        RERUNS      how many times each kept suite runs like a run, all to pass (default 5)
 #        KEEP_DIR=1  keep the temporary folder and print its path
+#        RUNNER_ROOT a checkout whose runner generates and runs the tests (default: this one)
 #        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
 #                    stretches with the CPU share the job gets; compare the table with LOAD=0)
 set -euo pipefail
@@ -38,7 +39,7 @@ mkdir -p "$WORK/packages"
 if [ -n "$MUTATE" ]; then
   # Stryker (9.x: 10 needs Node 22) and the Jest it drives (the runner's own version), outside
   # runner/package.json.
-  JEST_VERSION="$(node -p "require('$ROOT/runner/package.json').dependencies.jest")"
+  JEST_VERSION="$(node -p "require('${RUNNER_ROOT:-$ROOT}/runner/package.json').dependencies.jest")"
   echo "installing Stryker into $WORK/tools" >&2
   mkdir -p "$WORK/tools"
   (cd "$WORK/tools" && npm init -y >/dev/null && npm install --no-audit --no-fund --ignore-scripts \
@@ -50,4 +51,4 @@ for _ in $(seq 1 "${LOAD:-0}"); do
   LOADERS+=($!)
 done
 [ "${LOAD:-0}" = "0" ] || echo "busy loops running: ${LOAD}" >&2
-ROOT="$ROOT" WORK="$WORK" node "$ROOT/bench/generate_bench.js" "${PACKAGES[@]}"
+ROOT="${RUNNER_ROOT:-$ROOT}" WORK="$WORK" node "$ROOT/bench/generate_bench.js" "${PACKAGES[@]}"

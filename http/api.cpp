@@ -6,6 +6,7 @@
 
 #include "events/clock.hpp"
 #include "events/ids.hpp"
+#include "http/console_handlers.hpp"
 #include "http/coverage_handlers.hpp"
 #include "http/event_handlers.hpp"
 #include "http/import_handlers.hpp"
@@ -89,6 +90,7 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Event
          response.body = openapi_document();
          respond(std::move(response));
        }});
+  add_console_routes(router_);
   add_project_routes(router_, service, models.projects());
   add_import_routes(router_, service, models.projects());
   add_key_routes(router_, service);

@@ -35,5 +35,13 @@ if [ ! -d tests/openapi/node_modules ] ||
   (cd tests/openapi && npm install --no-audit --no-fund --loglevel=error >&2)
 fi
 
+# The console's vendored libraries (Preact with htm, Prism), pinned in console/package-lock.json;
+# the build compiles them into vouchd.
+if [ ! -d console/node_modules ] ||
+  [ console/package-lock.json -nt console/node_modules/.package-lock.json ]; then
+  echo "setup: installing the console's npm packages" >&2
+  (cd console && npm ci --no-audit --no-fund --loglevel=error >&2)
+fi
+
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j "$(nproc)"

@@ -29,6 +29,11 @@
 // with them unless the job brought its own; files is empty when no test could be kept. See
 // README.md, "generate", for how to run the result.
 //
+// With --progress, progress lines come before the result, one per phase as it starts:
+//   { "progress": { "phase": "analysing|loading|searching|shrinking|mutating|verifying|writing",
+//                   "filesDone": N, "filesTotal": N, "testsKept": N } }
+// (src/generate/pipeline.js says what the counts mean); the result is the line without "progress".
+//
 // A malformed job exits 1 with { "error": "..." } on stdout; an internal failure exits 2 with
 // { "error": "generation failed: ..." }.
 
@@ -42,6 +47,12 @@ function readStdin() {
     process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     process.stdin.on('error', reject);
   });
+}
+
+const reportsProgress = process.argv.slice(2).includes('--progress');
+
+function progress(state) {
+  process.stdout.write(`${JSON.stringify({ progress: state })}\n`);
 }
 
 function log(message) {
@@ -58,7 +69,7 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  const result = await generateTests(job, { log });
+  const result = await generateTests(job, { log, ...(reportsProgress && { progress }) });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

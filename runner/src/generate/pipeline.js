@@ -170,7 +170,10 @@ function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
   return problem('files', 'timeout', `the machine was busy: ${seconds(cutMs)} of the ${seconds(budgetMs)} budget did not fit in the ${seconds(wallLimitMs)} wall limit, so the search for inputs, shrinking and mutant runs did less than on an idle machine`);
 }
 
-async function generateTests(job, { log = () => {} } = {}) {
+// `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
+// counts the job's JavaScript and TypeScript sources, filesDone those the generator is through
+// with (dropped with a problem, or tested once verification ended).
+async function generateTests(job, { log = () => {}, progress = () => {} } = {}) {
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js).
   const wallLimitMs = job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs;
   const started = clock.start(job.timeBudgetMs, wallLimitMs);
@@ -181,6 +184,9 @@ async function generateTests(job, { log = () => {} } = {}) {
   const phase = (name) => { const now = clock.now(); phases.push(`${name} ${now - phaseStart}`); phaseStart = now; };
   const problems = [];
   const rng = new Rng();
+  const filesTotal = job.files.filter((file) => classifySource(file.path, file.content).kind === 'javascript').length;
+  const report = (phase, filesDone, testsKept = 0) => progress({ phase, filesDone, filesTotal, testsKept });
+  report('analysing', 0);
   const analysed = analyzeFiles(job.files, problems);
   const workspace = new Workspace();
   let executor = null;
@@ -188,10 +194,13 @@ async function generateTests(job, { log = () => {} } = {}) {
   try {
     workspace.writeExecFiles(job.files);
     const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
-    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath }, { memoryMb: CHILD_MEMORY_MB });
+    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere }, { memoryMb: CHILD_MEMORY_MB });
     const observed = new ObservedValues();
+    report('loading', filesTotal - instrumented.length);
     const modules = await loadModules(instrumented, executor, problems, observed, rng);
     phase('load');
+    const searched = modules.filter((module) => module.entry && module.targets.length).length;
+    report('searching', filesTotal - searched);
 
     const loadedModules = modules.filter((module) => module.entry);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
@@ -203,10 +212,13 @@ async function generateTests(job, { log = () => {} } = {}) {
     phase('search');
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
-    prestarted = corpus.length ? [1, 2].map((n) => startRunner(path.join(workspace.workDir, `warm-${n}`))) : [];
+    // The second runs the suite as another user on another machine (verify.js).
+    prestarted = corpus.length ? [null, workspace.elsewhere].map((elsewhere, n) => startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere)) : [];
+    report('shrinking', filesTotal - searched);
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
     phase('shrink');
+    report('mutating', filesTotal - searched);
     const mutationFiles = instrumented.map((file) => ({ ...file, loaded: modulesByPath.has(file.path) }));
     // What the suite could still gain: entries set cover dropped, the unshrunk originals of shrunk
     // ones (a boundary value shrinking turned into 0), the search's alternates.
@@ -224,8 +236,9 @@ async function generateTests(job, { log = () => {} } = {}) {
     // A job that brings its own Jest configuration keeps it.
     const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) });
     const sources = job.files.map(({ path, content }) => ({ path, content }));
+    report('verifying', filesTotal - searched);
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted })
+      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, elsewhere: workspace.elsewhere })
       : { suites: [], coverage: null, files: [], dropped: null };
     phase('verify');
     problems.push(...untestedProblems(loadedModules, suites, verified));
@@ -233,6 +246,7 @@ async function generateTests(job, { log = () => {} } = {}) {
     const files = verified.suites.length
       ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), ...(config ? [config] : [])]
       : [];
+    report('writing', filesTotal, verified.suites.reduce((sum, suite) => sum + suite.cases.length, 0));
     const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems, mutation });
     log(`done in ${Date.now() - wallStarted} ms (${clock.now() - started} ms of budget time): ${summary.testsKept}/${testsGenerated} tests kept`);
     log(`phases (ms of budget time): ${phases.join(', ')}`);

@@ -1,6 +1,7 @@
 'use strict';
 // The temporary folders of one generation job: `exec` holds the submitted files for the code
-// under test to run beside, `work` the folders in which verification runs the tests.
+// under test to run beside, `work` the folders in which verification runs the tests, `elsewhere`
+// the home and temporary folders of the other environment (execution/other-environment.js).
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,7 +12,8 @@ class Workspace {
     this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-'));
     this.execDir = path.join(this.root, 'exec');
     this.workDir = path.join(this.root, 'work');
-    for (const dir of [this.execDir, this.workDir]) fs.mkdirSync(dir);
+    this.elsewhere = { home: path.join(this.root, 'elsewhere', 'home'), tmp: path.join(this.root, 'elsewhere', 'tmp') };
+    for (const dir of [this.execDir, this.workDir, this.elsewhere.home, this.elsewhere.tmp]) fs.mkdirSync(dir, { recursive: true });
   }
 
   execPath(relativePath) {

@@ -13,13 +13,14 @@ const BIN = path.join(__dirname, '..', '..', 'bin');
 
 class WarmRunner {
   // Resolves once the runner is ready; rejects if it says or does anything else.
-  // runArgs: run.js's own arguments (`--prime-rounds 0`).
-  static async start({ workdir, sandboxOptions = null, runArgs = [] }) {
+  // runArgs: run.js's own arguments (`--prime-rounds 0`); nodeArgs: node's, before run.js
+  // (`--require FILE`); env: the environment, by default this process's.
+  static async start({ workdir, sandboxOptions = null, runArgs = [], nodeArgs = [], env = process.env }) {
     const runJs = path.join(BIN, 'run.js');
     const [file, args] = sandboxOptions
-      ? [SANDBOX, [workdir, ...sandboxOptions, ...ownFolders(), '--', process.execPath, runJs, ...runArgs]]
-      : [process.execPath, [runJs, ...runArgs]];
-    const runner = new WarmRunner(spawn(file, args, { cwd: workdir, stdio: 'pipe' }));
+      ? [SANDBOX, [workdir, ...sandboxOptions, ...ownFolders(), '--', process.execPath, ...nodeArgs, runJs, ...runArgs]]
+      : [process.execPath, [...nodeArgs, runJs, ...runArgs]];
+    const runner = new WarmRunner(spawn(file, args, { cwd: workdir, stdio: 'pipe', env }));
     const first = await runner.nextLine();
     if (first === null || !JSON.parse(first).ready) {
       throw new Error(`runner not ready: ${first}, exit ${JSON.stringify(await runner.ended)}\n${runner.stderr}`);

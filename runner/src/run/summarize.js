@@ -25,6 +25,11 @@ function summarize(aggregated, root) {
       file: relativePath(root, suite.testFilePath),
       status: STATUS[test.status] ?? 'skipped',
       ...(test.status === 'failed' && { message: firstLines(test.failureMessages.join('\n')) }),
+      // For JUnit reports: the describe blocks and the test's own title, its time, the stack.
+      suite: test.ancestorTitles.join(' › '),
+      title: test.title,
+      durationMs: Math.max(0, Math.round(test.duration ?? 0)),
+      ...(test.status === 'failed' && { stack: stackLines(test.failureMessages.join('\n')) }),
     }))),
   };
 }
@@ -66,6 +71,12 @@ function firstLines(message) {
   const stackStart = lines.findIndex((line) => /^\s+at /.test(line));
   const kept = lines.slice(0, stackStart === -1 ? lines.length : stackStart).slice(0, MAX_MESSAGE_LINES);
   return kept.join('\n').trim().slice(0, MAX_MESSAGE_CHARS);
+}
+
+// The failure's stack trace (its "at …" lines), trimmed like the message.
+function stackLines(message) {
+  const lines = stripVTControlCharacters(message).split('\n').filter((line) => /^\s+at /.test(line));
+  return lines.slice(0, MAX_MESSAGE_LINES).map((line) => line.trim()).join('\n').slice(0, MAX_MESSAGE_CHARS);
 }
 
 function relativePath(root, file) {

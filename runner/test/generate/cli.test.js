@@ -24,18 +24,20 @@ function generated(job) {
   return result;
 }
 
-function runJest(files) {
+// user: { uid, gid, home } to run Jest as another user with another home (needs root).
+function runJest(files, user = null) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-generate-e2e-'));
   try {
     for (const file of files) {
       fs.mkdirSync(path.dirname(path.join(dir, file.path)), { recursive: true });
       fs.writeFileSync(path.join(dir, file.path), file.content);
     }
+    if (user) spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
     // As the run side does: coverage over every source file, tested or not.
     spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--json', '--outputFile=results.json', '--coverage',
       '--coverageReporters=json-summary', '--coverageDirectory=coverage', '--runInBand', '--forceExit', '--silent',
       '--collectCoverageFrom=**/*.{js,mjs,cjs}', '--collectCoverageFrom=!**/jest.config.js'],
-    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(RUNNER, 'node_modules') } });
+    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(RUNNER, 'node_modules'), ...(user ? { HOME: user.home, TMPDIR: user.home } : {}) }, ...(user ? { uid: user.uid, gid: user.gid } : {}) });
     return {
       results: JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')),
       coverage: JSON.parse(fs.readFileSync(path.join(dir, 'coverage', 'coverage-summary.json'), 'utf8')).total,
@@ -374,4 +376,70 @@ test('ES modules importing each other and TypeScript get tests through the one s
   assert.equal(results.numFailedTests, 0);
   assert.equal(results.numPassedTests, result.summary.testsKept);
   assert.equal(coverage.statements.pct, 100);
+});
+
+test('a class whose methods must be called in order gets tests that call each where it completes; no test asserts the environment it was generated in', () => {
+  const files = [
+    {
+      path: 'lib/journal.js',
+      content: `class Journal {
+  constructor() { this.lines = null; this.name = null; }
+  open(name) {
+    if (this.lines) throw new Error('already open');
+    this.name = String(name);
+    this.lines = [];
+    return this;
+  }
+  write(text) {
+    if (!this.lines) throw new Error('not open');
+    this.lines.push(String(text).trim());
+    return this.lines.length;
+  }
+  close() {
+    if (!this.lines) throw new Error('not open');
+    const text = this.name + ': ' + this.lines.join(' | ');
+    this.lines = null;
+    return text;
+  }
+}
+module.exports = { Journal };
+`,
+    },
+    {
+      path: 'lib/owner.js',
+      content: `const os = require('os');
+const path = require('path');
+exports.describeOwner = (label) => ({ label: String(label), uid: process.getuid(), pid: process.pid, host: os.hostname(), home: os.homedir() });
+exports.account = () => os.userInfo().username;
+exports.cachePath = (name) => path.join(os.homedir(), '.cache', String(name));
+`,
+    },
+  ];
+  const result = generated({ files, timeBudgetMs: 15000 });
+  // (A busy machine is said as a problem too.)
+  assert.deepEqual(result.summary.problems.filter((problem) => problem.code !== 'timeout'), []);
+  const content = (name) => result.files.find((file) => file.path === name).content;
+  const journal = content('lib/__tests__/journal.test.js');
+  for (const method of ['write', 'close']) {
+    assert.match(journal, new RegExp(`\\.open\\([^]*expect\\(journalInstance\\.${method}\\([^)]*\\)\\)\\.toBe\\(`), `${method} completes after open`);
+  }
+  const owner = content('lib/__tests__/owner.test.js');
+  for (const value of [process.getuid(), os.hostname(), os.homedir(), os.userInfo().username]) {
+    assert.ok(!owner.includes(`: ${typeof value === 'string' ? `'${value}'` : value},`), `${value} is asserted:\n${owner}`);
+  }
+  assert.match(owner, /uid: expect\.any\(Number\)/);
+  assert.doesNotMatch(owner, /owner\.account\(\)/, 'whether the user has an account differs from machine to machine');
+
+  // As another user with another home, when this test may switch users.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-other-home-'));
+  try {
+    const user = process.getuid() === 0 ? { uid: 54321, gid: 54321, home } : null;
+    if (user) fs.chownSync(home, user.uid, user.gid);
+    const { results, coverage } = runJest([...files, ...result.files], user);
+    assert.equal(results.numFailedTests, 0);
+    assert.equal(results.numPassedTests, result.summary.testsKept);
+    assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 });

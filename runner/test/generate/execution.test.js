@@ -169,3 +169,34 @@ test('the second run\'s clock runs fast: a maxAge of a few milliseconds between 
   assert.ok(second - first >= 50, `${second - first} ms between two readings`);
   assert.ok(first - Date.now() > 900);
 });
+
+test('the second run (a moved clock) runs as another user on another machine, with real home and temporary folders', async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-elsewhere-test-'));
+  const elsewhere = { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') };
+  Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
+  const source = `const os = require('os'); const fs = require('fs'); const path = require('path');
+exports.where = () => {
+  const file = path.join(os.tmpdir(), 'note.txt');
+  fs.writeFileSync(file, 'x');
+  return [process.getuid(), process.getgid(), process.pid, os.hostname(), os.homedir(), os.tmpdir(), process.env.HOME, process.env.USER, fs.statSync(file).uid, fs.readFileSync(file, 'utf8')];
+};`;
+  const { code } = instrumentSource(FILE, source, { esm: false });
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS, elsewhere });
+  try {
+    const values = async (shift) => (await run(executor, 'await __vouch.step(0, () => lib.where());', shift)).outcomes[0].value.items.map((item) => item.v);
+    const here = await values(0);
+    const there = await values(400 * 24 * 3600 * 1000);
+    assert.deepEqual(here.slice(0, 2), [process.getuid(), process.getgid()]);
+    for (let i = 0; i < 9; i++) assert.notEqual(there[i], here[i], `value ${i}: ${here[i]}`);
+    assert.deepEqual(there.slice(4, 7), [elsewhere.home, elsewhere.tmp, elsewhere.home]);
+    assert.equal(there[8], there[0], 'a file the other user wrote is the other user\'s');
+    assert.equal(there[9], 'x', 'its temporary folder is a real one');
+    assert.deepEqual(await values(0), here, 'the environment is restored after the run');
+  } finally {
+    executor.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -119,3 +119,61 @@ test('a string that differs between runs is asserted by the ends both share, cut
   assert.equal(matchesRun(expected, run('job@2031-01-01T00:00:00.000Z')), true);
   assert.equal(matchesRun(expected, run('@2031-01-01T00:00:00.000Z')), false, 'a mutant that drops the label is caught');
 });
+
+test('regex mutants are the ones Stryker makes (an anchor dropped, a class or escape negated, a quantifier dropped); table entries know their row', () => {
+  const code = `const rules = [[/^(\\d+)\\s*[a-z]+$/i, 'unit'], [/(bu)s$/i, '$1ses']];
+const names = { NO: 'Norway', SE: 'Sweden' };
+module.exports = (text) => text;
+`;
+  const mutants = mutantsOf(code);
+  const regexes = mutants.filter((mutant) => mutant.mutator === 'Regex').map((mutant) => mutant.replacement);
+  for (const expected of ['/(\\d+)\\s*[a-z]+$/i', '/^(\\d+)\\s*[a-z]+/i', '/^(\\d+)\\s*[^a-z]+$/i', '/^(\\D+)\\s*[a-z]+$/i', '/^(\\d)\\s*[a-z]+$/i', '/(bu)s/i']) {
+    assert.ok(regexes.includes(expected), `${expected} among ${regexes.join(' ')}`);
+  }
+  const emptied = (value) => mutants.find((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe === value);
+  assert.deepEqual(emptied('$1ses').row, { strings: [], regexes: [{ pattern: '(bu)s$', flags: 'i' }] });
+  assert.deepEqual(emptied('Norway').row, { strings: ['NO', 'SE', 'Sweden'], regexes: [] }, 'the keys of an object table, and its other entries');
+  assert.equal(mutants.find((mutant) => mutant.replacement === '/(bu)s/i').regex.variant, '(bu)s');
+});
+
+test('a table of rules and a table of names get a lookup for each entry the sampled mutants check', () => {
+  // One call covers every line: only words that hit a rule's regex, or the key of a name, tell an
+  // emptied replacement or a changed regex from the original.
+  const files = [{
+    path: 'words.js',
+    content: `const rules = [
+  [/s$/i, 's'],
+  [/(octop|vir)us$/i, '$1i'],
+  [/([^aeiouy]|qu)y$/i, '$1ies'],
+];
+const countries = { NO: 'Norway', SE: 'Sweden' };
+exports.plural = function plural(word) {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    if (rules[i][0].test(word)) return word.replace(rules[i][0], rules[i][1]);
+  }
+  return word + 's';
+};
+exports.country = function country(code) {
+  return countries[String(code).toUpperCase()] || null;
+};
+`,
+  }];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/words.test.js').content;
+  for (const plural of ['i', 'ies']) assert.match(tests, new RegExp(`plural\\('[^']*'\\)\\)\\.toBe\\('[^']*${plural}'\\)`), `a word ending in -${plural}:\n${tests}`);
+  for (const name of ['Norway', 'Sweden']) assert.match(tests, new RegExp(`\\)\\)\\.toBe\\('${name}'\\)`), `${name}:\n${tests}`);
+});
+
+test('a list of words gets a lookup of each word a sampled mutant empties: the entry itself is the input', () => {
+  const files = [{
+    path: 'words.js',
+    content: `const uncountable = new Set();
+['advice', 'bison', 'deer', 'fish'].forEach((word) => uncountable.add(word));
+exports.plural = (word) => (uncountable.has(String(word).toLowerCase()) ? word : word + 's');
+`,
+  }];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const tests = JSON.parse(output.stdout.toString()).files.find((file) => file.path === '__tests__/words.test.js').content;
+  for (const word of ['advice', 'bison', 'deer', 'fish']) assert.match(tests, new RegExp(`plural\\('${word}'\\)\\)\\.toBe\\('${word}'\\)`), tests);
+});

@@ -43,3 +43,19 @@ test('keeps a direct test that ends in a value for every target, even when error
   ];
   assert.deepEqual(minimizeCorpus(corpus).map((e) => e.name), ['parse throws', 'parse returns', 'format returns']);
 });
+
+test('keeps a test where each member completes: push() is kept beside pop() on an empty stack and size', () => {
+  const stack = { id: 'stack.js#Stack' };
+  const step = (op, name) => ({ op, name, receiver: op === 'new' ? undefined : 'stack' });
+  const withSteps = (name, keys, steps, outcomes, happy = true) => ({ ...entry(name, keys, { happy, steps: steps.length }), target: stack, scenario: { steps }, outcomes });
+  const returned = { kind: 'return', value: { t: 'number', v: 1 } };
+  const thrown = { kind: 'throw', value: { t: 'error' } };
+  const corpus = [
+    // Set cover takes these two: together they hold every key (push's one statement is also run
+    // by pop's error path in this made-up corpus).
+    withSteps('pop throws', ['ctor', 'pop-if', 'pop-throw', 'push', 'guard'], [step('new'), step('method', 'pop')], [returned, thrown], false),
+    withSteps('size', ['ctor', 'size', 'pop-return'], [step('new'), step('get', 'size')], [returned, returned]),
+    withSteps('push then pop', ['ctor', 'push', 'pop-if', 'pop-return'], [step('new'), step('method', 'push'), step('method', 'pop')], [returned, returned, returned]),
+  ];
+  assert.deepEqual(minimizeCorpus(corpus).map((e) => e.name), ['pop throws', 'size', 'push then pop']);
+});

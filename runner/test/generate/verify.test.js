@@ -83,3 +83,27 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 });
+
+test('the even rounds run as another user on another machine: a test asserting the sandbox\'s uid, host or home is dropped, the rest kept', async () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  const elsewhere = { home: path.join(workDir, 'elsewhere-home'), tmp: path.join(workDir, 'elsewhere-tmp') };
+  Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
+  try {
+    const cases = [
+      testCase('adds', ['expect(m.add(1, 2)).toBe(3);']),
+      testCase('uid', [`expect(process.getuid()).toBe(${process.getuid()});`]),
+      testCase('host', [`expect(require('os').hostname()).toBe(${JSON.stringify(os.hostname())});`]),
+      testCase('home', [`expect(require('os').homedir()).toBe(${JSON.stringify(os.homedir())});`]),
+      testCase('uid by type', ['expect(process.getuid()).toEqual(expect.any(Number));']),
+    ];
+    const suites = [{ testPath: '__tests__/m.test.js', spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] }, cases }];
+    const logs = [];
+    const verified = await verifySuites({
+      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }), suites, deadline: Date.now() + 60000, log: (line) => logs.push(line), elsewhere,
+    });
+    assert.deepEqual(verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)), ['adds', 'uid by type'], logs.join('\n'));
+    assert.ok(logs.some((line) => /round 2 .*another user's environment/.test(line)), logs.join('\n'));
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});

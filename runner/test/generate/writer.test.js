@@ -100,3 +100,21 @@ test('asserts messages quoting instrumented code by the text before it', () => {
   const quoted = describeValue(new TypeError("Cannot destructure property 'type' of '((cov_1xqe64bgy0(...).s[11]++) , obj)' as it is null."));
   assert.deepEqual([quoted.message, quoted.messagePrefix], ["Cannot destructure property 'type' of", true]);
 });
+
+test('a table too large to read whole is asserted by its size and by its first, middle and last parts', () => {
+  const names = Array.from({ length: 101 }, (_, i) => `country ${i}`);
+  assert.deepEqual(body(callEntry([], { kind: 'return', value: describeValue(names) })).lines, [
+    'const result = ms();',
+    'expect(result).toHaveLength(101);',
+    "expect(result[0]).toBe('country 0');",
+    "expect(result[50]).toBe('country 50');",
+    "expect(result[100]).toBe('country 100');",
+  ]);
+  const byCode = Object.fromEntries(names.map((name, i) => [i ? `c${i}` : 'first-code', { name }]));
+  assert.deepEqual(body(callEntry([], { kind: 'return', value: describeValue(byCode) })).lines.slice(1), [
+    'expect(Object.keys(result)).toHaveLength(101);',
+    "expect(result['first-code']).toEqual({ name: 'country 0' });",
+    "expect(result.c50).toEqual({ name: 'country 50' });",
+    "expect(result.c100).toEqual({ name: 'country 100' });",
+  ]);
+});

@@ -111,10 +111,11 @@ test('a passing suite reports every test by name and file', async () => {
     { total: result.results.total, passed: result.results.passed, failed: result.results.failed },
     { total: 3, passed: 3, failed: 0 },
   );
-  assert.deepEqual(result.results.tests, [
-    { name: 'math › adds', file: 'src/__tests__/math.test.js', status: 'passed' },
-    { name: 'math › divides', file: 'src/__tests__/math.test.js', status: 'passed' },
-    { name: 'math › clamp › keeps a number in range', file: 'src/__tests__/math.test.js', status: 'passed' },
+  assert.ok(result.results.tests.every((test) => Number.isInteger(test.durationMs) && test.durationMs >= 0));
+  assert.deepEqual(result.results.tests.map(({ durationMs, ...test }) => test), [
+    { name: 'math › adds', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math', title: 'adds' },
+    { name: 'math › divides', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math', title: 'divides' },
+    { name: 'math › clamp › keeps a number in range', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math › clamp', title: 'keeps a number in range' },
   ]);
   assert.ok(result.durationMs > 0);
 });
@@ -248,7 +249,7 @@ test('a jest.config.js among the files is honoured', async () => {
   const config = { path: 'jest.config.js', content: "module.exports = { testMatch: ['**/*.check.js'] };\n" };
   const check = { path: 'math.check.js', content: "const { add } = require('./src/math');\ntest('adds', () => expect(add(2, 3)).toBe(5));\n" };
   const { result } = await runJob({ files: [MATH, MATH_TEST, check, config] });
-  assert.deepEqual(result.results.tests, [{ name: 'adds', file: 'math.check.js', status: 'passed' }]);
+  assert.deepEqual(result.results.tests.map(({ durationMs, ...test }) => test), [{ name: 'adds', file: 'math.check.js', status: 'passed', suite: '', title: 'adds' }]);
 });
 
 test('ES modules run through a babel.config.js naming the runner\'s Babel plugin', async () => {
@@ -265,6 +266,7 @@ test('testTimeoutMs bounds each test', async () => {
   const { result } = await runJob({ files: [hangs], testTimeoutMs: 300 });
   assert.equal(result.results.failed, 1);
   assert.match(result.results.tests[0].message, /Exceeded timeout of 300 ms/);
+  assert.equal(typeof result.results.tests[0].stack, 'string');
 });
 
 test('wallMs bounds the whole run', async () => {

@@ -21,6 +21,13 @@ const REUSE_CHANCE = 0.4;
 // Methods that read state: called after a step that changed it (see observers()).
 const OBSERVER_NAME = /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|length|peek|keys$|values$|entries$|list|all$|current|state|snapshot|dump)/i;
 const MAX_OBSERVERS = 3;
+// Methods that take state away or end it: called after the methods that put state in, so that
+// `pop()` meets a pushed item, `delete(key)` a set key, `close()` an opened file.
+const TAKER_NAME = /^(pop|shift|dequeue|take|remove|delete|del$|unset|evict|clear|reset|flush|drain|close|end$|destroy|dispose|stop|cancel|abort|off$|unsubscribe|unregister|unbind|unwatch|detach)/i;
+// Parameter names that hold a function to call later.
+const FUNCTION_NAME = /^(cb|callback|fn|func|handler|listener|hook|done|next|subscriber|observer|on[A-Z]\w*)$|(Callback|Handler|Listener|Fn)$/;
+// Members in one whole-class sequence seed (construction not counted).
+const MAX_SEQUENCE_STEPS = 7;
 // Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
 const INSTANCE_ARGUMENT_CHANCE = 0.15;
 // Chance that a random scenario first flips a boolean switch of the module (`kleur.enabled`).
@@ -67,6 +74,11 @@ function methodsOf(description) {
 
 function gettersOf(description) {
   return description.t === 'function' ? (description.members || []).filter((member) => member.kind === 'getter').map((member) => member.name) : [];
+}
+
+// Whether two candidates are atoms of one type (a key reused by a later call must fit there).
+function sameKind(a, b) {
+  return a && b && a.kind === 'atom' && b.kind === 'atom' && a.type === b.type;
 }
 
 function receiverName(className) {
@@ -170,6 +182,7 @@ class ScenarioFactory {
     }
     for (const args of this.argumentSweeps(this.slots, this.seedLists)) yield this.scenario([this.constructStep(args)]);
     const construct = this.constructStep(this.firstArgs(this.slots, this.seedLists));
+    yield* this.sequenceSeeds(construct);
     yield* this.pairSeeds(construct);
     for (const member of this.members) {
       const seedLists = member.slots.map((slot, i) => [...this.pool.seeds(slot.hint), ...(i === 0 && this.slots.length ? [this.instanceArgument()] : [])]);
@@ -181,6 +194,60 @@ class ScenarioFactory {
         yield this.scenario(steps);
       }
     }
+  }
+
+  // Sequences that use the whole class: every method called on one instance, those that put state
+  // in first, then those that read it, then those that take it away, getters last
+  // (wholeSequence). Then each reader and taker alone after the writers, so each can complete on
+  // a state it expects (`pop()` after `push(x)`) even where another member throws. A test that
+  // calls a member only on an empty instance would leave its normal path untested; these seeds
+  // reach it first.
+  *sequenceSeeds(construct) {
+    const members = this.members.filter((member) => !member.static && member.kind !== 'class');
+    const sequence = this.wholeSequence(members, (member, args) => this.memberStep(member, args));
+    if (!sequence) return;
+    yield this.scenario([construct, ...sequence.ordered.slice(0, MAX_SEQUENCE_STEPS).map(sequence.step)]);
+    const writing = sequence.writers.slice(0, MAX_SEQUENCE_STEPS - 1).map(sequence.step);
+    for (const member of sequence.rest) yield this.scenario([construct, ...writing, sequence.step(member)]);
+  }
+
+  // The members of one instance (or returned object) in the order that uses it whole, or null
+  // when there is nothing to order (fewer than two members, or none that puts state in): writers
+  // (methods with a required parameter and no reader or taker name, setters: `push(x)`,
+  // `set(k, v)`, `open(path)`, `on(name, fn)`), then reader methods, then takers (`pop`,
+  // `delete`, `close`, `off`), then getters. `step(member)` makes a member's step with its first
+  // seeds, an argument passed again to every later parameter of the same name (`on(name,
+  // callback)` then `off(name, callback)`: the same listener) and the first writer's first one to
+  // every later first parameter of the same kind (`set('abc', 3)` then `get('abc')`); `rest`:
+  // readers and takers. makeStep(member, args) builds the step.
+  wholeSequence(members, makeStep) {
+    if (members.length < 2) return null;
+    const writers = members.filter((member) => (member.kind === 'method' && member.slots.some((slot) => !slot.optional) && !TAKER_NAME.test(member.name) && !OBSERVER_NAME.test(member.name)) || member.kind === 'setter');
+    if (!writers.length) return null;
+    const takers = members.filter((member) => member.kind === 'method' && !writers.includes(member) && TAKER_NAME.test(member.name));
+    const readers = members.filter((member) => !writers.includes(member) && !takers.includes(member) && member.kind !== 'setter');
+    const ordered = [...writers, ...readers.filter((member) => member.kind === 'method'), ...takers, ...readers.filter((member) => member.kind === 'getter')];
+    const byName = new Map();
+    let key = null;
+    const step = (member) => {
+      // A parameter named like a function (`handler`, `callback`) gets a mock first: the
+      // sequence then shows it called (`emit` after `on`), where a number would only throw.
+      const seedLists = member.slots.map((slot) => {
+        const seeds = this.pool.seeds(slot.hint);
+        const mock = FUNCTION_NAME.test(slot.name) && seeds.find((seed) => seed.kind === 'mock');
+        return mock ? [mock, ...seeds] : seeds;
+      });
+      const args = member.kind === 'setter' ? [seedLists[0][0]] : this.firstArgs(member.slots, seedLists);
+      args.forEach((arg, index) => {
+        const name = member.slots[index].name;
+        if (byName.has(name)) args[index] = byName.get(name);
+        else if (index === 0 && key && member.kind !== 'setter' && sameKind(arg, key)) args[index] = key;
+        else if (member.kind !== 'setter') byName.set(name, arg);
+      });
+      if (!key && member.kind !== 'setter' && args.length) key = args[0];
+      return makeStep(member, args);
+    };
+    return { ordered, writers, rest: [...readers, ...takers], step };
   }
 
   // Two methods called with the same first argument: state written by one, read by the other.
@@ -257,11 +324,17 @@ class ScenarioFactory {
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
         ].slice(0, MAX_EXTENSIONS + argumentLists.length);
       }
-      return methodsOf(value).flatMap((name) => {
+      // An emitter (`on` and `emit` of its own: `mitt()`) has its events recorded from here on.
+      const methods = methodsOf(value);
+      if (methods.includes('on') && methods.includes('emit')) last.recordEvents = true;
+      const members = methods.map((name) => ({ name, kind: 'method', slots: this.methodSlots(name) }));
+      const sequence = this.wholeSequence(members, (member, args) => ({ op: 'method', receiver: last.bind, name: member.name, args, params: member.slots }));
+      const whole = sequence ? [this.scenario([...steps, ...sequence.ordered.slice(0, MAX_STEPS - steps.length).map(sequence.step)])] : [];
+      return [...whole, ...methods.flatMap((name) => {
         const slots = this.methodSlots(name);
         return [this.firstArgs(slots, slots.map((slot) => this.pool.seeds(slot.hint))), this.randomArgs(slots)]
           .map((args) => follow({ op: 'method', name, args, params: slots }));
-      }).slice(0, MAX_EXTENSIONS);
+      })].slice(0, MAX_EXTENSIONS);
     }
     // A returned function called a second time: `once(fn)` and caches answer differently.
     if (last.op === 'invoke' && outcome && outcome.kind !== 'throw') return [this.scenario([...steps, { ...last, args: [...last.args] }])];

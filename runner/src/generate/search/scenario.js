@@ -63,7 +63,8 @@ function stepExpression(step, receiver, args) {
 }
 
 // Returns { declarations, steps, tracked }:
-//   declarations: [{ name, candidate, step, arg }] inputs declared as constants before their step;
+//   declarations: [{ name, candidate, step, arg }] inputs declared as constants before their step
+//     (once: a candidate passed again, the same object, is passed by the same name);
 //   steps: [{ op, expression, bind, statement, records }];
 //   tracked: [{ kind, name, step, arg? }] in the order the program tracks them: 'input' (a
 //     declared input, before its step), 'state' (a step's bound result, after it: an instance
@@ -76,10 +77,14 @@ function renderScenario(scenario, taken, inline = new Set()) {
   const declarations = [];
   const tracked = [];
   const receivers = new Map(); // receiver name in the scenario -> name claimed in the test
+  const shared = new Map(); // declared input (by identity) -> its name
   const steps = scenario.steps.map((step, stepIndex) => {
     const argSource = (candidate, index) => {
       if (!isDeclaredInput(candidate) || inline.has(`${stepIndex}:${index}`)) return toSource(candidate);
+      // The same input passed again (`emitter.on('a', listener)` then `off('a', listener)`).
+      if (shared.has(candidate)) return shared.get(candidate);
       const name = names.claim(argumentName(step, index));
+      shared.set(candidate, name);
       declarations.push({ name, candidate, step: stepIndex, arg: index });
       tracked.push({ kind: 'input', name, step: stepIndex, arg: index });
       return name;

@@ -42,6 +42,8 @@ const MAX_ALIKE = 40;
 // this long for alternates.
 const SEEDS_AFTER_COVERAGE_MS = 1500;
 const MUTANT_RUN_MS = 1500;
+// Strings taken from each returned list or table as inputs for other calls.
+const OBSERVED_PARTS = 3;
 
 function outcomeSignature(outcomes) {
   return JSON.stringify(outcomes.map((outcome) => [outcome.kind, outcome.value]));
@@ -108,12 +110,20 @@ class Search {
     return { target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys), happy: isHappyPath(merged.outcomes) };
   }
 
-  // What calls return are candidate inputs for other calls.
+  // What calls return are candidate inputs for other calls: primitives, and a few of the strings
+  // in a returned list or table, and its keys (`getCodes()` gives `getName('AD')` its input).
   observeResults(outcomes) {
+    const primitive = (value) => value && (value.t === 'string' || (value.t === 'number' && typeof value.v === 'number'));
     for (const outcome of outcomes) {
       const value = outcome.value;
-      if (value && (outcome.kind === 'return' || outcome.kind === 'resolve') && (value.t === 'string' || (value.t === 'number' && typeof value.v === 'number'))) {
-        this.observed.add(value.v);
+      if (!value || (outcome.kind !== 'return' && outcome.kind !== 'resolve')) continue;
+      if (primitive(value)) this.observed.add(value.v);
+      else if (value.t === 'array') value.items.filter(primitive).slice(0, OBSERVED_PARTS).forEach((item) => this.observed.add(item.v));
+      else if (value.t === 'object') {
+        value.entries.slice(0, OBSERVED_PARTS).forEach(([key, item]) => {
+          this.observed.add(key);
+          if (primitive(item)) this.observed.add(item.v);
+        });
       }
     }
   }

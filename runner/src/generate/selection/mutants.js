@@ -1,7 +1,7 @@
 'use strict';
 // Mutants of a module: one small change each, of the kinds Stryker makes (a flipped comparison,
-// a swapped operator, a condition forced true or false, a string emptied, a method call
-// dropped, a block emptied). A test earns its place by the mutants it kills (EvoSuite's rule,
+// a swapped operator, a condition forced true or false, a string emptied, a regex changed, a
+// method call dropped, a block emptied). A test earns its place by the mutants it kills (EvoSuite's rule,
 // and the issue's measure): generation runs the chosen tests against a sample of these and adds
 // tests from its search that kill the survivors (strengthen.js).
 
@@ -33,6 +33,62 @@ function isModuleName(node, ancestors) {
   return parent.type === 'MemberExpression' && parent.property === node && !parent.computed;
 }
 
+// The other entries of the table row a literal sits in: the strings and regexes of the innermost
+// array or object literal holding it (`[/(alumn|alg)a$/i, '$1ae']`, `{ code: 'NO', name:
+// 'Norway' }`; keys too). A scenario that reaches the row asks with one of them: the regex's
+// samples, or the key (`getName('NO')` for an emptied `'Norway'`). Null outside a literal row.
+function rowOf(node, ancestors) {
+  for (let i = ancestors.length - 2; i >= 0; i--) {
+    const holder = ancestors[i];
+    if (holder.type === 'Property') continue;
+    if (holder.type !== 'ArrayExpression' && holder.type !== 'ObjectExpression') return null;
+    const parts = holder.type === 'ArrayExpression' ? holder.elements : holder.properties.flatMap((property) => (property.type === 'Property' ? [property.key, property.value] : []));
+    const strings = [];
+    const regexes = [];
+    for (const part of parts) {
+      // An object's keys ask for its values: `{ NO: 'Norway' }` is read with 'NO'.
+      if (part && part.type === 'Identifier' && holder.type === 'ObjectExpression' && holder.properties.some((property) => property.key === part && !property.computed)) strings.push(part.name);
+      if (!part || part === node || part.type !== 'Literal') continue;
+      if (part.regex) regexes.push(part.regex);
+      else if (typeof part.value === 'string' && part.value) strings.push(part.value);
+    }
+    // The key of the entry itself asks first.
+    const own = holder.type === 'ObjectExpression' && holder.properties.find((property) => property.value === node && !property.computed);
+    const ownKey = own ? (own.key.type === 'Identifier' ? own.key.name : String(own.key.value)) : null;
+    if (ownKey) strings.sort((a, b) => (b === ownKey) - (a === ownKey));
+    return strings.length || regexes.length ? { strings, regexes } : null;
+  }
+  return null;
+}
+
+// Stryker's regex mutants, the commonest kinds: an anchor dropped, a character class negated (or
+// no longer negated), a class escape negated (`\d` -> `\D`), a quantifier dropped. Each yields
+// valid pattern source, or is left out.
+function regexVariants(pattern) {
+  const variants = [];
+  if (pattern.startsWith('^')) variants.push(pattern.slice(1));
+  if (pattern.endsWith('$') && !pattern.endsWith('\\$')) variants.push(pattern.slice(0, -1));
+  const classAt = pattern.search(/(^|[^\\])\[/);
+  if (classAt >= 0) {
+    const open = pattern.indexOf('[', classAt);
+    variants.push(pattern[open + 1] === '^' ? pattern.slice(0, open + 1) + pattern.slice(open + 2) : `${pattern.slice(0, open + 1)}^${pattern.slice(open + 1)}`);
+  }
+  const escape = /\\([dwsDWS])/.exec(pattern);
+  if (escape) {
+    const flipped = escape[1] === escape[1].toLowerCase() ? escape[1].toUpperCase() : escape[1].toLowerCase();
+    variants.push(pattern.slice(0, escape.index) + `\\${flipped}` + pattern.slice(escape.index + 2));
+  }
+  const quantifier = /([^\\])([+*?])(?!\?)/.exec(pattern);
+  if (quantifier && quantifier[1] !== '(' && quantifier[1] !== '|') variants.push(pattern.slice(0, quantifier.index + 1) + pattern.slice(quantifier.index + 2));
+  return [...new Set(variants)].filter((variant) => {
+    try {
+      return new RegExp(variant) && variant !== pattern;
+    } catch {
+      return false;
+    }
+  });
+}
+
 function operatorAt(code, from, to, operator) {
   const at = code.slice(from, to).indexOf(operator);
   return at < 0 ? null : from + at;
@@ -48,10 +104,12 @@ function comparedValue(node, constants) {
   return null;
 }
 
-// Returns [{ start, end, replacement, mutator, line, probe }] over `code` (JavaScript that
-// parses), in source order; at most MAX_MUTANTS, spread evenly over the file when there are more.
-// `probe` is text a scenario that kills the mutant likely holds (the emptied string, the compared
-// number), or null. constants: the module's folded constants (name -> value), if known.
+// Returns [{ start, end, replacement, mutator, line, probe, row, regex }] over `code` (JavaScript
+// that parses), in source order; at most MAX_MUTANTS, spread evenly over the file when there are
+// more. `probe` is text a scenario that kills the mutant likely holds (the emptied string, the
+// compared number), or null; `row` the other entries of the table row of a string or regex
+// (rowOf), or null; `regex` the original and mutated pattern of a regex mutant.
+// constants: the module's folded constants (name -> value), if known.
 function mutantsOf(code, constants = null) {
   let ast;
   try {
@@ -60,7 +118,7 @@ function mutantsOf(code, constants = null) {
     return [];
   }
   const mutants = [];
-  const add = (start, end, replacement, mutator, probe = null) => mutants.push({ start, end, replacement, mutator, probe });
+  const add = (start, end, replacement, mutator, probe = null, extra = {}) => mutants.push({ start, end, replacement, mutator, probe, row: null, regex: null, ...extra });
   const binary = (node, table, mutator) => {
     const replacements = table[node.operator];
     if (!replacements) return;
@@ -104,7 +162,12 @@ function mutantsOf(code, constants = null) {
         break;
       case 'Literal':
         if (typeof node.value === 'string' && !isDirective(node, ancestors) && !isModuleName(node, ancestors)) {
-          add(node.start, node.end, node.value === '' ? '"Stryker was here!"' : '""', 'StringLiteral', node.value || null);
+          add(node.start, node.end, node.value === '' ? '"Stryker was here!"' : '""', 'StringLiteral', node.value || null, { row: rowOf(node, ancestors) });
+        } else if (node.regex) {
+          const { pattern, flags } = node.regex;
+          for (const variant of regexVariants(pattern)) {
+            add(node.start, node.end, `/${variant}/${flags}`, 'Regex', null, { row: rowOf(node, ancestors), regex: { pattern, variant, flags } });
+          }
         } else if (typeof node.value === 'boolean') {
           add(node.start, node.end, String(!node.value), 'BooleanLiteral');
         }
@@ -152,4 +215,4 @@ function applyMutant(code, mutant) {
   return code.slice(0, mutant.start) + mutant.replacement + code.slice(mutant.end);
 }
 
-module.exports = { mutantsOf, applyMutant, MAX_MUTANTS };
+module.exports = { mutantsOf, applyMutant, regexVariants, MAX_MUTANTS };

@@ -11,6 +11,7 @@ const babel = require('@babel/core');
 const { clock } = require('../budget-clock');
 const { atom } = require('../search/candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
+const { sampleRegex } = require('../analysis/regex-sampler');
 const { matchesRun } = require('../search/stability');
 const { transformOptions, loadedOptions } = require('../../transform');
 
@@ -20,6 +21,10 @@ const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
 // the file, found their killers (`ms(86400000)`) but were left out.
 const MAX_ADDED_PER_TARGET = 40;
 const MAX_VARIANTS_PER_MUTANT = 4;
+// Variants that ask with another entry of a mutant's table row (rowProbes), per mutant.
+const MAX_ROW_VARIANTS = 8;
+const ROW_REGEX_SAMPLES = 3;
+const PRIMITIVE_TYPES = new Set(['string', 'number', 'boolean', 'null', 'undefined']);
 const MAX_PROBE_LENGTH = 1000;
 const SIBLING_LINES = 20;
 
@@ -65,8 +70,9 @@ function mapAtoms(value, replace) {
 
 // Scenarios aimed at one mutant, made from ones that reach it: the compared number put in place
 // of a number argument (`ms(86400000)` for `msAbs >= d`) or as the length of a string argument
-// (a 100-character string for `str.length > 100`), or the emptied string put in place of a
-// string the module spells near it (`'1 yr'` from `'1 years'` for `case 'yr':`).
+// (a 100-character string for `str.length > 100`), the emptied string put in place of a
+// string the module spells near it (`'1 yr'` from `'1 years'` for `case 'yr':`), or a string
+// that hits the mutant's table row (rowProbes) in place of a string argument.
 function variantsFor(mutant, reaching, siblings) {
   const variants = [];
   const seen = new Set();
@@ -93,7 +99,46 @@ function variantsFor(mutant, reaching, siblings) {
       if (sibling) push(candidate, mapAtoms(steps, (value) => (value.type === 'string' && value.value.includes(sibling) ? atom.string(value.value.split(sibling).join(mutant.probe)) : null)));
     }
   }
+  // A table's entry: the lookup that hits its row, each string argument replaced by a probe (or,
+  // in a scenario without one, each other primitive: `country(1)` becomes `country('NO')`).
+  const probes = rowProbes(mutant);
+  const limit = variants.length + MAX_ROW_VARIANTS;
+  // One scenario of each export that reaches the row: the lookup may be any of them.
+  const lookups = reaching.filter((candidate, index) => reaching.findIndex((other) => other.target === candidate.target) === index).slice(0, 3);
+  for (const probe of probes) {
+    for (const candidate of lookups) {
+      if (variants.length >= limit) return variants;
+      let replaceable = (value) => value.type === 'string';
+      if (!JSON.stringify(candidate.scenario.steps).includes('"type":"string"')) replaceable = (value) => PRIMITIVE_TYPES.has(value.type);
+      push(candidate, mapAtoms(candidate.scenario.steps, (value) => (replaceable(value) && value.value !== probe ? atom.string(probe) : null)));
+    }
+  }
   return variants;
+}
+
+// Strings that ask a table for the row a mutant sits in, the likeliest killers first: for a regex
+// mutant, the samples one of the original and the mutated pattern matches and the other does
+// not; for an entry of a row, the entry itself, samples of the row's regexes and its other
+// strings (the key of an emptied value). A table of rules (`[/(alumn|alg)a$/i, '$1ae']`) or of names (`{ NO: 'Norway' }`)
+// is covered by any one lookup; its entries are checked only by lookups that hit them.
+function rowProbes(mutant) {
+  const probes = [];
+  if (mutant.regex) {
+    const { pattern, variant, flags } = mutant.regex;
+    const plain = flags.replace(/[gy]/g, '');
+    const original = new RegExp(pattern, plain);
+    const mutated = new RegExp(variant, plain);
+    const samples = [...sampleRegex(pattern, flags).matching, ...sampleRegex(variant, flags).matching, ...sampleRegex(pattern, flags).nonMatching];
+    probes.push(...samples.filter((text) => original.test(text) !== mutated.test(text)), ...samples);
+  }
+  if (mutant.row) {
+    // The entry itself asks first: an emptied `'advice'` in a list of uncountable words is
+    // told by `plural('advice')`, an emptied `'Norway'` by `code('Norway')`.
+    if (mutant.mutator === 'StringLiteral' && mutant.probe) probes.push(mutant.probe);
+    for (const { pattern, flags } of mutant.row.regexes) probes.push(...sampleRegex(pattern, flags).matching.slice(0, ROW_REGEX_SAMPLES));
+    probes.push(...mutant.row.strings);
+  }
+  return [...new Set(probes)];
 }
 
 function keysOf(candidate) {
@@ -158,7 +203,10 @@ class Strengthener {
     let total = 0;
     for (const [fileIndex, file] of this.files.entries()) {
       if (!file.loaded) continue;
-      const mutants = mutantsOf(file.code, file.analysis.literals.constants);
+      // Regex mutants last: they are many in a rules table, and each survivor tries variants; the
+      // phase's time goes first to the commoner kinds, in source order.
+      const sampled = mutantsOf(file.code, file.analysis.literals.constants);
+      const mutants = [...sampled.filter((mutant) => mutant.mutator !== 'Regex'), ...sampled.filter((mutant) => mutant.mutator === 'Regex')];
       const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
       for (const mutant of mutants) {
         if (clock.now() >= deadline) return this.done(suite, killed, total, true);

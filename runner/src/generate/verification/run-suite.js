@@ -5,7 +5,18 @@
 // calls something undefined, process.exit), fails here as it would there.
 
 const fs = require('node:fs');
+const path = require('node:path');
 const { WarmRunner } = require('../../run/client');
+
+const OTHER_ENVIRONMENT_PRELOAD = path.join(__dirname, 'other-environment-preload.js');
+
+// How run.js starts: as here, or, given `elsewhere` ({ home, tmp }), as another user on another
+// machine (execution/other-environment.js, entered before Jest loads).
+function runnerStart(dir, runArgs, elsewhere) {
+  if (!elsewhere) return { workdir: dir, runArgs };
+  const env = { ...process.env, VOUCH_OTHER_HOME: elsewhere.home, VOUCH_OTHER_TMP: elsewhere.tmp };
+  return { workdir: dir, runArgs, nodeArgs: ['--require', OTHER_ENVIRONMENT_PRELOAD], env };
+}
 
 function testKey(describe, name) {
   return `${describe} › ${name}`;
@@ -16,12 +27,12 @@ function testKey(describe, name) {
 // files: [{ path, content }] for the folder; dir: a folder that does not exist yet; nodePath: the
 // installed dependencies (a run's `nodePath`), if any.
 // prestarted: a runner from startRunner() to use (its folder is `dir`), or null to start one
-// unprimed.
-async function runSuite(dir, files, { wallMs, nodePath, prestarted = null }) {
+// unprimed; elsewhere: { home, tmp } to start it in another user's environment.
+async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsewhere = null }) {
   fs.mkdirSync(dir, { recursive: true });
   let outcome;
   try {
-    const runner = prestarted ? await prestarted.ready : await WarmRunner.start({ workdir: dir, runArgs: ['--prime-rounds', '0'] });
+    const runner = prestarted ? await prestarted.ready : await WarmRunner.start(runnerStart(dir, ['--prime-rounds', '0'], elsewhere));
     outcome = await runner.run({ files, wallMs: Math.max(1000, Math.round(wallMs)), ...(nodePath ? { nodePath } : {}) });
   } catch (error) {
     return { ok: false, tests: new Map(), error: `the runner did not start: ${error.message.slice(0, 500)}` };
@@ -47,11 +58,12 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null }) {
 // the runs (ms: mutants 0.7 -> 1.8 s, verification 0.7 -> 0.6 s). { dir, ready: Promise<WarmRunner>, stop() }.
 const PRESTART_PRIME_ROUNDS = 0;
 
-function startRunner(dir) {
+// `elsewhere` as for runSuite; the runner keeps it (`runner.elsewhere`).
+function startRunner(dir, elsewhere = null) {
   fs.mkdirSync(dir, { recursive: true });
   let runner = null;
   let stopped = false;
-  const ready = WarmRunner.start({ workdir: dir, runArgs: ['--prime-rounds', String(PRESTART_PRIME_ROUNDS)] }).then((started) => {
+  const ready = WarmRunner.start(runnerStart(dir, ['--prime-rounds', String(PRESTART_PRIME_ROUNDS)], elsewhere)).then((started) => {
     runner = started;
     if (stopped) started.child.kill('SIGKILL');
     return started;
@@ -59,6 +71,7 @@ function startRunner(dir) {
   ready.catch(() => {});
   return {
     dir,
+    elsewhere,
     ready,
     stop() {
       stopped = true;

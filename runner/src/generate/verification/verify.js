@@ -6,8 +6,10 @@
 // test is dropped on its own, never its file or the suite with it. A run that fails as a whole
 // (it ends early, say a timer fires after the last test) is repeated on halves of the tests
 // until the tests that break it are found and dropped. The suite is final once a run passes
-// completely and every kept test has passed at least twice (so flaky tests are caught); the
-// coverage reported is the one that final run measured.
+// completely and every kept test has passed at least twice (so flaky tests are caught), once of
+// them in the rounds (the even ones) that run as another user on another machine
+// (execution/other-environment.js: other uid, gid, pid, host, home and temporary folders), since
+// users run the suite in their own CI; the coverage reported is the one that final run measured.
 
 const { clock } = require('../budget-clock');
 const path = require('node:path');
@@ -18,12 +20,14 @@ const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
 
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
-// A prestarted runner (startRunner) is used when one is left, else one is started unprimed.
-async function runCases(suites, { base, workDir, deadline, nodePath, prestarted }, label) {
+// A prestarted runner (startRunner) of the same environment is used when one is left, else one is
+// started unprimed. elsewhere: { home, tmp } to run in another user's environment, or null.
+async function runCases(suites, { base, workDir, deadline, nodePath, prestarted }, label, elsewhere = null) {
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) }))];
-  const runner = prestarted.shift() || null;
+  const index = prestarted.findIndex((candidate) => Boolean(candidate.elsewhere) === Boolean(elsewhere));
+  const runner = index >= 0 ? prestarted.splice(index, 1)[0] : null;
   const dir = runner ? runner.dir : path.join(workDir, label);
-  const result = await runSuite(dir, files, { wallMs: Math.max(MIN_WALL_MS, deadline - clock.now()), nodePath, prestarted: runner });
+  const result = await runSuite(dir, files, { wallMs: Math.max(MIN_WALL_MS, deadline - clock.now()), nodePath, prestarted: runner, elsewhere });
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -70,12 +74,15 @@ function suitesKey(suites) {
 // suites: [{ testPath, spec, cases }]; sources: the job's files; config: the jest.config.js to add,
 // or null when the sources bring their own; nodePath: the installed dependencies, if any;
 // prestarted: runners started ahead (startRunner), used first, in order; the caller stops those
-// left. Returns { suites, coverage, files, rounds, dropped },
+// left. elsewhere: { home, tmp }, the folders of the other environment the even rounds run in
+// (null: every round runs here). Returns { suites, coverage, files, rounds, dropped },
 // with passing cases only; `dropped` says why tests were dropped when none is left.
-async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log, prestarted = [] }) {
+async function verifySuites({ workDir, sources, config, suites, deadline, nodePath, log, prestarted = [], elsewhere = null }) {
   const context = { base: config ? [...sources, config] : sources, workDir, deadline, nodePath, runs: 0, prestarted: [...prestarted] };
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
+  const passedElsewhere = new Set();
+  const environmentOf = (round) => (elsewhere && round % 2 === 0 ? elsewhere : null);
   let dropped = null;
   // With a second prestarted runner, round 2 runs beside round 1 on the same tests; its result
   // counts only when round 1 left the suite as it was (the common case: every test passed).
@@ -83,8 +90,8 @@ async function verifySuites({ workDir, sources, config, suites, deadline, nodePa
   for (let round = 1; round <= MAX_ROUNDS && live.length; round++) {
     const started = Date.now();
     const key = suitesKey(live);
-    const pending = early && early.key === key ? early.result : runCases(live, context, `round-${round}`);
-    early = round === 1 && context.prestarted.length ? { key, result: runCases(live, context, 'round-2') } : null;
+    const pending = early && early.key === key ? early.result : runCases(live, context, `round-${round}`, environmentOf(round));
+    early = round === 1 && context.prestarted.length ? { key, result: runCases(live, context, 'round-2', environmentOf(2)) } : null;
     const result = await pending;
     if (failedAsAWhole(result, live)) {
       log(`verify: round ${round}: the run failed as a whole (${result.error.slice(0, 300)}); looking for the tests that cause it`);
@@ -107,12 +114,16 @@ async function verifySuites({ workDir, sources, config, suites, deadline, nodePa
       }
       if (failing.length) dropped = `tests failed when run again: ${failing.map((testCase) => testCase.name).slice(0, 3).join('; ')}`;
       const kept = suite.cases.filter((testCase) => !failing.includes(testCase));
-      for (const testCase of kept) passes.set(testCase, (passes.get(testCase) || 0) + 1);
+      for (const testCase of kept) {
+        passes.set(testCase, (passes.get(testCase) || 0) + 1);
+        if (environmentOf(round)) passedElsewhere.add(testCase);
+      }
       return { ...suite, cases: kept };
     }).filter((suite) => suite.cases.length);
-    log(`verify: round ${round} (${Date.now() - started} ms, ${live.length} test files): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`);
+    log(`verify: round ${round} (${Date.now() - started} ms, ${live.length} test files${environmentOf(round) ? ', another user\'s environment' : ''}): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`);
     for (const failure of (result.failures || []).slice(0, 3)) log(`verify:   failed: ${failure}`);
-    const settled = result.ok && failures === 0 && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2));
+    const settled = result.ok && failures === 0
+      && live.every((suite) => suite.cases.every((testCase) => passes.get(testCase) >= 2 && (!elsewhere || passedElsewhere.has(testCase))));
     if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
   }
   return { suites: [], coverage: null, files: [], rounds: MAX_ROUNDS, dropped: dropped || 'no run of the suite passed twice in a row' };

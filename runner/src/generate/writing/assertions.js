@@ -5,9 +5,9 @@
 //   resolved        -> await expect(fetchUser(1)).resolves.toEqual({ id: 1 });
 //   rejected        -> await expect(fetchUser(-1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: 'not found' }));
 //   yielded         -> expect([...range(3)]).toEqual([0, 1, 2]);
-// A value too large to read in a test is asserted by its size instead.
+// A value too large to read in a test is asserted by its size instead, and by a few of its parts.
 
-const { quoteString, propertyKey } = require('./js-source');
+const { quoteString, propertyKey, memberAccess } = require('./js-source');
 const { valueSource, isPrimitive, Unassertable, BUILTIN_ERRORS } = require('./value-source');
 const { stateAssertion } = require('./effect-assertions');
 
@@ -35,11 +35,27 @@ function valueAssertions(subject, desc, classRefs, indent) {
   if (classRef && !desc.entries.length) return lines;
   const matcher = matcherFor(desc, indent);
   if (matcher) lines.push(`expect(${subject})${matcher};`);
-  else if (desc.t === 'array') lines.push(`expect(${subject}).toHaveLength(${desc.items.length});`);
-  else if (desc.t === 'object') lines.push(`expect(Object.keys(${subject})).toHaveLength(${desc.entries.length});`);
+  else if (desc.t === 'array') lines.push(`expect(${subject}).toHaveLength(${desc.items.length});`, ...sampledParts(subject, desc, indent));
+  else if (desc.t === 'object') lines.push(`expect(Object.keys(${subject})).toHaveLength(${desc.entries.length});`, ...sampledParts(subject, desc, indent));
   else lines.push(`expect(${subject}).toBeDefined();`);
   return lines;
 }
+
+// A table too large to read whole (a list of 249 countries) is asserted by its size and by its
+// first, middle and last items (or entries, by key) where those are short enough to read: a
+// mutant that empties the function building each item, or changes each key, then fails.
+const SAMPLED_PARTS = 3;
+function sampledParts(subject, desc, indent) {
+  const parts = desc.t === 'array' ? desc.items.map((item, index) => [`${subject}[${index}]`, item]) : desc.entries.map(([key, value]) => [memberAccess(subject, key), value]);
+  const readable = parts.filter(([, part]) => part.t !== 'truncated' && part.t !== 'unstable');
+  if (!readable.length) return [];
+  const picks = [...new Set([0, Math.floor(readable.length / 2), readable.length - 1])].slice(0, SAMPLED_PARTS).map((index) => readable[index]);
+  return picks.flatMap(([expression, part]) => {
+    const matcher = matcherFor(part, indent);
+    return matcher && matcher.split('\n').length <= SAMPLED_PART_LINES ? [`expect(${expression})${matcher};`] : [];
+  });
+}
+const SAMPLED_PART_LINES = 8;
 
 // The argument of toThrow: the error's name (its class: `TypeError` turned into `Error` is a bug
 // too), its message and its primitive own properties (`code`), as far as both runs agreed on them.

@@ -11,12 +11,14 @@ const { readExportsShape } = require('./shape');
 const { CoverageProbe } = require('./coverage-probe');
 const { jestStandIn } = require('./mock-function');
 const { withClockShift } = require('./clock');
+const { enterOtherEnvironment } = require('../other-environment');
 const { recordEvents } = require('../event-recorder');
 const { realTimers } = require('./fake-timers');
 
 let loader = null;
 let probe = null;
 let limits = null;
+let elsewhere = null;
 let disturbances = [];
 
 class ExitAttempt extends Error {}
@@ -49,12 +51,36 @@ function describeLoadError(error) {
   return { code: 'load_error', message: `loading the module failed: ${message}` };
 }
 
+// Loads the module afresh and runs one scenario in it.
+function runScenarioOnce(message) {
+  return withClockShift(message.clockShiftMs, async () => {
+    disturbances = [];
+    probe.reset();
+    let result;
+    try {
+      const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry, message.override || null), limits.loadMs);
+      // As the test file does: `jest.useFakeTimers()` after loading the module.
+      if (message.fakeTimers) jestStandIn.useFakeTimers();
+      result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
+    } catch (error) {
+      return { ok: false, error: String(error && error.stack || error), keys: probe.hits() };
+    } finally {
+      // Timers still pending on a fake clock never fire, as at the end of a Jest test.
+      jestStandIn.useRealTimers();
+    }
+    // Let timers the scenario started fire now, so their errors count against this scenario.
+    await new Promise((resolve) => realTimers.setImmediate(resolve));
+    return { ok: true, ...result, keys: probe.hits(), disturbances };
+  });
+}
+
 const handlers = {
   init(message) {
     const files = new Map(message.files.map((file) => [file.path, file]));
     loader = new ModuleLoader(files, { nodePath: message.nodePath });
     probe = new CoverageProbe(message.coveragePaths);
     limits = message.limits;
+    elsewhere = message.elsewhere || null;
     return {};
   },
 
@@ -68,26 +94,14 @@ const handlers = {
     }
   },
 
-  run(message) {
-    return withClockShift(message.clockShiftMs, async () => {
-      disturbances = [];
-      probe.reset();
-      let result;
-      try {
-        const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry, message.override || null), limits.loadMs);
-        // As the test file does: `jest.useFakeTimers()` after loading the module.
-        if (message.fakeTimers) jestStandIn.useFakeTimers();
-        result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
-      } catch (error) {
-        return { ok: false, error: String(error && error.stack || error), keys: probe.hits() };
-      } finally {
-        // Timers still pending on a fake clock never fire, as at the end of a Jest test.
-        jestStandIn.useRealTimers();
-      }
-      // Let timers the scenario started fire now, so their errors count against this scenario.
-      await new Promise((resolve) => realTimers.setImmediate(resolve));
-      return { ok: true, ...result, keys: probe.hits(), disturbances };
-    });
+  // The second run of a scenario (a shifted clock) also runs as another user on another machine.
+  async run(message) {
+    const leave = message.clockShiftMs && elsewhere ? enterOtherEnvironment(elsewhere) : null;
+    try {
+      return await runScenarioOnce(message);
+    } finally {
+      if (leave) leave();
+    }
   },
 };
 
