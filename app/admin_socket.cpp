@@ -137,12 +137,12 @@ std::string AdminSocket::answer(const std::string& request) {
 
 events::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
                                              const std::string& request) {
-  auto address = address_of(path_in(data));
+  auto address = address_of(AdminSocket::path_in(data));
   if (!address) return std::move(address).error();
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return events::Error::internal(errno_text("socket"));
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&*address), sizeof *address) != 0) {
-    const auto error = errno_text("no vouchd answers at " + path_in(data).string());
+    const auto error = errno_text("no vouchd answers at " + AdminSocket::path_in(data).string());
     ::close(fd);
     return events::Error::unavailable(error);
   }
