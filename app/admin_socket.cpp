@@ -94,7 +94,9 @@ AdminSocket::AdminSocket(store::Database& database, int listener, int stop_read,
       thread_([this] { serve(); }) {}
 
 AdminSocket::~AdminSocket() {
-  write_all(stop_write_, "x");
+  // A pipe, not a socket: write(), not send().
+  while (::write(stop_write_, "x", 1) < 0 && errno == EINTR) {
+  }
   thread_.join();
   ::close(listener_);
   ::close(stop_read_);

@@ -110,7 +110,7 @@ TEST(DiskFull, WritesStopAndResumeByThemselvesAndNothingAcknowledgedIsLost) {
   const auto ballast = folder.path() / "disk" / "ballast";
   std::vector<std::string> acknowledged;
   {
-    VouchdProcess server(data, {}, {{}, log_file});
+    VouchdProcess server(data, {"--no-rate-limits"}, {{}, log_file});
     for (int i = 0; i < 20; ++i) {
       auto created = create_project(server.port(), "before-" + std::to_string(i));
       ASSERT_EQ(created.status, 201u) << created.body;
