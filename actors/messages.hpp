@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "events/generated_test.hpp"
 #include "events/plan.hpp"
+#include "events/run.hpp"
 #include "events/source_file.hpp"
-#include "events/test_run.hpp"
 #include "store/access_view.hpp"
 
 // Commands and replies of the actors that are not a single aggregate's own
@@ -22,7 +22,7 @@ struct IssueKey {
   std::vector<std::string> scopes;
   std::string name;
   std::optional<std::string> secret;  // given only for the bootstrap key; otherwise generated
-  events::Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct IssuedKey {
@@ -33,7 +33,7 @@ struct IssuedKey {
 
 struct RevokeKey {
   std::string key_id;
-  events::Millis at = 0;
+  base::Millis at = 0;
 };
 
 // Generates tests for uploaded files in a fresh sandboxed runner, with the
@@ -47,7 +47,19 @@ struct GenerateTests {
   double threshold = 0;
   std::vector<events::SourceFile> files;
   events::RunEnvironment environment;  // node_version always names an installed major
-  events::Millis at = 0;
+  base::Millis at = 0;
+};
+
+// How far an asynchronous generation got (the generator's progress lines,
+// plus "queued" and "installing" from the server's side). Never recorded:
+// held in memory by the generation coordinator until the generation ends.
+// An empty phase: this process is not generating the test.
+struct GenerationProgress {
+  std::string test_id;
+  std::string phase;
+  std::uint32_t files_done = 0;
+  std::uint32_t files_total = 0;
+  std::uint32_t tests_kept = 0;
 };
 
 // Starts a run of a generated test; the reply is the run as it starts
@@ -56,7 +68,7 @@ struct StartRun {
   std::string run_id;
   events::GeneratedTest test;
   events::RunEnvironment environment;
-  events::Millis at = 0;
+  base::Millis at = 0;
 };
 
 }  // namespace vouch::actors

@@ -13,14 +13,15 @@
 #include "actors/domain/project_registry.hpp"
 #include "actors/domain/webhook_registry.hpp"
 #include "actors/errors.hpp"
-#include "actors/execution/child_process.hpp"
 #include "actors/execution/dependency_cache.hpp"
 #include "actors/execution/executor_pool.hpp"
 #include "actors/execution/generation_coordinator.hpp"
+#include "actors/execution/generation_scale.hpp"
 #include "actors/execution/run_coordinator.hpp"
 #include "actors/execution/worker.hpp"
 #include "actors/timeouts.hpp"
 #include "actors/type_ids.hpp"
+#include "process/child_process.hpp"
 #include "store/read_models.hpp"
 
 namespace vouch::actors {
@@ -53,7 +54,8 @@ struct Service::Impl {
         config(make_config(options)),
         system(config),
         store(spawn_event_store(system, log)),
-        projects(spawn_project_registry(system, log, store, options.idle_after)),
+        projects(spawn_project_registry(
+            system, log, store, ProjectActorLimits{options.idle_after, options.max_live_projects})),
         accounts(spawn_account_actor(system, log, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
@@ -64,7 +66,8 @@ struct Service::Impl {
             WorkerHubConfig{&runner, &runner_stats, &worker_stats, local_worker,
                             WorkerOffer{"local", static_cast<std::uint32_t>(runner.generator_slots),
                                         static_cast<std::uint32_t>(runner.executor_slots)}})),
-        generators(spawn_generation_coordinator(system, workers, store)),
+        generators(spawn_generation_coordinator(
+            system, GenerationCoordinatorConfig{workers, store, &models.tests()})),
         runs(spawn_run_coordinator(
             system, RunCoordinatorConfig{&runner, &models.projects(), &models.tests(),
                                          &models.runs(), store, workers})) {}
@@ -109,18 +112,20 @@ struct Service::Impl {
          message = std::make_tuple(std::move(message)...)](caf::event_based_actor* self) mutable {
           self->monitor(target);
           self->set_down_handler([self, done](caf::down_msg&) {
-            done(events::Error::unavailable("the service is stopping; retry later"));
+            done(base::Error::unavailable("the service is stopping; retry later"));
             self->quit();
           });
           std::apply(
               [&](auto&... elements) {
                 self->request(target, timeout, std::move(elements)...)
                     .then(
-                        [self, done](Reply& reply) {
+                        [self, done, target](Reply& reply) {
+                          self->demonitor(target.address());
                           done(std::move(reply));
                           self->quit();
                         },
-                        [self, done](caf::error& error) {
+                        [self, done, target](caf::error& error) {
+                          self->demonitor(target.address());
                           done(from_caf_error(error));
                           self->quit();
                         });
@@ -131,12 +136,12 @@ struct Service::Impl {
 
   // Declared before the actor system so that it outlives it: webhook actors
   // may still post to it (harmlessly, once shut down) while the system stops.
-  std::unique_ptr<WebhookClient> webhook_client;
+  std::unique_ptr<transport::WebhookClient> webhook_client;
   Options options;
   ImportSettings import_settings;
   store::SnapshotStore* snapshots = nullptr;
   RunnerSettings runner;
-  ProcessHost processes;  // outlives the actor system: runners die after their actors
+  process::ProcessHost processes;  // outlives the actor system: runners die after their actors
   RunnerStats runner_stats;
   WorkerStats worker_stats;
   caf::actor_system_config config;
@@ -158,7 +163,7 @@ struct Service::Impl {
   // commit notices, no more HTTP callbacks, then the actors.
   struct WebhookActors {
     CommitRelay* relay = nullptr;
-    WebhookClient* client = nullptr;
+    transport::WebhookClient* client = nullptr;
     webhook_registry_actor registry;
     webhook_dispatcher_actor dispatcher;
     ~WebhookActors() {
@@ -200,12 +205,23 @@ void Service::generate_tests(GenerateTests command, Callback<events::GeneratedTe
   const auto& runner = impl_->runner;
   // Waiting in line, then installing dependencies and the generator's whole
   // sandboxed life, twice when a worker is lost during the first.
-  const auto attempt = (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
-                                                                 : runner.install_timeout) +
-                       std::chrono::milliseconds(runner.generation_limits.wall_ms);
+  const auto attempt =
+      (command.environment.dependencies.empty() ? std::chrono::milliseconds(0)
+                                                : runner.install_timeout) +
+      std::chrono::milliseconds(generation_plan(runner, command.files).limits.wall_ms);
   const auto timeout = runner.generation_queue_wait + 2 * attempt + std::chrono::seconds(15);
   impl_->ask<events::GeneratedTest>(impl_->generators, std::move(command), std::move(done),
                                     timeout);
+}
+
+void Service::generate_tests_async(GenerateTests command, Callback<events::GeneratedTest> done) {
+  impl_->ask_with<events::GeneratedTest>(impl_->options.request_timeout, impl_->generators,
+                                         std::move(done), async_atom_v, std::move(command));
+}
+
+void Service::generation_progress(std::string test_id, Callback<GenerationProgress> done) {
+  impl_->ask_with<GenerationProgress>(impl_->options.request_timeout, impl_->generators,
+                                      std::move(done), progress_atom_v, std::move(test_id));
 }
 
 void Service::start_run(StartRun command, Callback<events::TestRun> done) {
@@ -217,7 +233,7 @@ void Service::await_run_end(std::string run_id, std::chrono::milliseconds wait,
   impl_->ask_with<bool>(
       wait, impl_->runs,
       // A wait that ran out is no error: the reader sees the run as it is.
-      [done = std::move(done)](events::Result<bool> ended) { done(ended && *ended); },
+      [done = std::move(done)](base::Result<bool> ended) { done(ended && *ended); },
       await_end_atom_v, std::move(run_id), caf::timespan{wait});
 }
 
@@ -232,7 +248,7 @@ const store::SnapshotStore* Service::snapshots() const { return impl_->snapshots
 
 void Service::import_project(ImportRequest request, Callback<ImportedSnapshot> done) {
   auto& impl = *impl_;
-  if (!impl.snapshots) return done(events::Error::unavailable("imports are not configured", 60));
+  if (!impl.snapshots) return done(base::Error::unavailable("imports are not configured", 60));
   import_snapshot(impl.system, &impl.import_settings, &impl.processes, impl.snapshots,
                   impl.projects, std::move(request), std::move(done));
 }
@@ -248,7 +264,7 @@ void Service::record_idempotent_response(std::string account, events::Idempotent
       std::vector{events::IdempotentResponseRecorded{std::move(response)}}, account, at);
   impl_->ask_with<store::AppendResult>(
       kAppendTimeout, impl_->store,
-      [done = std::move(done)](events::Result<store::AppendResult> appended) {
+      [done = std::move(done)](base::Result<store::AppendResult> appended) {
         if (!appended) return done(std::move(appended).error());
         done(true);
       },
@@ -261,29 +277,29 @@ const RunnerStats& Service::runner_stats() const { return impl_->runner_stats; }
 
 const WorkerStats& Service::worker_stats() const { return impl_->worker_stats; }
 
-events::Result<std::uint16_t> Service::listen_for_workers(const std::string& host,
-                                                          std::uint16_t port) {
+base::Result<std::uint16_t> Service::listen_for_workers(const std::string& host,
+                                                        std::uint16_t port) {
   auto& impl = *impl_;
   if (!impl.options.network.enabled) {
-    return events::Error::invalid("the service was started without the network");
+    return base::Error::invalid("the service was started without the network");
   }
   impl.gate = spawn_worker_gate(impl.system, impl.workers);
   return publish_gate(impl.system, impl.options.network, impl.gate, host, port);
 }
 
-events::Status Service::start_webhooks(const WebhookSettings& settings, const store::EventLog& log,
-                                       const store::ReadModels& models, store::Database& database,
-                                       CommitRelay& relay) {
+base::Status Service::start_webhooks(const WebhookSettings& settings, const store::EventLog& log,
+                                     const store::ReadModels& models, store::Database& database,
+                                     CommitRelay& relay) {
   auto& impl = *impl_;
-  WebhookClient::Options client_options;
-  client_options.policy = AddressPolicy(settings.allow_cidrs);
+  transport::WebhookClient::Options client_options;
+  client_options.policy = transport::AddressPolicy(settings.allow_cidrs);
   client_options.ca_file = settings.ca_file;
   // Webhooks on one host (often one receiver behind many endpoints) share its
   // kept-alive connections: keep as many idle as 16 webhooks have attempts in
   // flight, so that fan-out to them reuses connections instead of opening one
   // per attempt beyond the pool.
   client_options.max_idle_per_host = 16 * kMaxAttemptsInFlight;
-  auto client = WebhookClient::create(std::move(client_options));
+  auto client = transport::WebhookClient::create(std::move(client_options));
   if (!client) return std::move(client).error();
   impl.webhook_client = std::move(client).value();
 
@@ -305,7 +321,7 @@ events::Status Service::start_webhooks(const WebhookSettings& settings, const st
   relay.connect([dispatcher = impl.webhooks.dispatcher](std::uint64_t last) {
     caf::anon_send(dispatcher, committed_atom_v, last);
   });
-  return events::ok_status();
+  return base::ok_status();
 }
 
 namespace {
@@ -314,7 +330,7 @@ template <class Reply>
 bool refuse_unless_started(const webhook_registry_actor& registry,
                            const Service::Callback<Reply>& done) {
   if (registry) return false;
-  done(events::Error::unavailable("webhooks are not started in this process"));
+  done(base::Error::unavailable("webhooks are not started in this process"));
   return true;
 }
 

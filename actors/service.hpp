@@ -13,9 +13,9 @@
 #include "actors/execution/runner_settings.hpp"
 #include "actors/execution/runner_stats.hpp"
 #include "actors/messages.hpp"
+#include "base/result.hpp"
 #include "events/idempotency.hpp"
 #include "events/project.hpp"
-#include "events/result.hpp"
 #include "events/webhook.hpp"
 #include "store/event_log.hpp"
 #include "store/read_models.hpp"
@@ -39,7 +39,7 @@ class CommitRelay;
 class Service {
  public:
   template <class T>
-  using Callback = std::function<void(events::Result<T>)>;
+  using Callback = std::function<void(base::Result<T>)>;
 
   struct Options {
     // CAF's worker threads. Half the cores: the HTTP server, the log writer,
@@ -48,7 +48,9 @@ class Service {
     // second and makes more durable creates (less stealing and fewer
     // hand-overs between threads).
     std::size_t threads = std::max<std::size_t>(1, std::thread::hardware_concurrency() / 2);
-    std::chrono::milliseconds idle_after{60'000};       // project actors stop when idle this long
+    std::chrono::milliseconds idle_after{
+        60'000};                        // project and webhook actors stop when idle this long
+    std::size_t max_live_projects = 0;  // project actors alive at once; 0: no cap
     std::chrono::milliseconds request_timeout{30'000};  // an answer takes at most this long
     NetworkOptions network;  // enabled: workers may join (listen_for_workers)
   };
@@ -70,6 +72,12 @@ class Service {
   // Answers once the generated test is durable; kUnavailable (with a
   // Retry-After) when no generator is free in time.
   void generate_tests(GenerateTests command, Callback<events::GeneratedTest> done);
+  // Prefer: respond-async: answers once the acceptance is durable, with the
+  // test generating; the generation goes on and records its own end.
+  void generate_tests_async(GenerateTests command, Callback<events::GeneratedTest> done);
+  // How far an asynchronous generation of this process got (empty phase when
+  // it is not generating `test_id`).
+  void generation_progress(std::string test_id, Callback<GenerationProgress> done);
   // Answers once the run has started (durable); it goes on in the background.
   void start_run(StartRun command, Callback<events::TestRun> done);
   // Answers true once the end of run `run_id` is durable and readable (at
@@ -96,8 +104,8 @@ class Service {
   // Lets `vouchd worker` processes join on host:port (0 picks one) and
   // returns the port. REQUIRES: Options::network enabled, checked with
   // check_network(); called once.
-  [[nodiscard]] events::Result<std::uint16_t> listen_for_workers(const std::string& host,
-                                                                 std::uint16_t port);
+  [[nodiscard]] base::Result<std::uint16_t> listen_for_workers(const std::string& host,
+                                                               std::uint16_t port);
 
   const RunnerSettings& runner() const;
   const RunnerStats& runner_stats() const;
@@ -106,10 +114,10 @@ class Service {
   // webhook actors and the dispatcher, which `relay` tells of every commit.
   // kInvalid when the settings cannot be used (e.g. an unreadable CA file).
   // REQUIRES: called once, before serving; the arguments outlive the service.
-  [[nodiscard]] events::Status start_webhooks(const WebhookSettings& settings,
-                                              const store::EventLog& log,
-                                              const store::ReadModels& models,
-                                              store::Database& database, CommitRelay& relay);
+  [[nodiscard]] base::Status start_webhooks(const WebhookSettings& settings,
+                                            const store::EventLog& log,
+                                            const store::ReadModels& models,
+                                            store::Database& database, CommitRelay& relay);
   // The replies carry the whole webhook, secret included; REQUIRES: started.
   void create_webhook(events::CreateWebhook command, Callback<events::Webhook> done);
   void update_webhook(events::UpdateWebhook command, Callback<events::Webhook> done);

@@ -6,8 +6,8 @@
 #include "actors/delivery/webhook_messages.hpp"
 #include "actors/execution/warm_runner.hpp"
 #include "actors/messages.hpp"
+#include "base/result.hpp"
 #include "events/project.hpp"
-#include "events/result.hpp"
 #include "events/webhook.hpp"
 #include "store/event_log.hpp"
 
@@ -23,7 +23,7 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::ImportProject)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Project)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendRequest)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendResult)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Error)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::base::Error)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssueKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssuedKey)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RevokeKey)
@@ -58,7 +58,7 @@ CAF_ADD_TYPE_ID(vouch, (vouch::events::ImportProject))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::Project))
 CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendRequest))
 CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendResult))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::Error))
+CAF_ADD_TYPE_ID(vouch, (vouch::base::Error))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssueKey))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssuedKey))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RevokeKey))
@@ -88,6 +88,8 @@ CAF_ADD_ATOM(vouch, vouch::actors, finish_atom, "finish")
 CAF_ADD_ATOM(vouch, vouch::actors, report_atom, "report")
 CAF_ADD_ATOM(vouch, vouch::actors, await_end_atom, "awaitend")
 CAF_ADD_ATOM(vouch, vouch::actors, release_all_atom, "releaseall")
+CAF_ADD_ATOM(vouch, vouch::actors, async_atom, "async")
+CAF_ADD_ATOM(vouch, vouch::actors, progress_atom, "progress")
 
 CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateWebhook))
 CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
@@ -105,6 +107,7 @@ CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationDone))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunTask))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunDone))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::WorkerOffer))
+CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationProgress))
 CAF_ADD_ATOM(vouch, vouch::actors, join_atom, "join")
 CAF_ADD_ATOM(vouch, vouch::actors, heartbeat_atom, "heartbeat")
 
@@ -130,7 +133,7 @@ using event_store_actor =
     caf::typed_actor<caf::replies_to<append_atom, store::AppendRequest>::with<store::AppendResult>,
                      // The writer thread's answer to an earlier append, by ticket.
                      caf::reacts_to<appended_atom, std::uint64_t, store::AppendResult>,
-                     caf::reacts_to<appended_atom, std::uint64_t, events::Error>>;
+                     caf::reacts_to<appended_atom, std::uint64_t, base::Error>>;
 
 // One per project: serialises that project's commands.
 using project_actor =
@@ -138,26 +141,32 @@ using project_actor =
                      caf::replies_to<events::UpdateProject>::with<events::Project>,
                      caf::replies_to<events::DeleteProject>::with<events::Project>,
                      caf::replies_to<events::ImportProject>::with<events::Project>,
-                     caf::reacts_to<idle_atom>,   // its own idle timer
                      caf::reacts_to<stop_atom>>;  // from the registry, after the last routed
                                                   // command
 
 // Routes project commands to project actors, spawning them on demand and
-// stopping them when idle.
+// stopping them when idle or when too many are alive.
 using project_registry_actor =
     caf::typed_actor<caf::replies_to<events::CreateProject>::with<events::Project>,
                      caf::replies_to<events::UpdateProject>::with<events::Project>,
                      caf::replies_to<events::DeleteProject>::with<events::Project>,
                      caf::replies_to<events::ImportProject>::with<events::Project>,
-                     caf::reacts_to<idle_atom, std::string>>;  // a project actor asks to stop
+                     caf::reacts_to<idle_atom>>;  // its own timer: stop the idle ones
 
 // Serialises account and API-key commands (rare: operator actions).
 using account_actor = caf::typed_actor<caf::replies_to<IssueKey>::with<IssuedKey>,
                                        caf::replies_to<RevokeKey>::with<bool>>;
 
 // Has tests generated on a worker slot and records them (TestGenerated).
+// GenerateTests answers with the generated test; (async, GenerateTests)
+// answers once TestGenerationAccepted is durable, with the test generating,
+// and records its end later. (progress, test id) answers how far an
+// asynchronous generation of this process got.
 using generation_coordinator_actor =
-    caf::typed_actor<caf::replies_to<GenerateTests>::with<events::GeneratedTest>>;
+    caf::typed_actor<caf::replies_to<GenerateTests>::with<events::GeneratedTest>,
+                     caf::replies_to<async_atom, GenerateTests>::with<events::GeneratedTest>,
+                     caf::replies_to<progress_atom, std::string>::with<GenerationProgress>,
+                     caf::reacts_to<GenerationProgress>>;
 
 // Gives generations and runs to the slots of the server's own worker and of
 // remote workers (actors/cluster/worker_hub.hpp).

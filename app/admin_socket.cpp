@@ -19,12 +19,12 @@ namespace {
 constexpr std::size_t kMaxRequestBytes = 4096;
 constexpr int kRequestTimeoutMs = 5000;
 
-events::Result<sockaddr_un> address_of(const std::filesystem::path& path) {
+base::Result<sockaddr_un> address_of(const std::filesystem::path& path) {
   sockaddr_un address{};
   address.sun_family = AF_UNIX;
   const auto text = path.string();
   if (text.size() >= sizeof address.sun_path) {
-    return events::Error::invalid("the socket path " + text + " is too long for a Unix socket");
+    return base::Error::invalid("the socket path " + text + " is too long for a Unix socket");
   }
   std::memcpy(address.sun_path, text.c_str(), text.size() + 1);
   return address;
@@ -60,7 +60,7 @@ void write_all(int fd, const std::string& text) {
 
 }  // namespace
 
-events::Result<std::unique_ptr<AdminSocket>> AdminSocket::start(store::Database& database) {
+base::Result<std::unique_ptr<AdminSocket>> AdminSocket::start(store::Database& database) {
   const auto path = path_in(database.folder());
   auto address = address_of(path);
   if (!address) return std::move(address).error();
@@ -68,19 +68,19 @@ events::Result<std::unique_ptr<AdminSocket>> AdminSocket::start(store::Database&
   // that is gone.
   ::unlink(path.c_str());
   const int listener = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (listener < 0) return events::Error::internal(errno_text("socket"));
+  if (listener < 0) return base::Error::internal(errno_text("socket"));
   const auto old_mask = ::umask(0177);  // created 0600
   const int bound = ::bind(listener, reinterpret_cast<const sockaddr*>(&*address), sizeof *address);
   ::umask(old_mask);
   if (bound != 0 || ::listen(listener, 4) != 0) {
     const auto error = errno_text("cannot listen on " + path.string());
     ::close(listener);
-    return events::Error::internal(error);
+    return base::Error::internal(error);
   }
   int stop[2];
   if (::pipe2(stop, O_CLOEXEC) != 0) {
     ::close(listener);
-    return events::Error::internal(errno_text("pipe"));
+    return base::Error::internal(errno_text("pipe"));
   }
   return std::unique_ptr<AdminSocket>(new AdminSocket(database, listener, stop[0], stop[1]));
 }
@@ -137,16 +137,16 @@ std::string AdminSocket::answer(const std::string& request) {
   return "ok " + std::to_string(report->last_position) + " " + std::to_string(report->files);
 }
 
-events::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
+base::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
                                              const std::string& request) {
   auto address = address_of(AdminSocket::path_in(data));
   if (!address) return std::move(address).error();
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return events::Error::internal(errno_text("socket"));
+  if (fd < 0) return base::Error::internal(errno_text("socket"));
   if (::connect(fd, reinterpret_cast<const sockaddr*>(&*address), sizeof *address) != 0) {
     const auto error = errno_text("no vouchd answers at " + AdminSocket::path_in(data).string());
     ::close(fd);
-    return events::Error::unavailable(error);
+    return base::Error::unavailable(error);
   }
   write_all(fd, request + "\n");
   std::string line;
@@ -160,7 +160,7 @@ events::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
   }
   ::close(fd);
   if (const auto end = line.find('\n'); end != std::string::npos) line.resize(end);
-  if (line.empty()) return events::Error::internal("vouchd closed the admin socket without answer");
+  if (line.empty()) return base::Error::internal("vouchd closed the admin socket without answer");
   return line;
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <thread>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 
 namespace vouch::app {
@@ -23,7 +23,7 @@ class AdminSocket {
  public:
   // Listens at `<database.folder()>/admin.sock` (a stale socket file from a
   // process that died is replaced). REQUIRES: `database` outlives the socket.
-  [[nodiscard]] static events::Result<std::unique_ptr<AdminSocket>> start(
+  [[nodiscard]] static base::Result<std::unique_ptr<AdminSocket>> start(
       store::Database& database);
   ~AdminSocket();  // stops serving and removes the socket file
   AdminSocket(const AdminSocket&) = delete;
@@ -47,7 +47,7 @@ class AdminSocket {
 
 // Sends one request to the vouchd serving `data`; its answer line, or
 // kUnavailable when no vouchd listens there.
-[[nodiscard]] events::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
+[[nodiscard]] base::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
                                                            const std::string& request);
 
 }  // namespace vouch::app

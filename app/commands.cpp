@@ -7,12 +7,13 @@
 
 #include "app/admin_socket.hpp"
 #include "app/import_options.hpp"
+#include "app/memory_budget.hpp"
 #include "app/open_files.hpp"
 #include "app/runner_options.hpp"
 #include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
 #include "app/webhook_options.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "events/public_types.hpp"
 #include "events/scopes.hpp"
 #include "http/api.hpp"
@@ -64,7 +65,7 @@ bool bootstrap(Runtime& runtime) {
   command.scopes = events::known_scopes();
   command.name = "bootstrap";
   if (given && *given) command.secret = std::string(given);
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   auto issued = issue_key_and_wait(*runtime.service, std::move(command));
   if (!issued) {
     log::error("vouchd", "cannot create the bootstrap key: " + issued.error().message);
@@ -88,6 +89,7 @@ int serve(const std::vector<std::string>& args) {
   http::ServerOptions server_options;
   Runtime::Options runtime_options;
   std::string workers_listen;
+  std::size_t memory_mb = kDefaultMemoryMb;
   auto& network = runtime_options.service.network;
   po::options_description options("vouchd serve");
   options.add_options()("data", po::value(&data), "data folder (created when missing)")(
@@ -108,7 +110,9 @@ int serve(const std::vector<std::string>& args) {
       "generation-queue-ms", po::value(&runner.options.generation_queue_ms),
       "how long a generation waits for a free generator before a 503 (default 10000)")(
       "workers-listen", po::value(&workers_listen),
-      "HOST:PORT where `vouchd worker` processes join; port 0 picks one");
+      "HOST:PORT where `vouchd worker` processes join; port 0 picks one")(
+      "memory-mb", po::value(&memory_mb),
+      "memory budget in MiB: RocksDB's caches, read memos and live project actors (default 512)");
   add_runner_options(options, runner);
   add_worker_tls_options(options, network);
   WebhookOptions webhook_options;
@@ -122,13 +126,17 @@ int serve(const std::vector<std::string>& args) {
     std::cerr << "vouchd: " << webhooks.error().message << "\n";
     return 2;
   }
-  const auto colon = listen.rfind(':');
-  int port = -1;
-  if (colon != std::string::npos) port = std::atoi(listen.c_str() + colon + 1);
-  if (colon == std::string::npos || port < 0 || port > 65535) {
-    std::cerr << "vouchd: --listen must be HOST:PORT\n";
+  const auto listen_address = actors::parse_host_port(listen);
+  if (!listen_address) {
+    std::cerr << "vouchd: --listen: " << listen_address.error().message << "\n";
     return 2;
   }
+  auto memory = memory_budget(memory_mb);
+  if (!memory) {
+    std::cerr << "vouchd: " << memory.error().message << "\n";
+    return 2;
+  }
+  runtime_options.memory = *memory;
 
   const auto runner_options = runner.parsed(values.count("allow-unsandboxed") != 0);
   std::pair<std::string, std::uint16_t> workers_address;
@@ -189,8 +197,8 @@ int serve(const std::vector<std::string>& args) {
   api_options.rate_limits = values.count("no-rate-limits") == 0;
   if (!api_options.rate_limits) log::warn("vouchd", "rate limits are off (--no-rate-limits)");
   http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->log, api_options);
-  server_options.host = listen.substr(0, colon);
-  server_options.port = static_cast<std::uint16_t>(port);
+  server_options.host = listen_address->first;
+  server_options.port = listen_address->second;
   server_options.on_drain = [&service = *(*runtime)->service] { service.release_run_waits(); };
   http::Server server(server_options, [&api](http::Request request, http::Respond respond) {
     api.handle(std::move(request), std::move(respond));
@@ -230,7 +238,7 @@ int create_key(const std::vector<std::string>& args) {
   auto runtime = Runtime::open(data, [] {
     actors::RunnerSettings no_runs;  // a tool: no runner is started
     no_runs.warm_runners = 0;
-    return events::Result<actors::RunnerSettings>(std::move(no_runs));
+    return base::Result<actors::RunnerSettings>(std::move(no_runs));
   });
   if (!runtime) {
     std::cerr << "vouchd: " << runtime.error().message << "\n";
@@ -238,7 +246,7 @@ int create_key(const std::vector<std::string>& args) {
   }
   auto issued = issue_key_and_wait(*(*runtime)->service,
                                    actors::IssueKey{account, *parsed_plan, split(scopes, ','), name,
-                                                    std::nullopt, events::now_millis()});
+                                                    std::nullopt, base::now_millis()});
   if (!issued) {
     std::cerr << "vouchd: " << issued.error().message << "\n";
     for (const auto& field : issued.error().fields) {

@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-// The executable's commands (DESIGN §7). Each takes its own arguments (after
+// The executable's commands (README.md, "The executable"). Each takes its own arguments (after
 // the command words) and returns the process exit code.
 namespace vouch::app {
 

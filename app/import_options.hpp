@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "actors/domain/project_importer.hpp"
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::app {
 
@@ -24,7 +24,7 @@ void add_import_options(boost::program_options::options_description& options,
 
 // kInvalid naming the flag when a value is unusable. git is looked up on
 // PATH (none: repository imports answer 503). Clones work below `work_root`.
-[[nodiscard]] events::Result<actors::ImportSettings> import_settings(
+[[nodiscard]] base::Result<actors::ImportSettings> import_settings(
     const ImportOptions& options, const boost::program_options::variables_map& values,
     const std::filesystem::path& work_root);
 

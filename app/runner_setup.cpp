@@ -7,18 +7,18 @@
 #include <future>
 #include <iostream>
 
-#include "actors/execution/child_process.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "log/log.hpp"
-#include "store/runner_code_cache.hpp"
-#include "store/transform_cache.hpp"
+#include "process/child_process.hpp"
+#include "runner_cache/runner_code_cache.hpp"
+#include "runner_cache/transform_cache.hpp"
 
 namespace vouch::app {
 namespace {
 
 // Runs a short command to its end and returns its first line of stdout.
-std::optional<std::string> first_line(actors::ProcessHost& host, actors::ProcessSpec spec) {
-  auto child = actors::ChildProcess::start(host, std::move(spec));
+std::optional<std::string> first_line(process::ProcessHost& host, process::ProcessSpec spec) {
+  auto child = process::ChildProcess::start(host, std::move(spec));
   if (!child) return std::nullopt;
   std::promise<std::optional<std::string>> promise;
   auto future = promise.get_future();
@@ -26,7 +26,7 @@ std::optional<std::string> first_line(actors::ProcessHost& host, actors::Process
   process->exchange(
       {}, true, std::chrono::seconds(20), [&promise, process](std::optional<std::string> line) {
         process->wait(std::chrono::seconds(5),
-                      [&promise, line](actors::ProcessExit) { promise.set_value(line); });
+                      [&promise, line](process::ProcessExit) { promise.set_value(line); });
       });
   return future.get();
 }
@@ -65,24 +65,24 @@ std::optional<std::filesystem::path> on_path(std::string_view program) {
   return std::nullopt;
 }
 
-events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
-                                                      const RunnerOptions& options) {
+base::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
+                                                    const RunnerOptions& options) {
   actors::RunnerSettings settings;
   std::error_code ec;
   settings.runner_dir = std::filesystem::canonical(options.runner_dir, ec);
   if (ec || !std::filesystem::exists(settings.runner_dir / "bin" / "run.js") ||
       !std::filesystem::exists(settings.runner_dir / "node_modules")) {
-    return events::Error::invalid("no installed runner at " + options.runner_dir.string() +
-                                  " (run scripts/setup.sh, or pass --runner DIR)");
+    return base::Error::invalid("no installed runner at " + options.runner_dir.string() +
+                                " (run scripts/setup.sh, or pass --runner DIR)");
   }
   settings.sandbox =
       std::filesystem::canonical("/proc/self/exe", ec).parent_path() / "vouch-sandbox";
   if (ec || ::access(settings.sandbox.c_str(), X_OK) != 0) {
-    return events::Error::invalid("no vouch-sandbox beside vouchd at " + settings.sandbox.string() +
-                                  " (build both with scripts/setup.sh)");
+    return base::Error::invalid("no vouch-sandbox beside vouchd at " + settings.sandbox.string() +
+                                " (build both with scripts/setup.sh)");
   }
   const auto node = on_path("node");
-  if (!node) return events::Error::invalid("Node.js (node) is not on PATH");
+  if (!node) return base::Error::invalid("Node.js (node) is not on PATH");
   settings.node = *node;
   settings.npm = on_path("npm").value_or("npm");
 
@@ -94,7 +94,7 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
   std::filesystem::remove_all(settings.work_root, ec);
   std::filesystem::create_directories(settings.work_root, ec);
   std::filesystem::create_directories(settings.dependency_root, ec);
-  if (ec) return events::Error::internal("cannot create " + settings.work_root.string());
+  if (ec) return base::Error::internal("cannot create " + settings.work_root.string());
 
   // 0 slots: a server whose workers do that work.
   settings.generator_slots = options.generator_slots;
@@ -103,14 +103,14 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
   settings.generation_queue_wait = std::chrono::milliseconds(options.generation_queue_ms);
   settings.run_limits = options.run_limits;
 
-  actors::ProcessHost host;
+  process::ProcessHost host;
   std::vector<std::filesystem::path> nodes{settings.node};
   nodes.insert(nodes.end(), options.extra_nodes.begin(), options.extra_nodes.end());
   for (const auto& binary : nodes) {
     auto version = first_line(host, {binary, {"--version"}, base_env(), root});
     auto major = version ? major_of(*version) : std::nullopt;
     if (!major) {
-      if (binary == settings.node) return events::Error::invalid("cannot run " + binary.string());
+      if (binary == settings.node) return base::Error::invalid("cannot run " + binary.string());
       log::warn("runner", "ignored --node " + binary.string() + ": it does not run");
       continue;
     }
@@ -123,20 +123,21 @@ events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::pat
   boost::system::error_code json_error;
   auto answer = probe ? boost::json::parse(*probe, json_error) : boost::json::value();
   if (!probe || json_error || !answer.is_object() || !answer.get_object().contains("isolation")) {
-    return events::Error::invalid("the sandbox does not work here: " + probe.value_or("no answer"));
+    return base::Error::invalid("the sandbox does not work here: " + probe.value_or("no answer"));
   }
   settings.isolation = answer.get_object().at("isolation").as_string().c_str();
   if (settings.isolation == "none" && !options.allow_unsandboxed) {
-    return events::Error::invalid(
+    return base::Error::invalid(
         "the sandbox has no isolation on this machine (neither bubblewrap nor unshare works), so "
         "tested code would see the server's files, processes and network: install bubblewrap, "
         "or pass --allow-unsandboxed to serve without isolation knowingly");
   }
   if (settings.isolation == "bubblewrap") {
-    settings.transform_cache = std::make_shared<store::TransformCache>(root / "transform-cache");
+    settings.transform_cache =
+        std::make_shared<runner_cache::TransformCache>(root / "transform-cache");
   }
   if (settings.isolation != "none") {
-    settings.code_cache = std::make_shared<store::RunnerCodeCache>(root / "code-cache");
+    settings.code_cache = std::make_shared<runner_cache::RunnerCodeCache>(root / "code-cache");
   }
   const bool network = answer.get_object().if_contains("network") &&
                        answer.get_object().at("network").is_bool() &&

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "actors/execution/runner_settings.hpp"
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::app {
 
@@ -31,8 +31,8 @@ struct RunnerOptions {
 // isolation the sandbox has on this machine (`vouch-sandbox --probe`), which is
 // logged. kInvalid when the runner or Node.js cannot be found, or when the
 // sandbox has no isolation and `allow_unsandboxed` is off.
-events::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
-                                                      const RunnerOptions& options);
+base::Result<actors::RunnerSettings> prepare_runner(const std::filesystem::path& data,
+                                                    const RunnerOptions& options);
 
 // The executable `program` in a folder of PATH, resolved to its real path;
 // nullopt when none is.

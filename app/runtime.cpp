@@ -3,26 +3,28 @@
 #include <future>
 #include <iostream>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "store/read_model_format.hpp"
 
 namespace vouch::app {
 
-events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
-                                                       const RunnerFactory& runner,
-                                                       Options options) {
+base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
+                                                     const RunnerFactory& runner, Options options) {
   auto runtime = std::make_unique<Runtime>();
-  auto database = store::Database::open(folder);
+  store::Database::Options database_options;
+  database_options.memory = options.memory.rocksdb;
+  auto database = store::Database::open(folder, database_options);
   if (!database) return std::move(database).error();
   runtime->database = std::move(database).value();
   auto cleared = store::prepare_read_model_format(*runtime->database);
   if (!cleared) return std::move(cleared).error();
   if (*cleared) {
-    std::cerr << "time=" << events::format_timestamp(events::now_millis())
+    std::cerr << "time=" << base::format_timestamp(base::now_millis())
               << " level=info msg=\"the read models were in format " << **cleared
               << "; rebuilding them from the log in format " << store::kReadModelFormat << "\"\n";
   }
-  runtime->models = std::make_unique<store::ReadModels>(*runtime->database);
+  runtime->models =
+      std::make_unique<store::ReadModels>(*runtime->database, options.memory.read_memos);
   auto log = store::EventLog::open(*runtime->database);
   if (!log) return std::move(log).error();
   runtime->log = std::move(log).value();
@@ -39,11 +41,12 @@ events::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::pa
   if (!settings) return std::move(settings).error();
   runtime->reports =
       std::make_unique<store::CoverageReports>(folder / "reports", options.coverage_retention);
-  if (auto swept = runtime->reports->sweep(events::now_millis()); !swept) {
+  if (auto swept = runtime->reports->sweep(base::now_millis()); !swept) {
     return std::move(swept).error();
   }
   settings->coverage_reports = runtime->reports.get();
   runtime->snapshots = std::make_unique<store::SnapshotStore>(folder / "snapshots");
+  options.service.max_live_projects = options.memory.project_actors;
   runtime->service = std::make_unique<actors::Service>(
       *runtime->log, *runtime->models, std::move(settings).value(), options.service);
   return runtime;
@@ -58,17 +61,17 @@ Runtime::~Runtime() {
   database.reset();
 }
 
-events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
-                                                     actors::IssueKey command) {
-  std::promise<events::Result<actors::IssuedKey>> promise;
+base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
+                                                   actors::IssueKey command) {
+  std::promise<base::Result<actors::IssuedKey>> promise;
   auto future = promise.get_future();
-  service.issue_key(std::move(command), [&promise](events::Result<actors::IssuedKey> result) {
+  service.issue_key(std::move(command), [&promise](base::Result<actors::IssuedKey> result) {
     promise.set_value(std::move(result));
   });
   return future.get();
 }
 
-events::Status Runtime::start_webhooks(const actors::WebhookSettings& settings) {
+base::Status Runtime::start_webhooks(const actors::WebhookSettings& settings) {
   return service->start_webhooks(settings, *log, *models, *database, *relay);
 }
 

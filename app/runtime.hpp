@@ -6,7 +6,8 @@
 
 #include "actors/domain/commit_relay.hpp"
 #include "actors/service.hpp"
-#include "events/result.hpp"
+#include "app/memory_budget.hpp"
+#include "base/result.hpp"
 #include "store/coverage_reports.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"
@@ -31,26 +32,29 @@ struct Runtime {
   struct Options {
     // How long runs' coverage reports are kept.
     std::chrono::hours coverage_retention{24 * 30};
+    // RocksDB's caches and the read memos; the service's cap on live project
+    // actors comes from it too (it overrides service.max_live_projects).
+    MemoryBudget memory = divide_memory(kDefaultMemoryMb);
     actors::Service::Options service;
   };
 
   // `runner` says how tests are generated and run; it is asked once the
   // database is open (and so locked against a second server on the folder).
   // Tools that run nothing give settings without warm runners.
-  using RunnerFactory = std::function<events::Result<actors::RunnerSettings>()>;
-  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+  using RunnerFactory = std::function<base::Result<actors::RunnerSettings>()>;
+  [[nodiscard]] static base::Result<std::unique_ptr<Runtime>> open(
       const std::filesystem::path& folder, const RunnerFactory& runner, Options options);
-  [[nodiscard]] static events::Result<std::unique_ptr<Runtime>> open(
+  [[nodiscard]] static base::Result<std::unique_ptr<Runtime>> open(
       const std::filesystem::path& folder, const RunnerFactory& runner) {
     return open(folder, runner, Options{});
   }
   // Starts webhook delivery (serve only); the dispatcher catches up from its cursor.
-  [[nodiscard]] events::Status start_webhooks(const actors::WebhookSettings& settings);
+  [[nodiscard]] base::Status start_webhooks(const actors::WebhookSettings& settings);
   ~Runtime();
 };
 
 // Issues a key through the actors and waits for it (tools and start-up only).
-[[nodiscard]] events::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
-                                                                   actors::IssueKey command);
+[[nodiscard]] base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
+                                                                 actors::IssueKey command);
 
 }  // namespace vouch::app

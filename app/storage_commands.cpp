@@ -101,7 +101,7 @@ int backup(const std::vector<std::string>& args) {
       }
       last_position = std::stoull(answer->substr(3));
       done = true;
-    } else if (answer.error().code != events::ErrorCode::kUnavailable) {
+    } else if (answer.error().code != base::ErrorCode::kUnavailable) {
       std::cerr << "vouchd: " << answer.error().message << "\n";
       return 1;
     }

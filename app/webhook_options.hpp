@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "actors/delivery/webhook_messages.hpp"
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::app {
 
-// The raw values of vouchd serve's webhook flags (DESIGN §7).
+// The raw values of vouchd serve's webhook flags (README.md, "Webhooks").
 struct WebhookOptions {
   std::vector<std::string> allow_cidrs;
   double retry_scale = 1.0;
@@ -24,7 +24,7 @@ void add_webhook_options(boost::program_options::options_description& options,
                          WebhookOptions& values);
 
 // kInvalid naming the flag when a value is unusable.
-[[nodiscard]] events::Result<actors::WebhookSettings> webhook_settings(
+[[nodiscard]] base::Result<actors::WebhookSettings> webhook_settings(
     const WebhookOptions& options, const boost::program_options::variables_map& values);
 
 }  // namespace vouch::app

@@ -19,6 +19,7 @@
 #        SWEEP (runs posted at once, default "1 2 4 8 16 24"), PLOT (the PNG),
 #        VOUCHD (the binary, default build/vouchd: to compare two builds)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=("$@")

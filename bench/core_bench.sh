@@ -13,6 +13,7 @@
 # Env: CONNECTIONS (64), THREADS (2), DURATION (10 s), VOUCHD (the binary,
 # default build/vouchd: to compare two builds).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 cd "$(dirname "$0")/.."
 
 CONNECTIONS=${CONNECTIONS:-64}

@@ -16,6 +16,7 @@
 #        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
 #                    stretches with the CPU share the job gets; compare the table with LOAD=0)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=("$@")
@@ -51,4 +52,14 @@ for _ in $(seq 1 "${LOAD:-0}"); do
   LOADERS+=($!)
 done
 [ "${LOAD:-0}" = "0" ] || echo "busy loops running: ${LOAD}" >&2
-ROOT="${RUNNER_ROOT:-$ROOT}" WORK="$WORK" node "$ROOT/bench/generate_bench.js" "${PACKAGES[@]}"
+# The packages' code, the generator's calls into it and the generated tests run here outside any
+# sandbox, so never as root: a generated call such as chmod('/dev/null', 1) would change the
+# machine (it did once). As root, this step runs as nobody, in a work folder given to nobody.
+as_bench_user=()
+if [ "$(id -u)" -eq 0 ]; then
+  chown -R nobody:nogroup "$WORK"
+  as_bench_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all
+    env HOME="$WORK" TMPDIR="$WORK")
+fi
+ROOT="${RUNNER_ROOT:-$ROOT}" WORK="$WORK" "${as_bench_user[@]}" \
+  node "$ROOT/bench/generate_bench.js" "${PACKAGES[@]}"

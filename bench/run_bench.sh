@@ -10,6 +10,7 @@
 #
 # Usage: bench/run_bench.sh [RUNS]     (default 20)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
 runs="${1:-20}"
 runner_dir="$(cd "$(dirname "$0")/../runner" && pwd)"

@@ -11,6 +11,7 @@
 # Usage: bench/scaling_bench.sh        Env: COUNTS ("1 2 4"), RUNS_PER_WORKER (6),
 #                                           GENERATIONS_PER_WORKER (3)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="$(mktemp -d /tmp/vouch-scaling-bench-XXXXXX)"

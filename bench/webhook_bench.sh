@@ -13,6 +13,7 @@
 # rounds, so that both meet the same machine (on a shared 2-core VM a round
 # can be much slower than its neighbours); the figures are the medians.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 cd "$(dirname "$0")/.."
 
 WEBHOOKS=${WEBHOOKS:-20}

@@ -1,12 +1,21 @@
 #include "events/access.hpp"
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 #include "events/scopes.hpp"
 
 namespace vouch::events {
+namespace {
+
+// What is_valid_account_name() accepts, as a field error says it.
+std::string account_name_rule() {
+  return "must be 1-" + std::to_string(kMaxAccountNameLength) +
+         " characters of a-z, 0-9, '_' and '-'";
+}
+
+}  // namespace
 
 bool is_valid_account_name(std::string_view name) {
-  if (name.empty() || name.size() > 64) return false;
+  if (name.empty() || name.size() > kMaxAccountNameLength) return false;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     const bool alnum = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
@@ -15,12 +24,12 @@ bool is_valid_account_name(std::string_view name) {
   return true;
 }
 
-Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAccount& command) {
+base::Result<std::vector<AccountEvent>> decide(const AccountState& state,
+                                               const OpenAccount& command) {
   if (!is_valid_account_name(command.account)) {
-    return Error::invalid("the account name is not valid",
-                          {{"account",
-                            "must be 1-64 characters of a-z, 0-9, '_' and '-', "
-                            "starting with a letter or digit"}});
+    return base::Error::invalid(
+        "the account name is not valid",
+        {{"account", account_name_rule() + ", starting with a letter or digit"}});
   }
   if (!state.open) {
     return std::vector<AccountEvent>{AccountOpened{command.account, command.plan, command.at}};
@@ -32,7 +41,7 @@ Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAc
 }
 
 AccountState evolve(AccountState state, const AccountEvent& event) {
-  std::visit(Overloaded{
+  std::visit(base::Overloaded{
                  [&](const AccountOpened& opened) {
                    state.open = true;
                    state.plan = opened.plan;
@@ -43,11 +52,12 @@ AccountState evolve(AccountState state, const AccountEvent& event) {
   return state;
 }
 
-Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApiKey& command) {
-  if (state.issued) return Error::conflict("key " + command.key_id + " already exists");
-  std::vector<FieldError> errors;
+base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state,
+                                              const IssueApiKey& command) {
+  if (state.issued) return base::Error::conflict("key " + command.key_id + " already exists");
+  std::vector<base::FieldError> errors;
   if (!is_valid_account_name(command.account)) {
-    errors.push_back({"account", "must be 1-64 characters of a-z, 0-9, '_' and '-'"});
+    errors.push_back({"account", account_name_rule()});
   }
   if (command.scopes.empty()) errors.push_back({"scopes", "must name at least one scope"});
   for (std::size_t i = 0; i < command.scopes.size(); ++i) {
@@ -56,20 +66,24 @@ Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApi
           {"scopes[" + std::to_string(i) + "]", "unknown scope \"" + command.scopes[i] + "\""});
     }
   }
-  if (command.name.size() > 200) errors.push_back({"name", "must be at most 200 characters"});
-  if (!errors.empty()) return Error::invalid("the key is not valid", std::move(errors));
+  if (command.name.size() > kMaxKeyNameLength) {
+    errors.push_back(
+        {"name", "must be at most " + std::to_string(kMaxKeyNameLength) + " characters"});
+  }
+  if (!errors.empty()) return base::Error::invalid("the key is not valid", std::move(errors));
   return std::vector<ApiKeyEvent>{ApiKeyIssued{command.key_id, command.account, command.name,
                                                command.scopes, command.hash, command.at}};
 }
 
-Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const RevokeApiKey& command) {
-  if (!state.issued) return Error::not_found("no key " + command.key_id);
+base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state,
+                                              const RevokeApiKey& command) {
+  if (!state.issued) return base::Error::not_found("no key " + command.key_id);
   if (state.revoked) return std::vector<ApiKeyEvent>{};
   return std::vector<ApiKeyEvent>{ApiKeyRevoked{command.key_id, command.at}};
 }
 
 ApiKeyState evolve(ApiKeyState state, const ApiKeyEvent& event) {
-  std::visit(Overloaded{
+  std::visit(base::Overloaded{
                  [&](const ApiKeyIssued& issued) { state.issued = issued; },
                  [&](const ApiKeyRevoked&) { state.revoked = true; },
              },

@@ -5,36 +5,40 @@
 #include <variant>
 #include <vector>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
 #include "events/plan.hpp"
-#include "events/result.hpp"
 
 // Accounts and their API keys: two small aggregates with internal events
 // (never shown to webhooks). Streams: "account-<name>" and "apikey-<id>".
 namespace vouch::events {
 
-// Account names: 1–64 characters of [a-z0-9_-], starting with a letter or digit.
+// Account names: 1 to kMaxAccountNameLength characters of [a-z0-9_-], starting
+// with a letter or digit.
+inline constexpr std::size_t kMaxAccountNameLength = 64;
 bool is_valid_account_name(std::string_view name);
+// The longest name of an API key.
+inline constexpr std::size_t kMaxKeyNameLength = 200;
 
 // --- Account --------------------------------------------------------------
 
 struct OpenAccount {  // opens the account, or moves an open one to `plan`
   std::string account;
   Plan plan = Plan::kFree;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct AccountOpened {
   std::string account;
   Plan plan = Plan::kFree;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct AccountPlanChanged {
   std::string account;
   Plan plan = Plan::kFree;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 using AccountEvent = std::variant<AccountOpened, AccountPlanChanged>;
@@ -44,7 +48,8 @@ struct AccountState {
   Plan plan = Plan::kFree;
 };
 
-Result<std::vector<AccountEvent>> decide(const AccountState& state, const OpenAccount& command);
+base::Result<std::vector<AccountEvent>> decide(const AccountState& state,
+                                               const OpenAccount& command);
 AccountState evolve(AccountState state, const AccountEvent& event);
 
 // --- API key --------------------------------------------------------------
@@ -55,12 +60,12 @@ struct IssueApiKey {
   std::string name;
   std::vector<std::string> scopes;
   std::string hash;  // SHA-256 hex of the secret; the secret itself is never stored
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct RevokeApiKey {
   std::string key_id;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct ApiKeyIssued {
@@ -69,12 +74,12 @@ struct ApiKeyIssued {
   std::string name;
   std::vector<std::string> scopes;
   std::string hash;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct ApiKeyRevoked {
   std::string key_id;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 using ApiKeyEvent = std::variant<ApiKeyIssued, ApiKeyRevoked>;
@@ -86,9 +91,10 @@ struct ApiKeyState {
 
 // kInvalid for an empty or unknown scope or a bad account name; kConflict
 // when the key id is taken.
-Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApiKey& command);
+base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const IssueApiKey& command);
 // kNotFound for an unknown key; revoking twice produces no second event.
-Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state, const RevokeApiKey& command);
+base::Result<std::vector<ApiKeyEvent>> decide(const ApiKeyState& state,
+                                              const RevokeApiKey& command);
 ApiKeyState evolve(ApiKeyState state, const ApiKeyEvent& event);
 
 // --- Stored form (events/access_codec.cpp) -------------------------------
@@ -105,7 +111,7 @@ EncodedEvent encode(const ApiKeyEvent& event);
 bool is_account_event(std::string_view type);
 bool is_api_key_event(std::string_view type);
 // REQUIRES: is_account_event(type) / is_api_key_event(type).
-Result<AccountEvent> decode_account_event(std::string_view type, std::string_view data);
-Result<ApiKeyEvent> decode_api_key_event(std::string_view type, std::string_view data);
+base::Result<AccountEvent> decode_account_event(std::string_view type, std::string_view data);
+base::Result<ApiKeyEvent> decode_api_key_event(std::string_view type, std::string_view data);
 
 }  // namespace vouch::events

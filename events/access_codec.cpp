@@ -49,11 +49,11 @@ bool is_account_event(std::string_view type) { return ja::is_stored_event(type, 
 
 bool is_api_key_event(std::string_view type) { return ja::is_stored_event(type, kApiKeyEvents); }
 
-Result<AccountEvent> decode_account_event(std::string_view type, std::string_view data) {
+base::Result<AccountEvent> decode_account_event(std::string_view type, std::string_view data) {
   return ja::decode_event<AccountEvent>(type, data, "an account event", kAccountEvents);
 }
 
-Result<ApiKeyEvent> decode_api_key_event(std::string_view type, std::string_view data) {
+base::Result<ApiKeyEvent> decode_api_key_event(std::string_view type, std::string_view data) {
   return ja::decode_event<ApiKeyEvent>(type, data, "an API key event", kApiKeyEvents);
 }
 

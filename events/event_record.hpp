@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 
 namespace vouch::events {
 
@@ -13,7 +13,7 @@ struct NewEvent {
   std::string id;       // evt_…, unique across the log
   std::string type;     // stored name, never derived from typeid
   std::string account;  // owner; events are only ever shown to this account
-  Millis created = 0;
+  base::Millis created = 0;
   std::string data;  // JSON object
 };
 
@@ -25,7 +25,7 @@ struct RecordedEvent {
   NewEvent event;
 };
 
-// Stream names (DESIGN §2): "<kind>-<id>".
+// Stream names: "<kind>-<id>" (docs/architecture.md, "The event model").
 inline std::string project_stream(const std::string& id) { return "project-" + id; }
 inline std::string apikey_stream(const std::string& id) { return "apikey-" + id; }
 inline std::string account_stream(const std::string& id) { return "account-" + id; }

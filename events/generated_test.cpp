@@ -52,7 +52,50 @@ EncodedEvent encode(const TestGenerated& event) {
   return ja::encoded(kTestGeneratedV1, core_to_json(event.test));
 }
 
-Result<TestGenerated> decode_test_generated(std::string_view data, const std::string& account) {
+EncodedEvent encode(const TestGenerationAccepted& event) {
+  return ja::encoded(kTestGenerationAcceptedV1, core_to_json(event.test));
+}
+
+EncodedEvent encode(const TestGenerationFailed& event) {
+  return ja::encoded(kTestGenerationFailedV1,
+                     {{"testId", event.test_id},
+                      {"error", {{"code", event.error.code}, {"detail", event.error.detail}}},
+                      {"at", event.at}});
+}
+
+base::Result<TestGenerationAccepted> decode_test_generation_accepted(std::string_view data,
+                                                                     const std::string& account) {
+  try {
+    return ja::read_stored<TestGenerationAccepted>(
+        data, std::string(kTestGenerationAcceptedV1) + " event",
+        [&](const boost::json::object& object) {
+          auto test = core_from_json(object);
+          test.account = account;
+          test.status = kTestGenerating;
+          return TestGenerationAccepted{std::move(test)};
+        });
+  } catch (const std::exception& error) {
+    return base::Error::internal(std::string("corrupt TestGenerationAccepted.v1 event: ") +
+                                 error.what());
+  }
+}
+
+base::Result<TestGenerationFailed> decode_test_generation_failed(std::string_view data) {
+  return ja::read_stored<TestGenerationFailed>(
+      data, std::string(kTestGenerationFailedV1) + " event",
+      [&](const boost::json::object& object) {
+        const auto* error = object.if_contains("error");
+        if (!error) throw ja::CorruptRecord{"error missing"};
+        const auto& fields = ja::as_object(*error, "error");
+        return TestGenerationFailed{
+            ja::string_at(object, "testId"),
+            {ja::string_at(fields, "code"), ja::string_at(fields, "detail")},
+            ja::int_at(object, "at")};
+      });
+}
+
+base::Result<TestGenerated> decode_test_generated(std::string_view data,
+                                                  const std::string& account) {
   try {
     return ja::read_stored<TestGenerated>(data, std::string(kTestGeneratedV1) + " event",
                                           [&](const boost::json::object& object) {
@@ -61,7 +104,7 @@ Result<TestGenerated> decode_test_generated(std::string_view data, const std::st
                                             return TestGenerated{std::move(test)};
                                           });
   } catch (const std::exception& error) {
-    return Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
+    return base::Error::internal(std::string("corrupt TestGenerated.v1 event: ") + error.what());
   }
 }
 
@@ -71,17 +114,25 @@ std::string encode_generated_test(const GeneratedTest& test) {
   object["status"] = test.status;
   object["lastRunId"] = test.last_run_id;
   object["updated"] = test.updated;
+  if (test.error) {
+    object["error"] = {{"code", test.error->code}, {"detail", test.error->detail}};
+  }
   return boost::json::serialize(object);
 }
 
-Result<GeneratedTest> decode_generated_test(std::string_view text) {
+base::Result<GeneratedTest> decode_generated_test(std::string_view text) {
   return ja::read_stored<GeneratedTest>(
-      text, "test record", [&](const boost::json::object& object) -> Result<GeneratedTest> {
+      text, "test record", [&](const boost::json::object& object) -> base::Result<GeneratedTest> {
         auto test = core_from_json(object);
         test.account = ja::string_at(object, "account");
         test.status = ja::string_at(object, "status");
         test.last_run_id = ja::string_at(object, "lastRunId");
         test.updated = ja::int_at(object, "updated");
+        if (const auto* error = object.if_contains("error")) {
+          const auto& fields = ja::as_object(*error, "error");
+          test.error =
+              GenerationError{ja::string_at(fields, "code"), ja::string_at(fields, "detail")};
+        }
         return test;
       });
 }

@@ -4,7 +4,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "events/digest.hpp"
+#include "base/digest.hpp"
 #include "events/json_access.hpp"
 
 namespace vouch::events {
@@ -14,10 +14,10 @@ namespace ja = json_access;
 
 }  // namespace
 
-Status check_idempotency_key(std::string_view key) {
+base::Status check_idempotency_key(std::string_view key) {
   const auto refuse = [](std::string message) {
-    return Error::invalid("the Idempotency-Key header is not usable",
-                          {{"Idempotency-Key", std::move(message)}});
+    return base::Error::invalid("the Idempotency-Key header is not usable",
+                                {{"Idempotency-Key", std::move(message)}});
   };
   if (key.empty()) return refuse("must not be empty");
   if (key.size() > kMaxIdempotencyKeyLength) {
@@ -26,14 +26,14 @@ Status check_idempotency_key(std::string_view key) {
   for (const char c : key) {
     if (c < 0x21 || c > 0x7e) return refuse("must be visible ASCII characters only");
   }
-  return ok_status();
+  return base::ok_status();
 }
 
 std::string idempotency_stream(std::string_view account, std::string_view key) {
   std::string scoped(account);
   scoped.push_back('\n');  // account names never hold a newline
   scoped.append(key);
-  return "idempotency-" + sha256_hex(scoped);
+  return "idempotency-" + base::sha256_hex(scoped);
 }
 
 std::string request_fingerprint(std::string_view method, std::string_view target,
@@ -41,7 +41,7 @@ std::string request_fingerprint(std::string_view method, std::string_view target
   std::string text;
   text.reserve(method.size() + target.size() + body.size() + 2);
   text.append(method).append(" ").append(target).append("\n").append(body);
-  return sha256_hex(text);
+  return base::sha256_hex(text);
 }
 
 EncodedEvent encode(const IdempotentResponseRecorded& event) {
@@ -58,10 +58,10 @@ EncodedEvent encode(const IdempotentResponseRecorded& event) {
   return ja::encoded(kIdempotentResponseRecordedV1, data);
 }
 
-Result<IdempotentResponseRecorded> decode_idempotent_response(std::string_view data) {
+base::Result<IdempotentResponseRecorded> decode_idempotent_response(std::string_view data) {
   return ja::read_stored<IdempotentResponseRecorded>(
       data, std::string(kIdempotentResponseRecordedV1) + " event",
-      [&](const boost::json::object& object) -> Result<IdempotentResponseRecorded> {
+      [&](const boost::json::object& object) -> base::Result<IdempotentResponseRecorded> {
         IdempotentResponse response;
         response.key = ja::string_at(object, "key");
         response.fingerprint = ja::string_at(object, "fingerprint");

@@ -6,18 +6,18 @@
 #include <utility>
 #include <vector>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
-#include "events/result.hpp"
 
-// Idempotency keys (DESIGN §3, Stripe's semantics): the first response to a
+// Idempotency keys (Stripe's semantics; docs/decisions.md): the first response to a
 // POST that carried `Idempotency-Key` is recorded, and a retry with the same
 // key and the same request within the window gets that response again
 // instead of the work being done twice.
 namespace vouch::events {
 
 // How long a recorded response answers retries of its key.
-inline constexpr Millis kIdempotencyWindowMs = 24LL * 60 * 60 * 1000;
+inline constexpr base::Millis kIdempotencyWindowMs = 24LL * 60 * 60 * 1000;
 inline constexpr std::size_t kMaxIdempotencyKeyLength = 255;
 
 inline constexpr std::string_view kIdempotentResponseRecordedV1 = "IdempotentResponseRecorded.v1";
@@ -30,7 +30,7 @@ struct IdempotentResponse {
   std::string content_type;
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. Location
   std::string body;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // The one event of the stream "idempotency-<sha256 of account and key>"
@@ -41,7 +41,7 @@ struct IdempotentResponseRecorded {
 };
 
 // kInvalid unless `key` is 1 to 255 visible ASCII characters.
-[[nodiscard]] Status check_idempotency_key(std::string_view key);
+[[nodiscard]] base::Status check_idempotency_key(std::string_view key);
 
 // The stream of `account`'s key: a hash, so that any key makes a safe name
 // and two accounts' equal keys never meet.
@@ -53,12 +53,12 @@ std::string request_fingerprint(std::string_view method, std::string_view target
                                 std::string_view body);
 
 // Whether a response recorded at `recorded_at` still answers at `now`.
-inline bool answers_retries(Millis recorded_at, Millis now) {
+inline bool answers_retries(base::Millis recorded_at, base::Millis now) {
   return now - recorded_at < kIdempotencyWindowMs;
 }
 
 EncodedEvent encode(const IdempotentResponseRecorded& event);
 // kInternal when `data` is corrupt.
-Result<IdempotentResponseRecorded> decode_idempotent_response(std::string_view data);
+base::Result<IdempotentResponseRecorded> decode_idempotent_response(std::string_view data);
 
 }  // namespace vouch::events

@@ -10,8 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
-#include "events/result.hpp"
 
 // Small, strict readers for stored JSON (event data, read-model records), and
 // the writers the codecs share. Stored data is written by this program, so a
@@ -48,11 +48,11 @@ boost::json::object parse_object(std::string_view text, std::string_view what);
 // CorruptRecord for a missing or mistyped field. kInternal "corrupt <what>:
 // <reason>" when the text is not a JSON object or `read` throws.
 template <class T, class Read>
-Result<T> read_stored(std::string_view text, std::string_view what, Read&& read) {
+base::Result<T> read_stored(std::string_view text, std::string_view what, Read&& read) {
   try {
-    return Result<T>(read(parse_object(text, what)));
+    return base::Result<T>(read(parse_object(text, what)));
   } catch (const CorruptRecord& corrupt) {
-    return Error::internal("corrupt " + std::string(what) + ": " + corrupt.what);
+    return base::Error::internal("corrupt " + std::string(what) + ": " + corrupt.what);
   }
 }
 

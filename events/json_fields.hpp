@@ -212,7 +212,7 @@ std::string serialize(const T& value, const Fields& fields) {
 // The record that `text` stores; kInternal "corrupt <what>: …" when it is
 // not a JSON object of `fields`.
 template <class T, class Fields>
-Result<T> parse(std::string_view text, std::string_view what, const Fields& fields) {
+base::Result<T> parse(std::string_view text, std::string_view what, const Fields& fields) {
   return read_stored<T>(
       text, what, [&](const boost::json::object& object) { return from_json<T>(object, fields); });
 }

@@ -3,20 +3,21 @@
 #include <algorithm>
 #include <cmath>
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 
 namespace vouch::events {
 namespace {
 
-void check_name(const std::string& name, std::vector<FieldError>& errors) {
+void check_name(const std::string& name, std::vector<base::FieldError>& errors) {
   if (name.empty()) {
     errors.push_back({"name", "must not be empty"});
   } else if (name.size() > kMaxProjectNameLength) {
-    errors.push_back({"name", "must be at most 200 characters"});
+    errors.push_back(
+        {"name", "must be at most " + std::to_string(kMaxProjectNameLength) + " characters"});
   }
 }
 
-void check_framework(const std::string& framework, std::vector<FieldError>& errors) {
+void check_framework(const std::string& framework, std::vector<base::FieldError>& errors) {
   const auto& supported = supported_frameworks();
   if (std::find(supported.begin(), supported.end(), framework) == supported.end()) {
     std::string list;
@@ -26,9 +27,10 @@ void check_framework(const std::string& framework, std::vector<FieldError>& erro
   }
 }
 
-void check_threshold(double threshold, std::vector<FieldError>& errors) {
-  if (!std::isfinite(threshold) || threshold < 0.0 || threshold > 100.0) {
-    errors.push_back({"config.coverage.threshold", "must be a number from 0 to 100"});
+void check_threshold(double threshold, std::vector<base::FieldError>& errors) {
+  if (!std::isfinite(threshold) || threshold < 0.0 || threshold > kMaxThreshold) {
+    errors.push_back({"config.coverage.threshold",
+                      "must be a number from 0 to " + std::to_string(kMaxThreshold)});
   }
 }
 
@@ -45,31 +47,35 @@ const std::vector<std::string>& supported_frameworks() {
   return kFrameworks;
 }
 
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const CreateProject& command) {
-  if (state.project) return Error::conflict("project " + command.id + " already exists");
-  std::vector<FieldError> errors;
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const CreateProject& command) {
+  if (state.project) return base::Error::conflict("project " + command.id + " already exists");
+  std::vector<base::FieldError> errors;
   check_name(command.name, errors);
   if (command.repository.size() > kMaxRepositoryLength) {
-    errors.push_back({"repository", "must be at most 2048 characters"});
+    errors.push_back(
+        {"repository", "must be at most " + std::to_string(kMaxRepositoryLength) + " characters"});
   }
   const std::string framework = command.framework.value_or(std::string(kDefaultFramework));
   check_framework(framework, errors);
   const double threshold = command.threshold.value_or(kDefaultThreshold);
   check_threshold(threshold, errors);
-  if (!errors.empty()) return Error::invalid("the project is not valid", std::move(errors));
+  if (!errors.empty()) return base::Error::invalid("the project is not valid", std::move(errors));
 
   Project project{command.id, command.account, command.name, command.repository,
                   framework,  threshold,       command.at,   command.at};
   return std::vector<ProjectEvent>{ProjectCreated{std::move(project)}};
 }
 
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const UpdateProject& command) {
-  if (!visible_to(state, command.account)) return Error::not_found("no project " + command.id);
-  std::vector<FieldError> errors;
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const UpdateProject& command) {
+  if (!visible_to(state, command.account))
+    return base::Error::not_found("no project " + command.id);
+  std::vector<base::FieldError> errors;
   if (command.name) check_name(*command.name, errors);
   if (command.framework) check_framework(*command.framework, errors);
   if (command.threshold) check_threshold(*command.threshold, errors);
-  if (!errors.empty()) return Error::invalid("the update is not valid", std::move(errors));
+  if (!errors.empty()) return base::Error::invalid("the update is not valid", std::move(errors));
 
   // Only what actually changes is recorded; an update that changes nothing
   // produces no event (and no webhook).
@@ -86,18 +92,22 @@ Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const Update
   return std::vector<ProjectEvent>{std::move(event)};
 }
 
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const DeleteProject& command) {
-  if (!visible_to(state, command.account)) return Error::not_found("no project " + command.id);
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const DeleteProject& command) {
+  if (!visible_to(state, command.account))
+    return base::Error::not_found("no project " + command.id);
   return std::vector<ProjectEvent>{ProjectDeleted{command.id, command.at}};
 }
 
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const ImportProject& command) {
-  if (!visible_to(state, command.account)) return Error::not_found("no project " + command.id);
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const ImportProject& command) {
+  if (!visible_to(state, command.account))
+    return base::Error::not_found("no project " + command.id);
   return std::vector<ProjectEvent>{ProjectImported{command.id, command.snapshot, command.at}};
 }
 
 ProjectState evolve(ProjectState state, const ProjectEvent& event) {
-  std::visit(Overloaded{
+  std::visit(base::Overloaded{
                  [&](const ProjectCreated& created) {
                    state.project = created.project;
                    state.deleted = false;

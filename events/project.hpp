@@ -5,9 +5,9 @@
 #include <variant>
 #include <vector>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
-#include "events/result.hpp"
 
 // The project aggregate: its commands, events, state and the pure rules that
 // connect them (decide/evolve). Stream: "project-<id>".
@@ -17,6 +17,8 @@ inline constexpr std::string_view kDefaultFramework = "jest";
 inline constexpr double kDefaultThreshold = 80.0;
 inline constexpr std::size_t kMaxProjectNameLength = 200;
 inline constexpr std::size_t kMaxRepositoryLength = 2048;
+// A coverage threshold is a percentage, from 0 to this.
+inline constexpr int kMaxThreshold = 100;
 
 // The frameworks generation and runs support; anything else is refused.
 const std::vector<std::string>& supported_frameworks();
@@ -28,8 +30,8 @@ struct Project {
   std::string repository;
   std::string framework{kDefaultFramework};
   double threshold = kDefaultThreshold;
-  Millis created = 0;
-  Millis updated = 0;
+  base::Millis created = 0;
+  base::Millis updated = 0;
 };
 
 // --- Commands -------------------------------------------------------------
@@ -41,7 +43,7 @@ struct CreateProject {
   std::string repository;
   std::optional<std::string> framework;  // defaults to kDefaultFramework
   std::optional<double> threshold;       // defaults to kDefaultThreshold
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // A partial update: only the fields present change.
@@ -51,13 +53,13 @@ struct UpdateProject {
   std::optional<std::string> name;
   std::optional<std::string> framework;
   std::optional<double> threshold;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct DeleteProject {
   std::string id;
   std::string account;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // Where an imported snapshot came from.
@@ -80,7 +82,7 @@ struct ImportProject {
   std::string id;
   std::string account;
   SnapshotSummary snapshot;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 // --- Events ---------------------------------------------------------------
@@ -94,18 +96,18 @@ struct ProjectUpdated {
   std::optional<std::string> name;
   std::optional<std::string> framework;
   std::optional<double> threshold;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct ProjectDeleted {
   std::string id;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct ProjectImported {
   std::string id;
   SnapshotSummary snapshot;
-  Millis at = 0;
+  base::Millis at = 0;
 };
 
 using ProjectEvent = std::variant<ProjectCreated, ProjectUpdated, ProjectDeleted, ProjectImported>;
@@ -120,10 +122,14 @@ struct ProjectState {
 // Each returns the events the command produces (possibly none), or why it is
 // refused: kInvalid with field errors, kNotFound for a missing, deleted or
 // foreign project, kConflict for a create over an existing id.
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const CreateProject& command);
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const UpdateProject& command);
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const DeleteProject& command);
-Result<std::vector<ProjectEvent>> decide(const ProjectState& state, const ImportProject& command);
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const CreateProject& command);
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const UpdateProject& command);
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const DeleteProject& command);
+base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
+                                               const ImportProject& command);
 
 ProjectState evolve(ProjectState state, const ProjectEvent& event);
 
@@ -140,10 +146,10 @@ inline constexpr std::string_view kProjectImportedV1 = "ProjectImported.v1";
 EncodedEvent encode(const ProjectEvent& event);
 bool is_project_event(std::string_view type);
 // REQUIRES: is_project_event(type). kInternal when the data is corrupt.
-Result<ProjectEvent> decode_project_event(std::string_view type, std::string_view data);
+base::Result<ProjectEvent> decode_project_event(std::string_view type, std::string_view data);
 
 // The project record as read models store it.
 std::string encode_project(const Project& project);
-Result<Project> decode_project(std::string_view text);
+base::Result<Project> decode_project(std::string_view text);
 
 }  // namespace vouch::events

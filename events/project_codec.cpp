@@ -47,7 +47,7 @@ EncodedEvent encode(const ProjectEvent& event) { return ja::encode_event(event, 
 
 bool is_project_event(std::string_view type) { return ja::is_stored_event(type, kProjectEvents); }
 
-Result<ProjectEvent> decode_project_event(std::string_view type, std::string_view data) {
+base::Result<ProjectEvent> decode_project_event(std::string_view type, std::string_view data) {
   return ja::decode_event<ProjectEvent>(type, data, "a project event", kProjectEvents);
 }
 
@@ -55,7 +55,7 @@ std::string encode_project(const Project& project) {
   return ja::serialize(project, kProjectFields);
 }
 
-Result<Project> decode_project(std::string_view text) {
+base::Result<Project> decode_project(std::string_view text) {
   return ja::parse<Project>(text, "project record", kProjectFields);
 }
 

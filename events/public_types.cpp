@@ -3,11 +3,11 @@
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
-#include "events/clock.hpp"
-#include "events/overloaded.hpp"
+#include "base/clock.hpp"
+#include "base/overloaded.hpp"
 #include "events/project.hpp"
 #include "events/resource_json.hpp"
-#include "events/test_run.hpp"
+#include "events/run.hpp"
 
 namespace vouch::events {
 namespace {
@@ -22,12 +22,12 @@ boost::json::object project_updated_data(const ProjectUpdated& updated) {
     config["coverage"] = boost::json::object{{"threshold", json_number(*updated.threshold)}};
   }
   if (!config.empty()) data["config"] = std::move(config);
-  data["updated"] = format_timestamp(updated.at);
+  data["updated"] = base::format_timestamp(updated.at);
   return data;
 }
 
 boost::json::object project_data(const ProjectEvent& event, std::string& project_id) {
-  return std::visit(Overloaded{
+  return std::visit(base::Overloaded{
                         [&](const ProjectCreated& created) {
                           project_id = created.project.id;
                           return project_resource(created.project);
@@ -38,8 +38,8 @@ boost::json::object project_data(const ProjectEvent& event, std::string& project
                         },
                         [&](const ProjectDeleted& deleted) {
                           project_id = deleted.id;
-                          return boost::json::object{{"id", deleted.id},
-                                                     {"deleted", format_timestamp(deleted.at)}};
+                          return boost::json::object{
+                              {"id", deleted.id}, {"deleted", base::format_timestamp(deleted.at)}};
                         },
                         [&](const ProjectImported& imported) {
                           project_id = imported.id;
@@ -57,7 +57,7 @@ boost::json::value optional_results(const std::optional<RunResults>& results) {
 
 boost::json::object run_data(const RunEvent& event, std::string& project_id) {
   return std::visit(
-      Overloaded{
+      base::Overloaded{
           [&](const RunStarted& started) {
             const auto& run = started.run;
             project_id = run.project_id;
@@ -66,7 +66,7 @@ boost::json::object run_data(const RunEvent& event, std::string& project_id) {
                                        {"projectId", run.project_id},
                                        {"status", kRunRunning},
                                        {"environment", environment_resource(run.environment)},
-                                       {"created", format_timestamp(run.created)}};
+                                       {"created", base::format_timestamp(run.created)}};
           },
           [&](const RunCompleted& completed) {
             project_id = completed.project_id;
@@ -76,7 +76,7 @@ boost::json::object run_data(const RunEvent& event, std::string& project_id) {
                                        {"status", completed.outcome},
                                        {"duration", completed.duration},
                                        {"results", results_resource(completed.results)},
-                                       {"completed", format_timestamp(completed.at)}};
+                                       {"completed", base::format_timestamp(completed.at)}};
           },
           [&](const RunFailed& failed) {
             project_id = failed.project_id;
@@ -91,7 +91,7 @@ boost::json::object run_data(const RunEvent& event, std::string& project_id) {
                 {"error", run_error_resource(failed.error)},
                 {"results", optional_results(failed.results)},
                 {"duration", failed.duration},
-                {"completed", format_timestamp(failed.at)}};
+                {"completed", base::format_timestamp(failed.at)}};
           },
           [&](const CoverageUpdated& updated) {
             project_id = updated.project_id;
@@ -102,7 +102,7 @@ boost::json::object run_data(const RunEvent& event, std::string& project_id) {
                                        {"runId", updated.run_id},
                                        {"previous", std::move(previous)},
                                        {"current", coverage_resource(updated.current)},
-                                       {"updated", format_timestamp(updated.at)}};
+                                       {"updated", base::format_timestamp(updated.at)}};
           },
       },
       event);
@@ -122,7 +122,7 @@ std::optional<std::string_view> public_type_of(std::string_view stored_type) {
   return std::nullopt;
 }
 
-Result<std::optional<PublicEvent>> to_public_event(const RecordedEvent& record) {
+base::Result<std::optional<PublicEvent>> to_public_event(const RecordedEvent& record) {
   const auto& stored = record.event;
   const auto type = public_type_of(stored.type);
   if (!type) return std::optional<PublicEvent>();
@@ -143,17 +143,18 @@ Result<std::optional<PublicEvent>> to_public_event(const RecordedEvent& record) 
 }
 
 std::string encode_public_event(const PublicEvent& event) {
-  return boost::json::serialize(boost::json::object{{"id", event.id},
-                                                    {"type", event.type},
-                                                    {"version", event.version},
-                                                    {"created", format_timestamp(event.created)},
-                                                    {"data", event.data}});
+  return boost::json::serialize(
+      boost::json::object{{"id", event.id},
+                          {"type", event.type},
+                          {"version", event.version},
+                          {"created", base::format_timestamp(event.created)},
+                          {"data", event.data}});
 }
 
-Result<std::string> public_envelope(const RecordedEvent& record) {
+base::Result<std::string> public_envelope(const RecordedEvent& record) {
   auto event = to_public_event(record);
   if (!event) return std::move(event).error();
-  if (!*event) return Error::internal("not a public event: " + record.event.type);
+  if (!*event) return base::Error::internal("not a public event: " + record.event.type);
   return encode_public_event(**event);
 }
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.hpp"
 #include "events/event_record.hpp"
-#include "events/result.hpp"
 
 // Public events: the published, versioned form of the stored events that
 // webhooks, GET /v1/events and `vouchd replay --public` show. This is the one
@@ -31,20 +31,20 @@ struct PublicEvent {
   std::string id;    // evt_…
   std::string type;  // "test.completed"
   int version = kPublicEventVersion;
-  Millis created = 0;
+  base::Millis created = 0;
   std::string project_id;  // the project the event concerns (GET /v1/events?projectId=)
   boost::json::object data;
 };
 
 // The public form of `record`: nullopt for an internal event, kInternal when
 // its stored data is corrupt.
-[[nodiscard]] Result<std::optional<PublicEvent>> to_public_event(const RecordedEvent& record);
+[[nodiscard]] base::Result<std::optional<PublicEvent>> to_public_event(const RecordedEvent& record);
 
 // The envelope {id, type, version, created, data} as JSON text: a webhook's
 // body, an item of GET /v1/events, a line of `vouchd replay --public`.
 std::string encode_public_event(const PublicEvent& event);
 
 // to_public_event then encode_public_event. REQUIRES: public_type_of(type).
-[[nodiscard]] Result<std::string> public_envelope(const RecordedEvent& record);
+[[nodiscard]] base::Result<std::string> public_envelope(const RecordedEvent& record);
 
 }  // namespace vouch::events

@@ -1,6 +1,6 @@
 #include "events/resource_json.hpp"
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 
 namespace vouch::events {
 
@@ -11,8 +11,8 @@ boost::json::object project_resource(const Project& project) {
           {"config",
            {{"framework", project.framework},
             {"coverage", {{"threshold", json_number(project.threshold)}}}}},
-          {"created", format_timestamp(project.created)},
-          {"updated", format_timestamp(project.updated)}};
+          {"created", base::format_timestamp(project.created)},
+          {"updated", base::format_timestamp(project.updated)}};
 }
 
 boost::json::object coverage_resource(const Coverage& coverage) {
@@ -36,7 +36,7 @@ boost::json::object environment_resource(const RunEnvironment& environment) {
 }
 
 boost::json::object snapshot_resource(const std::string& project_id,
-                                      const SnapshotSummary& snapshot, Millis at) {
+                                      const SnapshotSummary& snapshot, base::Millis at) {
   boost::json::object out{{"projectId", project_id},
                           {"snapshotId", snapshot.snapshot_id},
                           {"files", snapshot.files},
@@ -47,7 +47,7 @@ boost::json::object snapshot_resource(const std::string& project_id,
         snapshot.ref.empty() ? boost::json::value(nullptr) : boost::json::value(snapshot.ref);
     out["commit"] = snapshot.commit;
   }
-  out["created"] = format_timestamp(at);
+  out["created"] = base::format_timestamp(at);
   return out;
 }
 

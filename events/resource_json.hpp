@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "events/project.hpp"
-#include "events/test_run.hpp"
+#include "events/run.hpp"
 
 // The API's JSON shapes of domain values, written in one place: the HTTP
 // resources (http/) and the public events (public_types.hpp) both use them,
@@ -23,7 +23,7 @@ inline boost::json::value json_number(double value) {
   return value;
 }
 
-// The project record (DESIGN §3):
+// The project record (docs/openapi.json, Project):
 // {id, name, repository, config: {framework, coverage: {threshold}}, created, updated}.
 boost::json::object project_resource(const Project& project);
 
@@ -40,7 +40,7 @@ boost::json::object environment_resource(const RunEnvironment& environment);
 // files, bytes, source, created}, and for a repository {ref (null: the
 // remote's HEAD), commit}.
 boost::json::object snapshot_resource(const std::string& project_id,
-                                      const SnapshotSummary& snapshot, Millis at);
+                                      const SnapshotSummary& snapshot, base::Millis at);
 
 // {code, detail}, or null.
 boost::json::value run_error_resource(const std::optional<RunError>& error);

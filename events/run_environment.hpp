@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-// What a generation or a run executes in (DESIGN §3): a Node.js major and the
+// What a generation or a run executes in (docs/openapi.json): a Node.js major and the
 // npm dependencies installed for it. A generated test keeps the environment
 // it was generated in; its runs use it unless they name their own.
 namespace vouch::events {

@@ -9,10 +9,10 @@
 #include <utility>
 #include <variant>
 
+#include "base/result.hpp"
 #include "events/encoded_event.hpp"
 #include "events/json_access.hpp"
 #include "events/json_fields.hpp"
-#include "events/result.hpp"
 
 // An aggregate's events in their stored form, listed once: each event type
 // with its stored name and its fields (json_fields.hpp). encode(), the
@@ -70,18 +70,19 @@ bool is_stored_event(std::string_view type, const std::tuple<Events...>& events)
 // <type> event: …" when the data does not hold its fields, and "not <what>:
 // <type>" when `type` is none of `events`.
 template <class Variant, class... Events>
-Result<Variant> decode_event(std::string_view type, std::string_view data, std::string_view what,
-                             const std::tuple<Events...>& events) {
+base::Result<Variant> decode_event(std::string_view type, std::string_view data,
+                                   std::string_view what, const std::tuple<Events...>& events) {
   return read_stored<Variant>(
       data, std::string(type) + " event",
-      [&](const boost::json::object& object) -> Result<Variant> {
+      [&](const boost::json::object& object) -> base::Result<Variant> {
         std::optional<Variant> out;
         const auto decode_as = [&](const auto& stored) {
           using Event = typename std::decay_t<decltype(stored)>::Type;
           if (!out && stored.type == type) out = Variant{from_json<Event>(object, stored.fields)};
         };
         std::apply([&](const auto&... stored) { (decode_as(stored), ...); }, events);
-        if (!out) return Error::internal("not " + std::string(what) + ": " + std::string(type));
+        if (!out)
+          return base::Error::internal("not " + std::string(what) + ": " + std::string(type));
         return std::move(*out);
       });
 }

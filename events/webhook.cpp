@@ -3,22 +3,25 @@
 #include <algorithm>
 #include <boost/url/parse.hpp>
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 
 namespace vouch::events {
 namespace {
 
-void check_url(const std::string& url, const WebhookRules& rules, std::vector<FieldError>& errors) {
+void check_url(const std::string& url, const WebhookRules& rules,
+               std::vector<base::FieldError>& errors) {
   if (auto problem = check_webhook_url(url, rules.allow_http)) errors.push_back({"url", *problem});
 }
 
-void check_patterns(const std::vector<std::string>& patterns, std::vector<FieldError>& errors) {
+void check_patterns(const std::vector<std::string>& patterns,
+                    std::vector<base::FieldError>& errors) {
   if (patterns.empty()) {
     errors.push_back({"events", "must name at least one event type"});
     return;
   }
   if (patterns.size() > kMaxWebhookPatterns) {
-    errors.push_back({"events", "must name at most 20 event types or patterns"});
+    errors.push_back({"events", "must name at most " + std::to_string(kMaxWebhookPatterns) +
+                                    " event types or patterns"});
   }
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     if (is_valid_event_pattern(patterns[i])) continue;
@@ -30,9 +33,11 @@ void check_patterns(const std::vector<std::string>& patterns, std::vector<FieldE
   }
 }
 
-void check_description(const std::string& description, std::vector<FieldError>& errors) {
+void check_description(const std::string& description, std::vector<base::FieldError>& errors) {
   if (description.size() > kMaxWebhookDescriptionLength) {
-    errors.push_back({"description", "must be at most 500 characters"});
+    errors.push_back(
+        {"description",
+         "must be at most " + std::to_string(kMaxWebhookDescriptionLength) + " characters"});
   }
 }
 
@@ -71,7 +76,9 @@ bool any_pattern_matches(const std::vector<std::string>& patterns, std::string_v
 
 std::optional<std::string> check_webhook_url(std::string_view url, bool allow_http) {
   if (url.empty()) return "must not be empty";
-  if (url.size() > kMaxWebhookUrlLength) return "must be at most 2048 characters";
+  if (url.size() > kMaxWebhookUrlLength) {
+    return "must be at most " + std::to_string(kMaxWebhookUrlLength) + " characters";
+  }
   auto parsed = boost::urls::parse_absolute_uri(url);
   if (!parsed) return "must be an absolute URL (" + parsed.error().message() + ")";
   const auto scheme = parsed->scheme_id();
@@ -88,14 +95,15 @@ std::optional<std::string> check_webhook_url(std::string_view url, bool allow_ht
   return std::nullopt;
 }
 
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
-                                         const WebhookRules& rules) {
-  if (state.webhook) return Error::conflict("webhook " + command.id + " already exists");
-  std::vector<FieldError> errors;
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const CreateWebhook& command,
+                                               const WebhookRules& rules) {
+  if (state.webhook) return base::Error::conflict("webhook " + command.id + " already exists");
+  std::vector<base::FieldError> errors;
   check_url(command.url, rules, errors);
   check_patterns(command.events, errors);
   check_description(command.description, errors);
-  if (!errors.empty()) return Error::invalid("the webhook is not valid", std::move(errors));
+  if (!errors.empty()) return base::Error::invalid("the webhook is not valid", std::move(errors));
   Webhook webhook;
   webhook.id = command.id;
   webhook.account = command.account;
@@ -108,14 +116,16 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Create
   return std::vector<WebhookEvent>{WebhookCreated{std::move(webhook)}};
 }
 
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const UpdateWebhook& command,
-                                         const WebhookRules& rules) {
-  if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
-  std::vector<FieldError> errors;
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const UpdateWebhook& command,
+                                               const WebhookRules& rules) {
+  if (!visible_to(state, command.account))
+    return base::Error::not_found("no webhook " + command.id);
+  std::vector<base::FieldError> errors;
   if (command.url) check_url(*command.url, rules, errors);
   if (command.events) check_patterns(*command.events, errors);
   if (command.description) check_description(*command.description, errors);
-  if (!errors.empty()) return Error::invalid("the update is not valid", std::move(errors));
+  if (!errors.empty()) return base::Error::invalid("the update is not valid", std::move(errors));
 
   const Webhook& current = *state.webhook;
   WebhookUpdated event{command.id,   std::nullopt, std::nullopt,
@@ -132,20 +142,24 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Update
   return std::vector<WebhookEvent>{std::move(event)};
 }
 
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DeleteWebhook& command) {
-  if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const DeleteWebhook& command) {
+  if (!visible_to(state, command.account))
+    return base::Error::not_found("no webhook " + command.id);
   return std::vector<WebhookEvent>{WebhookDeleted{command.id, command.at}};
 }
 
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
-                                         const RotateWebhookSecret& command) {
-  if (!visible_to(state, command.account)) return Error::not_found("no webhook " + command.id);
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const RotateWebhookSecret& command) {
+  if (!visible_to(state, command.account))
+    return base::Error::not_found("no webhook " + command.id);
   return std::vector<WebhookEvent>{
       WebhookSecretRotated{command.id, command.secret, state.webhook->secret,
                            command.at + kSecretOverlapMillis, command.at}};
 }
 
-Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DisableWebhook& command) {
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const DisableWebhook& command) {
   if (!state.webhook || state.deleted || !state.webhook->active) {
     return std::vector<WebhookEvent>{};
   }
@@ -154,7 +168,7 @@ Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const Disabl
 
 const std::string& webhook_id_of(const WebhookEvent& event) {
   return std::visit(
-      Overloaded{
+      base::Overloaded{
           [](const WebhookCreated& created) -> const std::string& { return created.webhook.id; },
           [](const auto& other) -> const std::string& { return other.id; },
       },
@@ -162,7 +176,7 @@ const std::string& webhook_id_of(const WebhookEvent& event) {
 }
 
 WebhookState evolve(WebhookState state, const WebhookEvent& event) {
-  std::visit(Overloaded{
+  std::visit(base::Overloaded{
                  [&](const WebhookCreated& created) {
                    state.webhook = created.webhook;
                    state.deleted = false;
@@ -201,7 +215,7 @@ WebhookState evolve(WebhookState state, const WebhookEvent& event) {
   return state;
 }
 
-std::vector<std::string> signing_secrets(const Webhook& webhook, Millis at) {
+std::vector<std::string> signing_secrets(const Webhook& webhook, base::Millis at) {
   std::vector<std::string> secrets{webhook.secret};
   if (!webhook.previous_secret.empty() && at < webhook.previous_secret_until) {
     secrets.push_back(webhook.previous_secret);

@@ -58,7 +58,7 @@ EncodedEvent encode(const WebhookEvent& event) { return ja::encode_event(event, 
 
 bool is_webhook_event(std::string_view type) { return ja::is_stored_event(type, kWebhookEvents); }
 
-Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data) {
+base::Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data) {
   return ja::decode_event<WebhookEvent>(type, data, "a webhook event", kWebhookEvents);
 }
 
@@ -81,7 +81,7 @@ EncodedEvent encode(const DeliveryAttempted& event) {
   return ja::encoded(kWebhookDeliveryAttemptedV1, ja::to_json(event, kDeliveryAttemptedFields));
 }
 
-Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data) {
+base::Result<DeliveryAttempted> decode_delivery_attempted(std::string_view data) {
   return ja::parse<DeliveryAttempted>(data, "delivery attempt", kDeliveryAttemptedFields);
 }
 
@@ -89,7 +89,7 @@ std::string encode_webhook_record(const Webhook& webhook) {
   return ja::serialize(webhook, kWebhookFields);
 }
 
-Result<Webhook> decode_webhook_record(std::string_view text) {
+base::Result<Webhook> decode_webhook_record(std::string_view text) {
   return ja::parse<Webhook>(text, "webhook record", kWebhookWithSecretsFields);
 }
 

@@ -9,14 +9,14 @@
 namespace vouch::events {
 namespace {
 
-constexpr Millis kSecond = 1000;
-constexpr Millis kMinute = 60 * kSecond;
-constexpr Millis kHour = 60 * kMinute;
+constexpr base::Millis kSecond = 1000;
+constexpr base::Millis kMinute = 60 * kSecond;
+constexpr base::Millis kHour = 60 * kMinute;
 // Index i: the wait after attempt i + 1 failed.
-constexpr std::array<Millis, RetryPolicy::kMaxAttempts - 1> kSchedule{
+constexpr std::array<base::Millis, RetryPolicy::kMaxAttempts - 1> kSchedule{
     5 * kSecond, 5 * kMinute, 30 * kMinute, 2 * kHour, 5 * kHour, 10 * kHour, 10 * kHour};
-constexpr Millis kMaxRetryAfter = 10 * kHour;
-constexpr Millis kFailingDays = 5 * 24 * kHour;
+constexpr base::Millis kMaxRetryAfter = 10 * kHour;
+constexpr base::Millis kFailingDays = 5 * 24 * kHour;
 
 }  // namespace
 
@@ -30,38 +30,38 @@ AttemptVerdict verdict_of(unsigned status, bool refused) {
   return AttemptVerdict::kRetry;
 }
 
-Millis scheduled_delay(std::uint32_t attempt) { return kSchedule.at(attempt - 1); }
+base::Millis scheduled_delay(std::uint32_t attempt) { return kSchedule.at(attempt - 1); }
 
-Millis RetryPolicy::disable_after() const {
-  return static_cast<Millis>(std::llround(static_cast<double>(kFailingDays) * scale));
+base::Millis RetryPolicy::disable_after() const {
+  return static_cast<base::Millis>(std::llround(static_cast<double>(kFailingDays) * scale));
 }
 
-std::optional<Millis> RetryPolicy::delay_after(std::uint32_t attempt, double unit_random,
-                                               std::optional<Millis> retry_after) const {
+std::optional<base::Millis> RetryPolicy::delay_after(
+    std::uint32_t attempt, double unit_random, std::optional<base::Millis> retry_after) const {
   if (attempt == 0 || attempt >= kMaxAttempts) return std::nullopt;
   const double factor = 1.0 - jitter + 2.0 * jitter * std::clamp(unit_random, 0.0, 1.0);
-  Millis delay = static_cast<Millis>(
+  base::Millis delay = static_cast<base::Millis>(
       std::llround(static_cast<double>(scheduled_delay(attempt)) * scale * factor));
   if (retry_after) delay = std::max(delay, std::min(*retry_after, kMaxRetryAfter));
-  return std::max<Millis>(delay, 0);
+  return std::max<base::Millis>(delay, 0);
 }
 
-std::optional<Millis> parse_retry_after(std::string_view value, Millis now) {
+std::optional<base::Millis> parse_retry_after(std::string_view value, base::Millis now) {
   while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
   while (!value.empty() && value.back() == ' ') value.remove_suffix(1);
   if (value.empty()) return std::nullopt;
   std::uint64_t seconds = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seconds);
   if (ec == std::errc() && end == value.data() + value.size()) {
-    return static_cast<Millis>(std::min<std::uint64_t>(seconds, 1'000'000'000)) * kSecond;
+    return static_cast<base::Millis>(std::min<std::uint64_t>(seconds, 1'000'000'000)) * kSecond;
   }
   // IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT".
   std::tm tm{};
   const std::string text(value);
   const char* parsed = strptime(text.c_str(), "%a, %d %b %Y %H:%M:%S GMT", &tm);
   if (!parsed || *parsed != '\0') return std::nullopt;
-  const Millis at = static_cast<Millis>(timegm(&tm)) * kSecond;
-  return std::max<Millis>(at - now, 0);
+  const base::Millis at = static_cast<base::Millis>(timegm(&tm)) * kSecond;
+  return std::max<base::Millis>(at - now, 0);
 }
 
 }  // namespace vouch::events

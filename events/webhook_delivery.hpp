@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 
 // Deliveries of public events to webhooks: what one attempt records, and the
 // rules that decide what happens after it (retry schedule, disabling).
@@ -37,10 +37,10 @@ struct DeliveryAttempted {
   unsigned status = 0;        // HTTP status; 0 when no answer came
   std::int64_t duration = 0;  // ms
   bool success = false;
-  std::string error;                   // empty on success
-  std::optional<Millis> next_attempt;  // when the next automatic attempt is due
-  bool manual = false;                 // a redelivery asked for through the API
-  Millis at = 0;
+  std::string error;                         // empty on success
+  std::optional<base::Millis> next_attempt;  // when the next automatic attempt is due
+  bool manual = false;                       // a redelivery asked for through the API
+  base::Millis at = 0;
 };
 
 // What the receiver's answer (or its absence) means for the delivery.
@@ -55,7 +55,7 @@ enum class AttemptVerdict {
 // REQUIRES: status is 0 (no answer) or an HTTP status code.
 AttemptVerdict verdict_of(unsigned status, bool refused);
 
-// The retry schedule of DESIGN §4: after the first attempt fails, the next
+// The retry schedule (docs/decisions.md): after the first attempt fails, the next
 // come 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h later (8 attempts in all),
 // each multiplied by `scale` and by a jitter factor, and never sooner than
 // the receiver's Retry-After.
@@ -63,22 +63,23 @@ struct RetryPolicy {
   double scale = 1.0;
   double jitter = 0.2;  // a delay is multiplied by a factor in [1 - jitter, 1 + jitter]
   // A webhook failing without a single success this long is disabled (5 days × scale).
-  Millis disable_after() const;
+  base::Millis disable_after() const;
   static constexpr std::uint32_t kMaxAttempts = 8;
 
   // The delay after attempt `attempt` (1-based) failed, or nullopt when it
   // was the last. `unit_random` is in [0, 1) and picks the jitter;
   // `retry_after` is what the receiver asked for (not scaled: it is the
   // receiver's demand, not our schedule), capped at 10 h.
-  std::optional<Millis> delay_after(std::uint32_t attempt, double unit_random,
-                                    std::optional<Millis> retry_after = std::nullopt) const;
+  std::optional<base::Millis> delay_after(
+      std::uint32_t attempt, double unit_random,
+      std::optional<base::Millis> retry_after = std::nullopt) const;
 };
 
 // The base delay (unscaled, without jitter) before attempt `attempt + 1`.
 // REQUIRES: 1 <= attempt < RetryPolicy::kMaxAttempts.
-Millis scheduled_delay(std::uint32_t attempt);
+base::Millis scheduled_delay(std::uint32_t attempt);
 
 // Parses a Retry-After value: delta-seconds, or an HTTP-date relative to `now`.
-std::optional<Millis> parse_retry_after(std::string_view value, Millis now);
+std::optional<base::Millis> parse_retry_after(std::string_view value, base::Millis now);
 
 }  // namespace vouch::events

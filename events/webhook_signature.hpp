@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-// How deliveries are signed (DESIGN §4), with OpenSSL's HMAC and base64.
+// How deliveries are signed (docs/openapi.json, webhooks), with OpenSSL's HMAC and base64.
 namespace vouch::events {
 
 inline constexpr std::string_view kWebhookSecretPrefix = "whsec_";

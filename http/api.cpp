@@ -4,11 +4,12 @@
 #include <chrono>
 #include <memory>
 
-#include "events/clock.hpp"
-#include "events/ids.hpp"
+#include "base/clock.hpp"
+#include "base/ids.hpp"
 #include "http/console_handlers.hpp"
 #include "http/coverage_handlers.hpp"
 #include "http/event_handlers.hpp"
+#include "http/generated_test_handlers.hpp"
 #include "http/import_handlers.hpp"
 #include "http/key_handlers.hpp"
 #include "http/metrics.hpp"
@@ -16,7 +17,6 @@
 #include "http/project_handlers.hpp"
 #include "http/query.hpp"
 #include "http/reply.hpp"
-#include "http/test_handlers.hpp"
 #include "http/webhook_handlers.hpp"
 #include "log/log.hpp"
 
@@ -125,7 +125,7 @@ void Api::count(unsigned status) {
 
 void Api::handle(Request request, Respond respond) {
   Context context;
-  context.request_id = events::new_id(events::kRequestIdPrefix);
+  context.request_id = base::new_id(base::kRequestIdPrefix);
   // Filled in as the request is routed and authenticated, logged with the answer.
   auto access = std::make_shared<AccessRecord>();
   access->method = request.method;
@@ -158,7 +158,7 @@ void Api::handle(Request request, Respond respond) {
 
   auto grant = authenticator_.authenticate(request.authorization);
   if (!grant) {
-    if (grant.error().code != events::ErrorCode::kNotFound) {
+    if (grant.error().code != base::ErrorCode::kNotFound) {
       return finish(error_response(grant.error(), context.request_id));
     }
     Response response =
@@ -173,7 +173,7 @@ void Api::handle(Request request, Respond respond) {
   Respond limited = std::move(finish);
   if (options_.rate_limits) {
     decision =
-        limiter_.check(context.caller.account, context.caller.plan, events::now_millis() / 1000);
+        limiter_.check(context.caller.account, context.caller.plan, base::now_millis() / 1000);
     limited = [finish = std::move(limited), decision](Response response) {
       add_rate_headers(response, decision);
       finish(std::move(response));

@@ -59,8 +59,8 @@ class Api {
   const store::EventLog& log_;
   const actors::RunnerStats& runner_stats_;
   const actors::WorkerStats& worker_stats_;
-  const store::TransformCache* transform_cache_;  // nullptr without one on this machine
-  const store::RunnerCodeCache* code_cache_;      // nullptr without one on this machine
+  const runner_cache::TransformCache* transform_cache_;  // nullptr without one on this machine
+  const runner_cache::RunnerCodeCache* code_cache_;      // nullptr without one on this machine
   std::array<std::atomic<std::uint64_t>, 6> responses_by_class_{};  // index: status / 100
 };
 

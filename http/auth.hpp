@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/access_view.hpp"
 
 namespace vouch::http {
@@ -15,7 +15,7 @@ class Authenticator {
   // REQUIRES: `access` outlives the authenticator.
   explicit Authenticator(const store::AccessView& access) : access_(access) {}
 
-  [[nodiscard]] events::Result<store::KeyGrant> authenticate(std::string_view authorization) const;
+  [[nodiscard]] base::Result<store::KeyGrant> authenticate(std::string_view authorization) const;
 
  private:
   const store::AccessView& access_;

@@ -2,8 +2,10 @@
 
 #include <boost/json/parse.hpp>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "events/scopes.hpp"
+#include "events/test_cases.hpp"
+#include "http/junit_report.hpp"
 #include "http/reply.hpp"
 
 namespace vouch::http {
@@ -19,31 +21,31 @@ struct Reads {
 };
 
 // The caller's run's manifest, or the error answer.
-events::Result<store::CoverageManifest> manifest_of(const Reads& reads, const Context& context) {
+base::Result<store::CoverageManifest> manifest_of(const Reads& reads, const Context& context) {
   const auto& id = context.params.at("id");
   auto run = reads.runs.get(context.caller.account, id);
   if (!run) return std::move(run).error();
   if (run->status != events::kRunCompleted) {
-    return events::Error::not_found("run " + id + " is still running; its coverage report " +
-                                    "exists once it has completed");
+    return base::Error::not_found("run " + id + " is still running; its coverage report " +
+                                  "exists once it has completed");
   }
   auto manifest = reads.reports.manifest(id);
   if (!manifest) return std::move(manifest).error();
   if (!*manifest) {
     const auto days = std::chrono::duration_cast<std::chrono::hours>(reads.reports.retention());
-    return events::Error::not_found("run " + id +
-                                    " has no coverage report: its tests did not run, or the "
-                                    "report was removed after " +
-                                    std::to_string(days.count() / 24) + " days");
+    return base::Error::not_found("run " + id +
+                                  " has no coverage report: its tests did not run, or the "
+                                  "report was removed after " +
+                                  std::to_string(days.count() / 24) + " days");
   }
   return std::move(manifest)->value();
 }
 
-events::Result<std::string> report_file(const Reads& reads, const std::string& run_id,
-                                        const std::string& path) {
+base::Result<std::string> report_file(const Reads& reads, const std::string& run_id,
+                                      const std::string& path) {
   auto content = reads.reports.file(run_id, path);
   if (!content) return std::move(content).error();
-  if (!*content) return events::Error::not_found("the coverage report has no " + path);
+  if (!*content) return base::Error::not_found("the coverage report has no " + path);
   return std::move(*content).value();
 }
 
@@ -71,18 +73,20 @@ void read_summary(const Reads& reads, const Request&, const Context& context,
   auto istanbul = boost::json::parse(*istanbul_text, ec);
   if (ec || !istanbul.is_object()) {
     return respond(
-        error_response(events::Error::internal("the run's istanbul coverage is not a JSON object"),
+        error_response(base::Error::internal("the run's istanbul coverage is not a JSON object"),
                        context.request_id));
   }
   const std::string base = "/v1/tests/results/" + manifest->run_id + "/coverage";
-  respond(json_response(200, boost::json::object{
-                                 {"runId", manifest->run_id},
-                                 {"created", events::format_timestamp(manifest->created)},
-                                 {"lcov", std::move(lcov).value()},
-                                 {"istanbul", std::move(istanbul)},
-                                 {"lcovUrl", base + "/lcov.info"},
-                                 {"htmlUrl", base + "/html/index.html"},
-                             }));
+  respond(
+      json_response(200, boost::json::object{
+                             {"runId", manifest->run_id},
+                             {"created", base::format_timestamp(manifest->created)},
+                             {"lcov", std::move(lcov).value()},
+                             {"istanbul", std::move(istanbul)},
+                             {"lcovUrl", base + "/lcov.info"},
+                             {"htmlUrl", base + "/html/index.html"},
+                             {"junitUrl", "/v1/tests/results/" + manifest->run_id + "/junit.xml"},
+                         }));
 }
 
 void read_lcov(const Reads& reads, const Request&, const Context& context, const Respond& respond) {
@@ -93,6 +97,31 @@ void read_lcov(const Reads& reads, const Request&, const Context& context, const
   Response response;
   response.content_type = "text/plain; charset=utf-8";
   response.body = std::move(lcov).value();
+  respond(std::move(response));
+}
+
+// The JUnit report, built from the tests the run reported one by one, which
+// its coverage report keeps (and so removes with it).
+void read_junit(const Reads& reads, const Request&, const Context& context,
+                const Respond& respond) {
+  auto manifest = manifest_of(reads, context);
+  if (!manifest) return respond(error_response(manifest.error(), context.request_id));
+  auto text = reads.reports.file(manifest->run_id, std::string(events::kTestCasesFile));
+  if (!text) return respond(error_response(text.error(), context.request_id));
+  if (!*text) {
+    return respond(error_response(
+        base::Error::not_found("run " + manifest->run_id +
+                               " has no JUnit report: it ran before vouchd kept its tests "
+                               "one by one"),
+        context.request_id));
+  }
+  auto cases = events::decode_test_cases(**text);
+  if (!cases) return respond(error_response(cases.error(), context.request_id));
+  auto run = reads.runs.get(context.caller.account, manifest->run_id);
+  if (!run) return respond(error_response(run.error(), context.request_id));
+  Response response;
+  response.content_type = "application/xml; charset=utf-8";
+  response.body = junit_xml(*run, *cases);
   respond(std::move(response));
 }
 
@@ -124,6 +153,8 @@ void add_coverage_routes(Router& router, const store::CoverageReports& reports,
       {"GET", "/v1/tests/results/{id}/coverage", scope, false, bind_handler(read_summary, reads)});
   router.add({"GET", "/v1/tests/results/{id}/coverage/lcov.info", scope, false,
               bind_handler(read_lcov, reads)});
+  router.add(
+      {"GET", "/v1/tests/results/{id}/junit.xml", scope, false, bind_handler(read_junit, reads)});
   router.add({"GET", "/v1/tests/results/{id}/coverage/html/{path*}", scope, false,
               bind_handler(read_html, reads)});
 }

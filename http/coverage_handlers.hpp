@@ -6,7 +6,7 @@
 
 namespace vouch::http {
 
-// A completed run's coverage report (DESIGN §3):
+// A completed run's coverage report (docs/openapi.json):
 //   GET /v1/tests/results/{runId}/coverage            lcov and istanbul JSON in one document
 //   GET /v1/tests/results/{runId}/coverage/lcov.info  the lcov file
 //   GET /v1/tests/results/{runId}/coverage/html/{path} the HTML report's pages

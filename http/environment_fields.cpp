@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "events/dependency_spec.hpp"
+#include "events/package_dependencies.hpp"
 
 namespace vouch::http {
 namespace {
@@ -61,7 +62,7 @@ EnvironmentFields read_environment(JsonBody& body, const actors::RunnerSettings&
 }
 
 std::optional<std::vector<std::pair<std::string, std::string>>> package_json_dependencies(
-    JsonBody& body, const std::vector<events::SourceFile>& files) {
+    const std::vector<events::SourceFile>& files) {
   std::optional<std::size_t> chosen;
   auto depth = [](const std::string& path) { return std::count(path.begin(), path.end(), '/'); };
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -70,28 +71,17 @@ std::optional<std::vector<std::pair<std::string, std::string>>> package_json_dep
     if (!chosen || depth(path) < depth(files[*chosen].path)) chosen = i;
   }
   if (!chosen) return std::nullopt;
-  const auto field = "files[" + std::to_string(*chosen) + "].content";
-  auto package = JsonBody::parse(files[*chosen].content);
-  if (!package) {
-    body.reject(field,
-                files[*chosen].path + " is not a JSON object, so its dependencies cannot be read");
-    return std::nullopt;
-  }
-  auto dependencies = package->string_map("dependencies");
-  for (const auto& error : package->errors()) {
-    body.reject(field, files[*chosen].path + ": " + error.field + " " + error.message);
-  }
-  if (!dependencies || dependencies->empty()) return std::nullopt;
-  if (dependencies->size() > kMaxDependencies) {
-    body.reject(field, files[*chosen].path + ": dependencies must name at most " +
-                           std::to_string(kMaxDependencies) + " packages");
-  }
-  for (const auto& [name, range] : *dependencies) {
-    auto problem = events::invalid_package_name(name);
-    if (!problem) problem = events::invalid_dependency_spec(range);
-    if (problem)
-      body.reject(field, files[*chosen].path + ": dependencies." + name + " " + *problem);
-  }
+  // Read as npm reads it, never refused: legacy shapes are normalized and an
+  // entry that cannot be installed here (a git URL, a local path, a name npm
+  // would not publish) is left out, so the modules that require it are
+  // reported as missing_module by the generator instead.
+  auto dependencies = events::normalized_dependencies(files[*chosen].content);
+  std::erase_if(dependencies, [](const auto& entry) {
+    return events::invalid_package_name(entry.first) ||
+           events::invalid_dependency_spec(entry.second);
+  });
+  if (dependencies.size() > kMaxDependencies) dependencies.resize(kMaxDependencies);
+  if (dependencies.empty()) return std::nullopt;
   return dependencies;
 }
 }  // namespace vouch::http

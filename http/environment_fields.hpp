@@ -20,11 +20,11 @@ struct EnvironmentFields {
 
 EnvironmentFields read_environment(JsonBody& body, const actors::RunnerSettings& runner);
 
-// The `dependencies` of the package.json nearest the root among `files` (the
-// package's own), checked as environment.dependencies are; errors are
-// recorded on `body` at files[i].content. nullopt when no package.json
-// declares dependencies.
+// The dependencies of the package.json nearest the root among `files` (the
+// package's own), read as npm reads them (events/package_dependencies.hpp) and
+// never refused: an entry environment.dependencies would not accept is left
+// out, and past kMaxDependencies the rest. nullopt when none is left.
 std::optional<std::vector<std::pair<std::string, std::string>>> package_json_dependencies(
-    JsonBody& body, const std::vector<events::SourceFile>& files);
+    const std::vector<events::SourceFile>& files);
 
 }  // namespace vouch::http

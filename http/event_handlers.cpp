@@ -1,6 +1,6 @@
 #include "http/event_handlers.hpp"
 
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/scopes.hpp"
 #include "events/webhook.hpp"
 #include "http/query.hpp"
@@ -17,17 +17,17 @@ void list(const store::EventsView& events, const Request& request, const Context
   filter.starting_after = query->starting_after;
   filter.type = query_param(request.target, "type");
   filter.project_id = query_param(request.target, "projectId");
-  std::vector<events::FieldError> errors;
+  std::vector<base::FieldError> errors;
   if (filter.type && !events::is_valid_event_pattern(*filter.type)) {
     errors.push_back(
         {"type", "is not an event type or pattern (test.*, project.*, *): " + *filter.type});
   }
-  if (filter.project_id && !events::looks_like_id(*filter.project_id, events::kProjectIdPrefix)) {
+  if (filter.project_id && !base::looks_like_id(*filter.project_id, base::kProjectIdPrefix)) {
     errors.push_back({"projectId", "is not a project id: " + *filter.project_id});
   }
   if (!errors.empty()) {
     return respond(error_response(
-        events::Error::invalid("invalid query parameters", std::move(errors)), context.request_id));
+        base::Error::invalid("invalid query parameters", std::move(errors)), context.request_id));
   }
   auto page = events.list(context.caller.account, filter, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));

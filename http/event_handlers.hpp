@@ -6,7 +6,7 @@
 namespace vouch::http {
 
 // GET /v1/events?limit=&startingAfter=&type=: the caller's public events in
-// log order, the audit trail (DESIGN §2). REQUIRES: `events` outlives the router.
+// log order, the audit trail (docs/architecture.md). REQUIRES: `events` outlives the router.
 void add_event_routes(Router& router, const store::EventsView& events);
 
 }  // namespace vouch::http

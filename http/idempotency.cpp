@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "http/reply.hpp"
 #include "log/log.hpp"
 
@@ -54,7 +54,7 @@ void Idempotency::handle(const Request& request, const Context& context, const H
     release(stream);
     return respond(error_response(recorded.error(), context.request_id));
   }
-  if (*recorded && events::answers_retries((*recorded)->at, events::now_millis())) {
+  if (*recorded && events::answers_retries((*recorded)->at, base::now_millis())) {
     release(stream);
     if ((*recorded)->fingerprint != fingerprint) {
       return respond(to_response(
@@ -74,17 +74,13 @@ void Idempotency::handle(const Request& request, const Context& context, const H
       release(stream);
       return respond(std::move(response));
     }
-    events::IdempotentResponse first{key,
-                                     fingerprint,
-                                     response.status,
-                                     response.content_type,
-                                     response.headers,
-                                     response.body,
-                                     events::now_millis()};
+    events::IdempotentResponse first{
+        key,           fingerprint,       response.status, response.content_type, response.headers,
+        response.body, base::now_millis()};
     service_.record_idempotent_response(
         account, std::move(first),
         [this, stream, request_id, respond,
-         response = std::move(response)](events::Result<bool> recorded) mutable {
+         response = std::move(response)](base::Result<bool> recorded) mutable {
           // The work is done either way: the client gets its answer, and a
           // retry after an unrecorded answer would act again, which the log says.
           if (!recorded) {

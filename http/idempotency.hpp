@@ -11,7 +11,7 @@
 
 namespace vouch::http {
 
-// Idempotency keys on POSTs, with Stripe's semantics (DESIGN §3):
+// Idempotency keys on POSTs, with Stripe's semantics (docs/decisions.md):
 // - the first successful (2xx) response to a key is recorded through the
 //   event log, durably, before the client sees it;
 // - the same key with the same request (method, target, body) within 24 h

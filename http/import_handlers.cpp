@@ -4,8 +4,8 @@
 #include <boost/json/array.hpp>
 #include <set>
 
-#include "events/clock.hpp"
-#include "events/ids.hpp"
+#include "base/clock.hpp"
+#include "base/ids.hpp"
 #include "events/resource_json.hpp"
 #include "events/scopes.hpp"
 #include "http/json_body.hpp"
@@ -26,7 +26,9 @@ std::string lower_media_type(std::string_view content_type) {
 
 // A branch or tag name as git accepts it, never an option or a path escape.
 std::optional<std::string> invalid_ref(const std::string& ref) {
-  if (ref.empty() || ref.size() > kMaxRefLength) return "must be 1 to 200 characters";
+  if (ref.empty() || ref.size() > kMaxRefLength) {
+    return "must be 1 to " + std::to_string(kMaxRefLength) + " characters";
+  }
   if (ref.front() == '-' || ref.front() == '/' || ref.back() == '/' || ref.back() == '.') {
     return "is not a branch or tag name";
   }
@@ -89,7 +91,7 @@ void read_json_import(JsonBody& body, const events::Project& project,
 
 // The snapshot as project.imported shows it, and what was left out.
 boost::json::object to_json(const std::string& project_id, const actors::ImportedSnapshot& done,
-                            events::Millis at) {
+                            base::Millis at) {
   auto out = events::snapshot_resource(project_id, done.snapshot, at);
   out["skipped"] = boost::json::array(done.skipped.begin(), done.skipped.end());
   return out;
@@ -97,7 +99,7 @@ boost::json::object to_json(const std::string& project_id, const actors::Importe
 
 void import_project(actors::Service& service, const store::ProjectsView& projects,
                     const Request& request, const Context& context, Respond respond) {
-  const auto* found_id = path_id(context, respond, "id", events::kProjectIdPrefix, "project");
+  const auto* found_id = path_id(context, respond, "id", base::kProjectIdPrefix, "project");
   if (!found_id) return;
   const auto& id = *found_id;
   auto project = projects.get(context.caller.account, id);
@@ -106,7 +108,7 @@ void import_project(actors::Service& service, const store::ProjectsView& project
   actors::ImportRequest command;
   command.project_id = id;
   command.account = context.caller.account;
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   if (is_gzip(request.content_type)) {
     command.source = events::kImportArchive;
     command.archive = request.body;
@@ -129,26 +131,26 @@ void import_project(actors::Service& service, const store::ProjectsView& project
 
 }  // namespace
 
-events::Result<std::vector<events::SourceFile>> snapshot_sources(
+base::Result<std::vector<events::SourceFile>> snapshot_sources(
     const actors::Service& service, const store::ProjectsView& projects,
     const std::string& project_id, const std::optional<std::string>& snapshot_id,
     const std::vector<std::string>& prefixes) {
   const auto* store = service.snapshots();
-  if (!store) return events::Error::unavailable("imports are not configured", 60);
+  if (!store) return base::Error::unavailable("imports are not configured", 60);
   std::string id;
   if (snapshot_id) {
     auto imported = projects.has_snapshot(project_id, *snapshot_id);
     if (!imported) return std::move(imported).error();
     if (!*imported) {
-      return events::Error::invalid("no such snapshot of this project",
-                                    {{"snapshotId", "was not imported into " + project_id}});
+      return base::Error::invalid("no such snapshot of this project",
+                                  {{"snapshotId", "was not imported into " + project_id}});
     }
     id = *snapshot_id;
   } else {
     auto latest = projects.latest_snapshot(project_id);
     if (!latest) return std::move(latest).error();
     if (!*latest) {
-      return events::Error::invalid(
+      return base::Error::invalid(
           "send files, or import the project's sources first",
           {{"files", "is required: no snapshot was imported into " + project_id}});
     }
@@ -156,9 +158,11 @@ events::Result<std::vector<events::SourceFile>> snapshot_sources(
   }
   auto snapshot = store->find(id);
   if (!snapshot) return std::move(snapshot).error();
-  if (!*snapshot) return events::Error::internal("snapshot " + id + " is missing");
+  if (!*snapshot) return base::Error::internal("snapshot " + id + " is missing");
   const auto wanted = [&](const std::string& path) {
-    const bool selected = prefixes.empty() ||
+    // The package's package.json comes along whatever the paths: it says how
+    // the files are read (their module type, the package's entry points).
+    const bool selected = prefixes.empty() || path == "package.json" ||
                           std::any_of(prefixes.begin(), prefixes.end(),
                                       [&](const auto& prefix) { return path.starts_with(prefix); });
     return selected &&
@@ -166,24 +170,23 @@ events::Result<std::vector<events::SourceFile>> snapshot_sources(
   };
   store::Snapshot chosen{(*snapshot)->id, {}, 0};
   std::size_t sources = 0;
+  bool package = false;
   for (const auto& entry : (*snapshot)->files) {
     if (!wanted(entry.path)) continue;
     chosen.files.push_back(entry);
     if (events::is_javascript_path(entry.path)) ++sources;
+    package = package || entry.path == "package.json";
   }
-  if (sources == 0) {
-    return events::Error::invalid("the snapshot holds no JavaScript or TypeScript source" +
-                                      std::string(prefixes.empty() ? "" : " under paths"),
-                                  {{prefixes.empty() ? "snapshotId" : "paths", "has no source"}});
+  // A whole package of data alone (JSON) is still a package: its summary says
+  // there is nothing to test. Paths that name no source are a bad filter.
+  if (sources == 0 && !(package && prefixes.empty())) {
+    return base::Error::invalid("the snapshot holds no JavaScript or TypeScript source" +
+                                    std::string(prefixes.empty() ? "" : " under paths"),
+                                {{prefixes.empty() ? "snapshotId" : "paths", "has no source"}});
   }
-  if (chosen.files.size() > events::kMaxUploadFiles) {
-    return events::Error::invalid(
-        "the snapshot holds " + std::to_string(chosen.files.size()) +
-            " files to generate for; name folders with paths to take at most " +
-            std::to_string(events::kMaxUploadFiles),
-        {{"paths", "must narrow the snapshot to at most " +
-                       std::to_string(events::kMaxUploadFiles) + " files"}});
-  }
+  // No count limit here: the import's limits bound a snapshot, and generation
+  // picks what to test in a package of any size (the entry points first, up to
+  // a cap the summary states; its budget grows with the package).
   return store->files(chosen);
 }
 

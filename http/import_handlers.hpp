@@ -21,7 +21,7 @@ void add_import_routes(Router& router, actors::Service& service,
 // given. kInvalid (naming `files` or `snapshotId`) when there is none, or
 // more than generation takes at once.
 // REQUIRES: the caller found the project.
-[[nodiscard]] events::Result<std::vector<events::SourceFile>> snapshot_sources(
+[[nodiscard]] base::Result<std::vector<events::SourceFile>> snapshot_sources(
     const actors::Service& service, const store::ProjectsView& projects,
     const std::string& project_id, const std::optional<std::string>& snapshot_id,
     const std::vector<std::string>& prefixes);

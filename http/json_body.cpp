@@ -14,22 +14,22 @@ JsonBody::JsonBody(JsonBody&&) noexcept = default;
 JsonBody& JsonBody::operator=(JsonBody&&) noexcept = default;
 JsonBody::~JsonBody() = default;
 
-events::Result<JsonBody> JsonBody::parse(std::string_view text) {
+base::Result<JsonBody> JsonBody::parse(std::string_view text) {
   JsonBody body;
   simdjson::dom::element root;
   // simdjson needs padding after the text; parse() copies into its buffer.
   auto error = body.parser_->parse(text.data(), text.size()).get(root);
   if (error) {
-    return events::Error::invalid(std::string("the body is not valid JSON: ") +
-                                  simdjson::error_message(error));
+    return base::Error::invalid(std::string("the body is not valid JSON: ") +
+                                simdjson::error_message(error));
   }
-  if (!root.is_object()) return events::Error::invalid("the body must be a JSON object");
+  if (!root.is_object()) return base::Error::invalid("the body must be a JSON object");
   *body.root_ = root;
   return body;
 }
 
-events::Result<JsonBody> JsonBody::parse(std::string_view text,
-                                         std::initializer_list<std::string_view> required) {
+base::Result<JsonBody> JsonBody::parse(std::string_view text,
+                                       std::initializer_list<std::string_view> required) {
   auto body = parse(text);
   if (body) {
     for (const auto field : required) body->require(field);
@@ -183,8 +183,8 @@ void JsonBody::reject(std::string_view path, std::string message) {
   errors_.push_back({std::string(path), std::move(message)});
 }
 
-events::Error JsonBody::error() const {
-  return events::Error::invalid("the request has invalid fields", errors_);
+base::Error JsonBody::error() const {
+  return base::Error::invalid("the request has invalid fields", errors_);
 }
 
 }  // namespace vouch::http

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "events/error.hpp"
-#include "events/result.hpp"
+#include "base/error.hpp"
+#include "base/result.hpp"
 
 namespace simdjson::dom {
 class parser;
@@ -27,10 +27,10 @@ namespace vouch::http {
 class JsonBody {
  public:
   // kInvalid when the text is not JSON or not a JSON object.
-  [[nodiscard]] static events::Result<JsonBody> parse(std::string_view text);
+  [[nodiscard]] static base::Result<JsonBody> parse(std::string_view text);
   // The same, with "is required" recorded for each field of `required` that
   // is absent: how a handler starts reading its body.
-  [[nodiscard]] static events::Result<JsonBody> parse(
+  [[nodiscard]] static base::Result<JsonBody> parse(
       std::string_view text, std::initializer_list<std::string_view> required);
 
   JsonBody(JsonBody&&) noexcept;
@@ -50,9 +50,9 @@ class JsonBody {
   void require(std::string_view path);
   void reject(std::string_view path, std::string message);
 
-  const std::vector<events::FieldError>& errors() const { return errors_; }
+  const std::vector<base::FieldError>& errors() const { return errors_; }
   // kInvalid carrying every recorded field error; REQUIRES: !errors().empty().
-  events::Error error() const;
+  base::Error error() const;
 
  private:
   JsonBody();
@@ -68,7 +68,7 @@ class JsonBody {
   std::unique_ptr<simdjson::dom::parser> parser_;
   std::unique_ptr<simdjson::dom::element> root_;
   std::unique_ptr<simdjson::dom::element> scratch_;
-  std::vector<events::FieldError> errors_;
+  std::vector<base::FieldError> errors_;
 };
 
 }  // namespace vouch::http

@@ -2,8 +2,8 @@
 
 #include <boost/json/array.hpp>
 
-#include "events/clock.hpp"
-#include "events/ids.hpp"
+#include "base/clock.hpp"
+#include "base/ids.hpp"
 #include "events/scopes.hpp"
 #include "http/json_body.hpp"
 #include "http/reply.hpp"
@@ -26,7 +26,7 @@ void issue(actors::Service& service, const Request& request, const Context& cont
       body->reject("plan", "must be one of free, pro, enterprise");
     }
   }
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
   service.issue_key(std::move(command),
                     [respond = std::move(respond), request_id = context.request_id](auto result) {
@@ -38,9 +38,9 @@ void issue(actors::Service& service, const Request& request, const Context& cont
 }
 
 void revoke(actors::Service& service, const Request&, const Context& context, Respond respond) {
-  const auto* id = path_id(context, respond, "id", events::kKeyIdPrefix, "key");
+  const auto* id = path_id(context, respond, "id", base::kKeyIdPrefix, "key");
   if (!id) return;
-  service.revoke_key(actors::RevokeKey{*id, events::now_millis()},
+  service.revoke_key(actors::RevokeKey{*id, base::now_millis()},
                      [respond = std::move(respond), request_id = context.request_id](auto result) {
                        if (!result) return respond(error_response(result.error(), request_id));
                        respond(empty_response(204));
@@ -56,7 +56,7 @@ boost::json::object to_json(const actors::IssuedKey& issued) {
           {"plan", events::to_string(issued.plan)},
           {"scopes", boost::json::array(issued.record.scopes.begin(), issued.record.scopes.end())},
           {"name", issued.record.name},
-          {"created", events::format_timestamp(issued.record.created)}};
+          {"created", base::format_timestamp(issued.record.created)}};
 }
 
 void add_key_routes(Router& router, actors::Service& service) {

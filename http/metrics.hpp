@@ -7,10 +7,10 @@
 
 #include "actors/cluster/worker_stats.hpp"
 #include "actors/execution/runner_stats.hpp"
+#include "runner_cache/runner_code_cache.hpp"
+#include "runner_cache/transform_cache.hpp"
 #include "store/event_log.hpp"
 #include "store/projector.hpp"
-#include "store/runner_code_cache.hpp"
-#include "store/transform_cache.hpp"
 
 namespace vouch::http {
 
@@ -22,10 +22,10 @@ struct MetricSources {
   const actors::WorkerStats& workers;
   // This machine's cache of Jest transforms; nullptr when it has none
   // (no bubblewrap, or no executors here), and its metrics are then absent.
-  const store::TransformCache* transform_cache;
+  const runner_cache::TransformCache* transform_cache;
   // This machine's V8 code cache of the runner's modules; nullptr when it has
   // none (no isolation, or no executors here), and its metrics are then absent.
-  const store::RunnerCodeCache* code_cache;
+  const runner_cache::RunnerCodeCache* code_cache;
   // Answers by status class, indexed by status / 100.
   const std::array<std::atomic<std::uint64_t>, 6>& responses_by_class;
 };

@@ -7,6 +7,19 @@
 
 namespace vouch::http {
 
+bool prefers_respond_async(std::string_view prefer) {
+  while (!prefer.empty()) {
+    const auto comma = prefer.find(',');
+    auto preference = prefer.substr(0, comma);
+    prefer = comma == std::string_view::npos ? std::string_view() : prefer.substr(comma + 1);
+    preference = preference.substr(0, preference.find(';'));
+    if (boost::algorithm::iequals(boost::algorithm::trim_copy(preference), "respond-async")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<std::chrono::seconds> preferred_wait(std::string_view prefer) {
   while (!prefer.empty()) {
     const auto comma = prefer.find(',');

@@ -13,4 +13,8 @@ namespace vouch::http {
 // rather than refused (RFC 7240 §2).
 std::optional<std::chrono::seconds> preferred_wait(std::string_view prefer);
 
+// True when the `Prefer` header holds the `respond-async` preference (RFC
+// 7240 §4.1), among others or alone, in any case.
+bool prefers_respond_async(std::string_view prefer);
+
 }  // namespace vouch::http

@@ -65,21 +65,21 @@ Response to_response(const Problem& problem, std::string_view request_id) {
   return response;
 }
 
-Problem problem_of(const events::Error& error) {
+Problem problem_of(const base::Error& error) {
   switch (error.code) {
-    case events::ErrorCode::kInvalid:
+    case base::ErrorCode::kInvalid:
       return {400, "invalid_request", error.message, error.fields};
-    case events::ErrorCode::kNotFound:
+    case base::ErrorCode::kNotFound:
       return {404, "not_found", error.message, {}};
-    case events::ErrorCode::kConflict:
+    case base::ErrorCode::kConflict:
       return {409, "conflict", error.message, {}};
-    case events::ErrorCode::kUnavailable:
+    case base::ErrorCode::kUnavailable:
       return {503, "unavailable", error.message, {}, error.retry_after_seconds};
-    case events::ErrorCode::kTooLarge:
+    case base::ErrorCode::kTooLarge:
       return {413, "payload_too_large", error.message, {}};
-    case events::ErrorCode::kInsufficientStorage:
+    case base::ErrorCode::kInsufficientStorage:
       return {507, "insufficient_storage", error.message, {}, error.retry_after_seconds};
-    case events::ErrorCode::kInternal:
+    case base::ErrorCode::kInternal:
       break;
   }
   // Internal details stay in the server's log, not in the answer.

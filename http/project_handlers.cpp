@@ -2,8 +2,8 @@
 
 #include <boost/json/array.hpp>
 
-#include "events/clock.hpp"
-#include "events/ids.hpp"
+#include "base/clock.hpp"
+#include "base/ids.hpp"
 #include "events/scopes.hpp"
 #include "http/json_body.hpp"
 #include "http/project_json.hpp"
@@ -23,7 +23,7 @@ actors::Service::Callback<events::Project> answer_with_project(Respond respond,
 }
 
 const std::string* project_id(const Context& context, const Respond& respond) {
-  return path_id(context, respond, "id", events::kProjectIdPrefix, "project");
+  return path_id(context, respond, "id", base::kProjectIdPrefix, "project");
 }
 
 void create(actors::Service& service, const Request& request, const Context& context,
@@ -31,13 +31,13 @@ void create(actors::Service& service, const Request& request, const Context& con
   auto body = JsonBody::parse(request.body, {"name"});
   if (!body) return respond(error_response(body.error(), context.request_id));
   events::CreateProject command;
-  command.id = events::new_id(events::kProjectIdPrefix);
+  command.id = base::new_id(base::kProjectIdPrefix);
   command.account = context.caller.account;
   command.name = body->string("name").value_or("");
   command.repository = body->string("repository").value_or("");
   command.framework = body->string("config.framework");
   command.threshold = body->number("config.coverage.threshold");
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
   service.create_project(std::move(command),
                          answer_with_project(std::move(respond), context.request_id, 201));
@@ -55,7 +55,7 @@ void update(actors::Service& service, const Request& request, const Context& con
   command.name = body->string("name");
   command.framework = body->string("config.framework");
   command.threshold = body->number("config.coverage.threshold");
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   if (body->has("repository")) body->reject("repository", "is set at creation and cannot change");
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
   service.update_project(std::move(command),
@@ -65,7 +65,7 @@ void update(actors::Service& service, const Request& request, const Context& con
 void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = project_id(context, respond);
   if (!id) return;
-  service.delete_project(events::DeleteProject{*id, context.caller.account, events::now_millis()},
+  service.delete_project(events::DeleteProject{*id, context.caller.account, base::now_millis()},
                          answer_with_project(std::move(respond), context.request_id, 204));
 }
 

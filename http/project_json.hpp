@@ -6,7 +6,7 @@
 
 namespace vouch::http {
 
-// The API's project record (DESIGN §3):
+// The API's project record (docs/openapi.json, Project):
 // {id, name, repository, config: {framework, coverage: {threshold}}, created, updated}.
 boost::json::object to_json(const events::Project& project);
 

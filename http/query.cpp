@@ -20,18 +20,20 @@ std::optional<std::string> query_param(std::string_view target, std::string_view
   return std::nullopt;
 }
 
-events::Result<PageQuery> parse_page_query(std::string_view target) {
+base::Result<PageQuery> parse_page_query(std::string_view target) {
   auto url = boost::urls::parse_origin_form(target);
-  if (!url) return events::Error::invalid("the request target is not a valid URL");
+  if (!url) return base::Error::invalid("the request target is not a valid URL");
   PageQuery query;
-  std::vector<events::FieldError> errors;
+  std::vector<base::FieldError> errors;
   for (const auto& param : url->params()) {
     if (param.key == "limit") {
       long value = 0;
       const auto& text = param.value;
       auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-      if (ec != std::errc() || end != text.data() + text.size() || value < 1 || value > 100) {
-        errors.push_back({"limit", "must be an integer from 1 to 100"});
+      if (ec != std::errc() || end != text.data() + text.size() || value < 1 ||
+          static_cast<std::size_t>(value) > kMaxPageLimit) {
+        errors.push_back(
+            {"limit", "must be an integer from 1 to " + std::to_string(kMaxPageLimit)});
       } else {
         query.limit = static_cast<std::size_t>(value);
       }
@@ -43,7 +45,7 @@ events::Result<PageQuery> parse_page_query(std::string_view target) {
       }
     }
   }
-  if (!errors.empty()) return events::Error::invalid("invalid query parameters", std::move(errors));
+  if (!errors.empty()) return base::Error::invalid("invalid query parameters", std::move(errors));
   return query;
 }
 

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <utility>
 
-#include "events/ids.hpp"
+#include "base/ids.hpp"
+#include "base/result.hpp"
 #include "events/resource_json.hpp"
-#include "events/result.hpp"
 #include "http/message.hpp"
 #include "http/problem.hpp"
 #include "http/router.hpp"
@@ -47,8 +47,8 @@ inline Response empty_response(unsigned status) {
 }
 
 // The problem for `error`; an internal error's cause goes to the log only.
-inline Response error_response(const events::Error& error, std::string_view request_id) {
-  if (error.code == events::ErrorCode::kInternal) {
+inline Response error_response(const base::Error& error, std::string_view request_id) {
+  if (error.code == base::ErrorCode::kInternal) {
     log::error("http", error.message, {{"requestId", request_id}});
   }
   return to_response(problem_of(error), request_id);
@@ -58,12 +58,12 @@ inline Response error_response(const events::Error& error, std::string_view requ
 // `to_json(resource)`; a 204 has no body. With `collection`, the answer
 // names the resource (a T with an `id`) in Location: `collection` + "/" + id.
 template <class T, class ToJson>
-std::function<void(events::Result<T>)> answer_with(Respond respond, std::string request_id,
-                                                   unsigned status, ToJson to_json,
-                                                   std::string collection = {}) {
+std::function<void(base::Result<T>)> answer_with(Respond respond, std::string request_id,
+                                                 unsigned status, ToJson to_json,
+                                                 std::string collection = {}) {
   return
       [respond = std::move(respond), request_id = std::move(request_id), status,
-       to_json = std::move(to_json), collection = std::move(collection)](events::Result<T> result) {
+       to_json = std::move(to_json), collection = std::move(collection)](base::Result<T> result) {
         if (!result) return respond(error_response(result.error(), request_id));
         if (status == 204) return respond(empty_response(204));
         Response response = json_response(status, to_json(*result));
@@ -81,8 +81,8 @@ inline const std::string* path_id(const Context& context, const Respond& respond
                                   std::string_view name, std::string_view prefix,
                                   std::string_view noun) {
   const auto& id = context.params.at(std::string(name));
-  if (events::looks_like_id(id, prefix)) return &id;
-  respond(error_response(events::Error::not_found("no " + std::string(noun) + " " + id),
+  if (base::looks_like_id(id, prefix)) return &id;
+  respond(error_response(base::Error::not_found("no " + std::string(noun) + " " + id),
                          context.request_id));
   return nullptr;
 }

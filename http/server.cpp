@@ -151,10 +151,10 @@ Server::Server(ServerOptions options, Handler handler)
 
 Server::~Server() = default;
 
-events::Status Server::listen() {
+base::Status Server::listen() {
   error_code ec;
   const auto address = asio::ip::make_address(impl_->state->options.host, ec);
-  if (ec) return events::Error::invalid("not an IP address: " + impl_->state->options.host);
+  if (ec) return base::Error::invalid("not an IP address: " + impl_->state->options.host);
   const tcp::endpoint endpoint(address, impl_->state->options.port);
   auto& acceptor = impl_->acceptor;
   acceptor.open(endpoint.protocol(), ec);
@@ -163,11 +163,11 @@ events::Status Server::listen() {
   if (!ec) acceptor.bind(endpoint, ec);
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
-    return events::Error::unavailable("cannot listen on " + impl_->state->options.host + ":" +
-                                      std::to_string(impl_->state->options.port) + ": " +
-                                      ec.message());
+    return base::Error::unavailable("cannot listen on " + impl_->state->options.host + ":" +
+                                    std::to_string(impl_->state->options.port) + ": " +
+                                    ec.message());
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
 std::uint16_t Server::port() const { return impl_->acceptor.local_endpoint().port(); }

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "http/message.hpp"
 
 namespace vouch::http {
@@ -61,7 +61,7 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   // Binds and listens; kUnavailable with the reason when the address is taken.
-  [[nodiscard]] events::Status listen();
+  [[nodiscard]] base::Status listen();
   std::uint16_t port() const;  // REQUIRES: listen() succeeded
 
   // Serves until SIGTERM or SIGINT, then stops accepting, lets in-flight

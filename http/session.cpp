@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "http/problem.hpp"
 #include "log/log.hpp"
 
@@ -191,7 +191,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   // A problem answered before the Api saw the request still gets a request id.
   static Response problem_response(const Problem& problem) {
-    const auto request_id = events::new_id(events::kRequestIdPrefix);
+    const auto request_id = base::new_id(base::kRequestIdPrefix);
     Response response = to_response(problem, request_id);
     response.set_header("X-Request-Id", request_id);
     return response;

@@ -2,8 +2,8 @@
 
 #include <boost/json/array.hpp>
 
-#include "events/clock.hpp"
-#include "events/ids.hpp"
+#include "base/clock.hpp"
+#include "base/ids.hpp"
 #include "events/scopes.hpp"
 #include "events/webhook_signature.hpp"
 #include "http/json_body.hpp"
@@ -26,7 +26,7 @@ actors::Service::Callback<events::Webhook> answer_with_webhook(Respond respond,
 }
 
 const std::string* webhook_id(const Context& context, const Respond& respond) {
-  return path_id(context, respond, "id", events::kWebhookIdPrefix, "webhook");
+  return path_id(context, respond, "id", base::kWebhookIdPrefix, "webhook");
 }
 
 void create(actors::Service& service, const Request& request, const Context& context,
@@ -34,13 +34,13 @@ void create(actors::Service& service, const Request& request, const Context& con
   auto body = JsonBody::parse(request.body, {"url", "events"});
   if (!body) return respond(error_response(body.error(), context.request_id));
   events::CreateWebhook command;
-  command.id = events::new_id(events::kWebhookIdPrefix);
+  command.id = base::new_id(base::kWebhookIdPrefix);
   command.account = context.caller.account;
   command.url = body->string("url").value_or("");
   auto patterns = body->strings("events");
   command.description = body->string("description").value_or("");
   command.secret = events::new_webhook_secret();
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
   command.events = std::move(patterns).value_or(std::vector<std::string>{});
   service.create_webhook(std::move(command),
@@ -60,7 +60,7 @@ void update(actors::Service& service, const Request& request, const Context& con
   command.events = body->strings("events");
   command.description = body->string("description");
   command.active = body->boolean("active");
-  command.at = events::now_millis();
+  command.at = base::now_millis();
   if (body->has("secret")) body->reject("secret", "changes only through rotate-secret");
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
   service.update_webhook(std::move(command),
@@ -70,7 +70,7 @@ void update(actors::Service& service, const Request& request, const Context& con
 void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
-  service.delete_webhook(events::DeleteWebhook{*id, context.caller.account, events::now_millis()},
+  service.delete_webhook(events::DeleteWebhook{*id, context.caller.account, base::now_millis()},
                          answer_with_webhook(std::move(respond), context.request_id, 204, false));
 }
 
@@ -79,7 +79,7 @@ void rotate(actors::Service& service, const Request&, const Context& context, Re
   if (!id) return;
   service.rotate_webhook_secret(
       events::RotateWebhookSecret{*id, context.caller.account, events::new_webhook_secret(),
-                                  events::now_millis()},
+                                  base::now_millis()},
       answer_with_webhook(std::move(respond), context.request_id, 200, true));
 }
 
@@ -118,7 +118,7 @@ void redeliver(actors::Service& service, const Request&, const Context& context,
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   const auto* delivery_id =
-      path_id(context, respond, "deliveryId", events::kDeliveryIdPrefix, "delivery");
+      path_id(context, respond, "deliveryId", base::kDeliveryIdPrefix, "delivery");
   if (!delivery_id) return;
   service.redeliver(actors::RedeliverWebhook{*id, *delivery_id, context.caller.account},
                     answer_with<actors::RedeliveryQueued>(

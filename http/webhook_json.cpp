@@ -2,7 +2,7 @@
 
 #include <boost/json/array.hpp>
 
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 
 namespace vouch::http {
 
@@ -14,8 +14,8 @@ boost::json::object to_json(const events::Webhook& webhook, bool with_secret) {
                           {"events", std::move(patterns)},
                           {"description", webhook.description},
                           {"active", webhook.active},
-                          {"created", events::format_timestamp(webhook.created)},
-                          {"updated", events::format_timestamp(webhook.updated)}};
+                          {"created", base::format_timestamp(webhook.created)},
+                          {"updated", base::format_timestamp(webhook.updated)}};
   if (!webhook.disabled_reason.empty()) out["disabledReason"] = webhook.disabled_reason;
   if (with_secret) out["secret"] = webhook.secret;
   return out;
@@ -28,7 +28,7 @@ boost::json::object to_json(const events::DeliveryAttempted& attempt) {
                           {"url", attempt.url},
                           {"status", attempt.status},
                           {"duration", attempt.duration},
-                          {"created", events::format_timestamp(attempt.at)},
+                          {"created", base::format_timestamp(attempt.at)},
                           {"attempt", attempt.attempt},
                           {"success", attempt.success},
                           {"manual", attempt.manual}};
@@ -38,7 +38,7 @@ boost::json::object to_json(const events::DeliveryAttempted& attempt) {
     out["error"] = attempt.error;
   }
   if (attempt.next_attempt) {
-    out["nextAttempt"] = events::format_timestamp(*attempt.next_attempt);
+    out["nextAttempt"] = base::format_timestamp(*attempt.next_attempt);
   } else {
     out["nextAttempt"] = nullptr;
   }

@@ -10,6 +10,7 @@ APT_PACKAGES=(
   libcaf-dev libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
   libboost-program-options1.81-dev libsimdjson-dev librocksdb-dev libssl-dev
   libgtest-dev libjemalloc-dev libspdlog-dev prometheus-cpp-dev libarchive-dev bubblewrap util-linux openssl
+  libxml2-utils  # xmllint: the JUnit report's schema check
 )
 
 source scripts/lib.sh
@@ -19,29 +20,20 @@ if ! command -v node >/dev/null || [ "$(node -p 'process.versions.node.split("."
 fi
 apt_install_missing setup "${APT_PACKAGES[@]}"
 
-# The runner's packages, exactly as pinned in its lockfile. `npm install` (not
-# `npm ci`): npm 11 writes a lockfile without other platforms' optional
-# bindings (unrs-resolver's) and then `npm ci` refuses that same lockfile as
-# out of sync. `npm install` installs the locked versions all the same.
-if [ ! -d runner/node_modules ] || [ runner/package-lock.json -nt runner/node_modules/.package-lock.json ]; then
-  echo "setup: installing the runner's npm packages" >&2
-  (cd runner && npm install --no-audit --no-fund --loglevel=error >&2)
-fi
+# The npm packages, each folder's exactly as pinned in its lockfile. The runner's with
+# `npm install` (not `npm ci`): npm 11 writes a lockfile without other platforms' optional
+# bindings (unrs-resolver's) and then `npm ci` refuses that same lockfile as out of sync;
+# `npm install` installs the locked versions all the same.
+npm_install_locked setup runner "the runner's npm packages" install
+# The OpenAPI checks' packages (Redocly's linter, Ajv).
+npm_install_locked setup tests/openapi "the OpenAPI checks' npm packages" install
+# The console's vendored libraries (Preact with htm, Prism); the build compiles them into vouchd.
+npm_install_locked setup console "the console's npm packages"
+# The lint tools (ESLint, Prettier, typescript-eslint; scripts/lint.sh).
+npm_install_locked setup tools/lint "the lint tools' npm packages"
 
-# The OpenAPI checks' packages (Redocly's linter, Ajv), pinned in tests/openapi/package-lock.json.
-if [ ! -d tests/openapi/node_modules ] ||
-  [ tests/openapi/package-lock.json -nt tests/openapi/node_modules/.package-lock.json ]; then
-  echo "setup: installing the OpenAPI checks' npm packages" >&2
-  (cd tests/openapi && npm install --no-audit --no-fund --loglevel=error >&2)
-fi
-
-# The console's vendored libraries (Preact with htm, Prism), pinned in console/package-lock.json;
-# the build compiles them into vouchd.
-if [ ! -d console/node_modules ] ||
-  [ console/package-lock.json -nt console/node_modules/.package-lock.json ]; then
-  echo "setup: installing the console's npm packages" >&2
-  (cd console && npm ci --no-audit --no-fund --loglevel=error >&2)
-fi
-
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# ccache, where the machine has it, keeps compiled objects across checkouts and runs.
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" >/dev/null
 cmake --build build -j "$(nproc)"

@@ -5,20 +5,15 @@
 #include <boost/json/array.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "base/overloaded.hpp"
 #include "events/access.hpp"
 #include "events/json_access.hpp"
-#include "events/overloaded.hpp"
+#include "store/key_coding.hpp"
 
 namespace vouch::store {
 namespace {
 
 namespace ja = events::json_access;
-
-std::string hash_key(std::string_view hash) { return "access/hash/" + std::string(hash); }
-std::string key_key(std::string_view key_id) { return "access/key/" + std::string(key_id); }
-std::string account_key(std::string_view account) {
-  return "access/account/" + std::string(account);
-}
 
 std::string encode_key_record(const KeyRecord& record, const std::string& hash) {
   boost::json::object object{{"keyId", record.key_id},
@@ -36,9 +31,9 @@ struct StoredKey {
   std::string hash;
 };
 
-events::Result<StoredKey> decode_key_record(std::string_view text) {
+base::Result<StoredKey> decode_key_record(std::string_view text) {
   return ja::read_stored<StoredKey>(
-      text, "key record", [&](const boost::json::object& object) -> events::Result<StoredKey> {
+      text, "key record", [&](const boost::json::object& object) -> base::Result<StoredKey> {
         StoredKey stored;
         stored.record.key_id = ja::string_at(object, "keyId");
         stored.record.account = ja::string_at(object, "account");
@@ -54,42 +49,43 @@ events::Result<StoredKey> decode_key_record(std::string_view text) {
 
 }  // namespace
 
-events::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+base::Status AccessView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   const auto& type = record.event.type;
   if (events::is_account_event(type) || events::is_api_key_event(type)) changed_ = true;
   if (events::is_account_event(type)) {
     auto decoded = events::decode_account_event(type, record.event.data);
     if (!decoded) return std::move(decoded).error();
-    std::visit(events::Overloaded{
-                   [&](const events::AccountOpened& opened) {
-                     writer.put(account_key(opened.account), events::to_string(opened.plan));
-                   },
-                   [&](const events::AccountPlanChanged& changed) {
-                     writer.put(account_key(changed.account), events::to_string(changed.plan));
-                   },
-               },
-               *decoded);
-    return events::ok_status();
+    std::visit(
+        base::Overloaded{
+            [&](const events::AccountOpened& opened) {
+              writer.put(keys::access_account(opened.account), events::to_string(opened.plan));
+            },
+            [&](const events::AccountPlanChanged& changed) {
+              writer.put(keys::access_account(changed.account), events::to_string(changed.plan));
+            },
+        },
+        *decoded);
+    return base::ok_status();
   }
-  if (!events::is_api_key_event(type)) return events::ok_status();
+  if (!events::is_api_key_event(type)) return base::ok_status();
 
   auto decoded = events::decode_api_key_event(type, record.event.data);
   if (!decoded) return std::move(decoded).error();
   if (const auto* issued = std::get_if<events::ApiKeyIssued>(&*decoded)) {
     KeyRecord key{issued->key_id, issued->account, issued->name, issued->scopes, issued->at, false};
-    writer.put(key_key(issued->key_id), encode_key_record(key, issued->hash));
-    writer.put(hash_key(issued->hash), issued->key_id);
-    return events::ok_status();
+    writer.put(keys::access_key(issued->key_id), encode_key_record(key, issued->hash));
+    writer.put(keys::access_key_by_hash(issued->hash), issued->key_id);
+    return base::ok_status();
   }
   const auto& revoked = std::get<events::ApiKeyRevoked>(*decoded);
-  auto text = writer.get(key_key(revoked.key_id));
-  if (!text) return events::ok_status();
+  auto text = writer.get(keys::access_key(revoked.key_id));
+  if (!text) return base::ok_status();
   auto stored = decode_key_record(*text);
   if (!stored) return std::move(stored).error();
   stored->record.revoked = true;
-  writer.put(key_key(revoked.key_id), encode_key_record(stored->record, stored->hash));
-  writer.erase(hash_key(stored->hash));
-  return events::ok_status();
+  writer.put(keys::access_key(revoked.key_id), encode_key_record(stored->record, stored->hash));
+  writer.erase(keys::access_key_by_hash(stored->hash));
+  return base::ok_status();
 }
 
 void AccessView::committed() {
@@ -98,7 +94,7 @@ void AccessView::committed() {
   grants_.drop();
 }
 
-events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
+base::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::string& hash) const {
   return grants_.find(
       hash, [&] { return read_grant(hash); },
       [](const std::optional<KeyGrant>& grant) {
@@ -108,8 +104,8 @@ events::Result<std::optional<KeyGrant>> AccessView::find_by_hash(const std::stri
       });
 }
 
-events::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string& hash) const {
-  auto key_id = database_.read_view(hash_key(hash));
+base::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string& hash) const {
+  auto key_id = database_.read_view(keys::access_key_by_hash(hash));
   if (!key_id) return std::move(key_id).error();
   if (!*key_id) return std::optional<KeyGrant>{};
   auto key = find_key(**key_id);
@@ -121,17 +117,17 @@ events::Result<std::optional<KeyGrant>> AccessView::read_grant(const std::string
                                           plan->value_or(events::Plan::kFree), (*key)->scopes}};
 }
 
-events::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
-  return database_.read_view<KeyRecord>(key_key(key_id),
-                                        [](std::string_view text) -> events::Result<KeyRecord> {
+base::Result<std::optional<KeyRecord>> AccessView::find_key(const std::string& key_id) const {
+  return database_.read_view<KeyRecord>(keys::access_key(key_id),
+                                        [](std::string_view text) -> base::Result<KeyRecord> {
                                           auto stored = decode_key_record(text);
                                           if (!stored) return std::move(stored).error();
                                           return std::move(stored->record);
                                         });
 }
 
-events::Result<std::optional<events::Plan>> AccessView::plan_of(const std::string& account) const {
-  auto text = database_.read_view(account_key(account));
+base::Result<std::optional<events::Plan>> AccessView::plan_of(const std::string& account) const {
+  auto text = database_.read_view(keys::access_account(account));
   if (!text) return std::move(text).error();
   if (!*text) return std::optional<events::Plan>{};
   return events::parse_plan(**text);

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "events/plan.hpp"
-#include "events/result.hpp"
 #include "store/database.hpp"
 #include "store/projection.hpp"
 #include "store/read_memo.hpp"
@@ -26,7 +26,7 @@ struct KeyRecord {
   std::string account;
   std::string name;
   std::vector<std::string> scopes;
-  events::Millis created = 0;
+  base::Millis created = 0;
   bool revoked = false;
 };
 
@@ -39,25 +39,23 @@ struct KeyRecord {
 // its request is answered.
 class AccessView : public StoredView {
  public:
-  explicit AccessView(Database& database) : StoredView(database, "access") {}
+  // Keeps up to `kept_grant_bytes` of key grants in memory (ReadMemo).
+  explicit AccessView(Database& database, std::size_t kept_grant_bytes = ReadMemoBudget{}.grants)
+      : StoredView(database, "access"), grants_(kept_grant_bytes) {}
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
   void committed() override;
 
   // nullopt for an unknown or revoked key.
-  [[nodiscard]] events::Result<std::optional<KeyGrant>> find_by_hash(const std::string& hash) const;
-  [[nodiscard]] events::Result<std::optional<KeyRecord>> find_key(const std::string& key_id) const;
-  [[nodiscard]] events::Result<std::optional<events::Plan>> plan_of(
-      const std::string& account) const;
+  [[nodiscard]] base::Result<std::optional<KeyGrant>> find_by_hash(const std::string& hash) const;
+  [[nodiscard]] base::Result<std::optional<KeyRecord>> find_key(const std::string& key_id) const;
+  [[nodiscard]] base::Result<std::optional<events::Plan>> plan_of(const std::string& account) const;
 
  private:
-  [[nodiscard]] events::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
+  [[nodiscard]] base::Result<std::optional<KeyGrant>> read_grant(const std::string& hash) const;
 
   bool changed_ = false;  // an access event applied since the last commit (projector thread)
-  // Grants by key hash: a grant weighs a few hundred bytes, so tens of
-  // thousands of keys in use.
-  static constexpr std::size_t kKeptGrantBytes = 16 << 20;
-  ReadMemo<std::optional<KeyGrant>> grants_{kKeptGrantBytes};
+  ReadMemo<std::optional<KeyGrant>> grants_;  // by key hash
 };
 
 }  // namespace vouch::store

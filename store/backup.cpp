@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 // The data folder's durable files outside RocksDB.
 constexpr const char* kDurableFolders[] = {"reports", "snapshots"};
 
-events::Result<std::uint64_t> copy_durable_folders(const fs::path& from, const fs::path& to) {
+base::Result<std::uint64_t> copy_durable_folders(const fs::path& from, const fs::path& to) {
   std::uint64_t files = 0;
   for (const char* name : kDurableFolders) {
     std::error_code ec;
@@ -39,7 +39,7 @@ events::Result<std::uint64_t> copy_durable_folders(const fs::path& from, const f
       if (ec) break;
     }
     if (ec) {
-      return events::Error::internal("cannot copy " + (from / name).string() + ": " + ec.message());
+      return base::Error::internal("cannot copy " + (from / name).string() + ": " + ec.message());
     }
   }
   return files;
@@ -47,10 +47,10 @@ events::Result<std::uint64_t> copy_durable_folders(const fs::path& from, const f
 
 }  // namespace
 
-events::Result<BackupReport> back_up(Database& database, const fs::path& to) {
+base::Result<BackupReport> back_up(Database& database, const fs::path& to) {
   std::error_code ec;
   if (fs::exists(to, ec)) {
-    return events::Error::invalid(to.string() + " exists; a backup goes to a new folder");
+    return base::Error::invalid(to.string() + " exists; a backup goes to a new folder");
   }
   rocksdb::Checkpoint* raw = nullptr;
   auto status = rocksdb::Checkpoint::Create(&database.db(), &raw);
@@ -59,13 +59,13 @@ events::Result<BackupReport> back_up(Database& database, const fs::path& to) {
   if (status.ok()) status = checkpoint->CreateCheckpoint(to.string(), 0);
   if (!status.ok()) {
     fs::remove_all(to, ec);
-    return events::Error::internal("cannot checkpoint the database into " + to.string() + ": " +
+    return base::Error::internal("cannot checkpoint the database into " + to.string() + ": " +
                                    status.ToString());
   }
   BackupReport report;
   report.to = to;
   auto files = copy_durable_folders(database.folder(), to);
-  auto end = files ? verify_backup(to) : events::Result<std::uint64_t>(files.error());
+  auto end = files ? verify_backup(to) : base::Result<std::uint64_t>(files.error());
   if (!end) {
     fs::remove_all(to, ec);
     return std::move(end).error();
@@ -75,7 +75,7 @@ events::Result<BackupReport> back_up(Database& database, const fs::path& to) {
   return report;
 }
 
-events::Result<std::uint64_t> verify_backup(const fs::path& to) {
+base::Result<std::uint64_t> verify_backup(const fs::path& to) {
   auto database = Database::open(to);
   if (!database) return std::move(database).error();
   auto end = read_log_end(**database);
@@ -86,7 +86,7 @@ events::Result<std::uint64_t> verify_backup(const fs::path& to) {
     std::string what;
     for (const auto& line : report->damaged) what += "\n  " + line;
     for (const auto& line : report->derived) what += "\n  " + line;
-    return events::Error::internal("the copy at " + to.string() + " is not consistent:" + what);
+    return base::Error::internal("the copy at " + to.string() + " is not consistent:" + what);
   }
   return *end;
 }

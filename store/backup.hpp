@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 
 namespace vouch::store {
@@ -23,12 +23,12 @@ struct BackupReport {
 // rebuilds them. The copy is then verified (verify_backup). Thread-safe; the
 // database keeps serving meanwhile. kInvalid when `to` exists; kInternal when
 // copying or verifying fails, and then `to` is removed.
-[[nodiscard]] events::Result<BackupReport> back_up(Database& database,
+[[nodiscard]] base::Result<BackupReport> back_up(Database& database,
                                                    const std::filesystem::path& to);
 
 // Opens the copy at `to` as vouchd would and reads its whole event log: the
 // log's end agrees with the counter and the stream heads, and no event is
 // missing or unreadable. Returns where the log ends.
-[[nodiscard]] events::Result<std::uint64_t> verify_backup(const std::filesystem::path& to);
+[[nodiscard]] base::Result<std::uint64_t> verify_backup(const std::filesystem::path& to);
 
 }  // namespace vouch::store

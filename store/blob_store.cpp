@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "events/digest.hpp"
-#include "events/ids.hpp"
+#include "base/digest.hpp"
+#include "base/ids.hpp"
 
 namespace vouch::store {
 namespace {
@@ -18,8 +18,8 @@ namespace fs = std::filesystem;
 
 constexpr std::string_view kTempPrefix = ".tmp-";
 
-events::Error system_error(const std::string& what) {
-  return events::Error::internal(what + ": " + std::strerror(errno));
+base::Error system_error(const std::string& what) {
+  return base::Error::internal(what + ": " + std::strerror(errno));
 }
 
 bool is_sha256(const std::string& text) {
@@ -28,8 +28,8 @@ bool is_sha256(const std::string& text) {
 
 }  // namespace
 
-events::Status write_durably(const fs::path& target, const std::string& content) {
-  const fs::path temp = target.parent_path() / (std::string(kTempPrefix) + events::new_id(""));
+base::Status write_durably(const fs::path& target, const std::string& content) {
+  const fs::path temp = target.parent_path() / (std::string(kTempPrefix) + base::new_id(""));
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
   if (fd < 0) return system_error("cannot create " + temp.string());
   std::size_t done = 0;
@@ -57,7 +57,7 @@ events::Status write_durably(const fs::path& target, const std::string& content)
   const int synced = ::fsync(folder);
   ::close(folder);
   if (synced != 0) return system_error("cannot sync " + target.parent_path().string());
-  return events::ok_status();
+  return base::ok_status();
 }
 
 std::optional<std::string> read_whole(const fs::path& path) {
@@ -73,8 +73,8 @@ BlobStore::BlobStore(fs::path folder) : folder_(std::move(folder)) {
   fs::create_directories(folder_, ec);
 }
 
-events::Result<std::string> BlobStore::put(const std::string& content) {
-  auto sha = events::sha256_hex(content);
+base::Result<std::string> BlobStore::put(const std::string& content) {
+  auto sha = base::sha256_hex(content);
   std::error_code ec;
   if (fs::exists(folder_ / sha, ec)) return sha;
   if (auto status = write_durably(folder_ / sha, content); !status) {
@@ -83,18 +83,18 @@ events::Result<std::string> BlobStore::put(const std::string& content) {
   return sha;
 }
 
-events::Result<std::optional<std::string>> BlobStore::get(const std::string& sha) const {
+base::Result<std::optional<std::string>> BlobStore::get(const std::string& sha) const {
   if (!is_sha256(sha)) return std::optional<std::string>{};
   return read_whole(folder_ / sha);
 }
 
-events::Status BlobStore::remove_unused(const std::set<std::string>& used) {
+base::Status BlobStore::remove_unused(const std::set<std::string>& used) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder_, ec)) {
     if (!used.contains(entry.path().filename().string())) fs::remove(entry.path(), ec);
   }
-  if (ec) return events::Error::internal("cannot sweep " + folder_.string() + ": " + ec.message());
-  return events::ok_status();
+  if (ec) return base::Error::internal("cannot sweep " + folder_.string() + ": " + ec.message());
+  return base::ok_status();
 }
 
 }  // namespace vouch::store

@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::store {
 
@@ -20,11 +20,11 @@ class BlobStore {
   explicit BlobStore(std::filesystem::path folder);
 
   // The content's lowercase hex SHA-256, once it is stored.
-  [[nodiscard]] events::Result<std::string> put(const std::string& content);
+  [[nodiscard]] base::Result<std::string> put(const std::string& content);
   // nullopt when no blob has this hash.
-  [[nodiscard]] events::Result<std::optional<std::string>> get(const std::string& sha) const;
+  [[nodiscard]] base::Result<std::optional<std::string>> get(const std::string& sha) const;
   // Removes every blob (and leftover temporary file) not in `used`.
-  [[nodiscard]] events::Status remove_unused(const std::set<std::string>& used);
+  [[nodiscard]] base::Status remove_unused(const std::set<std::string>& used);
 
   const std::filesystem::path& folder() const { return folder_; }
 
@@ -34,8 +34,8 @@ class BlobStore {
 
 // `content` at `target`, durably: written to a temporary file beside it,
 // fsynced, renamed over `target`, and the folder fsynced.
-[[nodiscard]] events::Status write_durably(const std::filesystem::path& target,
-                                           const std::string& content);
+[[nodiscard]] base::Status write_durably(const std::filesystem::path& target,
+                                         const std::string& content);
 
 // The whole file, nullopt when it cannot be opened.
 std::optional<std::string> read_whole(const std::filesystem::path& path);

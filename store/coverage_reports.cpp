@@ -5,7 +5,7 @@
 #include <boost/json/serialize.hpp>
 #include <set>
 
-#include "events/digest.hpp"
+#include "base/digest.hpp"
 #include "events/source_file.hpp"
 #include "store/sandbox_output.hpp"
 
@@ -14,7 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr events::Millis kSweepEveryMs = 3'600'000;
+constexpr base::Millis kSweepEveryMs = 3'600'000;
 
 bool usable_run_id(const std::string& run_id) {
   if (run_id.empty() || run_id.size() > 64) return false;
@@ -24,21 +24,21 @@ bool usable_run_id(const std::string& run_id) {
   return true;
 }
 
-events::Result<CoverageManifest> parse_manifest(const std::string& text) {
+base::Result<CoverageManifest> parse_manifest(const std::string& text) {
   boost::system::error_code ec;
   auto value = boost::json::parse(text, ec);
-  if (ec || !value.is_object()) return events::Error::internal("corrupt coverage manifest");
+  if (ec || !value.is_object()) return base::Error::internal("corrupt coverage manifest");
   const auto& object = value.get_object();
   const auto* run_id = object.if_contains("runId");
   const auto* created = object.if_contains("created");
   const auto* files = object.if_contains("files");
   if (!run_id || !run_id->is_string() || !created || !created->is_int64() || !files ||
       !files->is_object()) {
-    return events::Error::internal("corrupt coverage manifest");
+    return base::Error::internal("corrupt coverage manifest");
   }
   CoverageManifest manifest{std::string(run_id->get_string()), created->get_int64(), {}};
   for (const auto& [path, sha] : files->get_object()) {
-    if (!sha.is_string()) return events::Error::internal("corrupt coverage manifest");
+    if (!sha.is_string()) return base::Error::internal("corrupt coverage manifest");
     manifest.files.emplace(std::string(path), std::string(sha.get_string()));
   }
   return manifest;
@@ -52,36 +52,36 @@ CoverageReports::CoverageReports(fs::path root, std::chrono::milliseconds retent
   fs::create_directories(root_ / "runs", ec);
 }
 
-events::Result<std::map<std::string, std::string>> read_coverage_report(
+base::Result<std::map<std::string, std::string>> read_coverage_report(
     const fs::path& folder, const CoverageReports::Limits& limits) {
   return read_sandbox_output(folder, limits, "the coverage report");
 }
 
-events::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::path& folder,
-                                           events::Millis at) {
-  if (!usable_run_id(run_id)) return events::Error::invalid("not a run id: " + run_id);
+base::Result<bool> CoverageReports::keep(const std::string& run_id, const fs::path& folder,
+                                         base::Millis at) {
+  if (!usable_run_id(run_id)) return base::Error::invalid("not a run id: " + run_id);
   auto files = read_coverage_report(folder, limits_);
   if (!files) return std::move(files).error();
   return keep_files(run_id, *files, at);
 }
 
-events::Result<bool> CoverageReports::keep_files(const std::string& run_id,
-                                                 const std::map<std::string, std::string>& files,
-                                                 events::Millis at) {
-  if (!usable_run_id(run_id)) return events::Error::invalid("not a run id: " + run_id);
+base::Result<bool> CoverageReports::keep_files(const std::string& run_id,
+                                               const std::map<std::string, std::string>& files,
+                                               base::Millis at) {
+  if (!usable_run_id(run_id)) return base::Error::invalid("not a run id: " + run_id);
   if (files.empty()) return false;
   if (files.size() > limits_.max_files) {
-    return events::Error::invalid("the coverage report has too many files");
+    return base::Error::invalid("the coverage report has too many files");
   }
   std::uint64_t bytes = 0;
   for (const auto& [path, content] : files) {
     if (auto why = events::invalid_upload_path(path)) {
-      return events::Error::invalid("the coverage report holds " + path + ": " + *why);
+      return base::Error::invalid("the coverage report holds " + path + ": " + *why);
     }
     bytes += content.size();
   }
   if (bytes > limits_.max_bytes) {
-    return events::Error::invalid("the coverage report is larger than allowed");
+    return base::Error::invalid("the coverage report is larger than allowed");
   }
 
   bool sweep_due = false;
@@ -107,7 +107,7 @@ events::Result<bool> CoverageReports::keep_files(const std::string& run_id,
   return true;
 }
 
-events::Result<std::optional<CoverageManifest>> CoverageReports::manifest(
+base::Result<std::optional<CoverageManifest>> CoverageReports::manifest(
     const std::string& run_id) const {
   if (!usable_run_id(run_id)) return std::optional<CoverageManifest>{};
   auto text = read_whole(root_ / "runs" / (run_id + ".json"));
@@ -117,8 +117,8 @@ events::Result<std::optional<CoverageManifest>> CoverageReports::manifest(
   return std::optional<CoverageManifest>{std::move(parsed).value()};
 }
 
-events::Result<std::optional<std::string>> CoverageReports::file(const std::string& run_id,
-                                                                 const std::string& path) const {
+base::Result<std::optional<std::string>> CoverageReports::file(const std::string& run_id,
+                                                               const std::string& path) const {
   auto found = manifest(run_id);
   if (!found) return std::move(found).error();
   if (!*found) return std::optional<std::string>{};
@@ -126,14 +126,14 @@ events::Result<std::optional<std::string>> CoverageReports::file(const std::stri
   if (entry == (*found)->files.end()) return std::optional<std::string>{};
   auto content = blobs_.get(entry->second);
   if (!content) return std::move(content).error();
-  if (!*content) return events::Error::internal("a coverage report lost its file " + path);
+  if (!*content) return base::Error::internal("a coverage report lost its file " + path);
   return content;
 }
 
-events::Result<std::size_t> CoverageReports::sweep(events::Millis now) {
+base::Result<std::size_t> CoverageReports::sweep(base::Millis now) {
   std::lock_guard lock(mutex_);
   last_sweep_ = now;
-  const events::Millis cutoff = now - retention_.count();
+  const base::Millis cutoff = now - retention_.count();
   std::size_t removed = 0;
   std::set<std::string> used;
   std::error_code ec;
@@ -146,7 +146,7 @@ events::Result<std::size_t> CoverageReports::sweep(events::Millis now) {
     auto text = read_whole(entry.path());
     if (!text) continue;  // removed meanwhile
     auto parsed = parse_manifest(*text);
-    if (!parsed) return events::Error::internal("corrupt coverage manifest " + name);
+    if (!parsed) return base::Error::internal("corrupt coverage manifest " + name);
     if (parsed->created < cutoff) {
       fs::remove(entry.path(), ec);
       ++removed;
@@ -154,7 +154,7 @@ events::Result<std::size_t> CoverageReports::sweep(events::Millis now) {
     }
     for (const auto& [path, sha] : parsed->files) used.insert(sha);
   }
-  if (ec) return events::Error::internal("cannot list coverage reports: " + ec.message());
+  if (ec) return base::Error::internal("cannot list coverage reports: " + ec.message());
   if (auto status = blobs_.remove_unused(used); !status) return std::move(status).error();
   return removed;
 }

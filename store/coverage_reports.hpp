@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "events/clock.hpp"
-#include "events/result.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "store/blob_store.hpp"
 #include "store/sandbox_output.hpp"
 
@@ -18,7 +18,7 @@ namespace vouch::store {
 // JSON, the HTML pages) by their path in the report.
 struct CoverageManifest {
   std::string run_id;
-  events::Millis created = 0;
+  base::Millis created = 0;
   std::map<std::string, std::string> files;  // report path → SHA-256 of its content
 };
 
@@ -39,27 +39,27 @@ class CoverageReports {
 
   // Stores the report in `folder`, which the sandboxed runner wrote:
   // read_coverage_report(), then keep_files().
-  [[nodiscard]] events::Result<bool> keep(const std::string& run_id,
-                                          const std::filesystem::path& folder, events::Millis at);
+  [[nodiscard]] base::Result<bool> keep(const std::string& run_id,
+                                        const std::filesystem::path& folder, base::Millis at);
 
   // Stores a report's files (path in the report → content), as a worker
   // read them. Returns whether there was a report (false for none). kInvalid
   // when the files break the limits or a path is not a safe relative one;
   // kInternal when storing fails. Removes expired reports at most once an hour.
-  [[nodiscard]] events::Result<bool> keep_files(const std::string& run_id,
-                                                const std::map<std::string, std::string>& files,
-                                                events::Millis at);
+  [[nodiscard]] base::Result<bool> keep_files(const std::string& run_id,
+                                              const std::map<std::string, std::string>& files,
+                                              base::Millis at);
 
   // The run's manifest; nullopt when the run has none (no report, or removed).
-  [[nodiscard]] events::Result<std::optional<CoverageManifest>> manifest(
+  [[nodiscard]] base::Result<std::optional<CoverageManifest>> manifest(
       const std::string& run_id) const;
   // A file of the run's report by its path in the report; nullopt when absent.
-  [[nodiscard]] events::Result<std::optional<std::string>> file(const std::string& run_id,
-                                                                const std::string& path) const;
+  [[nodiscard]] base::Result<std::optional<std::string>> file(const std::string& run_id,
+                                                              const std::string& path) const;
 
   // Removes the reports created before `now` - retention and the blobs no
   // remaining report uses. Returns how many reports it removed.
-  [[nodiscard]] events::Result<std::size_t> sweep(events::Millis now);
+  [[nodiscard]] base::Result<std::size_t> sweep(base::Millis now);
 
   std::chrono::milliseconds retention() const { return retention_; }
 
@@ -69,12 +69,12 @@ class CoverageReports {
   std::chrono::milliseconds retention_;
   Limits limits_;
   mutable std::mutex mutex_;  // keep() and sweep() one at a time
-  events::Millis last_sweep_ = 0;
+  base::Millis last_sweep_ = 0;
 };
 
 // The files of the report in `folder` (path in the report → content), which
 // a sandboxed run wrote: read_sandbox_output().
-[[nodiscard]] events::Result<std::map<std::string, std::string>> read_coverage_report(
+[[nodiscard]] base::Result<std::map<std::string, std::string>> read_coverage_report(
     const std::filesystem::path& folder, const CoverageReports::Limits& limits);
 
 }  // namespace vouch::store

@@ -1,5 +1,6 @@
 #include "store/database.hpp"
 
+#include <rocksdb/cache.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/listener.h>
@@ -8,6 +9,9 @@
 #include <rocksdb/table.h>
 #include <rocksdb/transaction_log.h>
 #include <rocksdb/write_batch.h>
+#include <rocksdb/write_buffer_manager.h>
+
+#include <algorithm>
 
 #include "log/log.hpp"
 #include "store/key_coding.hpp"
@@ -23,7 +27,7 @@ namespace {
 // webhook of a delivery-log key (`deliveries/hook/<id>\0<position>`). A key
 // without a NUL is a record under its id, and its folder is the part up to
 // its last '/' (`events/id/`, `deliveries/id/`): event and delivery ids are
-// time-ordered (events::new_time_ordered_id). Other keys get no hint.
+// time-ordered (base::new_time_ordered_id). Other keys get no hint.
 class KeyFolder : public rocksdb::SliceTransform {
  public:
   const char* Name() const override { return "vouch.KeyFolder"; }
@@ -80,11 +84,11 @@ class Database::FaultListener : public rocksdb::EventListener {
   Database& database_;
 };
 
-events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder,
+base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder,
                                                          Options database_options) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
-  if (ec) return events::Error::internal("cannot create " + folder.string() + ": " + ec.message());
+  if (ec) return base::Error::internal("cannot create " + folder.string() + ": " + ec.message());
 
   rocksdb::Options options;
   options.create_if_missing = true;
@@ -94,10 +98,19 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
   // Recovery is the Database's (run_recovery): RocksDB's retries may resume
   // writing on the write-ahead log that failed.
   options.max_bgerror_resume_count = 0;
+  auto cache = rocksdb::NewLRUCache(database_options.memory.cache_bytes);
+  options.write_buffer_manager = std::make_shared<rocksdb::WriteBufferManager>(
+      database_options.memory.write_buffer_bytes, cache);
   // Reads (auth, GETs) hit small hot keys; a bloom filter keeps misses cheap.
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  table.block_cache = cache;
+  table.cache_index_and_filter_blocks = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
   rocksdb::ColumnFamilyOptions cf_options(options);
+  // A column family's memtable is flushed at a quarter of the shared budget
+  // (RocksDB's default, 64 MiB each, would let four of them exceed it).
+  cf_options.write_buffer_size = std::max<std::size_t>(database_options.memory.write_buffer_bytes / 4, 1 << 20);
   cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
 
   // Log positions only grow: every insert into `events` goes after the last.
@@ -121,13 +134,16 @@ events::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::
   rocksdb::Status status = rocksdb::DB::Open(rocksdb::DBOptions(options), folder.string(), families,
                                              &database->handles_, &raw);
   if (!status.ok()) {
-    return events::Error::internal("cannot open the data folder " + folder.string() + ": " +
-                                   status.ToString());
+    return base::Error::internal("cannot open the data folder " + folder.string() + ": " +
+                                 status.ToString());
   }
   database->db_.reset(raw);
+  database->cache_ = std::move(cache);
   database->recovery_ = std::thread([db = database.get()] { db->run_recovery(); });
   return database;
 }
+
+std::size_t Database::memory_used() const { return cache_->GetUsage(); }
 
 Database::~Database() {
   {
@@ -141,7 +157,7 @@ Database::~Database() {
   db_->Close();
 }
 
-events::Status Database::write(const rocksdb::WriteOptions& options, rocksdb::WriteBatch& batch) {
+base::Status Database::write(const rocksdb::WriteOptions& options, rocksdb::WriteBatch& batch) {
   const std::shared_lock lock(write_mutex_);
   if (!writable_.load(std::memory_order_acquire)) {
     const std::lock_guard state(state_mutex_);
@@ -165,9 +181,9 @@ events::Status Database::write(const rocksdb::WriteOptions& options, rocksdb::Wr
     }
   }
   auto status = db_->Write(options, &batch);
-  if (status.ok()) return events::ok_status();
+  if (status.ok()) return base::ok_status();
   if (!is_storage_fault(status)) {
-    return events::Error::internal("the write was refused: " + status.ToString());
+    return base::Error::internal("the write was refused: " + status.ToString());
   }
   record_fault(status, !options.disableWAL);
   const std::lock_guard state(state_mutex_);
@@ -182,14 +198,14 @@ StorageHealth Database::health() const {
   return health_;
 }
 
-events::Error Database::refusal() const {
+base::Error Database::refusal() const {
   if (health_.out_of_space) {
-    return events::Error::insufficient_storage(
+    return base::Error::insufficient_storage(
         "the data folder's disk is full (" + health_.problem +
             "); writes resume by themselves once space is freed",
         kRetryAfterSeconds);
   }
-  return events::Error::unavailable(
+  return base::Error::unavailable(
       "the data folder cannot be written (" + health_.problem + "); writes resume once it recovers",
       kRetryAfterSeconds);
 }
@@ -274,11 +290,11 @@ void Database::try_resume() {
   log::info("store", "writes to the data folder resumed");
 }
 
-events::Result<std::optional<std::string>> Database::read_view(std::string_view key) const {
+base::Result<std::optional<std::string>> Database::read_view(std::string_view key) const {
   std::string value;
   const auto status = db_->Get(rocksdb::ReadOptions(), views(), key, &value);
   if (status.IsNotFound()) return std::optional<std::string>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
+  if (!status.ok()) return base::Error::internal(status.ToString());
   return std::optional<std::string>{std::move(value)};
 }
 

@@ -15,9 +15,10 @@
 #include <utility>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace rocksdb {
+class Cache;
 class DB;
 class ColumnFamilyHandle;
 class Env;
@@ -57,7 +58,16 @@ struct StorageHealth {
 // says so, and writes stay refused until vouchd is restarted.
 class Database {
  public:
+  // RocksDB's memory: one block cache, and the memtables of every column
+  // family charged to it (a write buffer manager), so that the cache's
+  // capacity bounds both; index and filter blocks live in the cache too.
+  struct Memory {
+    std::size_t cache_bytes = 128 << 20;        // block cache, memtables included
+    std::size_t write_buffer_bytes = 64 << 20;  // memtables of all column families
+  };
+
   struct Options {
+    Memory memory;
     // The environment RocksDB runs on; nullptr for the default (tests wrap
     // its file system to inject faults).
     rocksdb::Env* env = nullptr;
@@ -67,12 +77,15 @@ class Database {
   // Creates the folder and column families when missing. kInternal with
   // RocksDB's reason when the folder cannot be opened (e.g. locked by another
   // process).
-  [[nodiscard]] static events::Result<std::unique_ptr<Database>> open(
+  [[nodiscard]] static base::Result<std::unique_ptr<Database>> open(
       const std::filesystem::path& folder, Options options);
-  [[nodiscard]] static events::Result<std::unique_ptr<Database>> open(
+  [[nodiscard]] static base::Result<std::unique_ptr<Database>> open(
       const std::filesystem::path& folder) {
     return open(folder, Options{});
   }
+
+  // Bytes held in RocksDB's block cache, memtables included.
+  std::size_t memory_used() const;
 
   ~Database();
   Database(const Database&) = delete;
@@ -91,20 +104,20 @@ class Database {
   // fsync failed, it may still be found whole after a restart). Other
   // refusals (not storage faults) are kInternal and leave the gate open.
   // Thread-safe.
-  [[nodiscard]] events::Status write(const rocksdb::WriteOptions& options,
+  [[nodiscard]] base::Status write(const rocksdb::WriteOptions& options,
                                      rocksdb::WriteBatch& batch);
   StorageHealth health() const;
 
   // The value of `key` in the views column family; nullopt when absent,
   // kInternal when RocksDB fails. Thread-safe.
-  [[nodiscard]] events::Result<std::optional<std::string>> read_view(std::string_view key) const;
+  [[nodiscard]] base::Result<std::optional<std::string>> read_view(std::string_view key) const;
   // The same, the value read with `read(text)`, which gives a T or an error.
   template <class T, class Read>
-  [[nodiscard]] events::Result<std::optional<T>> read_view(std::string_view key, Read read) const {
+  [[nodiscard]] base::Result<std::optional<T>> read_view(std::string_view key, Read read) const {
     auto text = read_view(key);
     if (!text) return std::move(text).error();
     if (!*text) return std::optional<T>{};
-    events::Result<T> value = read(**text);
+    base::Result<T> value = read(**text);
     if (!value) return std::move(value).error();
     return std::optional<T>{std::move(value).value()};
   }
@@ -118,13 +131,14 @@ class Database {
   // Closes the gate; `wal`: the fault was a write to the write-ahead log,
   // so writes resume only once RocksDB writes to another one.
   void record_fault(const rocksdb::Status& status, bool wal);
-  events::Error refusal() const;  // REQUIRES: state_mutex_ held
+  base::Error refusal() const;  // REQUIRES: state_mutex_ held
   std::optional<std::uint64_t> current_wal() const;
   void run_recovery();
   void try_resume();
 
   std::filesystem::path folder_;
   Options options_;
+  std::shared_ptr<rocksdb::Cache> cache_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned; released in the destructor
 

@@ -4,55 +4,34 @@
 #include <rocksdb/snapshot.h>
 
 #include "events/webhook.hpp"
+#include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 #include "store/record_codec.hpp"
 
 namespace vouch::store {
-namespace {
+namespace {}  // namespace
 
-constexpr std::string_view kPendingPrefix = "deliveries/pending/";  // every pending_key
-
-std::string entry_key(std::string_view id) { return "deliveries/id/" + std::string(id); }
-// Per webhook, keys::owner_index_prefix("deliveries/<kind>", webhook) then
-// the position or event id, so each webhook's entries are one range.
-std::string webhook_prefix(std::string_view webhook) {
-  return keys::owner_index_prefix("deliveries/hook", webhook);
-}
-std::string webhook_key(std::string_view webhook, std::uint64_t position) {
-  return keys::owner_index("deliveries/hook", webhook, position);
-}
-std::string pending_key(std::string_view webhook, std::string_view event_id) {
-  return keys::owner_index_prefix("deliveries/pending", webhook) + std::string(event_id);
-}
-std::string attempts_key(std::string_view webhook, std::string_view event_id) {
-  return keys::owner_index_prefix("deliveries/attempts", webhook) + std::string(event_id);
-}
-std::string health_key(std::string_view webhook) {
-  return "deliveries/failing-since/" + std::string(webhook);
-}
-
-}  // namespace
-
-events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
-  if (record.event.type != events::kWebhookDeliveryAttemptedV1) return events::ok_status();
+base::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (record.event.type != events::kWebhookDeliveryAttemptedV1) return base::ok_status();
   auto decoded = events::decode_delivery_attempted(record.event.data);
   if (!decoded) return std::move(decoded).error();
   const auto& attempt = *decoded;
 
   // The entry holds the attempt's log position; the attempt itself is read
   // from the log (format 1 held a copy of it, see read_model_format.hpp).
-  writer.put(entry_key(attempt.delivery_id), keys::encode_u64(record.position));
+  writer.put(keys::delivery(attempt.delivery_id), keys::encode_u64(record.position));
   // The webhook's log: the key alone (its position) says where the attempt is.
-  writer.put(webhook_key(attempt.webhook_id, record.position), "");
+  writer.put(keys::webhook_delivery(attempt.webhook_id, record.position), "");
 
   // Per (webhook, event): the number of the latest attempt recorded (the
   // attempts of a delivery are numbered 1, 2, … in log order).
-  writer.put(attempts_key(attempt.webhook_id, attempt.event_id), keys::encode_u64(attempt.attempt));
+  writer.put(keys::delivery_attempts(attempt.webhook_id, attempt.event_id),
+             keys::encode_u64(attempt.attempt));
 
   // A retry can be pending only after an automatic attempt failed, so a
   // delivery that succeeds at its first attempt (the usual case) writes no
   // tombstone for it.
-  const auto pending = pending_key(attempt.webhook_id, attempt.event_id);
+  const auto pending = keys::pending_delivery(attempt.webhook_id, attempt.event_id);
   const bool first = attempt.attempt == 1 && !attempt.manual;
   if (attempt.success) {
     if (!first) writer.erase(pending);
@@ -64,46 +43,46 @@ events::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWr
     }
   }
 
-  const auto health = health_key(attempt.webhook_id);
+  const auto health = keys::webhook_failing_since(attempt.webhook_id);
   if (attempt.success) {
     if (writer.get(health)) writer.erase(health);
   } else if (!writer.get(health)) {
     writer.put(health, keys::encode_u64(static_cast<std::uint64_t>(attempt.at)));
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<events::DeliveryAttempted> DeliveriesView::attempt_at(
+base::Result<events::DeliveryAttempted> DeliveriesView::attempt_at(
     std::uint64_t position, const rocksdb::ReadOptions& options) const {
   std::string bytes;
   const auto status =
       database_.db().Get(options, database_.events(), keys::event(position), &bytes);
   if (!status.ok()) {
-    return events::Error::internal("no delivery attempt at log position " +
-                                   std::to_string(position) + ": " + status.ToString());
+    return base::Error::internal("no delivery attempt at log position " + std::to_string(position) +
+                                 ": " + status.ToString());
   }
   auto record = decode_record(bytes);
   if (!record) return std::move(record).error();
   if (record->event.type != events::kWebhookDeliveryAttemptedV1) {
-    return events::Error::internal("log position " + std::to_string(position) +
-                                   " holds no delivery attempt");
+    return base::Error::internal("log position " + std::to_string(position) +
+                                 " holds no delivery attempt");
   }
   return events::decode_delivery_attempted(record->event.data);
 }
 
-events::Result<std::optional<std::uint64_t>> DeliveriesView::position_of(
+base::Result<std::optional<std::uint64_t>> DeliveriesView::position_of(
     const std::string& delivery_id, const rocksdb::ReadOptions& options) const {
   std::string entry;
   const auto status =
-      database_.db().Get(options, database_.views(), entry_key(delivery_id), &entry);
+      database_.db().Get(options, database_.views(), keys::delivery(delivery_id), &entry);
   if (status.IsNotFound()) return std::optional<std::uint64_t>{};
-  if (!status.ok()) return events::Error::internal(status.ToString());
+  if (!status.ok()) return base::Error::internal(status.ToString());
   const auto position = keys::decode_u64(entry);
-  if (!position) return events::Error::internal("corrupt delivery entry " + delivery_id);
+  if (!position) return base::Error::internal("corrupt delivery entry " + delivery_id);
   return std::optional<std::uint64_t>{*position};
 }
 
-events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
+base::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
     const std::string& delivery_id) const {
   const rocksdb::ReadOptions options;
   auto position = position_of(delivery_id, options);
@@ -114,28 +93,28 @@ events::Result<std::optional<events::DeliveryAttempted>> DeliveriesView::find(
   return std::optional<events::DeliveryAttempted>{std::move(attempt).value()};
 }
 
-events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
+base::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
     const std::string& webhook_id, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
   rocksdb::ManagedSnapshot snapshot(&database_.db());
   rocksdb::ReadOptions options;
   options.snapshot = snapshot.snapshot();
-  const std::string prefix = webhook_prefix(webhook_id);
+  const std::string prefix = keys::webhook_deliveries_prefix(webhook_id);
   std::string start = prefix + std::string(8, '\xff');
   if (starting_after) {
     auto position = position_of(*starting_after, options);
     if (!position) return std::move(position).error();
     std::string ignored;
     // The cursor must be an entry of this webhook's log.
-    if (!*position ||
-        !database_.db()
-             .Get(options, database_.views(), webhook_key(webhook_id, **position), &ignored)
-             .ok()) {
-      return events::Error::invalid("startingAfter names no delivery of this webhook",
-                                    {{"startingAfter", "no delivery " + *starting_after}});
+    if (!*position || !database_.db()
+                           .Get(options, database_.views(),
+                                keys::webhook_delivery(webhook_id, **position), &ignored)
+                           .ok()) {
+      return base::Error::invalid("startingAfter names no delivery of this webhook",
+                                  {{"startingAfter", "no delivery " + *starting_after}});
     }
     if (**position == 0) return Page<events::DeliveryAttempted>{};
-    start = webhook_key(webhook_id, **position - 1);
+    start = keys::webhook_delivery(webhook_id, **position - 1);
   }
   Page<events::DeliveryAttempted> page;
   std::unique_ptr<rocksdb::Iterator> it(database_.db().NewIterator(options, database_.views()));
@@ -145,43 +124,44 @@ events::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
       break;
     }
     const auto position = keys::decode_u64(it->key().ToStringView().substr(prefix.size()));
-    if (!position) return events::Error::internal("corrupt delivery-log key of " + webhook_id);
+    if (!position) return base::Error::internal("corrupt delivery-log key of " + webhook_id);
     auto attempt = attempt_at(*position, options);
     if (!attempt) return std::move(attempt).error();
     page.items.push_back(std::move(attempt).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return page;
 }
 
-events::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending() const {
+base::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending() const {
   std::vector<events::DeliveryAttempted> out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
-  for (it->Seek(kPendingPrefix); it->Valid() && it->key().starts_with(kPendingPrefix); it->Next()) {
-    auto attempt = events::decode_delivery_attempted(it->value().ToStringView());
-    if (!attempt) return std::move(attempt).error();
-    out.push_back(std::move(attempt).value());
-  }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  auto scanned = scan_prefix(database_, keys::pending_deliveries_prefix(),
+                             [&](std::string_view, std::string_view value) -> base::Status {
+                               auto attempt = events::decode_delivery_attempted(value);
+                               if (!attempt) return std::move(attempt).error();
+                               out.push_back(std::move(attempt).value());
+                               return base::ok_status();
+                             });
+  if (!scanned) return std::move(scanned).error();
   return out;
 }
 
-events::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_id,
-                                                       const std::string& event_id) const {
+base::Result<std::uint32_t> DeliveriesView::attempts(const std::string& webhook_id,
+                                                     const std::string& event_id) const {
   std::string value;
   auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                   attempts_key(webhook_id, event_id), &value);
+                                   keys::delivery_attempts(webhook_id, event_id), &value);
   if (status.IsNotFound()) return std::uint32_t{0};
-  if (!status.ok()) return events::Error::internal(status.ToString());
+  if (!status.ok()) return base::Error::internal(status.ToString());
   return static_cast<std::uint32_t>(keys::decode_u64(value).value_or(0));
 }
 
-events::Result<std::optional<events::Millis>> DeliveriesView::failing_since(
+base::Result<std::optional<base::Millis>> DeliveriesView::failing_since(
     const std::string& webhook_id) const {
-  return database_.read_view<events::Millis>(health_key(webhook_id), [](std::string_view value) {
-    return static_cast<events::Millis>(keys::decode_u64(value).value_or(0));
-  });
+  return database_.read_view<base::Millis>(
+      keys::webhook_failing_since(webhook_id), [](std::string_view value) {
+        return static_cast<base::Millis>(keys::decode_u64(value).value_or(0));
+      });
 }
 
 }  // namespace vouch::store

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "events/clock.hpp"
-#include "events/result.hpp"
+#include "base/clock.hpp"
+#include "base/result.hpp"
 #include "events/webhook_delivery.hpp"
 #include "store/database.hpp"
 #include "store/page.hpp"
@@ -31,37 +31,37 @@ class DeliveriesView : public StoredView {
  public:
   explicit DeliveriesView(Database& database) : StoredView(database, "deliveries") {}
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
-  [[nodiscard]] events::Result<std::optional<events::DeliveryAttempted>> find(
+  [[nodiscard]] base::Result<std::optional<events::DeliveryAttempted>> find(
       const std::string& delivery_id) const;
 
   // Newest first, after the entry `starting_after` when given (kInvalid when
   // that names no entry of the webhook).
-  [[nodiscard]] events::Result<Page<events::DeliveryAttempted>> list(
+  [[nodiscard]] base::Result<Page<events::DeliveryAttempted>> list(
       const std::string& webhook_id, const std::optional<std::string>& starting_after,
       std::size_t limit) const;
 
   // Every pending retry, in (webhook, event) order.
-  [[nodiscard]] events::Result<std::vector<events::DeliveryAttempted>> pending() const;
+  [[nodiscard]] base::Result<std::vector<events::DeliveryAttempted>> pending() const;
 
   // The number of the latest attempt of `event_id` to `webhook_id` recorded
   // (attempts are numbered 1, 2, …); 0 when none is.
-  [[nodiscard]] events::Result<std::uint32_t> attempts(const std::string& webhook_id,
-                                                       const std::string& event_id) const;
+  [[nodiscard]] base::Result<std::uint32_t> attempts(const std::string& webhook_id,
+                                                     const std::string& event_id) const;
 
   // When the webhook's current run of failures began; nullopt when its last
   // attempt succeeded or it has none.
-  [[nodiscard]] events::Result<std::optional<events::Millis>> failing_since(
+  [[nodiscard]] base::Result<std::optional<base::Millis>> failing_since(
       const std::string& webhook_id) const;
 
  private:
   // The attempt recorded at `position` in the log.
-  events::Result<events::DeliveryAttempted> attempt_at(std::uint64_t position,
-                                                       const rocksdb::ReadOptions& options) const;
+  base::Result<events::DeliveryAttempted> attempt_at(std::uint64_t position,
+                                                     const rocksdb::ReadOptions& options) const;
   // The log position of a delivery's attempt; nullopt when there is none.
-  events::Result<std::optional<std::uint64_t>> position_of(
-      const std::string& delivery_id, const rocksdb::ReadOptions& options) const;
+  base::Result<std::optional<std::uint64_t>> position_of(const std::string& delivery_id,
+                                                         const rocksdb::ReadOptions& options) const;
 };
 
 }  // namespace vouch::store

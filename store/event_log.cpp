@@ -18,7 +18,7 @@ constexpr std::size_t kMaxCachedHeads = 100'000;
 
 }  // namespace
 
-events::Result<std::unique_ptr<EventLog>> EventLog::open(Database& database, Options options) {
+base::Result<std::unique_ptr<EventLog>> EventLog::open(Database& database, Options options) {
   auto end = read_log_end(database);
   if (!end) return std::move(end).error();
   return std::unique_ptr<EventLog>(new EventLog(database, options, *end));
@@ -30,7 +30,7 @@ EventLog::EventLog(Database& database, Options options, std::uint64_t last_posit
   writer_ = std::thread([this] { run_writer(); });
 }
 
-events::Status EventLog::reread_end() {
+base::Status EventLog::reread_end() {
   heads_.clear();
   auto end = read_log_end(database_);
   if (!end) {
@@ -46,7 +46,7 @@ events::Status EventLog::reread_end() {
   last_position_.store(*end, std::memory_order_release);
   next_position_ = *end + 1;
   reread_needed_ = false;
-  return events::ok_status();
+  return base::ok_status();
 }
 
 EventLog::~EventLog() {
@@ -69,13 +69,13 @@ void EventLog::append_async(AppendRequest request, AppendCallback done) {
       return;
     }
   }
-  done(events::Error::unavailable("the event log is busy or closing; retry later"));
+  done(base::Error::unavailable("the event log is busy or closing; retry later"));
 }
 
-events::Result<AppendResult> EventLog::append(AppendRequest request) {
-  std::promise<events::Result<AppendResult>> promise;
+base::Result<AppendResult> EventLog::append(AppendRequest request) {
+  std::promise<base::Result<AppendResult>> promise;
   auto future = promise.get_future();
-  append_async(std::move(request), [&promise](events::Result<AppendResult> result) {
+  append_async(std::move(request), [&promise](base::Result<AppendResult> result) {
     promise.set_value(std::move(result));
   });
   return future.get();
@@ -96,7 +96,7 @@ void EventLog::run_writer() {
     if (reread_needed_) {
       if (auto reread = reread_end(); !reread) {
         for (auto& pending : group) {
-          answer(pending, events::Error::unavailable("the event log cannot tell where it ends (" +
+          answer(pending, base::Error::unavailable("the event log cannot tell where it ends (" +
                                                          reread.error().message +
                                                          "); appends wait until it can",
                                                      5));
@@ -131,12 +131,12 @@ void EventLog::recover(std::vector<Pending>& group, std::uint64_t first_position
                                         : "nothing was stored";
   for (auto& pending : group) {
     if (pending.answered) continue;
-    answer(pending, events::Error::internal(std::string("the event log failed while committing (") +
+    answer(pending, base::Error::internal(std::string("the event log failed while committing (") +
                                             what + "); " + outcome));
   }
 }
 
-void EventLog::answer(Pending& pending, events::Result<AppendResult> outcome) {
+void EventLog::answer(Pending& pending, base::Result<AppendResult> outcome) {
   pending.answered = true;
   try {
     pending.done(std::move(outcome));
@@ -158,10 +158,10 @@ std::uint64_t EventLog::head_of(const std::string& stream) {
 }
 
 void EventLog::commit_group(std::vector<Pending>& group) {
-  std::vector<events::Result<AppendResult>> outcomes;
+  std::vector<base::Result<AppendResult>> outcomes;
   outcomes.reserve(group.size());
   std::unordered_map<std::string, std::uint64_t> group_heads;  // heads as this group leaves them
-  std::vector<events::RecordedEvent> committed;
+  std::vector<base::RecordedEvent> committed;
   rocksdb::WriteBatch batch;
   std::uint64_t position = next_position_;
 
@@ -171,15 +171,15 @@ void EventLog::commit_group(std::vector<Pending>& group) {
     const std::uint64_t head = found != group_heads.end() ? found->second : head_of(request.stream);
     if (request.expected_version != kAnyVersion && request.expected_version != head) {
       ++conflicts_;
-      outcomes.emplace_back(events::Error::conflict("stream " + request.stream + " is at version " +
-                                                    std::to_string(head) + ", not " +
-                                                    std::to_string(request.expected_version)));
+      outcomes.emplace_back(base::Error::conflict("stream " + request.stream + " is at version " +
+                                                  std::to_string(head) + ", not " +
+                                                  std::to_string(request.expected_version)));
       continue;
     }
     AppendResult result;
     std::uint64_t version = head;
     for (const auto& event : request.events) {
-      events::RecordedEvent record{position, request.stream, ++version, event};
+      base::RecordedEvent record{position, request.stream, ++version, event};
       batch.Put(database_.events(), keys::event(position), encode_record(record));
       batch.Put(database_.streams(), keys::stream_index(request.stream, version),
                 keys::encode_u64(position));
@@ -230,31 +230,31 @@ void EventLog::commit_group(std::vector<Pending>& group) {
   }
 }
 
-events::Result<std::vector<events::RecordedEvent>> EventLog::read_stream(
+base::Result<std::vector<base::RecordedEvent>> EventLog::read_stream(
     const std::string& stream, std::uint64_t from_version) const {
-  std::vector<events::RecordedEvent> out;
+  std::vector<base::RecordedEvent> out;
   const std::string prefix = keys::stream_index_prefix(stream);
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.streams()));
   for (it->Seek(keys::stream_index(stream, from_version));
        it->Valid() && it->key().starts_with(prefix); it->Next()) {
     auto position = keys::decode_u64(it->value().ToStringView());
-    if (!position) return events::Error::internal("corrupt stream index of " + stream);
+    if (!position) return base::Error::internal("corrupt stream index of " + stream);
     std::string bytes;
     auto status = database_.db().Get(rocksdb::ReadOptions(), database_.events(),
                                      keys::event(*position), &bytes);
-    if (!status.ok()) return events::Error::internal("missing event " + std::to_string(*position));
+    if (!status.ok()) return base::Error::internal("missing event " + std::to_string(*position));
     auto record = decode_record(bytes);
     if (!record) return std::move(record).error();
     out.push_back(std::move(record).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return out;
 }
 
-events::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint64_t from_position,
-                                                                      std::size_t max) const {
-  std::vector<events::RecordedEvent> out;
+base::Result<std::vector<base::RecordedEvent>> EventLog::read_all(std::uint64_t from_position,
+                                                                    std::size_t max) const {
+  std::vector<base::RecordedEvent> out;
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.events()));
   for (it->Seek(keys::event(from_position)); it->Valid() && out.size() < max; it->Next()) {
@@ -262,11 +262,11 @@ events::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint6
     if (!record) return std::move(record).error();
     out.push_back(std::move(record).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return out;
 }
 
-events::Result<EventLog::FilteredPage> EventLog::read_all_of(
+base::Result<EventLog::FilteredPage> EventLog::read_all_of(
     std::uint64_t from_position, std::size_t max_scanned,
     const std::function<bool(std::string_view type)>& wanted) const {
   FilteredPage page;
@@ -279,7 +279,7 @@ events::Result<EventLog::FilteredPage> EventLog::read_all_of(
     const auto bytes = it->value().ToStringView();
     if (const auto type = peek_record_type(bytes); type && !wanted(*type)) {
       auto position = keys::decode_u64(it->key().ToStringView());
-      if (!position) return events::Error::internal("corrupt event key");
+      if (!position) return base::Error::internal("corrupt event key");
       page.next_position = *position + 1;
       continue;
     }
@@ -289,7 +289,7 @@ events::Result<EventLog::FilteredPage> EventLog::read_all_of(
     if (!wanted(record->event.type)) continue;
     page.events.push_back(std::move(record).value());
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   page.exhausted = scanned < max_scanned;
   return page;
 }

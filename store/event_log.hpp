@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/result.hpp"
 #include "events/event_record.hpp"
-#include "events/result.hpp"
 #include "store/database.hpp"
 
 namespace vouch::store {
@@ -35,7 +35,7 @@ struct AppendResult {
   std::vector<events::RecordedEvent> recorded;
 };
 
-using AppendCallback = std::function<void(events::Result<AppendResult>)>;
+using AppendCallback = std::function<void(base::Result<AppendResult>)>;
 
 // Told of every commit, in log order, on the writer thread, after the events
 // are durable and before any appender hears back; so a read model a listener
@@ -54,7 +54,7 @@ struct EventLogStats {
   std::uint64_t conflicts = 0;
 };
 
-// The append-only event log: the only source of truth (DESIGN §2).
+// The append-only event log: the only source of truth (docs/architecture.md).
 //
 // Appends are queued to one writer thread, which takes every queued request,
 // checks each against the stream's head, writes all accepted events with their
@@ -74,9 +74,9 @@ class EventLog {
   // differs when the events, the stored counter and the stream heads
   // disagree, or when they cannot be read. REQUIRES: `database` outlives the
   // log.
-  [[nodiscard]] static events::Result<std::unique_ptr<EventLog>> open(Database& database,
+  [[nodiscard]] static base::Result<std::unique_ptr<EventLog>> open(Database& database,
                                                                       Options options);
-  [[nodiscard]] static events::Result<std::unique_ptr<EventLog>> open(Database& database) {
+  [[nodiscard]] static base::Result<std::unique_ptr<EventLog>> open(Database& database) {
     return open(database, Options{});
   }
   // Commits what is queued, then stops the writer.
@@ -96,13 +96,13 @@ class EventLog {
   // reread after a failure: appends wait for a reread that succeeds.
   void append_async(AppendRequest request, AppendCallback done);
   // Blocking form of append_async, for tools and tests.
-  [[nodiscard]] events::Result<AppendResult> append(AppendRequest request);
+  [[nodiscard]] base::Result<AppendResult> append(AppendRequest request);
 
   // Events of one stream from `from_version` (1-based) on, in order.
-  [[nodiscard]] events::Result<std::vector<events::RecordedEvent>> read_stream(
+  [[nodiscard]] base::Result<std::vector<events::RecordedEvent>> read_stream(
       const std::string& stream, std::uint64_t from_version = 1) const;
   // Up to `max` events with position >= `from_position`, in log order.
-  [[nodiscard]] events::Result<std::vector<events::RecordedEvent>> read_all(
+  [[nodiscard]] base::Result<std::vector<events::RecordedEvent>> read_all(
       std::uint64_t from_position, std::size_t max) const;
 
   // Up to `max_scanned` events with position >= `from_position`, in log
@@ -114,7 +114,7 @@ class EventLog {
     std::uint64_t next_position = 0;
     bool exhausted = false;
   };
-  [[nodiscard]] events::Result<FilteredPage> read_all_of(
+  [[nodiscard]] base::Result<FilteredPage> read_all_of(
       std::uint64_t from_position, std::size_t max_scanned,
       const std::function<bool(std::string_view type)>& wanted) const;
 
@@ -136,13 +136,13 @@ class EventLog {
   void run_writer();
   // Rereads where the log ends and forgets the cached heads; on failure the
   // position stays and appends are refused until a later reread succeeds.
-  [[nodiscard]] events::Status reread_end();
+  [[nodiscard]] base::Status reread_end();
   void commit_group(std::vector<Pending>& group);
   // After commit_group threw: rereads the log's end and answers every
   // appender not answered yet.
   void recover(std::vector<Pending>& group, std::uint64_t first_position, const std::string& what);
   // Calls the appender's callback; one that throws is logged.
-  static void answer(Pending& pending, events::Result<AppendResult> outcome);
+  static void answer(Pending& pending, base::Result<AppendResult> outcome);
   std::uint64_t head_of(const std::string& stream);
 
   Database& database_;

@@ -10,43 +10,43 @@
 namespace vouch::store {
 namespace {
 
-std::string record_key(std::string_view id) { return "events/id/" + std::string(id); }
-std::string position_key(std::string_view id) { return "events/pos/" + std::string(id); }
+constexpr std::string_view kArea = "events";
 
 // Account names hold no '/', so "<account>/<project>" owners never overlap.
 std::string owner(std::string_view account, const std::optional<std::string>& project_id) {
   if (!project_id) return std::string(account);
   return std::string(account) + "/" + *project_id;
 }
-std::string_view index_name(const std::optional<std::string>& project_id) {
-  return project_id ? "events/prj" : "events/acct";
+// The index of an account's events, and of a project's.
+std::string index_name(const std::optional<std::string>& project_id) {
+  return keys::index_name(kArea, project_id ? "prj" : "acct");
 }
 
 }  // namespace
 
-events::Status EventsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+base::Status EventsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   auto event = events::to_public_event(record);
   if (!event) return std::move(event).error();
-  if (!*event) return events::ok_status();
+  if (!*event) return base::ok_status();
   const auto& id = record.event.id;
   const auto& account = record.event.account;
-  writer.put(record_key(id), events::encode_public_event(**event));
-  writer.put(position_key(id), keys::encode_u64(record.position));
+  writer.put(keys::record(kArea, id), events::encode_public_event(**event));
+  writer.put(keys::record_position(kArea, id), keys::encode_u64(record.position));
   // An index entry is "<type>\0<id>".
   std::string entry = (*event)->type;
   entry.push_back('\0');
   entry += id;
-  writer.put(keys::owner_index("events/acct", account, record.position), entry);
+  writer.put(keys::owner_index(index_name(std::nullopt), account, record.position), entry);
   if (!(*event)->project_id.empty()) {
-    writer.put(
-        keys::owner_index("events/prj", owner(account, (*event)->project_id), record.position),
-        entry);
+    writer.put(keys::owner_index(index_name((*event)->project_id),
+                                 owner(account, (*event)->project_id), record.position),
+               entry);
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-events::Result<Page<std::string>> EventsView::list(const std::string& account, const Filter& filter,
-                                                   std::size_t limit) const {
+base::Result<Page<std::string>> EventsView::list(const std::string& account, const Filter& filter,
+                                                 std::size_t limit) const {
   const auto index = index_name(filter.project_id);
   const std::string index_owner = owner(account, filter.project_id);
   const std::string prefix = keys::owner_index_prefix(index, index_owner);
@@ -54,17 +54,18 @@ events::Result<Page<std::string>> EventsView::list(const std::string& account, c
   if (filter.starting_after) {
     // The cursor is a position in the log: it need not be an event of the project.
     std::string position;
-    const auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                           position_key(*filter.starting_after), &position);
+    const auto status =
+        database_.db().Get(rocksdb::ReadOptions(), database_.views(),
+                           keys::record_position(kArea, *filter.starting_after), &position);
     std::string owner_entry;
     const auto decoded = keys::decode_u64(position);
     if (!status.ok() || !decoded ||
         !database_.db()
              .Get(rocksdb::ReadOptions(), database_.views(),
-                  keys::owner_index("events/acct", account, *decoded), &owner_entry)
+                  keys::owner_index(index_name(std::nullopt), account, *decoded), &owner_entry)
              .ok()) {
-      return events::Error::invalid("startingAfter names no event of this account",
-                                    {{"startingAfter", "no event " + *filter.starting_after}});
+      return base::Error::invalid("startingAfter names no event of this account",
+                                  {{"startingAfter", "no event " + *filter.starting_after}});
     }
     start = keys::owner_index(index, index_owner, *decoded + 1);
   }
@@ -74,10 +75,10 @@ events::Result<Page<std::string>> EventsView::list(const std::string& account, c
       [&](std::string_view entry) {
         const auto separator = entry.find('\0');
         entry_type = entry.substr(0, separator);
-        return record_key(entry.substr(separator + 1));
+        return keys::record(kArea, entry.substr(separator + 1));
       },
       limit,
-      [&](std::string_view envelope) -> events::Result<std::optional<std::string>> {
+      [&](std::string_view envelope) -> base::Result<std::optional<std::string>> {
         if (filter.type && !events::pattern_matches(*filter.type, entry_type)) {
           return std::optional<std::string>();
         }

@@ -3,7 +3,7 @@
 #include <optional>
 #include <string>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 #include "store/page.hpp"
 #include "store/projection.hpp"
@@ -19,7 +19,7 @@ class EventsView : public StoredView {
  public:
   explicit EventsView(Database& database) : StoredView(database, "events") {}
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   struct Filter {
     std::optional<std::string> starting_after;  // an event id of the account
@@ -30,9 +30,8 @@ class EventsView : public StoredView {
   // Envelopes {id, type, version, created, data} (JSON texts), oldest first,
   // after the event `starting_after` when given (kInvalid when that names no
   // event of the account), only those matching `type` and of `project_id`.
-  [[nodiscard]] events::Result<Page<std::string>> list(const std::string& account,
-                                                       const Filter& filter,
-                                                       std::size_t limit) const;
+  [[nodiscard]] base::Result<Page<std::string>> list(const std::string& account,
+                                                     const Filter& filter, std::size_t limit) const;
 };
 
 }  // namespace vouch::store

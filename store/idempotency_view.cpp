@@ -1,26 +1,24 @@
 #include "store/idempotency_view.hpp"
 
+#include "store/key_coding.hpp"
+
 namespace vouch::store {
-namespace {
+namespace {}  // namespace
 
-std::string response_key(std::string_view stream) { return "idempotency/" + std::string(stream); }
-
-}  // namespace
-
-events::Status IdempotencyView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
-  if (record.event.type != events::kIdempotentResponseRecordedV1) return events::ok_status();
+base::Status IdempotencyView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (record.event.type != events::kIdempotentResponseRecordedV1) return base::ok_status();
   // Validate before storing: find() decodes the same data.
   auto decoded = events::decode_idempotent_response(record.event.data);
   if (!decoded) return std::move(decoded).error();
-  writer.put(response_key(record.stream), record.event.data);
-  return events::ok_status();
+  writer.put(keys::idempotent_response(record.stream), record.event.data);
+  return base::ok_status();
 }
 
-events::Result<std::optional<events::IdempotentResponse>> IdempotencyView::find(
+base::Result<std::optional<events::IdempotentResponse>> IdempotencyView::find(
     const std::string& stream) const {
   return database_.read_view<events::IdempotentResponse>(
-      response_key(stream),
-      [](std::string_view text) -> events::Result<events::IdempotentResponse> {
+      keys::idempotent_response(stream),
+      [](std::string_view text) -> base::Result<events::IdempotentResponse> {
         auto decoded = events::decode_idempotent_response(text);
         if (!decoded) return std::move(decoded).error();
         return std::move(decoded->response);

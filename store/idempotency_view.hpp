@@ -3,8 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.hpp"
 #include "events/idempotency.hpp"
-#include "events/result.hpp"
 #include "store/database.hpp"
 #include "store/projection.hpp"
 
@@ -17,11 +17,11 @@ class IdempotencyView : public StoredView {
  public:
   explicit IdempotencyView(Database& database) : StoredView(database, "idempotency") {}
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // The latest response recorded for `stream` (events::idempotency_stream),
   // nullopt when none.
-  [[nodiscard]] events::Result<std::optional<events::IdempotentResponse>> find(
+  [[nodiscard]] base::Result<std::optional<events::IdempotentResponse>> find(
       const std::string& stream) const;
 };
 

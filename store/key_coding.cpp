@@ -80,4 +80,78 @@ std::string subscriber_cursor(std::string_view subscriber) {
   return key;
 }
 
+namespace {
+
+std::string row(std::string_view area, std::string_view kind, std::string_view name) {
+  std::string key(area);
+  key.push_back('/');
+  key.append(kind);
+  key.push_back('/');
+  key.append(name);
+  return key;
+}
+
+}  // namespace
+
+std::string record(std::string_view area, std::string_view id) { return row(area, "id", id); }
+std::string record_position(std::string_view area, std::string_view id) {
+  return row(area, "pos", id);
+}
+std::string index_name(std::string_view area, std::string_view index) {
+  std::string name(area);
+  name.push_back('/');
+  name.append(index);
+  return name;
+}
+
+std::string access_key_by_hash(std::string_view hash) { return row("access", "hash", hash); }
+std::string access_key(std::string_view key_id) { return row("access", "key", key_id); }
+std::string access_account(std::string_view account) { return row("access", "account", account); }
+
+std::string project_snapshot(std::string_view project_id) {
+  return row("projects", "snapshot", project_id);
+}
+std::string project_imported_snapshot(std::string_view project_id, std::string_view snapshot_id) {
+  std::string key = row("projects", "snapshots", project_id);
+  key.push_back('/');
+  key.append(snapshot_id);
+  return key;
+}
+
+std::string project_coverage(std::string_view project_id) {
+  return row("tests", "coverage", project_id);
+}
+
+std::string generating_tests_prefix() { return row("tests", "generating", ""); }
+std::string generating_test(std::string_view test_id) {
+  return row("tests", "generating", test_id);
+}
+
+std::string running_runs_prefix() { return row("runs", "running", ""); }
+std::string running_run(std::string_view run_id) { return row("runs", "running", run_id); }
+
+std::string idempotent_response(std::string_view stream) {
+  std::string key = "idempotency/";
+  key.append(stream);
+  return key;
+}
+
+std::string delivery(std::string_view delivery_id) { return record("deliveries", delivery_id); }
+std::string webhook_deliveries_prefix(std::string_view webhook_id) {
+  return owner_index_prefix("deliveries/hook", webhook_id);
+}
+std::string webhook_delivery(std::string_view webhook_id, std::uint64_t position) {
+  return owner_index("deliveries/hook", webhook_id, position);
+}
+std::string pending_deliveries_prefix() { return row("deliveries", "pending", ""); }
+std::string pending_delivery(std::string_view webhook_id, std::string_view event_id) {
+  return owner_index_prefix("deliveries/pending", webhook_id) + std::string(event_id);
+}
+std::string delivery_attempts(std::string_view webhook_id, std::string_view event_id) {
+  return owner_index_prefix("deliveries/attempts", webhook_id) + std::string(event_id);
+}
+std::string webhook_failing_since(std::string_view webhook_id) {
+  return row("deliveries", "failing-since", webhook_id);
+}
+
 }  // namespace vouch::store::keys

@@ -45,4 +45,52 @@ namespace vouch::store::keys {
 // finished with.
 std::string subscriber_cursor(std::string_view subscriber);
 
+// --- views CF: the read models' rows ---------------------------------------
+// Each read model keeps its rows under an area of its own ("projects",
+// "access", "deliveries", ...): "<area>/<kind>/<name>". Ids and names hold
+// no '/' or '\0', so one kind's rows never run into another's.
+
+// A record kept by OwnedRecords (or the events read model): "<area>/id/<id>",
+// and the log position it was created at, "<area>/pos/<id>".
+std::string record(std::string_view area, std::string_view id);
+std::string record_position(std::string_view area, std::string_view id);
+// The name of one of an area's owner indexes ("projects/acct"), for
+// owner_index() and owner_index_prefix().
+std::string index_name(std::string_view area, std::string_view index);
+
+// access: a key's id by the hash of its secret, a key's record, an
+// account's plan.
+std::string access_key_by_hash(std::string_view hash);
+std::string access_key(std::string_view key_id);
+std::string access_account(std::string_view account);
+
+// projects: a project's latest snapshot, and each snapshot it imported.
+std::string project_snapshot(std::string_view project_id);
+std::string project_imported_snapshot(std::string_view project_id, std::string_view snapshot_id);
+
+// tests: a project's latest coverage; the asynchronous generations not ended
+// yet, one row each under generating_tests_prefix().
+std::string project_coverage(std::string_view project_id);
+std::string generating_tests_prefix();
+std::string generating_test(std::string_view test_id);
+
+// runs: the runs not ended yet, one row each under running_runs_prefix().
+std::string running_runs_prefix();
+std::string running_run(std::string_view run_id);
+
+// idempotency: the latest response recorded in an idempotency stream.
+std::string idempotent_response(std::string_view stream);
+
+// deliveries: a delivery's log position by its id; per webhook, its
+// deliveries in log order (one range), the events with a retry pending
+// (pending_deliveries_prefix() covers every webhook's), the attempts made
+// per event, and since when it has been failing.
+std::string delivery(std::string_view delivery_id);
+std::string webhook_deliveries_prefix(std::string_view webhook_id);
+std::string webhook_delivery(std::string_view webhook_id, std::uint64_t position);
+std::string pending_deliveries_prefix();
+std::string pending_delivery(std::string_view webhook_id, std::string_view event_id);
+std::string delivery_attempts(std::string_view webhook_id, std::string_view event_id);
+std::string webhook_failing_since(std::string_view webhook_id);
+
 }  // namespace vouch::store::keys

@@ -11,15 +11,15 @@
 namespace vouch::store {
 namespace {
 
-events::Error mismatch(const Database& database, const std::string& what) {
-  return events::Error::internal("the event log in " + database.folder().string() +
+base::Error mismatch(const Database& database, const std::string& what) {
+  return base::Error::internal("the event log in " + database.folder().string() +
                                  " does not agree with itself: " + what +
                                  ". Nothing was changed; `vouchd repair --data " +
                                  database.folder().string() + "` explains what it can fix.");
 }
 
 // The stored u64 at `key`; nullopt when absent.
-events::Result<std::optional<std::uint64_t>> read_u64(const Database& database,
+base::Result<std::optional<std::uint64_t>> read_u64(const Database& database,
                                                       rocksdb::ColumnFamilyHandle* family,
                                                       const std::string& key,
                                                       const std::string& name) {
@@ -27,7 +27,7 @@ events::Result<std::optional<std::uint64_t>> read_u64(const Database& database,
   const auto status = database.db().Get(rocksdb::ReadOptions(), family, key, &value);
   if (status.IsNotFound()) return std::optional<std::uint64_t>{};
   if (!status.ok()) {
-    return events::Error::internal("cannot read " + name + ": " + status.ToString());
+    return base::Error::internal("cannot read " + name + ": " + status.ToString());
   }
   auto number = keys::decode_u64(value);
   if (!number) return mismatch(database, name + " is not an 8-byte number");
@@ -36,7 +36,7 @@ events::Result<std::optional<std::uint64_t>> read_u64(const Database& database,
 
 }  // namespace
 
-events::Result<std::uint64_t> read_log_end(const Database& database) {
+base::Result<std::uint64_t> read_log_end(const Database& database) {
   std::uint64_t end = 0;
   std::optional<events::RecordedEvent> last;
   {
@@ -44,7 +44,7 @@ events::Result<std::uint64_t> read_log_end(const Database& database) {
         database.db().NewIterator(rocksdb::ReadOptions(), database.events()));
     it->SeekToLast();
     if (!it->status().ok()) {
-      return events::Error::internal("cannot read the end of the event log: " +
+      return base::Error::internal("cannot read the end of the event log: " +
                                      it->status().ToString());
     }
     if (it->Valid()) {

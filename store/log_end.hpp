@@ -2,7 +2,7 @@
 
 #include <cstdint>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 
 namespace vouch::store {
@@ -13,6 +13,6 @@ namespace vouch::store {
 // index entry of the last event's stream. Any difference is kInternal with a
 // message naming it and pointing to `vouchd repair`; nothing is assumed, and
 // a read that fails is an error, never position 0. Thread-safe.
-[[nodiscard]] events::Result<std::uint64_t> read_log_end(const Database& database);
+[[nodiscard]] base::Result<std::uint64_t> read_log_end(const Database& database);
 
 }  // namespace vouch::store

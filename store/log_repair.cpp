@@ -30,7 +30,7 @@ std::string describe(std::optional<std::uint64_t> value) {
 
 }  // namespace
 
-events::Result<LogRepairReport> repair_log(Database& database, bool apply) {
+base::Result<LogRepairReport> repair_log(Database& database, bool apply) {
   LogRepairReport report;
   auto& db = database.db();
   std::size_t damaged = 0;
@@ -78,7 +78,7 @@ events::Result<LogRepairReport> repair_log(Database& database, bool apply) {
       std::string indexed;
       const auto index_key = keys::stream_index(record->stream, record->version);
       auto status = db.Get(rocksdb::ReadOptions(), database.streams(), index_key, &indexed);
-      if (!status.ok() && !status.IsNotFound()) return events::Error::internal(status.ToString());
+      if (!status.ok() && !status.IsNotFound()) return base::Error::internal(status.ToString());
       const auto at = status.ok() ? keys::decode_u64(indexed) : std::nullopt;
       if (at != *position) {
         note(report.derived, derived,
@@ -88,7 +88,7 @@ events::Result<LogRepairReport> repair_log(Database& database, bool apply) {
         fixes.Put(database.streams(), index_key, keys::encode_u64(*position));
       }
     }
-    if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+    if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   }
 
   // Heads and index entries of streams, against the events.
@@ -126,7 +126,7 @@ events::Result<LogRepairReport> repair_log(Database& database, bool apply) {
         }
       }
     }
-    if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+    if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   }
   for (const auto& [stream, head] : heads) {
     fixes.Put(database.streams(), keys::stream_head(stream), keys::encode_u64(head));
@@ -134,7 +134,7 @@ events::Result<LogRepairReport> repair_log(Database& database, bool apply) {
   std::string stored_counter;
   auto status =
       db.Get(rocksdb::ReadOptions(), database.meta(), keys::last_position(), &stored_counter);
-  if (!status.ok() && !status.IsNotFound()) return events::Error::internal(status.ToString());
+  if (!status.ok() && !status.IsNotFound()) return base::Error::internal(status.ToString());
   const auto counter = status.ok() ? keys::decode_u64(stored_counter) : std::nullopt;
   if (counter.value_or(0) != report.end || (!counter && report.end != 0)) {
     note(report.derived, derived,

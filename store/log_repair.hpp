@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 
 namespace vouch::store {
@@ -25,6 +25,6 @@ struct LogRepairReport {
 // synced batch. When the events are damaged nothing is changed: there is no
 // safe fix, and the report says what is wrong. kInternal when reading fails.
 // REQUIRES: no EventLog is open on `database`.
-[[nodiscard]] events::Result<LogRepairReport> repair_log(Database& database, bool apply);
+[[nodiscard]] base::Result<LogRepairReport> repair_log(Database& database, bool apply);
 
 }  // namespace vouch::store

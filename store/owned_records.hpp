@@ -9,7 +9,7 @@
 #include <string_view>
 #include <utility>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
@@ -32,7 +32,7 @@ namespace vouch::store {
 template <class T>
 class OwnedRecords {
  public:
-  using Decode = events::Result<T> (*)(std::string_view text);
+  using Decode = base::Result<T> (*)(std::string_view text);
 
   // An index over some of the records: its entries' prefix, and the key of
   // the entry at a log position.
@@ -45,18 +45,24 @@ class OwnedRecords {
   };
 
   // `noun` ("project") names a record in errors; `decode` reads one.
-  OwnedRecords(Database& database, std::string area, std::string noun, Decode decode)
-      : database_(database), area_(std::move(area)), noun_(std::move(noun)), decode_(decode) {}
+  // The records read are kept in memory up to `kept_bytes` (ReadMemo).
+  OwnedRecords(Database& database, std::string area, std::string noun, Decode decode,
+               std::size_t kept_bytes)
+      : database_(database),
+        area_(std::move(area)),
+        noun_(std::move(noun)),
+        decode_(decode),
+        found_(kept_bytes) {}
 
   const std::string& area() const { return area_; }
   const std::string& noun() const { return noun_; }
-  std::string record_key(std::string_view id) const { return area_ + "/id/" + std::string(id); }
-  std::string position_key(std::string_view id) const { return area_ + "/pos/" + std::string(id); }
+  std::string record_key(std::string_view id) const { return keys::record(area_, id); }
+  std::string position_key(std::string_view id) const { return keys::record_position(area_, id); }
 
   // The index `name` of `owner` ("acct", account: "of this account").
   Index index(std::string_view name, std::string owner, std::string scope,
               std::function<bool(const T&)> holds = {}) const {
-    std::string index_name = area_ + "/" + std::string(name);
+    std::string index_name = keys::index_name(area_, name);
     return {keys::owner_index_prefix(index_name, owner),
             [index_name, owner](std::uint64_t position) {
               return keys::owner_index(index_name, owner, position);
@@ -70,7 +76,7 @@ class OwnedRecords {
               std::uint64_t position, std::string_view name, std::string_view owner) {
     put(writer, id, text);
     writer.put(position_key(id), keys::encode_u64(position));
-    writer.put(keys::owner_index(area_ + "/" + std::string(name), owner, position), id);
+    writer.put(keys::owner_index(keys::index_name(area_, name), owner, position), id);
   }
 
   // Folding: the record's new state (`text`, encoded). Every write of a
@@ -104,7 +110,7 @@ class OwnedRecords {
     auto record = load(writer, id);
     auto position = writer.get(position_key(id));
     if (record && position) {
-      writer.erase(keys::owner_index(area_ + "/" + std::string(name), record->account,
+      writer.erase(keys::owner_index(keys::index_name(area_, name), record->account,
                                      keys::decode_u64(*position).value_or(0)));
     }
     writer.erase(record_key(id));
@@ -115,17 +121,17 @@ class OwnedRecords {
   // The record `id` if it belongs to `account`; nullopt when absent or another's.
   // Records found are kept in memory until a commit changes any record of
   // this read model (a hot project is read without the database or decoding).
-  events::Result<std::optional<T>> find(const std::string& account, std::string_view id) const {
+  base::Result<std::optional<T>> find(const std::string& account, std::string_view id) const {
     const std::string key(id);
     std::size_t stored_size = 0;
     auto record = found_.find(
         key,
-        [&]() -> events::Result<std::optional<T>> {
+        [&]() -> base::Result<std::optional<T>> {
           std::string text;
           auto status =
               database_.db().Get(rocksdb::ReadOptions(), database_.views(), record_key(key), &text);
           if (status.IsNotFound()) return std::optional<T>{};
-          if (!status.ok()) return events::Error::internal(status.ToString());
+          if (!status.ok()) return base::Error::internal(status.ToString());
           stored_size = text.size();
           auto decoded = decode_(text);
           if (!decoded) return std::move(decoded).error();
@@ -140,9 +146,9 @@ class OwnedRecords {
   // At most `limit` of the account's records in `index`, oldest first,
   // after the record `starting_after` (which must be one of them: kInvalid
   // naming startingAfter otherwise).
-  events::Result<Page<T>> list(const std::string& account, const Index& index,
-                               const std::optional<std::string>& starting_after,
-                               std::size_t limit) const {
+  base::Result<Page<T>> list(const std::string& account, const Index& index,
+                             const std::optional<std::string>& starting_after,
+                             std::size_t limit) const {
     std::string start = index.prefix;
     if (starting_after) {
       auto cursor = find(account, *starting_after);
@@ -153,15 +159,15 @@ class OwnedRecords {
                .Get(rocksdb::ReadOptions(), database_.views(), position_key(*starting_after),
                     &position)
                .ok()) {
-        return events::Error::invalid("startingAfter names no " + noun_ + " " + index.scope,
-                                      {{"startingAfter", "no " + noun_ + " " + *starting_after}});
+        return base::Error::invalid("startingAfter names no " + noun_ + " " + index.scope,
+                                    {{"startingAfter", "no " + noun_ + " " + *starting_after}});
       }
       start = index.entry(keys::decode_u64(position).value_or(0) + 1);
     }
     return read_page<T>(
         database_, index.prefix, start, [this](std::string_view id) { return record_key(id); },
         limit,
-        [&](std::string_view text) -> events::Result<std::optional<T>> {
+        [&](std::string_view text) -> base::Result<std::optional<T>> {
           auto record = decode_(text);
           if (!record) return std::move(record).error();
           if (record->account != account) return std::optional<T>{};
@@ -170,16 +176,12 @@ class OwnedRecords {
   }
 
  private:
-  // Records kept in memory, per read model, by their stored size: about
-  // 13,000 projects, or a few dozen generated tests with their sources.
-  static constexpr std::size_t kKeptBytes = 4 << 20;
-
   Database& database_;
   std::string area_;
   std::string noun_;
   Decode decode_;
   bool changed_ = false;  // a record written since the last commit (projector thread)
-  ReadMemo<std::optional<T>> found_{kKeptBytes};
+  ReadMemo<std::optional<T>> found_;
 };
 
 // A read model of records that belong to accounts, kept in `records_` under
@@ -188,8 +190,8 @@ template <class T>
 class OwnedView : public StoredView {
  public:
   // nullopt when missing, deleted or owned by another account.
-  [[nodiscard]] events::Result<std::optional<T>> find(const std::string& account,
-                                                      const std::string& id) const {
+  [[nodiscard]] base::Result<std::optional<T>> find(const std::string& account,
+                                                    const std::string& id) const {
     return records_.find(account, id);
   }
 
@@ -197,18 +199,19 @@ class OwnedView : public StoredView {
 
   // The same, with kNotFound "no <noun> <id>" for nullopt: what a request for
   // a record that the caller cannot see gets.
-  [[nodiscard]] events::Result<T> get(const std::string& account, const std::string& id) const {
+  [[nodiscard]] base::Result<T> get(const std::string& account, const std::string& id) const {
     auto found = records_.find(account, id);
     if (!found) return std::move(found).error();
-    if (!*found) return events::Error::not_found("no " + records_.noun() + " " + id);
+    if (!*found) return base::Error::not_found("no " + records_.noun() + " " + id);
     return std::move(**found);
   }
 
  protected:
   // `name` ("projects") names the projection and the area of its keys.
   OwnedView(Database& database, std::string name, std::string noun,
-            typename OwnedRecords<T>::Decode decode)
-      : StoredView(database, name), records_(database, std::move(name), std::move(noun), decode) {}
+            typename OwnedRecords<T>::Decode decode, std::size_t kept_bytes)
+      : StoredView(database, name),
+        records_(database, std::move(name), std::move(noun), decode, kept_bytes) {}
 
   OwnedRecords<T> records_;
 };

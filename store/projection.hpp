@@ -6,8 +6,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/result.hpp"
 #include "events/event_record.hpp"
-#include "events/result.hpp"
 
 namespace rocksdb {
 class WriteBatch;
@@ -48,8 +48,8 @@ class Projection {
   // Stable name; keys its checkpoint.
   virtual std::string_view name() const = 0;
   // kInternal when the event's data is corrupt.
-  [[nodiscard]] virtual events::Status apply(const events::RecordedEvent& event,
-                                             ViewWriter& writer) = 0;
+  [[nodiscard]] virtual base::Status apply(const events::RecordedEvent& event,
+                                           ViewWriter& writer) = 0;
   // Called once the batch holding everything apply() wrote since the last
   // call is committed, before the projector's checkpoint moves past it (and
   // so before a writer waiting for its change is answered): where a view

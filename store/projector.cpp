@@ -23,13 +23,13 @@ Projector::Projector(Database& database, std::vector<Projection*> projections)
   }
 }
 
-events::Status Projector::catch_up(const EventLog& log) {
+base::Status Projector::catch_up(const EventLog& log) {
   log_ = &log;
   constexpr std::size_t kPage = 1024;
   for (;;) {
     auto page = log.read_all(checkpoint_.load() + 1, kPage);
     if (!page) return std::move(page).error();
-    if (page->empty()) return events::ok_status();
+    if (page->empty()) return base::ok_status();
     if (auto status = apply(*page); !status) return status;
   }
 }
@@ -51,7 +51,7 @@ void Projector::on_committed(const std::vector<events::RecordedEvent>& committed
   problem_.clear();
 }
 
-void Projector::record_failure(const events::Error& error) {
+void Projector::record_failure(const base::Error& error) {
   ++failures_;
   healthy_ = false;
   stopped_ = failures_ >= kMaxAttempts;
@@ -70,8 +70,8 @@ std::string Projector::problem() const {
   return problem_;
 }
 
-events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch) {
-  if (batch.empty()) return events::ok_status();
+base::Status Projector::apply(const std::vector<events::RecordedEvent>& batch) {
+  if (batch.empty()) return base::ok_status();
   rocksdb::WriteBatch write_batch;
   ViewWriter writer(database_, write_batch);
   std::vector<std::uint64_t> advanced = checkpoints_;
@@ -94,7 +94,7 @@ events::Status Projector::apply(const std::vector<events::RecordedEvent>& batch)
   for (auto* projection : projections_) projection->committed();
   checkpoints_ = std::move(advanced);
   checkpoint_ = *std::min_element(checkpoints_.begin(), checkpoints_.end());
-  return events::ok_status();
+  return base::ok_status();
 }
 
 }  // namespace vouch::store

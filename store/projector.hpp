@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"
 #include "store/projection.hpp"
@@ -33,7 +33,7 @@ class Projector : public CommitListener {
   // Folds every event after the stored checkpoints. Call before serving;
   // `log` is also where on_committed() catches up from after a failure.
   // REQUIRES: `log` outlives the projector.
-  [[nodiscard]] events::Status catch_up(const EventLog& log);
+  [[nodiscard]] base::Status catch_up(const EventLog& log);
 
   // Writer thread. Folds the batch, or catches up from the log when an
   // earlier batch failed (see above).
@@ -46,8 +46,8 @@ class Projector : public CommitListener {
   std::uint64_t checkpoint() const { return checkpoint_.load(); }
 
  private:
-  [[nodiscard]] events::Status apply(const std::vector<events::RecordedEvent>& batch);
-  void record_failure(const events::Error& error);
+  [[nodiscard]] base::Status apply(const std::vector<events::RecordedEvent>& batch);
+  void record_failure(const base::Error& error);
 
   Database& database_;
   std::vector<Projection*> projections_;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "base/result.hpp"
 #include "events/project.hpp"
-#include "events/result.hpp"
 #include "store/database.hpp"
 #include "store/owned_records.hpp"
 #include "store/page.hpp"
@@ -17,22 +17,23 @@ namespace vouch::store {
 // committed state; they never touch the write path.
 class ProjectsView : public OwnedView<events::Project> {
  public:
-  explicit ProjectsView(Database& database);
+  // Keeps up to `kept_bytes` of records in memory (ReadMemo).
+  explicit ProjectsView(Database& database, std::size_t kept_bytes = ReadMemoBudget{}.records);
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // The id of the project's latest imported snapshot; nullopt before the
   // first import. REQUIRES: the caller found the project with find().
-  [[nodiscard]] events::Result<std::optional<std::string>> latest_snapshot(
+  [[nodiscard]] base::Result<std::optional<std::string>> latest_snapshot(
       const std::string& id) const;
 
   // Whether `snapshot` was imported into project `id`.
-  [[nodiscard]] events::Result<bool> has_snapshot(const std::string& id,
-                                                  const std::string& snapshot) const;
+  [[nodiscard]] base::Result<bool> has_snapshot(const std::string& id,
+                                                const std::string& snapshot) const;
 
   // Oldest first, after the project `starting_after` when given. kInvalid
   // when `starting_after` names no project of the account.
-  [[nodiscard]] events::Result<Page<events::Project>> list(
+  [[nodiscard]] base::Result<Page<events::Project>> list(
       const std::string& account, const std::optional<std::string>& starting_after,
       std::size_t limit) const;
 };

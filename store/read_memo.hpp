@@ -7,9 +7,19 @@
 #include <string>
 #include <unordered_map>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::store {
+
+// What the read models may keep in memory, in bytes as their ReadMemos count
+// them (stored sizes; the decoded answers weigh about twice that).
+struct ReadMemoBudget {
+  // Per read model of records (projects, tests, runs, webhooks): about
+  // 13,000 projects, or a few dozen generated tests with their sources, in 4 MiB.
+  std::size_t records = 4 << 20;
+  // Key grants by key hash: a grant weighs a few hundred bytes.
+  std::size_t grants = 16 << 20;
+};
 
 // Answers of a read model kept in memory between the projector's commits:
 // filled by lookups (any thread), dropped by the read model's committed()
@@ -32,7 +42,7 @@ class ReadMemo {
   // The answer kept for `key`, else read(), kept when it succeeded; weight()
   // says what the answer read weighs, in bytes.
   template <class Read, class Weight>
-  events::Result<V> find(const std::string& key, Read&& read, Weight&& weight) const {
+  base::Result<V> find(const std::string& key, Read&& read, Weight&& weight) const {
     std::uint64_t generation = 0;
     {
       const std::lock_guard lock(mutex_);
@@ -41,7 +51,7 @@ class ReadMemo {
       }
       generation = generation_;
     }
-    events::Result<V> answer = read();
+    base::Result<V> answer = read();
     if (answer && worth_keeping(*answer)) {
       const std::size_t bytes = weight(*answer) + key.size();
       const std::lock_guard lock(mutex_);

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 
 namespace vouch::store {
@@ -20,7 +20,7 @@ inline constexpr std::uint64_t kReadModelFormat = 3;
 // projector rebuilds them from the whole log; then records kReadModelFormat.
 // Returns the format found when it clears them (the caller says so in its
 // log), nullopt when nothing had to change.
-[[nodiscard]] events::Result<std::optional<std::uint64_t>> prepare_read_model_format(
+[[nodiscard]] base::Result<std::optional<std::uint64_t>> prepare_read_model_format(
     Database& database);
 
 }  // namespace vouch::store

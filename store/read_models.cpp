@@ -22,20 +22,20 @@ std::string printable(std::string_view bytes) {
 
 }  // namespace
 
-ReadModels::ReadModels(Database& database)
-    : projects_(database),
-      access_(database),
-      tests_(database),
-      runs_(database),
-      webhooks_(database),
+ReadModels::ReadModels(Database& database, const ReadMemoBudget& memo)
+    : projects_(database, memo.records),
+      access_(database, memo.grants),
+      tests_(database, memo.records),
+      runs_(database, memo.records),
+      webhooks_(database, memo.records),
       deliveries_(database),
       events_(database),
       idempotency_(database),
       projector_(database, {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_,
                             &events_, &idempotency_}) {}
 
-events::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
-                                                            const std::filesystem::path& scratch) {
+base::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
+                                                          const std::filesystem::path& scratch) {
   std::error_code ec;
   std::filesystem::remove_all(scratch, ec);
   std::vector<std::string> differences;

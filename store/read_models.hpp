@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/access_view.hpp"
 #include "store/database.hpp"
 #include "store/deliveries_view.hpp"
@@ -23,7 +23,7 @@ namespace vouch::store {
 class ReadModels {
  public:
   // REQUIRES: `database` outlives this object.
-  explicit ReadModels(Database& database);
+  explicit ReadModels(Database& database, const ReadMemoBudget& memo = {});
 
   ProjectsView& projects() { return projects_; }
   const ProjectsView& projects() const { return projects_; }
@@ -52,7 +52,7 @@ class ReadModels {
 // `scratch` (created, and removed afterwards) and compares it with the read
 // models stored in `database`. Returns one line per difference; empty when
 // the stored read models equal the rebuild.
-[[nodiscard]] events::Result<std::vector<std::string>> verify_read_models(
+[[nodiscard]] base::Result<std::vector<std::string>> verify_read_models(
     Database& database, const EventLog& log, const std::filesystem::path& scratch);
 
 }  // namespace vouch::store

@@ -24,10 +24,10 @@ std::string encode_record(const events::RecordedEvent& record) {
   return out;
 }
 
-events::Result<events::RecordedEvent> decode_record(std::string_view bytes) {
+base::Result<events::RecordedEvent> decode_record(std::string_view bytes) {
   return ja::read_stored<events::RecordedEvent>(
       bytes, "event record",
-      [&](const boost::json::object& object) -> events::Result<events::RecordedEvent> {
+      [&](const boost::json::object& object) -> base::Result<events::RecordedEvent> {
         const auto* data = object.if_contains("data");
         if (!data || !data->is_object()) throw ja::CorruptRecord{"missing data object"};
         // A literal beyond double's range parses as infinity, which JSON cannot

@@ -4,8 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.hpp"
 #include "events/event_record.hpp"
-#include "events/result.hpp"
 
 namespace vouch::store {
 
@@ -13,7 +13,7 @@ namespace vouch::store {
 // line `vouchd replay` prints, so the log stays readable by any tool.
 std::string encode_record(const events::RecordedEvent& record);
 // kInternal when the bytes are not a record this program wrote.
-events::Result<events::RecordedEvent> decode_record(std::string_view bytes);
+base::Result<events::RecordedEvent> decode_record(std::string_view bytes);
 // The stored type of an encoded record without decoding it (a subscriber
 // that skips most types need not parse them); nullopt when it cannot be
 // read cheaply (then decode_record() tells).

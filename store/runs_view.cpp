@@ -2,13 +2,11 @@
 
 #include <rocksdb/db.h>
 
+#include "store/index_walk.hpp"
+#include "store/key_coding.hpp"
+
 namespace vouch::store {
 namespace {
-
-constexpr std::string_view kRunningPrefix = "runs/running/";
-std::string running_key(std::string_view id) {
-  return std::string(kRunningPrefix) + std::string(id);
-}
 
 std::string_view run_id_of(const events::RunEvent& event) {
   return std::visit(
@@ -24,8 +22,8 @@ std::string_view run_id_of(const events::RunEvent& event) {
 
 }  // namespace
 
-events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
-  if (!events::is_run_event(record.event.type)) return events::ok_status();
+base::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (!events::is_run_event(record.event.type)) return base::ok_status();
   auto decoded =
       events::decode_run_event(record.event.type, record.event.data, record.event.account);
   if (!decoded) return std::move(decoded).error();
@@ -34,7 +32,7 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
   events::TestRun run;
   if (!std::holds_alternative<events::RunStarted>(*decoded)) {
     auto text = writer.get(records_.record_key(id));
-    if (!text) return events::Error::internal("run event for unknown run " + id);
+    if (!text) return base::Error::internal("run event for unknown run " + id);
     auto stored = events::decode_run(*text);
     if (!stored) return std::move(stored).error();
     run = std::move(stored).value();
@@ -42,29 +40,28 @@ events::Status RunsView::apply(const events::RecordedEvent& record, ViewWriter& 
   run = events::evolve(std::move(run), *decoded);
   records_.put(writer, id, events::encode_run(run));
   if (run.status == events::kRunRunning) {
-    writer.put(running_key(id), "");
+    writer.put(keys::running_run(id), "");
   } else {
-    writer.erase(running_key(id));
+    writer.erase(keys::running_run(id));
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
-RunsView::RunsView(Database& database) : OwnedView(database, "runs", "run", events::decode_run) {}
+RunsView::RunsView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "runs", "run", events::decode_run, kept_bytes) {}
 
-events::Result<std::vector<events::TestRun>> RunsView::running() const {
+base::Result<std::vector<events::TestRun>> RunsView::running() const {
   std::vector<events::TestRun> out;
-  std::unique_ptr<rocksdb::Iterator> it(
-      database_.db().NewIterator(rocksdb::ReadOptions(), database_.views()));
-  for (it->Seek(kRunningPrefix); it->Valid() && it->key().starts_with(kRunningPrefix); it->Next()) {
-    std::string text;
-    const auto id = it->key().ToStringView().substr(kRunningPrefix.size());
-    auto status = database_.db().Get(rocksdb::ReadOptions(), database_.views(),
-                                     records_.record_key(id), &text);
-    if (!status.ok()) return events::Error::internal(status.ToString());
-    auto run = events::decode_run(text);
-    if (!run) return std::move(run).error();
-    out.push_back(std::move(run).value());
-  }
+  auto scanned = walk_listed(
+      database_, keys::running_runs_prefix(),
+      [&](std::string_view id) { return records_.record_key(id); },
+      [&](std::string_view text) -> base::Status {
+        auto run = events::decode_run(text);
+        if (!run) return std::move(run).error();
+        out.push_back(std::move(run).value());
+        return base::ok_status();
+      });
+  if (!scanned) return std::move(scanned).error();
   return out;
 }
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
-#include "events/test_run.hpp"
+#include "base/result.hpp"
+#include "events/run.hpp"
 #include "store/database.hpp"
 #include "store/owned_records.hpp"
 
@@ -15,12 +15,13 @@ namespace vouch::store {
 // running (which a restart ends as interrupted).
 class RunsView : public OwnedView<events::TestRun> {
  public:
-  explicit RunsView(Database& database);
+  // Keeps up to `kept_bytes` of records in memory (ReadMemo).
+  explicit RunsView(Database& database, std::size_t kept_bytes = ReadMemoBudget{}.records);
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // Every run whose end is not recorded.
-  [[nodiscard]] events::Result<std::vector<events::TestRun>> running() const;
+  [[nodiscard]] base::Result<std::vector<events::TestRun>> running() const;
 };
 
 }  // namespace vouch::store

@@ -27,8 +27,8 @@ class Fd {
   int fd_;
 };
 
-events::Error system_error(const std::string& what) {
-  return events::Error::internal(what + ": " + std::strerror(errno));
+base::Error system_error(const std::string& what) {
+  return base::Error::internal(what + ": " + std::strerror(errno));
 }
 
 struct Walk {
@@ -38,19 +38,19 @@ struct Walk {
   std::map<std::string, std::string> files;  // path → content
   std::uint64_t bytes = 0;
 
-  events::Error too_large() const {
-    return events::Error::invalid(std::string(what) + " is larger than allowed");
+  base::Error too_large() const {
+    return base::Error::invalid(std::string(what) + " is larger than allowed");
   }
 };
 
 // Reads the regular file `name` of `dir`, never through a link.
-events::Result<std::string> read_entry(int dir, const char* name, const std::string& path,
-                                       const Walk& walk) {
+base::Result<std::string> read_entry(int dir, const char* name, const std::string& path,
+                                     const Walk& walk) {
   Fd fd(::openat(dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return system_error("cannot open " + path);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return system_error("cannot stat " + path);
-  if (!S_ISREG(st.st_mode)) return events::Error::invalid(path + " is not a regular file");
+  if (!S_ISREG(st.st_mode)) return base::Error::invalid(path + " is not a regular file");
   if (static_cast<std::uint64_t>(st.st_size) > walk.limits.max_bytes - walk.bytes) {
     return walk.too_large();
   }
@@ -68,9 +68,9 @@ events::Result<std::string> read_entry(int dir, const char* name, const std::str
 }
 
 // Walks `dir` (an open folder) below `prefix`: regular files and folders only.
-events::Status collect(int dir, const std::string& prefix, int depth, Walk& walk) {
+base::Status collect(int dir, const std::string& prefix, int depth, Walk& walk) {
   if (depth > walk.limits.max_depth) {
-    return events::Error::invalid(std::string(walk.what) + " nests too deep");
+    return base::Error::invalid(std::string(walk.what) + " nests too deep");
   }
   const int listing_fd = ::dup(dir);
   if (listing_fd < 0) return system_error("cannot list " + prefix);
@@ -94,23 +94,23 @@ events::Status collect(int dir, const std::string& prefix, int depth, Walk& walk
     } else if (S_ISREG(st.st_mode)) {
       if (walk.wanted && !walk.wanted(path)) continue;
       if (walk.files.size() >= walk.limits.max_files) {
-        return events::Error::invalid(std::string(walk.what) + " has too many files");
+        return base::Error::invalid(std::string(walk.what) + " has too many files");
       }
       auto content = read_entry(dir, name.c_str(), path, walk);
       if (!content) return std::move(content).error();
       walk.bytes += content->size();
       walk.files.emplace(path, std::move(content).value());
     } else {
-      return events::Error::invalid(std::string(walk.what) + " holds " + path +
-                                    ", which is neither a file nor a folder");
+      return base::Error::invalid(std::string(walk.what) + " holds " + path +
+                                  ", which is neither a file nor a folder");
     }
   }
-  return events::ok_status();
+  return base::ok_status();
 }
 
 }  // namespace
 
-events::Result<std::map<std::string, std::string>> read_sandbox_output(
+base::Result<std::map<std::string, std::string>> read_sandbox_output(
     const std::filesystem::path& folder, const SandboxOutputLimits& limits, std::string_view what,
     const std::function<bool(const std::string& path)>& wanted) {
   Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
@@ -123,9 +123,9 @@ events::Result<std::map<std::string, std::string>> read_sandbox_output(
   return std::move(walk.files);
 }
 
-events::Result<std::optional<std::string>> read_sandbox_file(const std::filesystem::path& file,
-                                                             std::uint64_t max_bytes,
-                                                             std::string_view what) {
+base::Result<std::optional<std::string>> read_sandbox_file(const std::filesystem::path& file,
+                                                           std::uint64_t max_bytes,
+                                                           std::string_view what) {
   const auto folder = file.parent_path();
   Fd dir(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.get() < 0) return system_error("cannot open " + folder.string());
@@ -139,7 +139,7 @@ events::Result<std::optional<std::string>> read_sandbox_file(const std::filesyst
     return system_error("cannot stat " + file.string());
   }
   if (!S_ISREG(st.st_mode)) {
-    return events::Error::invalid(std::string(what) + " is not a regular file");
+    return base::Error::invalid(std::string(what) + " is not a regular file");
   }
   auto content = read_entry(dir.get(), name.c_str(), file.string(), walk);
   if (!content) return std::move(content).error();

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 namespace vouch::store {
 
@@ -25,7 +25,7 @@ struct SandboxOutputLimits {
 // picks the files read by path (one skipped is neither read nor counted).
 // Empty when the folder does not exist; kInvalid, naming `what` ("the
 // coverage report"), when it breaks the limits or holds something else.
-[[nodiscard]] events::Result<std::map<std::string, std::string>> read_sandbox_output(
+[[nodiscard]] base::Result<std::map<std::string, std::string>> read_sandbox_output(
     const std::filesystem::path& folder, const SandboxOutputLimits& limits, std::string_view what,
     const std::function<bool(const std::string& path)>& wanted = {});
 
@@ -33,7 +33,7 @@ struct SandboxOutputLimits {
 // the server's (its work folder), read without following a link and only
 // when it holds at most `max_bytes`. std::nullopt when there is none;
 // kInvalid, naming `what`, when it is something else or larger.
-[[nodiscard]] events::Result<std::optional<std::string>> read_sandbox_file(
+[[nodiscard]] base::Result<std::optional<std::string>> read_sandbox_file(
     const std::filesystem::path& file, std::uint64_t max_bytes, std::string_view what);
 
 }  // namespace vouch::store

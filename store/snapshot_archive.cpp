@@ -34,9 +34,9 @@ std::string common_top_folder(const std::vector<events::SourceFile>& files) {
 
 // Applies what read_snapshot_archive and select_snapshot_files share: the
 // top folder removed (archives), left-out folders and oversized files skipped, limits.
-events::Result<SnapshotContents> finish(std::vector<events::SourceFile> files,
-                                        std::vector<std::string> skipped,
-                                        const SnapshotLimits& limits, bool strip_top_folder) {
+base::Result<SnapshotContents> finish(std::vector<events::SourceFile> files,
+                                      std::vector<std::string> skipped,
+                                      const SnapshotLimits& limits, bool strip_top_folder) {
   const auto top = strip_top_folder ? common_top_folder(files) : std::string();
   SnapshotContents contents;
   contents.skipped = std::move(skipped);
@@ -50,27 +50,27 @@ events::Result<SnapshotContents> finish(std::vector<events::SourceFile> files,
       continue;
     }
     if (!seen.insert(path).second) {
-      return events::Error::invalid("the archive holds " + path + " twice");
+      return base::Error::invalid("the archive holds " + path + " twice");
     }
     contents.files.push_back({std::move(path), std::move(file.content)});
   }
-  if (contents.files.empty()) return events::Error::invalid("the import holds no file to keep");
+  if (contents.files.empty()) return base::Error::invalid("the import holds no file to keep");
   return contents;
 }
 
 }  // namespace
 
-events::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
-                                                       const SnapshotLimits& limits,
-                                                       LinkPolicy links) {
+base::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
+                                                     const SnapshotLimits& limits,
+                                                     LinkPolicy links) {
   std::unique_ptr<archive, int (*)(archive*)> reader(archive_read_new(), archive_read_free);
-  if (!reader) return events::Error::internal("cannot allocate an archive reader");
+  if (!reader) return base::Error::internal("cannot allocate an archive reader");
   archive_read_support_filter_gzip(reader.get());
   archive_read_support_filter_none(reader.get());
   archive_read_support_format_tar(reader.get());
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
-    return events::Error::invalid(std::string("not a tar archive (gzip-compressed or not): ") +
-                                  archive_error_string(reader.get()));
+    return base::Error::invalid(std::string("not a tar archive (gzip-compressed or not): ") +
+                                archive_error_string(reader.get()));
   }
   std::vector<events::SourceFile> files;
   std::vector<std::string> skipped;
@@ -80,8 +80,8 @@ events::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
     const int status = archive_read_next_header(reader.get(), &entry);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN) {
-      return events::Error::invalid(std::string("the archive is corrupt: ") +
-                                    archive_error_string(reader.get()));
+      return base::Error::invalid(std::string("the archive is corrupt: ") +
+                                  archive_error_string(reader.get()));
     }
     const char* name = archive_entry_pathname(entry);
     std::string path = name ? name : "";
@@ -90,25 +90,24 @@ events::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
     if (type == AE_IFDIR) continue;
     if (path.empty() && type != AE_IFREG) continue;
     if (auto problem = events::invalid_upload_path(path)) {
-      return events::Error::invalid("the archive holds an unsafe path \"" + path +
-                                    "\": " + *problem);
+      return base::Error::invalid("the archive holds an unsafe path \"" + path + "\": " + *problem);
     }
     const bool link = type == AE_IFLNK || archive_entry_hardlink(entry) != nullptr;
     if (link) {
       if (links == LinkPolicy::kRefuse) {
-        return events::Error::invalid("the archive holds a link, " + path +
-                                      ", and links are not imported");
+        return base::Error::invalid("the archive holds a link, " + path +
+                                    ", and links are not imported");
       }
       skipped.push_back(path + ": a link");
       continue;
     }
     if (type != AE_IFREG) {
-      return events::Error::invalid("the archive holds " + path +
-                                    ", which is neither a file nor a folder");
+      return base::Error::invalid("the archive holds " + path +
+                                  ", which is neither a file nor a folder");
     }
     if (files.size() >= limits.max_files) {
-      return events::Error::too_large("the archive holds more than " +
-                                      std::to_string(limits.max_files) + " files");
+      return base::Error::too_large("the archive holds more than " +
+                                    std::to_string(limits.max_files) + " files");
     }
     // Read in bounded chunks whatever the header claims: the expanded size is
     // what counts, and reading stops as soon as it passes a limit.
@@ -117,14 +116,14 @@ events::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
     while (true) {
       const auto n = archive_read_data(reader.get(), chunk, sizeof chunk);
       if (n < 0) {
-        return events::Error::invalid(std::string("the archive is corrupt: ") +
-                                      archive_error_string(reader.get()));
+        return base::Error::invalid(std::string("the archive is corrupt: ") +
+                                    archive_error_string(reader.get()));
       }
       if (n == 0) break;
       total += static_cast<std::uint64_t>(n);
       if (total > limits.max_bytes) {
-        return events::Error::too_large("the archive expands to more than " +
-                                        std::to_string(limits.max_bytes) + " bytes");
+        return base::Error::too_large("the archive expands to more than " +
+                                      std::to_string(limits.max_bytes) + " bytes");
       }
       // Past the per-file limit only the count goes on: the file is skipped.
       if (content.size() <= limits.max_file_bytes)
@@ -135,16 +134,16 @@ events::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
   return finish(std::move(files), std::move(skipped), limits, true);
 }
 
-events::Result<SnapshotContents> select_snapshot_files(std::vector<events::SourceFile> files,
-                                                       const SnapshotLimits& limits) {
+base::Result<SnapshotContents> select_snapshot_files(std::vector<events::SourceFile> files,
+                                                     const SnapshotLimits& limits) {
   if (files.size() > limits.max_files) {
-    return events::Error::too_large("more than " + std::to_string(limits.max_files) + " files");
+    return base::Error::too_large("more than " + std::to_string(limits.max_files) + " files");
   }
   std::uint64_t total = 0;
   for (const auto& file : files) total += file.content.size();
   if (total > limits.max_bytes) {
-    return events::Error::too_large("the files hold more than " + std::to_string(limits.max_bytes) +
-                                    " bytes");
+    return base::Error::too_large("the files hold more than " + std::to_string(limits.max_bytes) +
+                                  " bytes");
   }
   return finish(std::move(files), {}, limits, false);
 }

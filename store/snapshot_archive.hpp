@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "events/source_file.hpp"
 
 namespace vouch::store {
@@ -34,13 +34,13 @@ struct SnapshotContents {
 // limit skipped. kInvalid for a corrupt archive, an unsafe path, a link
 // (under LinkPolicy::kRefuse), a device or other special entry, or no file at
 // all; kTooLarge when it holds more files or bytes than the limits allow.
-[[nodiscard]] events::Result<SnapshotContents> read_snapshot_archive(std::string_view archive,
-                                                                     const SnapshotLimits& limits,
-                                                                     LinkPolicy links);
+[[nodiscard]] base::Result<SnapshotContents> read_snapshot_archive(std::string_view archive,
+                                                                   const SnapshotLimits& limits,
+                                                                   LinkPolicy links);
 
 // The same rules for files uploaded as JSON (paths already checked), but
 // their paths are kept as they are.
-[[nodiscard]] events::Result<SnapshotContents> select_snapshot_files(
+[[nodiscard]] base::Result<SnapshotContents> select_snapshot_files(
     std::vector<events::SourceFile> files, const SnapshotLimits& limits);
 
 }  // namespace vouch::store

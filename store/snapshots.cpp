@@ -5,7 +5,7 @@
 #include <boost/json/serialize.hpp>
 #include <map>
 
-#include "events/digest.hpp"
+#include "base/digest.hpp"
 
 namespace vouch::store {
 namespace {
@@ -25,7 +25,7 @@ SnapshotStore::SnapshotStore(fs::path root)
   fs::create_directories(manifests_, ec);
 }
 
-events::Result<Snapshot> SnapshotStore::put(const std::vector<events::SourceFile>& files) {
+base::Result<Snapshot> SnapshotStore::put(const std::vector<events::SourceFile>& files) {
   std::map<std::string, const events::SourceFile*> by_path;
   for (const auto& file : files) by_path.emplace(file.path, &file);
   Snapshot snapshot;
@@ -38,7 +38,7 @@ events::Result<Snapshot> SnapshotStore::put(const std::vector<events::SourceFile
     snapshot.files.push_back({path, std::move(sha).value(), file->content.size()});
   }
   const auto text = boost::json::serialize(manifest);
-  snapshot.id = "snp_" + events::sha256_hex(text).substr(0, 24);
+  snapshot.id = "snp_" + base::sha256_hex(text).substr(0, 24);
   const auto target = manifests_ / (snapshot.id + ".json");
   std::error_code ec;
   if (!fs::exists(target, ec)) {
@@ -47,19 +47,19 @@ events::Result<Snapshot> SnapshotStore::put(const std::vector<events::SourceFile
   return snapshot;
 }
 
-events::Result<std::optional<Snapshot>> SnapshotStore::find(const std::string& id) const {
+base::Result<std::optional<Snapshot>> SnapshotStore::find(const std::string& id) const {
   if (!usable_snapshot_id(id)) return std::optional<Snapshot>{};
   auto text = read_whole(manifests_ / (id + ".json"));
   if (!text) return std::optional<Snapshot>{};
   boost::system::error_code ec;
   auto value = boost::json::parse(*text, ec);
-  if (ec || !value.is_array()) return events::Error::internal("corrupt snapshot manifest " + id);
+  if (ec || !value.is_array()) return base::Error::internal("corrupt snapshot manifest " + id);
   Snapshot snapshot{id, {}, 0};
   for (const auto& item : value.get_array()) {
     const auto* entry = item.if_array();
     if (!entry || entry->size() != 3 || !(*entry)[0].is_string() || !(*entry)[1].is_string() ||
         !(*entry)[2].is_number()) {
-      return events::Error::internal("corrupt snapshot manifest " + id);
+      return base::Error::internal("corrupt snapshot manifest " + id);
     }
     const auto size = (*entry)[2].to_number<std::uint64_t>();
     snapshot.bytes += size;
@@ -69,15 +69,14 @@ events::Result<std::optional<Snapshot>> SnapshotStore::find(const std::string& i
   return std::optional<Snapshot>{std::move(snapshot)};
 }
 
-events::Result<std::vector<events::SourceFile>> SnapshotStore::files(
-    const Snapshot& snapshot) const {
+base::Result<std::vector<events::SourceFile>> SnapshotStore::files(const Snapshot& snapshot) const {
   std::vector<events::SourceFile> out;
   out.reserve(snapshot.files.size());
   for (const auto& entry : snapshot.files) {
     auto content = blobs_.get(entry.sha);
     if (!content) return std::move(content).error();
     if (!*content) {
-      return events::Error::internal("snapshot " + snapshot.id + " lost its file " + entry.path);
+      return base::Error::internal("snapshot " + snapshot.id + " lost its file " + entry.path);
     }
     out.push_back({entry.path, std::move(**content)});
   }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "events/source_file.hpp"
 #include "store/blob_store.hpp"
 
@@ -34,12 +34,11 @@ class SnapshotStore {
   // REQUIRES: `root` can be created.
   explicit SnapshotStore(std::filesystem::path root);
 
-  [[nodiscard]] events::Result<Snapshot> put(const std::vector<events::SourceFile>& files);
+  [[nodiscard]] base::Result<Snapshot> put(const std::vector<events::SourceFile>& files);
   // nullopt for an unknown id.
-  [[nodiscard]] events::Result<std::optional<Snapshot>> find(const std::string& id) const;
+  [[nodiscard]] base::Result<std::optional<Snapshot>> find(const std::string& id) const;
   // The snapshot's files with their content. kInternal when a blob is missing.
-  [[nodiscard]] events::Result<std::vector<events::SourceFile>> files(
-      const Snapshot& snapshot) const;
+  [[nodiscard]] base::Result<std::vector<events::SourceFile>> files(const Snapshot& snapshot) const;
 
  private:
   std::filesystem::path manifests_;

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/database.hpp"
 
 namespace vouch::store {
@@ -18,8 +18,8 @@ class SubscriberCursor {
   SubscriberCursor(Database& database, std::string subscriber);
 
   // 0 when never saved.
-  [[nodiscard]] events::Result<std::uint64_t> load() const;
-  [[nodiscard]] events::Status save(std::uint64_t position);
+  [[nodiscard]] base::Result<std::uint64_t> load() const;
+  [[nodiscard]] base::Status save(std::uint64_t position);
 
  private:
   Database& database_;

@@ -2,20 +2,17 @@
 
 #include <rocksdb/db.h>
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
 namespace {
 
-std::string coverage_key(std::string_view project) {
-  return "tests/coverage/" + std::string(project);
-}
 // The test's status follows its LAST run: an older run ending late changes nothing.
 void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer,
                 const std::string& test_id, const std::string& run_id, std::string_view status,
-                events::Millis at, bool starts) {
+                base::Millis at, bool starts) {
   auto test = records.load(writer, test_id);
   if (!test) return;
   if (!starts && test->last_run_id != run_id) return;
@@ -27,20 +24,49 @@ void follow_run(OwnedRecords<events::GeneratedTest>& records, ViewWriter& writer
 
 }  // namespace
 
-events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+base::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   const auto& type = record.event.type;
+  if (type == events::kTestGenerationAcceptedV1) {
+    auto accepted =
+        events::decode_test_generation_accepted(record.event.data, record.event.account);
+    if (!accepted) return std::move(accepted).error();
+    const auto& test = accepted->test;
+    records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
+                    "project", test.project_id);
+    writer.put(keys::generating_test(test.id), "");
+    return base::ok_status();
+  }
   if (type == events::kTestGeneratedV1) {
     auto generated = events::decode_test_generated(record.event.data, record.event.account);
     if (!generated) return std::move(generated).error();
     const auto& test = generated->test;
-    records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
-                    "project", test.project_id);
-    return events::ok_status();
+    if (writer.get(keys::generating_test(test.id))) {
+      // The end of an asynchronous generation: the record keeps its place.
+      records_.put(writer, test.id, events::encode_generated_test(test));
+      writer.erase(keys::generating_test(test.id));
+    } else {
+      records_.insert(writer, test.id, events::encode_generated_test(test), record.position,
+                      "project", test.project_id);
+    }
+    return base::ok_status();
   }
-  if (!events::is_run_event(type)) return events::ok_status();
+  if (type == events::kTestGenerationFailedV1) {
+    auto failed = events::decode_test_generation_failed(record.event.data);
+    if (!failed) return std::move(failed).error();
+    auto test = records_.load(writer, failed->test_id);
+    if (!test)
+      return base::Error::internal("generation failure of unknown test " + failed->test_id);
+    test->status = events::kTestFailed;
+    test->error = failed->error;
+    test->updated = failed->at;
+    records_.put(writer, test->id, events::encode_generated_test(*test));
+    writer.erase(keys::generating_test(test->id));
+    return base::ok_status();
+  }
+  if (!events::is_run_event(type)) return base::ok_status();
   auto decoded = events::decode_run_event(type, record.event.data, record.event.account);
   if (!decoded) return std::move(decoded).error();
-  std::visit(events::Overloaded{
+  std::visit(base::Overloaded{
                  [&](const events::RunStarted& started) {
                    follow_run(records_, writer, started.run.test_id, started.run.id,
                               events::kTestRunning, started.run.created, true);
@@ -56,18 +82,18 @@ events::Status TestsView::apply(const events::RecordedEvent& record, ViewWriter&
                               failed.at, false);
                  },
                  [&](const events::CoverageUpdated& updated) {
-                   writer.put(coverage_key(updated.project_id),
+                   writer.put(keys::project_coverage(updated.project_id),
                               events::encode_coverage(updated.current));
                  },
              },
              *decoded);
-  return events::ok_status();
+  return base::ok_status();
 }
 
-TestsView::TestsView(Database& database)
-    : OwnedView(database, "tests", "test", events::decode_generated_test) {}
+TestsView::TestsView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "tests", "test", events::decode_generated_test, kept_bytes) {}
 
-events::Result<Page<events::GeneratedTest>> TestsView::list(
+base::Result<Page<events::GeneratedTest>> TestsView::list(
     const std::string& account, const std::string& project_id,
     const std::optional<std::string>& starting_after, std::size_t limit) const {
   return records_.list(account,
@@ -78,9 +104,25 @@ events::Result<Page<events::GeneratedTest>> TestsView::list(
                        starting_after, limit);
 }
 
-events::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
+base::Result<std::vector<events::GeneratedTest>> TestsView::generating() const {
+  std::vector<events::GeneratedTest> out;
+  auto walked = walk_listed(
+      database_, keys::generating_tests_prefix(),
+      [&](std::string_view id) { return records_.record_key(id); },
+      [&](std::string_view text) -> base::Status {
+        auto test = events::decode_generated_test(text);
+        if (!test) return std::move(test).error();
+        out.push_back(std::move(test).value());
+        return base::ok_status();
+      });
+  if (!walked) return std::move(walked).error();
+  return out;
+}
+
+base::Result<std::optional<events::Coverage>> TestsView::latest_coverage(
     const std::string& project_id) const {
-  return database_.read_view<events::Coverage>(coverage_key(project_id), events::decode_coverage);
+  return database_.read_view<events::Coverage>(keys::project_coverage(project_id),
+                                               events::decode_coverage);
 }
 
 }  // namespace vouch::store

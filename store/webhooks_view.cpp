@@ -3,7 +3,7 @@
 #include <rocksdb/db.h>
 #include <rocksdb/snapshot.h>
 
-#include "events/overloaded.hpp"
+#include "base/overloaded.hpp"
 #include "events/webhook.hpp"
 #include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
@@ -11,8 +11,8 @@
 namespace vouch::store {
 namespace {}  // namespace
 
-events::Status WebhooksView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
-  if (!events::is_webhook_event(record.event.type)) return events::ok_status();
+base::Status WebhooksView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
+  if (!events::is_webhook_event(record.event.type)) return base::ok_status();
   auto decoded = events::decode_webhook_event(record.event.type, record.event.data);
   if (!decoded) return std::move(decoded).error();
 
@@ -20,33 +20,33 @@ events::Status WebhooksView::apply(const events::RecordedEvent& record, ViewWrit
     const auto& webhook = created->webhook;
     records_.insert(writer, webhook.id, events::encode_webhook_record(webhook), record.position,
                     "acct", webhook.account);
-    return events::ok_status();
+    return base::ok_status();
   }
   const std::string id = events::webhook_id_of(*decoded);
   auto text = writer.get(records_.record_key(id));
-  if (!text) return events::ok_status();  // deleted before: nothing to fold into
+  if (!text) return base::ok_status();  // deleted before: nothing to fold into
   auto webhook = events::decode_webhook_record(*text);
   if (!webhook) return std::move(webhook).error();
   if (std::holds_alternative<events::WebhookDeleted>(*decoded)) {
     records_.erase(writer, id, "acct");
-    return events::ok_status();
+    return base::ok_status();
   }
   auto state = events::evolve(events::WebhookState{std::move(webhook).value(), false}, *decoded);
   records_.put(writer, id, events::encode_webhook_record(*state.webhook));
-  return events::ok_status();
+  return base::ok_status();
 }
 
-WebhooksView::WebhooksView(Database& database)
-    : OwnedView(database, "webhooks", "webhook", events::decode_webhook_record) {}
+WebhooksView::WebhooksView(Database& database, std::size_t kept_bytes)
+    : OwnedView(database, "webhooks", "webhook", events::decode_webhook_record, kept_bytes) {}
 
-events::Result<Page<events::Webhook>> WebhooksView::list(
+base::Result<Page<events::Webhook>> WebhooksView::list(
     const std::string& account, const std::optional<std::string>& starting_after,
     std::size_t limit) const {
   return records_.list(account, records_.index("acct", account, "of this account"), starting_after,
                        limit);
 }
 
-events::Result<std::vector<WebhookEntry>> WebhooksView::all_of(const std::string& account) const {
+base::Result<std::vector<WebhookEntry>> WebhooksView::all_of(const std::string& account) const {
   const std::string prefix = records_.index("acct", account, "").prefix;
   std::vector<WebhookEntry> out;
   rocksdb::ManagedSnapshot snapshot(&database_.db());
@@ -68,7 +68,7 @@ events::Result<std::vector<WebhookEntry>> WebhooksView::all_of(const std::string
     out.push_back(
         {std::move(webhook).value(), keys::decode_u64(key.substr(key.size() - 8)).value_or(0)});
   }
-  if (!it->status().ok()) return events::Error::internal(it->status().ToString());
+  if (!it->status().ok()) return base::Error::internal(it->status().ToString());
   return out;
 }
 

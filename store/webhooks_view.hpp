@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "events/webhook.hpp"
 #include "store/database.hpp"
 #include "store/owned_records.hpp"
@@ -24,18 +24,19 @@ struct WebhookEntry {
 // index in creation order. Queries are thread-safe and read committed state.
 class WebhooksView : public OwnedView<events::Webhook> {
  public:
-  explicit WebhooksView(Database& database);
+  // Keeps up to `kept_bytes` of records in memory (ReadMemo).
+  explicit WebhooksView(Database& database, std::size_t kept_bytes = ReadMemoBudget{}.records);
 
-  events::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
+  base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
 
   // Oldest first, after `starting_after` when given (kInvalid when that names
   // no webhook of the account).
-  [[nodiscard]] events::Result<Page<events::Webhook>> list(
+  [[nodiscard]] base::Result<Page<events::Webhook>> list(
       const std::string& account, const std::optional<std::string>& starting_after,
       std::size_t limit) const;
 
   // Every live webhook of `account` (the dispatcher's fan-out).
-  [[nodiscard]] events::Result<std::vector<WebhookEntry>> all_of(const std::string& account) const;
+  [[nodiscard]] base::Result<std::vector<WebhookEntry>> all_of(const std::string& account) const;
 };
 
 }  // namespace vouch::store

@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <utility>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 
 // How a server and its workers reach each other: CAF's remote actors
 // (caf::io's middleman), over TLS with mutual certificate authentication
@@ -26,10 +28,13 @@ struct NetworkOptions {
 // or when `host` (where a server listens for workers, or the server a worker
 // connects to) is not a loopback address and no certificates are given:
 // without them CAF's connections are neither encrypted nor authenticated.
-[[nodiscard]] events::Status check_network(const NetworkOptions& options, const std::string& host);
+[[nodiscard]] base::Status check_network(const NetworkOptions& options, const std::string& host);
 
-// "HOST:PORT" → host and port; kInvalid when it is not that.
-[[nodiscard]] events::Result<std::pair<std::string, std::uint16_t>> parse_host_port(
-    const std::string& text);
+// "HOST:PORT" → host and port: the one parser of every address vouchd is
+// given (--listen, --workers-listen, --connect). PORT is 0 to 65535 in
+// decimal digits only; an IPv6 host is bracketed ("[::1]:8080", host "::1").
+// kInvalid, saying what is wrong, for anything else.
+[[nodiscard]] base::Result<std::pair<std::string, std::uint16_t>> parse_host_port(
+    std::string_view text);
 
 }  // namespace vouch::actors

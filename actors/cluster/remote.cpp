@@ -41,14 +41,14 @@ void load_network(caf::actor_system_config& config, const NetworkOptions& option
   config.openssl_key = options.key.string();
 }
 
-events::Result<std::uint16_t> publish_gate(caf::actor_system& system, const NetworkOptions& options,
-                                           const worker_gate_actor& gate, const std::string& host,
-                                           std::uint16_t port) {
+base::Result<std::uint16_t> publish_gate(caf::actor_system& system, const NetworkOptions& options,
+                                         const worker_gate_actor& gate, const std::string& host,
+                                         std::uint16_t port) {
   auto published = options.tls() ? caf::openssl::publish(gate, port, host.c_str(), true)
                                  : system.middleman().publish(gate, port, host.c_str(), true);
   if (!published) {
-    return events::Error::invalid("cannot listen for workers on " + host + ":" +
-                                  std::to_string(port) + ": " + system.render(published.error()));
+    return base::Error::invalid("cannot listen for workers on " + host + ":" +
+                                std::to_string(port) + ": " + system.render(published.error()));
   }
   return *published;
 }

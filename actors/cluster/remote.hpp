@@ -15,11 +15,10 @@ void load_network(caf::actor_system_config& config, const NetworkOptions& option
 
 // Publishes `gate` on host:port (0 picks a port) and returns the port.
 // REQUIRES: the system was configured by load_network(), enabled.
-[[nodiscard]] events::Result<std::uint16_t> publish_gate(caf::actor_system& system,
-                                                         const NetworkOptions& options,
-                                                         const worker_gate_actor& gate,
-                                                         const std::string& host,
-                                                         std::uint16_t port);
+[[nodiscard]] base::Result<std::uint16_t> publish_gate(caf::actor_system& system,
+                                                       const NetworkOptions& options,
+                                                       const worker_gate_actor& gate,
+                                                       const std::string& host, std::uint16_t port);
 
 // The middleman actor that connects to a server (CAF's TLS one with
 // certificates). REQUIRES: as publish_gate().

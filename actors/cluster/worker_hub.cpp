@@ -82,7 +82,7 @@ void publish_stats(Self self) {
 }
 
 // Ends the job with `failure` (generation) or `error` (run).
-void fail(Self self, std::uint64_t job_id, const events::Error& failure, const std::string& code) {
+void fail(Self self, std::uint64_t job_id, const base::Error& failure, const std::string& code) {
   auto found = self->state.jobs.find(job_id);
   if (found == self->state.jobs.end()) return;
   auto& job = found->second;
@@ -130,9 +130,9 @@ void retry_or_fail(Self self, std::uint64_t job_id, const std::string& why) {
     ++state.config.stats->jobs_lost;
     log::warn("workers", "a job was lost with its worker and is not tried again: " + why);
     fail(self, job_id,
-         events::Error::unavailable("the worker " +
-                                    std::string(job.kind == kGenerate ? "generating" : "running") +
-                                    " it was lost (" + why + ")"),
+         base::Error::unavailable("the worker " +
+                                  std::string(job.kind == kGenerate ? "generating" : "running") +
+                                  " it was lost (" + why + ")"),
          "worker_lost");
     return;
   }
@@ -347,11 +347,11 @@ worker_hub_actor::behavior_type worker_hub(Self self, WorkerHubConfig config) {
           const auto retry = std::max<unsigned>(
               1, static_cast<unsigned>(state.config.settings->generation_budget.count() / 1000));
           fail(self, job_id,
-               events::Error::unavailable("every test generator is busy; try again later", retry),
+               base::Error::unavailable("every test generator is busy; try again later", retry),
                {});
         } else {
           fail(self, job_id,
-               events::Error::unavailable("no runner was free within " + seconds + " s"),
+               base::Error::unavailable("no runner was free within " + seconds + " s"),
                "no_runner");
         }
         publish_stats(self);

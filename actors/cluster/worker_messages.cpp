@@ -2,15 +2,15 @@
 
 namespace vouch::actors {
 
-JobFailure job_failure(const events::Error& error) {
+JobFailure job_failure(const base::Error& error) {
   return {true, static_cast<std::int32_t>(error.code), error.message, error.retry_after_seconds};
 }
 
-events::Error to_error(const JobFailure& failure) {
+base::Error to_error(const JobFailure& failure) {
   const auto code =
-      failure.code >= 0 && failure.code <= static_cast<int>(events::ErrorCode::kInsufficientStorage)
-          ? static_cast<events::ErrorCode>(failure.code)
-          : events::ErrorCode::kInternal;
+      failure.code >= 0 && failure.code <= static_cast<int>(base::ErrorCode::kInsufficientStorage)
+          ? static_cast<base::ErrorCode>(failure.code)
+          : base::ErrorCode::kInternal;
   return {code, failure.message, {}, failure.retry_after_seconds};
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 
+#include <caf/typed_actor.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "events/error.hpp"
+#include "actors/messages.hpp"
+#include "base/error.hpp"
+#include "events/run.hpp"
 #include "events/run_environment.hpp"
 #include "events/source_file.hpp"
-#include "events/test_run.hpp"
 
 // The jobs a server hands to a worker and what comes back: the messages that
 // cross machines (CAF's remote actors), so each has an inspect() and holds
@@ -39,23 +41,32 @@ struct JobFailure {
   std::uint32_t retry_after_seconds = 0;
 };
 
-JobFailure job_failure(const events::Error& error);
-events::Error to_error(const JobFailure& failure);
+JobFailure job_failure(const base::Error& error);
+base::Error to_error(const JobFailure& failure);
 
 // Generate tests for `files` in a fresh sandboxed generator, after
 // installing the environment's dependencies on the worker.
+// Takes the progress of generations (the generation coordinator).
+using generation_progress_actor = caf::typed_actor<caf::reacts_to<GenerationProgress>>;
+
 struct GenerationTask {
   std::string test_id;  // names the work folder
   std::vector<events::SourceFile> files;
   std::string framework;
   double threshold = 0;
   events::RunEnvironment environment;
+  // Where the generator's progress goes; none for a synchronous generation.
+  generation_progress_actor progress_to;
 };
 
 struct GenerationDone {
   JobFailure failure;                     // the generator failed (then nothing else is set)
   std::vector<events::SourceFile> files;  // the generated tests
   std::string summary;                    // JSON object
+  // The submitted files the suite runs with, when the generator states them
+  // (it leaves out skipped files nothing needs: the package's own tests...).
+  bool sources_stated = false;
+  std::vector<std::string> sources;
   // The dependencies could not be installed: generation went on without them.
   bool install_failed = false;
   std::string install_code;
@@ -105,13 +116,18 @@ typename Inspector::result_type inspect(Inspector& f, JobFailure& x) {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, GenerationTask& x) {
-  return f(x.test_id, x.files, x.framework, x.threshold, x.environment);
+  return f(x.test_id, x.files, x.framework, x.threshold, x.environment, x.progress_to);
+}
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, GenerationProgress& x) {
+  return f(x.test_id, x.phase, x.files_done, x.files_total, x.tests_kept);
 }
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, GenerationDone& x) {
-  return f(x.failure, x.files, x.summary, x.install_failed, x.install_code, x.install_detail,
-           x.worker);
+  return f(x.failure, x.files, x.summary, x.sources_stated, x.sources, x.install_failed,
+           x.install_code, x.install_detail, x.worker);
 }
 
 template <class Inspector>

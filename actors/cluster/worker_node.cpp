@@ -3,11 +3,11 @@
 #include <caf/io/all.hpp>
 
 #include "actors/cluster/remote.hpp"
-#include "actors/execution/child_process.hpp"
 #include "actors/execution/dependency_cache.hpp"
 #include "actors/execution/executor_pool.hpp"
 #include "actors/execution/worker.hpp"
 #include "log/log.hpp"
+#include "process/child_process.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -126,7 +126,7 @@ struct WorkerNode::Impl {
 
   WorkerNodeOptions options;
   RunnerSettings runner;
-  ProcessHost processes;  // outlives the actor system: runners die after their actors
+  process::ProcessHost processes;  // outlives the actor system: runners die after their actors
   RunnerStats stats;
   caf::actor_system_config config;
   caf::actor_system system;

@@ -9,7 +9,7 @@
 #include "actors/domain/webhook_actor_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/public_types.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_signature.hpp"
@@ -94,13 +94,14 @@ void flush_records(Self self) {
           });
 }
 
-void record(Self self, Send send, const OutboundResult& result, bool sent, bool retry_unsent) {
+void record(Self self, Send send, const transport::OutboundResult& result, bool sent,
+            bool retry_unsent) {
   auto& state = self->state;
-  const auto now = events::now_millis();
+  const auto now = base::now_millis();
   const auto verdict =
       sent ? events::verdict_of(result.status, result.refused) : events::AttemptVerdict::kFailed;
   events::DeliveryAttempted attempt;
-  attempt.delivery_id = events::new_time_ordered_id(events::kDeliveryIdPrefix);
+  attempt.delivery_id = base::new_time_ordered_id(base::kDeliveryIdPrefix);
   attempt.webhook_id = state.config.webhook_id;
   attempt.event_id = send.event_id;
   attempt.event_position = send.event_position;
@@ -116,9 +117,9 @@ void record(Self self, Send send, const OutboundResult& result, bool sent, bool 
     attempt.error = result.error.empty() ? describe_status(result.status) : result.error;
   }
   const bool backlog = !sent && retry_unsent;
-  std::optional<events::Millis> delay;
+  std::optional<base::Millis> delay;
   if ((verdict == events::AttemptVerdict::kRetry || backlog) && !send.manual) {
-    std::optional<events::Millis> retry_after;
+    std::optional<base::Millis> retry_after;
     if (result.retry_after && !backlog) {
       retry_after = events::parse_retry_after(*result.retry_after, now);
     }
@@ -135,13 +136,13 @@ void record(Self self, Send send, const OutboundResult& result, bool sent, bool 
 void start(Self self, Send send) {
   auto& state = self->state;
   if (!accepting(state)) {
-    OutboundResult result;
+    transport::OutboundResult result;
     result.error = state.webhook.deleted ? "not sent: the webhook was deleted"
                                          : "not sent: the webhook is inactive";
     return record(self, std::move(send), result, false);
   }
   const auto& webhook = *state.webhook.webhook;
-  const auto now = events::now_millis();
+  const auto now = base::now_millis();
   const std::int64_t timestamp = now / 1000;
   const auto secrets = events::signing_secrets(webhook, now);
   std::string standard;
@@ -151,7 +152,7 @@ void start(Self self, Send send) {
       standard += *signature;
     }
   }
-  OutboundRequest request;
+  transport::OutboundRequest request;
   request.url = webhook.url;
   request.timeout = state.config.timeout;
   request.body = *send.body;
@@ -169,10 +170,10 @@ void start(Self self, Send send) {
   }
   const auto ticket = state.next_ticket++;
   state.in_flight.emplace(ticket, std::move(send));
-  state.config.client->post(std::move(request),
-                            [handle = webhook_actor{self}, ticket](OutboundResult result) {
-                              caf::anon_send(handle, AttemptFinished{ticket, std::move(result)});
-                            });
+  state.config.client->post(
+      std::move(request), [handle = webhook_actor{self}, ticket](transport::OutboundResult result) {
+        caf::anon_send(handle, AttemptFinished{ticket, std::move(result)});
+      });
 }
 
 void start_next(Self self) {
@@ -192,19 +193,19 @@ void enqueue(Self self, Send send) {
     return;
   }
   // Recorded as an attempt that was not made, with a retry on the schedule.
-  OutboundResult result;
+  transport::OutboundResult result;
   result.error = "not sent: " + std::to_string(state.queue.size()) +
                  " deliveries to this webhook are already waiting";
   record(self, std::move(send), result, false, true);
 }
 
-events::Result<events::RecordedEvent> event_at(const store::EventLog& log, std::uint64_t position,
-                                               const std::string& event_id) {
+base::Result<events::RecordedEvent> event_at(const store::EventLog& log, std::uint64_t position,
+                                             const std::string& event_id) {
   auto page = log.read_all(position, 1);
   if (!page) return std::move(page).error();
   if (page->empty() || page->front().event.id != event_id) {
-    return events::Error::internal("event " + event_id + " is not at position " +
-                                   std::to_string(position));
+    return base::Error::internal("event " + event_id + " is not at position " +
+                                 std::to_string(position));
   }
   return std::move(page->front());
 }

@@ -6,17 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "actors/delivery/webhook_client.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "events/event_record.hpp"
+#include "transport/webhook_client.hpp"
 
 // Settings, commands and replies of webhook delivery that are not the webhook
 // aggregate's own (those live in events/webhook.hpp). Plain structs: no CAF.
 namespace vouch::actors {
 
-// The server's webhook settings (DESIGN §7).
+// The server's webhook settings (vouchd serve's --webhook-* flags).
 struct WebhookSettings {
-  std::vector<Cidr> allow_cidrs;              // --webhook-allow-cidr
+  std::vector<transport::Cidr> allow_cidrs;   // --webhook-allow-cidr
   bool allow_http = false;                    // --webhook-allow-http
   double retry_scale = 1.0;                   // --webhook-retry-scale
   std::chrono::milliseconds timeout{15'000};  // --webhook-timeout
@@ -50,7 +50,7 @@ struct RetryDelivery {
   std::string event_id;
   std::uint64_t event_position = 0;
   std::uint32_t attempt = 2;  // the attempt to make
-  events::Millis due = 0;
+  base::Millis due = 0;
   bool from_timer = false;  // the webhook actor's own timer fired
 };
 
@@ -71,7 +71,7 @@ struct RedeliveryQueued {
 // The client's answer to one attempt, back inside the webhook actor.
 struct AttemptFinished {
   std::uint64_t ticket = 0;
-  OutboundResult result;
+  transport::OutboundResult result;
 };
 
 }  // namespace vouch::actors

@@ -4,9 +4,9 @@
 #include "actors/domain/fold_stream.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
+#include "base/digest.hpp"
+#include "base/ids.hpp"
 #include "events/access.hpp"
-#include "events/digest.hpp"
-#include "events/ids.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -27,10 +27,10 @@ caf::result<IssuedKey> issue_key(Self self, const store::EventLog& log,
                                events::OpenAccount{command.account, command.plan, command.at});
   if (!opened) return to_caf_error(std::move(opened).error());
 
-  const std::string secret = command.secret.value_or(events::new_api_key());
+  const std::string secret = command.secret.value_or(base::new_api_key());
   const events::IssueApiKey issue{
-      events::new_id(events::kKeyIdPrefix), command.account, command.name, command.scopes,
-      events::sha256_hex(secret),           command.at};
+      base::new_id(base::kKeyIdPrefix), command.account, command.name, command.scopes,
+      base::sha256_hex(secret),         command.at};
   // Validate the key before the account changes, so a bad request changes nothing.
   auto issued = events::decide(events::ApiKeyState{}, issue);
   if (!issued) return to_caf_error(std::move(issued).error());

@@ -4,8 +4,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/ids.hpp"
 #include "events/event_record.hpp"
-#include "events/ids.hpp"
 #include "store/event_log.hpp"
 
 // The one way an actor turns the events it decided into an append: each
@@ -16,9 +16,9 @@ namespace vouch::actors {
 
 template <class Event>
 void add_event(store::AppendRequest& request, const Event& event, const std::string& account,
-               events::Millis at) {
+               base::Millis at) {
   auto encoded = encode(event);
-  request.events.push_back({events::new_time_ordered_id(events::kEventIdPrefix),
+  request.events.push_back({base::new_time_ordered_id(base::kEventIdPrefix),
                             std::move(encoded.type), account, at, std::move(encoded.data)});
 }
 
@@ -27,7 +27,7 @@ void add_event(store::AppendRequest& request, const Event& event, const std::str
 template <class Event>
 store::AppendRequest append_request(std::string stream, std::uint64_t expected_version,
                                     const std::vector<Event>& decided, const std::string& account,
-                                    events::Millis at) {
+                                    base::Millis at) {
   store::AppendRequest request{std::move(stream), expected_version, {}};
   request.events.reserve(decided.size());
   for (const auto& event : decided) add_event(request, event, account, at);

@@ -32,7 +32,7 @@ event_store_actor::behavior_type event_store(
         // The callback runs on the log's writer thread: it may only enqueue a
         // message (thread-safe), never touch this actor's state.
         log->append_async(std::move(request), [handle = event_store_actor{self},
-                                               ticket](events::Result<store::AppendResult> result) {
+                                               ticket](base::Result<store::AppendResult> result) {
           if (result.ok()) {
             caf::anon_send(handle, appended_atom_v, ticket, std::move(result).value());
           } else {
@@ -44,7 +44,7 @@ event_store_actor::behavior_type event_store(
       [self](appended_atom, std::uint64_t ticket, store::AppendResult& result) {
         settle(self, ticket, [&](auto& promise) { promise.deliver(std::move(result)); });
       },
-      [self](appended_atom, std::uint64_t ticket, events::Error& error) {
+      [self](appended_atom, std::uint64_t ticket, base::Error& error) {
         settle(self, ticket,
                [&](auto& promise) { promise.deliver(to_caf_error(std::move(error))); });
       },

@@ -6,7 +6,7 @@
 #include <tuple>
 #include <utility>
 
-#include "events/result.hpp"
+#include "base/result.hpp"
 #include "store/event_log.hpp"
 
 namespace vouch::actors {
@@ -18,9 +18,9 @@ namespace vouch::actors {
 // error of the read or of the first record that does not decode. Reads
 // RocksDB on the caller's thread.
 template <class State, class Decode>
-events::Result<std::pair<State, std::uint64_t>> fold_stream(const store::EventLog& log,
-                                                            const std::string& stream,
-                                                            Decode decode) {
+base::Result<std::pair<State, std::uint64_t>> fold_stream(const store::EventLog& log,
+                                                          const std::string& stream,
+                                                          Decode decode) {
   auto records = log.read_stream(stream);
   if (!records) return std::move(records).error();
   State state;
@@ -38,8 +38,8 @@ events::Result<std::pair<State, std::uint64_t>> fold_stream(const store::EventLo
 // `version` as fold_stream() does, or the error (both then left as they
 // were), which the actor keeps and answers its commands with.
 template <class State, class Decode>
-std::optional<events::Error> load_stream(const store::EventLog& log, const std::string& stream,
-                                         Decode decode, State& state, std::uint64_t& version) {
+std::optional<base::Error> load_stream(const store::EventLog& log, const std::string& stream,
+                                       Decode decode, State& state, std::uint64_t& version) {
   auto folded = fold_stream<State>(log, stream, decode);
   if (!folded) return std::move(folded).error();
   std::tie(state, version) = std::move(folded).value();

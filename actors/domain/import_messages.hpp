@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "actors/delivery/address_policy.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "events/project.hpp"
 #include "events/source_file.hpp"
 #include "store/snapshot_archive.hpp"
+#include "transport/address_policy.hpp"
 
 // Project imports as the service's callers see them (no CAF here).
 namespace vouch::actors {
@@ -24,7 +24,7 @@ struct ImportRequest {
   std::string archive;                    // archive: the .tar.gz body
   std::string repository;                 // git: the project's repository URL
   std::string ref;                        // git: a branch or tag; empty for the remote's HEAD
-  events::Millis at = 0;
+  base::Millis at = 0;
 };
 
 struct ImportedSnapshot {
@@ -37,7 +37,7 @@ struct ImportSettings {
   std::filesystem::path git;        // absolute; empty: git imports are refused
   std::filesystem::path work_root;  // a scratch folder per clone below it
   bool allow_file_urls = false;     // file:// repositories (tests, local mirrors)
-  AddressPolicy policy;             // which addresses an https clone may reach
+  transport::AddressPolicy policy;  // which addresses an https clone may reach
   std::chrono::seconds clone_timeout{120};
   store::SnapshotLimits limits;
 };

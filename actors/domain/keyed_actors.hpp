@@ -1,18 +1,28 @@
 #pragma once
 
 #include <caf/all.hpp>
+#include <chrono>
+#include <cstddef>
 #include <functional>
+#include <list>
 #include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "actors/type_ids.hpp"
+
 // The per-id actors of a registry actor (one actor per project, per
 // webhook): spawned on first use, monitored, and forgotten only once really
 // gone. A message for an id whose actor is stopping waits in the registry
 // and goes to a fresh actor once the old one is gone, so that there is never
 // more than one actor per id, and nothing routed is lost.
+//
+// The live actors (spawned, not told to stop) are kept in the order of their
+// last use. With a cap, starting one more than `max_live` first stops the
+// least recently used; stop_idle() stops those unused for a while. Both send
+// stop_atom, as an actor that asked to stop gets it.
 //
 // Used from the registry actor's own handlers only (not thread-safe).
 namespace vouch::actors {
@@ -23,8 +33,13 @@ class KeyedActors {
   // Spawns the actor of `id`; the registry monitors and links it.
   using Spawn = std::function<Handle(const std::string& id)>;
   using Use = std::function<void(const Handle&)>;
+  using TimePoint = caf::actor_clock::time_point;
+  // The registry's clock (CAF's, so that tests on the test coordinator drive it).
+  using Now = std::function<TimePoint()>;
 
-  explicit KeyedActors(Spawn spawn) : spawn_(std::move(spawn)) {}
+  // `max_live` 0: no cap.
+  KeyedActors(Spawn spawn, Now now, std::size_t max_live = 0)
+      : spawn_(std::move(spawn)), now_(std::move(now)), max_live_(max_live) {}
 
   // Runs `use` with the id's actor: now, or once its stopping actor is gone.
   void with(const std::string& id, Use use) {
@@ -33,18 +48,38 @@ class KeyedActors {
       entry.waiting.push_back(std::move(use));
       return;
     }
-    if (!entry.actor) start(id, entry);
+    if (!entry.actor) {
+      make_room();
+      start(id, entry);
+    } else {
+      recent_.splice(recent_.begin(), recent_, entry.recent);
+    }
+    entry.last_used = now_();
     use(entry.actor);
   }
 
-  // Stops the id's actor (it asked, being idle) with `stop`; messages for
-  // the id wait from now on until it is gone.
-  template <class StopMessage>
-  void stop(const std::string& id, const StopMessage& stop) {
+  // Stops the id's actor (it asked, being idle, or it is the least recently
+  // used); messages for the id wait from now on until it is gone.
+  void stop(const std::string& id) {
     auto it = entries_.find(id);
     if (it == entries_.end() || !it->second.actor || it->second.stopping) return;
-    it->second.stopping = true;
-    caf::anon_send(it->second.actor, stop);
+    auto& entry = it->second;
+    entry.stopping = true;
+    recent_.erase(entry.recent);
+    caf::anon_send(entry.actor, stop_atom_v);
+  }
+
+  // Stops every live actor not used for `idle_after`; returns how many.
+  std::size_t stop_idle(std::chrono::nanoseconds idle_after) {
+    const auto now = now_();
+    std::size_t stopped = 0;
+    while (!recent_.empty()) {
+      const auto& oldest = entries_.at(recent_.back());
+      if (now - oldest.last_used < idle_after) break;
+      stop(recent_.back());
+      ++stopped;
+    }
+    return stopped;
   }
 
   // From the registry's down handler: the actor at `source` is gone. The
@@ -56,6 +91,7 @@ class KeyedActors {
     ids_.erase(found);
     auto it = entries_.find(id);
     if (it == entries_.end()) return;
+    if (!it->second.stopping) recent_.erase(it->second.recent);  // it ended by itself
     auto waiting = std::move(it->second.waiting);
     entries_.erase(it);
     for (auto& use : waiting) with(id, std::move(use));
@@ -72,23 +108,40 @@ class KeyedActors {
     return promise;
   }
 
+  // Ids with an actor, live or stopping.
   std::size_t size() const { return entries_.size(); }
+  // Actors spawned and not told to stop.
+  std::size_t live() const { return recent_.size(); }
 
  private:
   struct Entry {
     Handle actor;
     bool stopping = false;
-    std::vector<Use> waiting;  // messages for the id while its actor stops
+    std::vector<Use> waiting;                 // messages for the id while its actor stops
+    std::list<std::string>::iterator recent;  // its place in recent_ while live
+    TimePoint last_used;
   };
+
+  // Stops the least recently used actors until one more fits under the cap.
+  void make_room() {
+    while (max_live_ != 0 && recent_.size() >= max_live_) {
+      stop(recent_.back());
+    }
+  }
 
   void start(const std::string& id, Entry& entry) {
     entry.actor = spawn_(id);
     ids_[caf::actor_cast<caf::actor_addr>(entry.actor)] = id;
+    recent_.push_front(id);
+    entry.recent = recent_.begin();
   }
 
   Spawn spawn_;
+  Now now_;
+  std::size_t max_live_;
   std::unordered_map<std::string, Entry> entries_;
   std::unordered_map<caf::actor_addr, std::string> ids_;
+  std::list<std::string> recent_;  // ids of the live actors, most recently used first
 };
 
 // The state of a registry actor: its per-id actors. `Name` names the actor
@@ -100,17 +153,21 @@ struct RegistryState {
 };
 
 // Makes the registry `self` keep its per-id actors in `actors` (a member of
-// its state): each spawned by `spawn(id)`, linked, so that stopping the
-// registry stops them all, and monitored, so that one is forgotten only once
-// gone (through the down handler this sets).
+// its state), at most `max_live` of them alive (0: no cap): each spawned by
+// `spawn(id)`, linked, so that stopping the registry stops them all, and
+// monitored, so that one is forgotten only once gone (through the down
+// handler this sets).
 template <class Handle, class Self, class SpawnFn>
-void keep_keyed_actors(Self self, std::optional<KeyedActors<Handle>>& actors, SpawnFn spawn) {
-  actors.emplace([self, spawn = std::move(spawn)](const std::string& id) {
-    Handle actor = spawn(id);
-    self->link_to(actor);
-    self->monitor(actor);
-    return actor;
-  });
+void keep_keyed_actors(Self self, std::optional<KeyedActors<Handle>>& actors, SpawnFn spawn,
+                       std::size_t max_live = 0) {
+  actors.emplace(
+      [self, spawn = std::move(spawn)](const std::string& id) {
+        Handle actor = spawn(id);
+        self->link_to(actor);
+        self->monitor(actor);
+        return actor;
+      },
+      [self] { return self->clock().now(); }, max_live);
   self->set_down_handler([&actors](caf::down_msg& down) { actors->gone(down.source); });
 }
 

@@ -4,7 +4,7 @@
 #include "actors/domain/fold_stream.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/project.hpp"
 
 namespace vouch::actors {
@@ -14,8 +14,7 @@ struct ProjectActorState {
   ProjectActorConfig config;
   events::ProjectState project;
   std::uint64_t version = 0;
-  std::optional<events::Error> load_error;
-  std::chrono::steady_clock::time_point last_active = std::chrono::steady_clock::now();
+  std::optional<base::Error> load_error;
   static inline const char* name = "vouch.project";
 };
 
@@ -31,7 +30,6 @@ void load(Self self) {
 template <class Command>
 caf::result<events::Project> handle(Self self, const Command& command) {
   auto& state = self->state;
-  state.last_active = std::chrono::steady_clock::now();
   if (state.load_error) return to_caf_error(*state.load_error);
 
   auto decided = events::decide(state.project, command);
@@ -66,20 +64,11 @@ caf::result<events::Project> handle(Self self, const Command& command) {
 project_actor::behavior_type project_behavior(Self self, ProjectActorConfig config) {
   self->state.config = std::move(config);
   load(self);
-  self->delayed_send(self, self->state.config.idle_after, idle_atom_v);
   return {
       [self](const events::CreateProject& command) { return handle(self, command); },
       [self](const events::UpdateProject& command) { return handle(self, command); },
       [self](const events::DeleteProject& command) { return handle(self, command); },
       [self](const events::ImportProject& command) { return handle(self, command); },
-      [self](idle_atom) {
-        const auto idle_for = std::chrono::steady_clock::now() - self->state.last_active;
-        if (idle_for >= self->state.config.idle_after) {
-          self->send(self->state.config.registry, idle_atom_v, self->state.config.project_id);
-        } else {
-          self->delayed_send(self, self->state.config.idle_after, idle_atom_v);
-        }
-      },
       [self](stop_atom) { self->quit(); },
   };
 }

@@ -12,14 +12,13 @@ struct ProjectActorConfig {
   std::string project_id;
   const store::EventLog* log = nullptr;  // for loading the stream; outlives the actor system
   event_store_actor store;
-  project_registry_actor registry;  // told when the actor has been idle for idle_after
-  std::chrono::milliseconds idle_after{60'000};
 };
 
 // Spawns the actor of one project. It loads the project's stream, then runs
 // each command through decide(), appends the events with the stream version
 // it holds (so a second writer would conflict, never overwrite), waits for
 // durability before the next command, and folds the events with evolve().
+// It runs until told to stop (stop_atom, from its registry).
 project_actor spawn_project_actor(caf::actor_system& system, ProjectActorConfig config);
 
 }  // namespace vouch::actors

@@ -2,9 +2,9 @@
 
 #include <functional>
 
-#include "actors/execution/child_process.hpp"
 #include "actors/domain/import_messages.hpp"
 #include "actors/type_ids.hpp"
+#include "process/child_process.hpp"
 #include "store/snapshots.hpp"
 
 namespace vouch::actors {
@@ -17,8 +17,8 @@ namespace vouch::actors {
 // missing project, kUnavailable when git fails or times out.
 // REQUIRES: every pointer outlives the import.
 void import_snapshot(caf::actor_system& system, const ImportSettings* settings,
-                     ProcessHost* processes, store::SnapshotStore* snapshots,
+                     process::ProcessHost* processes, store::SnapshotStore* snapshots,
                      project_registry_actor projects, ImportRequest request,
-                     std::function<void(events::Result<ImportedSnapshot>)> done);
+                     std::function<void(base::Result<ImportedSnapshot>)> done);
 
 }  // namespace vouch::actors

@@ -16,27 +16,34 @@ caf::result<events::Project> route(Self self, const Command& command) {
 }
 
 project_registry_actor::behavior_type registry(Self self, const store::EventLog* log,
-                                               event_store_actor store,
-                                               std::chrono::milliseconds idle_after) {
-  keep_keyed_actors(self, self->state.actors, [=](const std::string& id) {
-    return spawn_project_actor(self->system(),
-                               ProjectActorConfig{id, log, store, self, idle_after});
-  });
+                                               event_store_actor store, ProjectActorLimits limits) {
+  keep_keyed_actors(
+      self, self->state.actors,
+      [=](const std::string& id) {
+        return spawn_project_actor(self->system(), ProjectActorConfig{id, log, store});
+      },
+      limits.max_live);
+  // One timer for all the projects (not one per actor: a timer holds its
+  // actor's memory until it fires, even after the actor stopped).
+  const auto sweep_every = std::max(limits.idle_after / 4, std::chrono::milliseconds(1));
+  self->delayed_send(self, sweep_every, idle_atom_v);
   return {
       [self](const events::CreateProject& command) { return route(self, command); },
       [self](const events::UpdateProject& command) { return route(self, command); },
       [self](const events::DeleteProject& command) { return route(self, command); },
       [self](const events::ImportProject& command) { return route(self, command); },
-      [self](idle_atom, const std::string& id) { self->state.actors->stop(id, stop_atom_v); },
+      [self, limits, sweep_every](idle_atom) {
+        self->state.actors->stop_idle(limits.idle_after);
+        self->delayed_send(self, sweep_every, idle_atom_v);
+      },
   };
 }
 
 }  // namespace
 
 project_registry_actor spawn_project_registry(caf::actor_system& system, const store::EventLog& log,
-                                              event_store_actor store,
-                                              std::chrono::milliseconds idle_after) {
-  return system.spawn(registry, &log, std::move(store), idle_after);
+                                              event_store_actor store, ProjectActorLimits limits) {
+  return system.spawn(registry, &log, std::move(store), limits);
 }
 
 }  // namespace vouch::actors

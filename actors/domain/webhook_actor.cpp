@@ -5,7 +5,7 @@
 #include "actors/domain/webhook_actor_state.hpp"
 #include "actors/errors.hpp"
 #include "actors/timeouts.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "events/public_types.hpp"
 #include "events/webhook.hpp"
 #include "log/log.hpp"
@@ -29,7 +29,7 @@ bool accepting(const WebhookActorState& state) {
 // Appends the events a command decided and folds them; the reply carries the
 // whole webhook (the handler decides whether the secret is shown).
 void commit(Self self, const std::vector<events::WebhookEvent>& decided, const std::string& account,
-            events::Millis at, std::function<void(caf::error)> failed,
+            base::Millis at, std::function<void(caf::error)> failed,
             std::function<void()> succeeded) {
   auto& state = self->state;
   auto request = append_request(events::webhook_stream(state.config.webhook_id), state.version,
@@ -70,7 +70,7 @@ caf::result<events::Webhook> handle(Self self, const Command& command, const Rul
 
 void disable(Self self, std::string reason) {
   auto& state = self->state;
-  const auto now = events::now_millis();
+  const auto now = base::now_millis();
   auto decided =
       events::decide(state.webhook, events::DisableWebhook{state.config.webhook_id, reason, now});
   if (!decided || decided->empty()) return;
@@ -132,7 +132,7 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
           --state.timers;
           retry.from_timer = false;
         }
-        const auto now = events::now_millis();
+        const auto now = base::now_millis();
         if (retry.due > now) {
           ++state.timers;
           retry.from_timer = true;
@@ -161,15 +161,15 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
         if (state.load_error) return to_caf_error(*state.load_error);
         if (!state.webhook.webhook || state.webhook.deleted ||
             state.webhook.webhook->account != command.account) {
-          return to_caf_error(events::Error::not_found("no webhook " + command.webhook_id));
+          return to_caf_error(base::Error::not_found("no webhook " + command.webhook_id));
         }
         auto entry = state.config.deliveries->find(command.delivery_id);
         if (!entry) return to_caf_error(std::move(entry).error());
         if (!*entry || (*entry)->webhook_id != command.webhook_id) {
-          return to_caf_error(events::Error::not_found("no delivery " + command.delivery_id));
+          return to_caf_error(base::Error::not_found("no delivery " + command.delivery_id));
         }
         if (!state.webhook.webhook->active) {
-          return to_caf_error(events::Error::conflict(
+          return to_caf_error(base::Error::conflict(
               "the webhook is inactive; activate it (PUT active: true) before redelivering"));
         }
         const auto& original = **entry;

@@ -4,11 +4,11 @@
 #include <string>
 
 #include "actors/type_ids.hpp"
-#include "actors/delivery/webhook_client.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
 #include "store/deliveries_view.hpp"
 #include "store/event_log.hpp"
+#include "transport/webhook_client.hpp"
 
 namespace vouch::actors {
 
@@ -17,8 +17,8 @@ struct WebhookActorConfig {
   const store::EventLog* log = nullptr;  // streams and events to send; outlives the actors
   const store::DeliveriesView* deliveries = nullptr;
   event_store_actor store;
-  webhook_registry_actor registry;  // told when the actor has been idle for idle_after
-  WebhookClient* client = nullptr;  // outlives the actors
+  webhook_registry_actor registry;             // told when the actor has been idle for idle_after
+  transport::WebhookClient* client = nullptr;  // outlives the actors
   events::WebhookRules rules;
   events::RetryPolicy retry;
   std::chrono::milliseconds timeout{15'000};

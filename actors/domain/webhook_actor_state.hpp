@@ -55,7 +55,7 @@ struct Send {
 // from it once it is.
 struct Unrecorded {
   events::DeliveryAttempted attempt;
-  std::optional<events::Millis> delay;  // to the next attempt
+  std::optional<base::Millis> delay;  // to the next attempt
   events::AttemptVerdict verdict = events::AttemptVerdict::kFailed;
   std::shared_ptr<BatchAck> ack;
 };
@@ -64,7 +64,7 @@ struct WebhookActorState {
   WebhookActorConfig config;
   events::WebhookState webhook;
   std::uint64_t version = 0;
-  std::optional<events::Error> load_error;
+  std::optional<base::Error> load_error;
 
   std::deque<Send> queue;
   std::unordered_map<std::uint64_t, Send> in_flight;
@@ -75,7 +75,7 @@ struct WebhookActorState {
   std::vector<Unrecorded> appending;   // in the append in flight
   bool append_in_flight = false;
   std::size_t timers = 0;  // retries scheduled
-  std::optional<events::Millis> failing_since;
+  std::optional<base::Millis> failing_since;
   std::mt19937_64 random{std::random_device{}()};
   Clock::time_point last_active = Clock::now();
   bool stopping = false;  // the registry forgot this actor; quit once nothing is left
@@ -95,10 +95,10 @@ void enqueue(Self self, Send send);
 void start_next(Self self);
 // Records one attempt (in the next batch); what follows from it waits until
 // it is durable.
-void record(Self self, Send send, const OutboundResult& result, bool sent,
+void record(Self self, Send send, const transport::OutboundResult& result, bool sent,
             bool retry_unsent = false);
 // The event at `position`, checked to be `event_id`.
-events::Result<events::RecordedEvent> event_at(const store::EventLog& log, std::uint64_t position,
-                                               const std::string& event_id);
+base::Result<events::RecordedEvent> event_at(const store::EventLog& log, std::uint64_t position,
+                                             const std::string& event_id);
 
 }  // namespace vouch::actors::webhook_detail

@@ -43,7 +43,7 @@ webhook_registry_actor::behavior_type registry(Self self, WebhookActorConfig pro
           self->send(actor, retry);
         });
       },
-      [self](idle_atom, const std::string& id) { self->state.actors->stop(id, stop_atom_v); },
+      [self](idle_atom, const std::string& id) { self->state.actors->stop(id); },
   };
 }
 

@@ -5,8 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "events/digest.hpp"
-#include "events/ids.hpp"
+#include "base/digest.hpp"
+#include "base/ids.hpp"
 #include "log/log.hpp"
 
 namespace vouch::actors {
@@ -14,7 +14,7 @@ namespace {
 
 struct DependencyCacheState {
   const RunnerSettings* settings = nullptr;
-  ProcessHost* host = nullptr;
+  process::ProcessHost* host = nullptr;
   // Installs under way, and who waits for each.
   std::unordered_map<std::string, std::vector<caf::typed_response_promise<InstallOutcome>>>
       installing;
@@ -31,7 +31,7 @@ std::string package_json(const events::RunEnvironment& environment) {
 }
 
 // npm's own explanation: its "npm error" lines, else the end of its output.
-std::string npm_reason(const ProcessExit& exit) {
+std::string npm_reason(const process::ProcessExit& exit) {
   std::string reason;
   std::size_t start = 0;
   const auto& text = exit.stderr_tail;
@@ -55,11 +55,11 @@ std::string npm_reason(const ProcessExit& exit) {
 void install(Self self, const std::string& key, const events::RunEnvironment& environment) {
   const auto& settings = *self->state.settings;
   const auto final_folder = settings.dependency_root / key;
-  const auto staging = settings.dependency_root / (key + ".installing-" + events::new_id(""));
+  const auto staging = settings.dependency_root / (key + ".installing-" + base::new_id(""));
   std::error_code ec;
   std::filesystem::create_directories(staging, ec);
   std::ofstream(staging / "package.json") << package_json(environment);
-  ProcessSpec spec;
+  process::ProcessSpec spec;
   spec.program = settings.npm;
   spec.cwd = staging;
   spec.args = {"install",    "--ignore-scripts",  "--no-audit",      "--no-fund",
@@ -70,7 +70,7 @@ void install(Self self, const std::string& key, const events::RunEnvironment& en
               "npm_config_cache=" + (settings.dependency_root / ".npm-cache").string(),
               "npm_config_update_notifier=false"};
   auto handle = caf::actor_cast<dependency_cache_actor>(self);
-  auto child = ChildProcess::start(*self->state.host, spec);
+  auto child = process::ChildProcess::start(*self->state.host, spec);
   if (!child) {
     self->send(self, installed_atom_v, key,
                InstallOutcome{{}, events::RunError{"install_failed", child.error().message}});
@@ -82,7 +82,7 @@ void install(Self self, const std::string& key, const events::RunEnvironment& en
   process->exchange(
       {}, true, timeout,
       [process, handle, key, staging, final_folder, timeout](std::optional<std::string>) {
-        process->wait(timeout, [handle, key, staging, final_folder](ProcessExit exit) {
+        process->wait(timeout, [handle, key, staging, final_folder](process::ProcessExit exit) {
           InstallOutcome outcome;
           std::error_code ec;
           if (exit.code == 0 && !exit.killed) {
@@ -103,7 +103,7 @@ void install(Self self, const std::string& key, const events::RunEnvironment& en
 }
 
 dependency_cache_actor::behavior_type dependency_cache(Self self, const RunnerSettings* settings,
-                                                       ProcessHost* host) {
+                                                       process::ProcessHost* host) {
   self->state.settings = settings;
   self->state.host = host;
   return {
@@ -144,11 +144,12 @@ std::string dependency_key(const events::RunEnvironment& environment) {
     canonical += range;
     canonical.push_back('\0');
   }
-  return events::sha256_hex(canonical);
+  return base::sha256_hex(canonical);
 }
 
 dependency_cache_actor spawn_dependency_cache(caf::actor_system& system,
-                                              const RunnerSettings& settings, ProcessHost& host) {
+                                              const RunnerSettings& settings,
+                                              process::ProcessHost& host) {
   return system.spawn(dependency_cache, &settings, &host);
 }
 

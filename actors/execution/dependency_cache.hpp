@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "actors/execution/child_process.hpp"
 #include "actors/execution/runner_settings.hpp"
 #include "actors/type_ids.hpp"
-#include "events/test_run.hpp"
+#include "events/run.hpp"
+#include "process/child_process.hpp"
 
 namespace vouch::actors {
 
@@ -19,6 +19,7 @@ std::string dependency_key(const events::RunEnvironment& environment);
 // one map share one install. A failed install answers with npm's reason.
 // REQUIRES: `settings` and `host` outlive the actor.
 dependency_cache_actor spawn_dependency_cache(caf::actor_system& system,
-                                              const RunnerSettings& settings, ProcessHost& host);
+                                              const RunnerSettings& settings,
+                                              process::ProcessHost& host);
 
 }  // namespace vouch::actors

@@ -5,10 +5,10 @@
 
 #include "actors/errors.hpp"
 #include "actors/execution/runner_protocol.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "log/log.hpp"
-#include "store/runner_code_cache.hpp"
-#include "store/transform_cache.hpp"
+#include "runner_cache/runner_code_cache.hpp"
+#include "runner_cache/transform_cache.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -32,7 +32,7 @@ void discard(const WarmRunner& runner) {
 
 struct ExecutorPoolState {
   const RunnerSettings* settings = nullptr;
-  ProcessHost* host = nullptr;
+  process::ProcessHost* host = nullptr;
   RunnerStats* stats = nullptr;
   std::deque<WarmRunner> ready;  // default Node.js version
   std::size_t warming = 0;       // default-version runners starting for the pool
@@ -71,7 +71,7 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
     return;
   }
   const auto& node = version->second;
-  const auto workdir = state.settings->work_root / ("run-" + events::new_id(""));
+  const auto workdir = state.settings->work_root / ("run-" + base::new_id(""));
   std::error_code ec;
   std::filesystem::create_directories(workdir, ec);
   // With runs already waiting (here or at the hub), this start is on their
@@ -94,7 +94,7 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
   // its Node.js major, and it is kept when that runner says it is ready.
   // Either way the file is removed when the runner is ready: its job's files
   // go into that folder.
-  std::shared_ptr<store::RunnerCodeCache> code_cache;
+  std::shared_ptr<runner_cache::RunnerCodeCache> code_cache;
   if (const auto& held = state.settings->code_cache; held && !args.empty()) {
     if (auto lent = held->lend(major, workdir / kCodeCacheFile); !lent) {
       log::warn("runner", "the code cache was not lent: " + lent.error().message);
@@ -105,7 +105,7 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
     args = {"--save-code-cache", kCodeCacheFile};
     code_cache = held;
   }
-  auto child = ChildProcess::start(
+  auto child = process::ChildProcess::start(
       *state.host,
       sandboxed_runner(*state.settings, state.settings->run_limits, workdir, node, "run.js", args,
                        node_path.empty() ? std::vector<std::filesystem::path>{}
@@ -137,7 +137,8 @@ void start_runner(Self self, const std::string& major, const std::string& node_p
                          RunnerStart{WarmRunner{process, workdir, major}, {}});
           return;
         }
-        process->wait(std::chrono::seconds(2), [handle, start, workdir, line](ProcessExit exit) {
+        process->wait(std::chrono::seconds(2), [handle, start, workdir,
+                                                line](process::ProcessExit exit) {
           std::error_code ec;
           std::filesystem::remove_all(workdir, ec);
           std::string why = "a runner did not get ready: ";
@@ -201,7 +202,7 @@ void pump(Self self) {
 }
 
 executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings* settings,
-                                                 ProcessHost* host, RunnerStats* stats) {
+                                                 process::ProcessHost* host, RunnerStats* stats) {
   self->state.settings = settings;
   self->state.host = host;
   self->state.stats = stats;
@@ -236,8 +237,7 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
           if (for_request != 0) {
             --state.busy;
             if (auto found = state.requests.find(for_request); found != state.requests.end()) {
-              found->second.promise.deliver(
-                  to_caf_error(events::Error::unavailable(outcome.error)));
+              found->second.promise.deliver(to_caf_error(base::Error::unavailable(outcome.error)));
               state.requests.erase(found);
             }
           } else if (!state.backing_off) {
@@ -271,7 +271,7 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
         }
         auto found = state.requests.find(ticket);
         if (found == state.requests.end() || !found->second.waiting) return;
-        found->second.promise.deliver(to_caf_error(events::Error::unavailable(
+        found->second.promise.deliver(to_caf_error(base::Error::unavailable(
             "no runner became free within " +
             std::to_string(state.settings->run_queue_wait.count() / 1000) + " s")));
         state.requests.erase(found);
@@ -282,7 +282,7 @@ executor_pool_actor::behavior_type executor_pool(Self self, const RunnerSettings
 }  // namespace
 
 executor_pool_actor spawn_executor_pool(caf::actor_system& system, const RunnerSettings& settings,
-                                        ProcessHost& host, RunnerStats& stats) {
+                                        process::ProcessHost& host, RunnerStats& stats) {
   return system.spawn(executor_pool, &settings, &host, &stats);
 }
 

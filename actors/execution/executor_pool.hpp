@@ -1,9 +1,9 @@
 #pragma once
 
-#include "actors/execution/child_process.hpp"
 #include "actors/execution/runner_settings.hpp"
 #include "actors/execution/runner_stats.hpp"
 #include "actors/type_ids.hpp"
+#include "process/child_process.hpp"
 
 namespace vouch::actors {
 
@@ -17,6 +17,6 @@ namespace vouch::actors {
 // a runner sends release_atom when its process has ended.
 // REQUIRES: `settings`, `host` and `stats` outlive the actor.
 executor_pool_actor spawn_executor_pool(caf::actor_system& system, const RunnerSettings& settings,
-                                        ProcessHost& host, RunnerStats& stats);
+                                        process::ProcessHost& host, RunnerStats& stats);
 
 }  // namespace vouch::actors

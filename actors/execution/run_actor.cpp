@@ -1,7 +1,7 @@
 #include "actors/execution/run_actor.hpp"
 
 #include "actors/errors.hpp"
-#include "events/clock.hpp"
+#include "base/clock.hpp"
 #include "log/log.hpp"
 #include "store/coverage_reports.hpp"
 
@@ -24,7 +24,7 @@ void keep_coverage_report(const RunActorConfig& config, std::vector<events::Sour
   std::map<std::string, std::string> files;
   for (auto& file : report) files.emplace(std::move(file.path), std::move(file.content));
   const auto& run_id = config.run.id;
-  auto kept = reports->keep_files(run_id, files, events::now_millis());
+  auto kept = reports->keep_files(run_id, files, base::now_millis());
   if (!kept) {
     log::warn("runs", "the coverage report of " + run_id + " was not kept: " + kept.error().message,
               {{"runId", run_id}});

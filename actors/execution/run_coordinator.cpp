@@ -8,7 +8,7 @@
 #include "actors/errors.hpp"
 #include "actors/execution/run_actor.hpp"
 #include "actors/timeouts.hpp"
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "log/log.hpp"
 
 namespace vouch::actors {
@@ -46,7 +46,7 @@ using Self = run_coordinator_actor::stateful_pointer<RunCoordinatorState>;
 // A run's events, appended to its stream.
 store::AppendRequest run_append(const events::TestRun& run,
                                 const std::vector<events::RunEvent>& decided,
-                                std::uint64_t expected_version, events::Millis at) {
+                                std::uint64_t expected_version, base::Millis at) {
   return actors::append_request(events::run_stream(run.id), expected_version, decided, run.account,
                                 at);
 }
@@ -65,7 +65,7 @@ double threshold_of(const RunCoordinatorConfig& config, const events::TestRun& r
 
 void end_run(Self self, const events::TestRun& run, const events::RunReport& report) {
   auto& config = self->state.config;
-  const auto at = events::now_millis();
+  const auto at = base::now_millis();
   auto previous = config.tests->latest_coverage(run.project_id);
   if (!previous) {
     log::error("runs", previous.error().message);
@@ -98,11 +98,11 @@ void interrupt_unfinished(Self self) {
     return;
   }
   for (const auto& run : *running) {
-    auto decided = events::interrupt_run(run, events::now_millis());
+    auto decided = events::interrupt_run(run, base::now_millis());
     if (!decided) continue;
     log::warn("runs", run.id + " was running when vouchd stopped; ended as interrupted");
     self->request(self->state.config.store, kAppendTimeout, append_atom_v,
-                  run_append(run, *decided, 1, events::now_millis()))
+                  run_append(run, *decided, 1, base::now_millis()))
         .await([](const store::AppendResult&) {},
                [id = run.id](caf::error& error) {
                  log::error("runs", "could not end " + id + ": " + from_caf_error(error).message);

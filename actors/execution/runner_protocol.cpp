@@ -27,7 +27,7 @@ std::string last_lines(std::string_view text, std::size_t count) {
   return std::string(text.substr(start));
 }
 
-std::string exit_description(const ProcessExit& exit) {
+std::string exit_description(const process::ProcessExit& exit) {
   if (exit.signal != 0) return "killed by signal " + std::to_string(exit.signal);
   return "exit code " + std::to_string(exit.code);
 }
@@ -76,12 +76,12 @@ void read_results(const boost::json::object& object, events::RunReport& report) 
 
 }  // namespace
 
-ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
-                             const std::filesystem::path& workdir,
-                             const std::filesystem::path& node, std::string_view script,
-                             const std::vector<std::string>& script_args,
-                             const std::vector<std::filesystem::path>& readable) {
-  ProcessSpec spec;
+process::ProcessSpec sandboxed_runner(const RunnerSettings& settings, const SandboxLimits& limits,
+                                      const std::filesystem::path& workdir,
+                                      const std::filesystem::path& node, std::string_view script,
+                                      const std::vector<std::string>& script_args,
+                                      const std::vector<std::filesystem::path>& readable) {
+  process::ProcessSpec spec;
   spec.program = settings.sandbox;
   spec.cwd = workdir;
   spec.args = {workdir.string(),
@@ -122,7 +122,33 @@ std::string generation_job_line(const GenerationJob& job) {
                              {"timeBudgetMs", job.budget.count()}};
   if (job.node_path) object["nodePath"] = job.node_path->string();
   if (job.wall_limit.count() > 0) object["wallLimitMs"] = job.wall_limit.count();
+  if (job.deadline.count() > 0) object["deadlineMs"] = job.deadline.count();
   return boost::json::serialize(object) + "\n";
+}
+
+std::optional<GenerationProgress> read_generation_progress(const std::string& line) {
+  // Cheap test first: result lines can be megabytes.
+  if (line.rfind("{\"progress\":", 0) != 0 || line.size() > 4096) return std::nullopt;
+  auto object = parse_line(line);
+  if (!object) return std::nullopt;
+  const auto* value = object->if_contains("progress");
+  if (!value || !value->is_object()) return std::nullopt;
+  const auto& fields = value->get_object();
+  const auto count = [&](std::string_view key) -> std::uint32_t {
+    const auto* number = fields.if_contains(key);
+    if (!number || !number->is_number()) return 0;
+    boost::system::error_code ec;
+    const auto n = number->to_number<double>(ec);
+    return ec || n < 0 || n > 1e9 ? 0 : static_cast<std::uint32_t>(n);
+  };
+  GenerationProgress progress;
+  const auto* phase = fields.if_contains("phase");
+  if (!phase || !phase->is_string() || phase->get_string().size() > 32) return std::nullopt;
+  progress.phase = std::string(phase->get_string());
+  progress.files_done = count("filesDone");
+  progress.files_total = count("filesTotal");
+  progress.tests_kept = count("testsKept");
+  return progress;
 }
 
 std::string with_problem(const std::string& summary, std::string_view path, std::string_view code,
@@ -135,14 +161,14 @@ std::string with_problem(const std::string& summary, std::string_view path, std:
   return boost::json::serialize(object);
 }
 
-events::Result<GenerationOutput> read_generation(const std::optional<std::string>& line,
-                                                 const ProcessExit& exit) {
+base::Result<GenerationOutput> read_generation(const std::optional<std::string>& line,
+                                               const process::ProcessExit& exit) {
   if (line) {
     auto object = parse_line(*line);
-    if (!object) return events::Error::internal("the generator's answer is not JSON: " + *line);
+    if (!object) return base::Error::internal("the generator's answer is not JSON: " + *line);
     if (const auto* error = object->if_contains("error"); error && error->is_string()) {
-      return events::Error::internal("the generator failed (" + exit_description(exit) +
-                                     "): " + std::string(error->get_string()));
+      return base::Error::internal("the generator failed (" + exit_description(exit) +
+                                   "): " + std::string(error->get_string()));
     }
     try {
       const auto* files = object->if_contains("files");
@@ -150,32 +176,40 @@ events::Result<GenerationOutput> read_generation(const std::optional<std::string
       if (!files || !summary || !summary->is_object()) {
         throw ja::CorruptRecord{"files or summary missing"};
       }
-      return GenerationOutput{events::files_from_json(*files), boost::json::serialize(*summary)};
+      GenerationOutput output{events::files_from_json(*files), boost::json::serialize(*summary),
+                              std::nullopt};
+      if (const auto* sources = object->if_contains("sources")) {
+        if (!sources->is_array()) throw ja::CorruptRecord{"sources is not an array"};
+        output.sources.emplace();
+        for (const auto& path : sources->get_array()) {
+          if (!path.is_string()) throw ja::CorruptRecord{"sources holds a non-string"};
+          output.sources->emplace_back(path.get_string());
+        }
+      }
+      return output;
     } catch (const ja::CorruptRecord& corrupt) {
-      return events::Error::internal("the generator's answer is malformed: " + corrupt.what);
+      return base::Error::internal("the generator's answer is malformed: " + corrupt.what);
     }
   }
   const auto verdict = sandbox_verdict(exit);
   if (verdict && verdict->code.ends_with("_limit")) {
-    return events::Error::invalid(
-        "generation stopped at a limit of its sandbox: " + verdict->detail +
-        "; the uploaded code may not terminate or may use too much");
+    return base::Error::invalid("generation stopped at a limit of its sandbox: " + verdict->detail +
+                                "; the uploaded code may not terminate or may use too much");
   }
   // The generator never dies by a signal of its own: the uploaded code it
   // loaded signalled it (its parent, its process group or every process).
   if (verdict && verdict->code == "crashed") {
-    return events::Error::invalid("generation ended: " + verdict->detail +
-                                  " (uploaded code that signals its parent or its process group "
-                                  "does this); no tests were generated");
+    return base::Error::invalid("generation ended: " + verdict->detail +
+                                " (uploaded code that signals its parent or its process group "
+                                "does this); no tests were generated");
   }
   if (!verdict && exit.signal != 0 && !exit.killed) {
-    return events::Error::invalid("generation ended: the sandbox was " + exit_description(exit) +
-                                  ", which uploaded code that signals every process it may "
-                                  "does; no tests were generated");
+    return base::Error::invalid("generation ended: the sandbox was " + exit_description(exit) +
+                                ", which uploaded code that signals every process it may "
+                                "does; no tests were generated");
   }
-  return events::Error::internal("the generator ended without an answer (" +
-                                 exit_description(exit) +
-                                 "): " + last_lines(stderr_without_report(exit.stderr_tail), 5));
+  return base::Error::internal("the generator ended without an answer (" + exit_description(exit) +
+                               "): " + last_lines(stderr_without_report(exit.stderr_tail), 5));
 }
 
 std::string run_job_line(const RunJob& job) {
@@ -192,7 +226,7 @@ bool is_ready_line(const std::string& line) {
   return ready && ready->is_bool() && ready->get_bool();
 }
 
-std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit) {
+std::optional<events::RunError> sandbox_verdict(const process::ProcessExit& exit) {
   const auto at = exit.stderr_tail.rfind("{\"sandbox\":");
   if (at != std::string::npos) {
     auto end = exit.stderr_tail.find('\n', at);
@@ -229,7 +263,49 @@ std::optional<events::RunError> sandbox_verdict(const ProcessExit& exit) {
                                                 "): " + last_lines(exit.stderr_tail, 5)};
 }
 
-events::RunReport read_run(const std::optional<std::string>& line, const ProcessExit& exit) {
+std::vector<events::TestCase> read_test_cases(const std::string& line) {
+  std::vector<events::TestCase> cases;
+  auto object = parse_line(line);
+  if (!object) return cases;
+  const auto* results = object->if_contains("results");
+  if (!results || !results->is_object()) return cases;
+  const auto* tests = results->get_object().if_contains("tests");
+  if (!tests || !tests->is_array()) return cases;
+  const auto text = [](const boost::json::object& entry, std::string_view key) {
+    const auto* value = entry.if_contains(key);
+    if (!value || !value->is_string()) return std::string();
+    const auto& string = value->get_string();
+    return std::string(string.data(), std::min(string.size(), events::kMaxCaseText));
+  };
+  for (const auto& value : tests->get_array()) {
+    if (cases.size() == events::kMaxTestCases) break;
+    if (!value.is_object()) continue;
+    const auto& entry = value.get_object();
+    events::TestCase test;
+    test.name = text(entry, "name");
+    if (test.name.empty()) continue;
+    test.file = text(entry, "file");
+    test.suite = text(entry, "suite");
+    const auto status = text(entry, "status");
+    test.status = status == events::kCaseFailed   ? events::kCaseFailed
+                  : status == events::kCasePassed ? events::kCasePassed
+                                                  : events::kCaseSkipped;
+    if (const auto* duration = entry.if_contains("durationMs"); duration && duration->is_number()) {
+      boost::system::error_code ec;
+      const auto ms = duration->to_number<double>(ec);
+      if (!ec && ms > 0 && ms < 1e12) test.duration_ms = static_cast<std::int64_t>(ms);
+    }
+    if (test.status == events::kCaseFailed) {
+      test.message = text(entry, "message");
+      test.stack = text(entry, "stack");
+    }
+    cases.push_back(std::move(test));
+  }
+  return cases;
+}
+
+events::RunReport read_run(const std::optional<std::string>& line,
+                           const process::ProcessExit& exit) {
   events::RunReport report;
   if (line) {
     auto object = parse_line(*line);

@@ -10,9 +10,12 @@
 
 namespace vouch::store {
 class CoverageReports;
+}  // namespace vouch::store
+
+namespace vouch::runner_cache {
 class RunnerCodeCache;
 class TransformCache;
-}  // namespace vouch::store
+}  // namespace vouch::runner_cache
 
 namespace vouch::actors {
 
@@ -41,7 +44,7 @@ struct SandboxLimits {
 };
 
 // Where the Node.js side lives and how jobs run: every generation and every
-// run is a fresh runner process under vouch-sandbox (sandbox/).
+// run is a fresh runner process under vouch-sandbox (process/sandbox/).
 struct RunnerSettings {
   std::filesystem::path runner_dir;  // holds bin/generate.js and bin/run.js
   std::filesystem::path sandbox;     // the vouch-sandbox launcher, beside vouchd
@@ -55,10 +58,10 @@ struct RunnerSettings {
   store::CoverageReports* coverage_reports = nullptr;
   // Jest's transforms of each project, lent to its next runs on this machine;
   // only with bubblewrap, which shows every run its folder at the same path.
-  std::shared_ptr<store::TransformCache> transform_cache;
+  std::shared_ptr<runner_cache::TransformCache> transform_cache;
   // V8's code cache of the runner's modules, lent to runners started with
   // runs waiting; only with isolation, which hides where it is kept.
-  std::shared_ptr<store::RunnerCodeCache> code_cache;
+  std::shared_ptr<runner_cache::RunnerCodeCache> code_cache;
 
   // Generation: fresh processes from a bounded pool.
   std::size_t generator_slots = 2;

@@ -5,17 +5,17 @@
 #include <optional>
 #include <string>
 
-#include "actors/execution/child_process.hpp"
 #include "actors/execution/runner_protocol.hpp"
-#include "events/result.hpp"
-#include "events/test_run.hpp"
+#include "base/result.hpp"
+#include "events/run.hpp"
+#include "process/child_process.hpp"
 
 namespace vouch::actors {
 
 // A runner process that has loaded Jest and said it is ready, waiting in its
 // own sandbox and work folder for exactly one run.
 struct WarmRunner {
-  std::shared_ptr<ChildProcess> process;
+  std::shared_ptr<process::ChildProcess> process;
   std::filesystem::path workdir;
   std::string node_major;
 };
@@ -28,7 +28,7 @@ struct RunnerStart {
 
 // What the generator's process came to.
 struct GenerationOutcome {
-  events::Result<GenerationOutput> output{events::Error::internal("no outcome")};
+  base::Result<GenerationOutput> output{base::Error::internal("no outcome")};
 };
 
 // Where a run's dependencies are: the node_modules folder ("" without

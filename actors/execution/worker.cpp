@@ -3,17 +3,14 @@
 #include <algorithm>
 
 #include "actors/errors.hpp"
+#include "actors/execution/generation_scale.hpp"
 #include "actors/execution/runner_protocol.hpp"
 #include "log/log.hpp"
+#include "runner_cache/transform_cache.hpp"
 #include "store/coverage_reports.hpp"
-#include "store/transform_cache.hpp"
 
 namespace vouch::actors {
 namespace {
-
-// The part of the generation sandbox's wall limit the budget may not stretch into: the
-// generator's start, its verification (which the budget does not bound) and its answer.
-constexpr std::chrono::milliseconds kGenerationWallMargin{15'000};
 
 // Makes `task` the job's one task; the returned promise is its answer.
 template <class Done, class Self, class Task>
@@ -57,6 +54,46 @@ struct GenerationJobState {
 
 using GenerationSelf = generation_job_actor::stateful_pointer<GenerationJobState>;
 
+// Where a generation's progress goes: nowhere for a synchronous one.
+struct ProgressSink {
+  generation_progress_actor to;
+  std::string test_id;
+
+  void tell(std::string phase, std::uint32_t files_done = 0, std::uint32_t files_total = 0,
+            std::uint32_t tests_kept = 0) const {
+    if (!to) return;
+    caf::anon_send(
+        to, GenerationProgress{test_id, std::move(phase), files_done, files_total, tests_kept});
+  }
+};
+
+// Writes `job` to the generator (and closes its stdin; empty: already
+// written), then reads its stdout up to the result line, telling `sink` each
+// progress line on the way; `done` gets the result line (nullopt as
+// ChildProcess::exchange gives it), all before `deadline`.
+void exchange_until_result(std::shared_ptr<process::ChildProcess> process, std::string job,
+                           ProgressSink sink, std::chrono::steady_clock::time_point deadline,
+                           std::function<void(std::optional<std::string>)> done) {
+  const auto left =
+      std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 deadline - std::chrono::steady_clock::now()));
+  const bool writes = !job.empty();
+  process->exchange(std::move(job), writes, left,
+                    [process, sink = std::move(sink), deadline,
+                     done = std::move(done)](std::optional<std::string> line) mutable {
+                      if (line && sink.to) {
+                        if (auto progress = read_generation_progress(*line)) {
+                          sink.tell(std::move(progress->phase), progress->files_done,
+                                    progress->files_total, progress->tests_kept);
+                          exchange_until_result(std::move(process), "", std::move(sink), deadline,
+                                                std::move(done));
+                          return;
+                        }
+                      }
+                      done(std::move(line));
+                    });
+}
+
 // Starts the generator in a work folder of its own; its outcome comes back
 // as generated_atom.
 void launch(GenerationSelf self) {
@@ -69,34 +106,36 @@ void launch(GenerationSelf self) {
   const auto& node = version != settings.node_versions.end() ? version->second : settings.node;
   std::vector<std::filesystem::path> readable;
   if (!state.node_path.empty()) readable.emplace_back(state.node_path);
-  auto child = ChildProcess::start(
-      *state.config.host, sandboxed_runner(settings, settings.generation_limits, state.workdir,
-                                           node, "generate.js", {}, readable));
+  std::vector<std::string> args;
+  if (state.task.progress_to) args.emplace_back("--progress");
+  // A package of many sources gets a longer budget, and limits to match.
+  const auto plan = generation_plan(settings, state.task.files);
+  const auto& limits = plan.limits;
+  auto child = process::ChildProcess::start(
+      *state.config.host,
+      sandboxed_runner(settings, limits, state.workdir, node, "generate.js", args, readable));
   if (!child) {
     log::error("generator", child.error().message);
     self->send(self, generated_atom_v, GenerationOutcome{std::move(child).error()});
     return;
   }
-  // On a busy machine the budget stretches up to the sandbox's wall limit less the margin
-  // (with a wall limit below the margin, not at all: the generator never cuts below its budget).
-  const auto wall_limit = std::max(
-      std::chrono::milliseconds(1),
-      std::chrono::milliseconds(settings.generation_limits.wall_ms) - kGenerationWallMargin);
-  GenerationJob job{state.task.files,           state.task.framework, state.task.threshold,
-                    settings.generation_budget, std::nullopt,         wall_limit};
+  GenerationJob job{state.task.files, state.task.framework, state.task.threshold, plan.budget,
+                    std::nullopt,     plan.stretch,         plan.deadline};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);
   // The sandbox's wall limit ends a generator that hangs; this deadline is the backstop.
-  const std::chrono::milliseconds deadline(settings.generation_limits.wall_ms + 5'000);
-  process->exchange(generation_job_line(job), true, deadline,
-                    [process, handle](std::optional<std::string> answer) {
-                      process->wait(std::chrono::seconds(5), [handle, answer = std::move(answer)](
-                                                                 ProcessExit exit) {
+  const std::chrono::milliseconds deadline(limits.wall_ms + 5'000);
+  exchange_until_result(
+      process, generation_job_line(job), ProgressSink{state.task.progress_to, state.task.test_id},
+      std::chrono::steady_clock::now() + deadline,
+      [process, handle](std::optional<std::string> answer) {
+        process->wait(std::chrono::seconds(5),
+                      [handle, answer = std::move(answer)](process::ProcessExit exit) {
                         caf::anon_send(handle, generated_atom_v,
                                        GenerationOutcome{read_generation(answer, exit)});
                       });
-                    });
+      });
 }
 
 generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerConfig config) {
@@ -104,6 +143,8 @@ generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerCo
   return {
       [self](GenerationTask& task) -> caf::result<GenerationDone> {
         auto promise = accept<GenerationDone>(self, task);
+        ProgressSink{self->state.task.progress_to, self->state.task.test_id}.tell(
+            self->state.task.environment.dependencies.empty() ? "starting" : "installing");
         if (self->state.task.environment.dependencies.empty()) {
           launch(self);
           return promise;
@@ -124,13 +165,15 @@ generation_job_actor::behavior_type generation_job(GenerationSelf self, WorkerCo
         GenerationDone done;
         done.worker = state.config.name;
         if (!outcome.output) {
-          if (outcome.output.error().code == events::ErrorCode::kInternal) {
+          if (outcome.output.error().code == base::ErrorCode::kInternal) {
             log::error("generator", outcome.output.error().message);
           }
           done.failure = job_failure(outcome.output.error());
         } else {
           done.files = std::move(outcome.output->files);
           done.summary = std::move(outcome.output->summary);
+          done.sources_stated = outcome.output->sources.has_value();
+          if (outcome.output->sources) done.sources = std::move(*outcome.output->sources);
           if (state.install) {
             done.install_failed = true;
             done.install_code = state.install->code;
@@ -174,8 +217,19 @@ std::vector<events::SourceFile> coverage_report(const std::string& run_id,
   return report;
 }
 
+// The run's tests one by one join its coverage report, so that its JUnit report
+// lives as long as the coverage report. A file of that name the run wrote
+// itself is replaced.
+void with_test_cases(std::vector<events::SourceFile>& report, const std::string& line) {
+  if (report.empty()) return;
+  std::erase_if(report,
+                [](const events::SourceFile& file) { return file.path == events::kTestCasesFile; });
+  report.push_back(
+      {std::string(events::kTestCasesFile), events::encode_test_cases(read_test_cases(line))});
+}
+
 void warn_about_cache(const std::string& run_id, const std::string& what,
-                      const events::Error& error) {
+                      const base::Error& error) {
   log::warn("runs", "the transform cache " + what + " " + run_id + ": " + error.message,
             {{"runId", run_id}});
 }
@@ -209,23 +263,27 @@ void execute(RunSelf self, WarmRunner runner, const std::string& node_path) {
        run_id = state.task.run_id](std::optional<std::string> line) {
         if (line) {
           // Jest wrote the report before run.js printed its line.
-          ProcessExit clean_exit;
+          process::ProcessExit clean_exit;
           clean_exit.code = 0;
           auto done = run_done(read_run(line, clean_exit));
           done.coverage_report = coverage_report(run_id, workdir / kCoverageReportFolder);
+          with_test_cases(done.coverage_report, *line);
           caf::anon_send(handle, report_atom_v, std::move(done));
         }
-        process->wait(std::chrono::seconds(5), [handle, executors, workdir, cache, project_id,
-                                                run_id, line = std::move(line)](ProcessExit exit) {
-          if (cache) {
-            auto kept = cache->keep(project_id, workdir / kJestCacheFolder);
-            if (!kept) warn_about_cache(run_id, "did not take what was left by", kept.error());
-          }
-          std::error_code ec;
-          std::filesystem::remove_all(workdir, ec);
-          caf::anon_send(executors, release_atom_v);
-          if (!line) caf::anon_send(handle, report_atom_v, run_done(read_run(line, exit)));
-        });
+        process->wait(std::chrono::seconds(5),
+                      [handle, executors, workdir, cache, project_id, run_id,
+                       line = std::move(line)](process::ProcessExit exit) {
+                        if (cache) {
+                          auto kept = cache->keep(project_id, workdir / kJestCacheFolder);
+                          if (!kept)
+                            warn_about_cache(run_id, "did not take what was left by", kept.error());
+                        }
+                        std::error_code ec;
+                        std::filesystem::remove_all(workdir, ec);
+                        caf::anon_send(executors, release_atom_v);
+                        if (!line)
+                          caf::anon_send(handle, report_atom_v, run_done(read_run(line, exit)));
+                      });
       });
 }
 

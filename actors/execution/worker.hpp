@@ -2,15 +2,15 @@
 
 #include <string>
 
-#include "actors/execution/child_process.hpp"
 #include "actors/execution/runner_settings.hpp"
 #include "actors/type_ids.hpp"
+#include "process/child_process.hpp"
 
 namespace vouch::actors {
 
 struct WorkerConfig {
   const RunnerSettings* settings = nullptr;
-  ProcessHost* host = nullptr;
+  process::ProcessHost* host = nullptr;
   dependency_cache_actor dependencies;  // this machine's npm installs
   executor_pool_actor executors;        // this machine's warm runners
   std::string name;                     // stamped on every answer (GenerationDone::worker)

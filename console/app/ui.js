@@ -1,7 +1,7 @@
 // Shared pieces of the pages. Everything here renders user data as text nodes
 // (htm/Preact escapes it); nothing sets HTML from a string.
 
-import { html, useState, useEffect, useCallback, useRef } from '../vendor/htm-preact.js';
+import { html, useState, useEffect, useLayoutEffect, useCallback, useRef } from '../vendor/htm-preact.js';
 
 export { html, useState, useEffect, useCallback, useRef };
 
@@ -31,7 +31,7 @@ export function Time({ value }) {
   return html`<time datetime=${value} title=${value}>${date.toLocaleString()}</time>`;
 }
 
-export const percent = (value) => (typeof value === 'number' ? `${value.toFixed(1)} %` : '—');
+export const percent = (value) => (typeof value === 'number' ? `${value.toFixed(1)}\u00a0%` : '—');
 
 const FIGURES = ['statements', 'branches', 'functions', 'lines'];
 
@@ -63,28 +63,32 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled, title 
   </span>`;
 }
 
-// Loads with `load(signal)` whenever `deps` change; {data, error, loading, reload, setData}.
+// Loads with `load(signal)` whenever `deps` (strings) change; {data, error, loading,
+// reload, setData}. `loading` is true from the first render with new deps, so a page
+// never shows the previous data as if it were the answer for the new deps.
 export function useLoad(load, deps) {
-  const [state, setState] = useState({ data: null, error: null, loading: true });
+  const [state, setState] = useState({ data: null, error: null, loading: true, key: null });
   const [round, setRound] = useState(0);
+  const key = JSON.stringify([...deps, round]);
   useEffect(() => {
     const controller = new AbortController();
     setState((previous) => ({ ...previous, loading: true, error: null }));
     load(controller.signal).then(
-      (data) => !controller.signal.aborted && setState({ data, error: null, loading: false }),
+      (data) => !controller.signal.aborted && setState({ data, error: null, loading: false, key }),
       (error) => {
         if (controller.signal.aborted || error.name === 'AbortError') return;
-        setState({ data: null, error, loading: false });
+        setState({ data: null, error, loading: false, key });
       },
     );
     return () => controller.abort();
-  }, [...deps, round]);
+  }, [key]);
   const reload = useCallback(() => setRound((n) => n + 1), []);
   const setData = useCallback((update) => setState((previous) => ({
     ...previous,
     data: typeof update === 'function' ? update(previous.data) : update,
   })), []);
-  return { ...state, reload, setData };
+  const { key: loadedKey, ...rest } = state;
+  return { ...rest, loading: state.loading || loadedKey !== key, reload, setData };
 }
 
 // Runs an action, holding its error and whether it is under way.
@@ -125,10 +129,11 @@ function renderTokens(tokens) {
 }
 
 // A page's heading, focused when the page opens so that keyboard and screen
-// reader users start at its top.
+// reader users start at its top. A layout effect, so the focus moves in the
+// same task that shows the heading, never a frame after it.
 export function PageTitle({ children }) {
   const ref = useRef(null);
-  useEffect(() => ref.current && ref.current.focus(), []);
+  useLayoutEffect(() => ref.current && ref.current.focus(), []);
   return html`<h1 tabindex="-1" ref=${ref}>${children}</h1>`;
 }
 

@@ -20,8 +20,13 @@
 //       "testsKept": N,        // tests in the final suite: each passed in at least two Jest runs
 //       "coverage": { "statements": pct, "branches": pct, "functions": pct, "lines": pct },
 //       "perFile": [{ "path": "src/math.js", "exports": ["math.add"], "testsKept": N, "coverage": {...} | null }],
-//       "problems": [{ "path": "src/x.ts", "code": "not_javascript|syntax_error|missing_module|load_error|timeout",
-//                      "message": "...", "line": 3, "column": 7, "module": "lodash" }] } }
+//       "problems": [{ "path": "src/x.ts",
+//                      "code": "not_javascript|syntax_error|missing_module|load_error|timeout|no_tests|internal_error",
+//                      "message": "...", "line": 3, "column": 7, "module": "lodash" }],
+//       "package": { "name", "version", "type", "entryPoints": [...], "programs": [...],
+//                    "targets": { "tested", "found", "cap" } },
+//       "skipped": [{ "path": "test/test.js", "reason": "own_test", "message": "..." }] },
+//     "sources": ["index.js", "package.json"] }   // the submitted files the suite runs with
 // Coverage is what `jest --coverage` measured on the final suite (0-100, Jest's rounding) over every
 // submitted JavaScript file, tested or not, as bin/run.js counts it; perFile coverage is null for a
 // file Jest could not instrument. `line`/`column` (1-based) come with syntax errors, `module` with

@@ -11,7 +11,7 @@ let options;
 try {
   options = require('../src/run/run-options').runOptionsOf(process.argv.slice(2));
 } catch (error) {
-  options = error;  // main() reports it
+  options = error; // main() reports it
 }
 if (!(options instanceof Error)) {
   // Before any of Jest's code is compiled or run: see src/run/tiering.js and

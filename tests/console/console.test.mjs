@@ -154,7 +154,9 @@ test('sign in with one field and Enter, then the Projects page', async () => {
   await open('');
   await page.getByLabel('API key').fill('vk_wrong');
   await page.keyboard.press('Enter');
-  await page.getByRole('alert').filter({ hasText: '401' }).waitFor();
+  const refused = page.getByRole('alert').filter({ hasText: '401' });
+  await refused.waitFor();
+  assert.match(await refused.textContent(), /Request id: req_\w+/, 'a problem shows its requestId');
   await checkAccessibility('sign-in');
   await shoot('signin');
   await page.getByLabel('API key').fill(ADMIN_KEY);
@@ -204,7 +206,11 @@ test('generate from the snapshot, then see the test with highlighted files', asy
   await page.getByRole('heading', { level: 1, name: 'shop' }).waitFor();
   const snapshot = page.locator('li[data-snapshot]');
   await snapshot.waitFor();
+  const accepted = page.waitForResponse((response) => response.url().endsWith('/v1/tests/generate'));
   await snapshot.getByRole('button', { name: 'Generate tests from this snapshot' }).click();
+  assert.equal((await accepted).status(), 202, 'generation is asked for asynchronously (Prefer: respond-async)');
+  await snapshot.locator('progress').waitFor();
+  await shoot('generating');
   const generated = snapshot.getByRole('link', { name: /^tst_/ });
   await generated.waitFor({ timeout: 120000 });
   testId = (await generated.textContent()).trim();
@@ -234,12 +240,17 @@ test('run the tests and follow the run to its coverage figures', async () => {
   assert.equal(await page.locator('[data-outcome]').textContent(), 'success');
   const figures = page.locator('dl.figures .figure dd');
   assert.equal(await figures.count(), 4);
-  for (const figure of await figures.allTextContents()) assert.match(figure, /^\d+\.\d %/);
+  for (const figure of await figures.allTextContents()) assert.match(figure, /^\d+\.\d\s%/);
   assert.ok(Number(await page.locator('[data-count="passed"]').textContent()) > 0);
   await page.getByRole('button', { name: 'Download lcov.info' }).waitFor();
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download lcov.info' }).click();
   assert.equal((await download).suggestedFilename(), `${runId}.lcov.info`);
+  assert.match(readFileSync(await (await download).path(), 'utf8'), /^SF:.*math\.js$/m);
+  const junit = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download JUnit XML' }).click();
+  assert.equal((await junit).suggestedFilename(), `${runId}.junit.xml`);
+  assert.match(readFileSync(await (await junit).path(), 'utf8'), /<testsuite\b/);
   await checkAccessibility('run');
   await shoot('run');
 });
@@ -311,6 +322,8 @@ test('filter the audit trail by type and project, and read an event', async () =
   await page.getByLabel('Project id').fill(projectId);
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/type=project.imported/);
+  // The list keeps the previous page's rows, marked busy, until the filtered page arrives.
+  await page.locator('ol.events[aria-busy="false"]').waitFor();
   const rows = page.locator('li[data-event-type]');
   await rows.first().waitFor();
   for (const type of await rows.evaluateAll((items) => items.map((item) => item.dataset.eventType))) {
@@ -326,6 +339,7 @@ test('filter the audit trail by type and project, and read an event', async () =
   await page.getByLabel('Project id').fill('');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/type=project\.\*/);
+  await page.locator('ol.events[aria-busy="false"]').waitFor();
   await page.locator('li[data-event-type="project.created"]').first().waitFor();
   const types = await page.locator('li[data-event-type]').evaluateAll((items) => items.map((item) => item.dataset.eventType));
   assert.ok(types.every((type) => type.startsWith('project.')), types.join(','));
@@ -343,6 +357,7 @@ test('events page by page through the link', async () => {
   assert.equal(await page.locator('li[data-event-type]').count(), 25);
   await page.getByRole('link', { name: 'Next page' }).click();
   await page.waitForURL(/after=evt_/);
+  await page.locator('ol.events[aria-busy="false"]').waitFor();
   await page.getByRole('link', { name: 'First page' }).waitFor();
   const firstOnPageTwo = await page.locator('li[data-event-type] summary code').nth(1).textContent();
   assert.equal(firstOnPageTwo, all.events[25].id);
@@ -366,7 +381,9 @@ test('the pages work from the keyboard: navigation, skip link, focus on each pag
   };
   await open('#/projects');
   await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'H1', 'a new page focuses its title');
+  const focusedTag = () => page.evaluate(() => document.activeElement.tagName);
+  await page.waitForFunction(() => document.activeElement.tagName === 'H1', null, { timeout: 2000 }).catch(() => {});
+  assert.equal(await focusedTag(), 'H1', 'a new page focuses its title');
   await backTo('Events');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { level: 1, name: 'Events' }).waitFor();

@@ -40,7 +40,7 @@ constexpr const char* kStringListFields[] = {"events", "scopes"};
 void read_body(std::string_view text) {
   auto body = http::JsonBody::parse(text);
   if (!body.ok()) {
-    VOUCH_FUZZ_CHECK(body.error().code == events::ErrorCode::kInvalid);
+    VOUCH_FUZZ_CHECK(body.error().code == base::ErrorCode::kInvalid);
     return;
   }
   for (const char* field : kStringFields) {

@@ -8,7 +8,7 @@ using namespace vouch;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto fields = fuzz::split_input(data, size, 3);
-  actors::ProcessExit exit;
+  process::ProcessExit exit;
   exit.stderr_tail = std::string(fields[1]);
   exit.code = fields[2].empty() ? 0 : static_cast<unsigned char>(fields[2][0]) % 3 - 1;
   exit.signal = fields[2].size() > 1 ? static_cast<unsigned char>(fields[2][1]) % 16 : 0;

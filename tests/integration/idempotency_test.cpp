@@ -1,4 +1,4 @@
-// Idempotency keys through the API (DESIGN §3, Stripe's semantics): a retry
+// Idempotency keys through the API (Stripe's semantics; docs/decisions.md): a retry
 // answers the first response without acting twice, across a kill -9; another
 // request under a used key is 422; a duplicate while the first is in flight
 // is 409; keys are per account.

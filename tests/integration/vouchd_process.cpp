@@ -17,6 +17,13 @@
 namespace vouch::testing {
 namespace {
 
+// The vouchd the tests start: $VOUCHD when set (scripts/sanitize.sh runs some of these tests
+// against its sanitized build), else the one built with them.
+std::string vouchd_path() {
+  const char* chosen = std::getenv("VOUCHD");
+  return chosen && *chosen ? chosen : VOUCHD_PATH;
+}
+
 std::vector<char*> argv_of(std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (auto& arg : args) argv.push_back(arg.data());
@@ -103,7 +110,7 @@ StartedChild start_child(std::vector<std::string> args, const std::string& env,
 VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args,
                              Launch launch) {
   std::vector<std::string> args = std::move(launch.through);
-  args.insert(args.end(), {VOUCHD_PATH, "--data", data.string(), "--listen", "127.0.0.1:0"});
+  args.insert(args.end(), {vouchd_path(), "--data", data.string(), "--listen", "127.0.0.1:0"});
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   const std::string marker = "listening on 127.0.0.1:";
   auto child = start_child(std::move(args), std::string("VOUCH_BOOTSTRAP_KEY=") + kAdminKey, marker,
@@ -152,7 +159,7 @@ void VouchdProcess::kill() {
 }
 
 CommandResult run_vouchd(const std::vector<std::string>& args) {
-  std::string command = VOUCHD_PATH;
+  std::string command = vouchd_path();
   for (const auto& arg : args) command += " '" + arg + "'";
   CommandResult result;
   FILE* pipe = popen(command.c_str(), "r");

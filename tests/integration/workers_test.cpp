@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "runner_fixture.hpp"
@@ -231,6 +232,40 @@ TEST(WorkersCommandLine, WithoutCertificatesWorkersMustBeOnLoopback) {
   auto half_tls =
       run_vouchd({"worker", "--connect", "127.0.0.1:1", "--workers-ca", "/nonexistent"});
   EXPECT_EQ(half_tls.status, 2);
+}
+
+// An asynchronous generation on a remote worker: the task carries the
+// coordinator's handle across machines, and the worker's generator reports
+// its phases through it until the generation ends.
+TEST_F(WorkersTest, ARemoteWorkersGeneratorReportsTheProgressOfAnAsynchronousGeneration) {
+  start_server();
+  start_worker("worker-a");
+  wait_for_metric("vouch_workers_remote", 1);
+  HttpRequest request;
+  request.method = "POST";
+  request.target = "/v1/tests/generate";
+  request.key = VouchdProcess::kAdminKey;
+  request.body = R"({"projectId":")" + create_project(0) + R"(","files":)" +
+                 files_json({{"src/sign.js", "exports.sign = (n) => (n < 0 ? -1 : 1);\n"}}) + "}";
+  request.headers["Prefer"] = "respond-async";
+  auto accepted = send(server_->port(), request);
+  ASSERT_EQ(accepted.status, 202u) << accepted.body;
+  const std::string id(json(accepted)["testId"].as_string());
+  std::set<std::string> phases;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  boost::json::object test;
+  for (;;) {
+    test = json(call("GET", "/v1/tests/" + id));
+    if (test["status"] != "generating") break;
+    phases.insert(std::string(test["progress"].at("phase").as_string()));
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "still generating";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_EQ(test["status"], "pending") << boost::json::serialize(test);
+  // Phases only the worker's generator knows came back to the server.
+  EXPECT_TRUE(phases.count("starting") || phases.count("analysing") || phases.count("loading") ||
+              phases.count("searching") || phases.count("verifying"))
+      << phases.size() << " phases seen";
 }
 
 }  // namespace

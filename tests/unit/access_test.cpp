@@ -29,7 +29,7 @@ TEST(AccountDecide, BadAccountNamesAreRefused) {
   for (const char* name : {"", "Acme", "-acme", "a b", "x/y"}) {
     auto events = decide(AccountState{}, OpenAccount{name, Plan::kFree, 1});
     ASSERT_FALSE(events.ok()) << name;
-    EXPECT_EQ(events.error().code, ErrorCode::kInvalid);
+    EXPECT_EQ(events.error().code, base::ErrorCode::kInvalid);
   }
 }
 
@@ -43,7 +43,8 @@ TEST(ApiKeyDecide, IssueNeedsKnownScopes) {
 }
 
 TEST(ApiKeyDecide, RevokeIsIdempotentAndNeedsAnIssuedKey) {
-  EXPECT_EQ(decide(ApiKeyState{}, RevokeApiKey{"key_1", 1}).error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(decide(ApiKeyState{}, RevokeApiKey{"key_1", 1}).error().code,
+            base::ErrorCode::kNotFound);
   auto issued =
       evolve({}, std::get<ApiKeyIssued>(decide(ApiKeyState{}, issue({"admin"}))->front()));
   auto revoke = decide(issued, RevokeApiKey{"key_1", 2});

@@ -3,6 +3,7 @@
 // test triggers them, so no test sleeps or depends on a machine's speed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <caf/all.hpp>
 #include <caf/scheduler/test_coordinator.hpp>
 #include <memory>
@@ -20,6 +21,8 @@
 namespace vouch::actors {
 namespace {
 
+constexpr char kKeyedHostName[] = "keyed-host";
+
 caf::actor_system_config& testing_config(caf::actor_system_config& config) {
   config.set("scheduler.policy", caf::atom("testing"));
   config.add_message_types<caf::id_block::vouch>();
@@ -36,7 +39,7 @@ class ActorFailuresTest : public ::testing::Test {
     // Actors left waiting (on the silent store) end with the test.
     system_.await_actors_before_shutdown(false);
   }
-  // The project actors re-arm their idle timers forever: end them first.
+  // Registries re-arm their idle timers forever: end them first.
   ~ActorFailuresTest() override {
     held_->clear();  // the promises point back at the project actors
     for (const auto& actor : spawned_) caf::anon_send_exit(actor, caf::exit_reason::kill);
@@ -54,7 +57,7 @@ class ActorFailuresTest : public ::testing::Test {
                 return held->back();
               },
               [](appended_atom, std::uint64_t, store::AppendResult&) {},
-              [](appended_atom, std::uint64_t, events::Error&) {},
+              [](appended_atom, std::uint64_t, base::Error&) {},
           };
         });
     spawned_.push_back(caf::actor_cast<caf::actor>(store));
@@ -66,7 +69,6 @@ class ActorFailuresTest : public ::testing::Test {
     config.project_id = "prj_1";
     config.log = log_.get();
     config.store = std::move(store);
-    config.idle_after = std::chrono::hours(1);
     auto project = spawn_project_actor(system_, std::move(config));
     spawned_.push_back(caf::actor_cast<caf::actor>(project));
     return project;
@@ -79,7 +81,7 @@ class ActorFailuresTest : public ::testing::Test {
     system_.spawn([project, answer](caf::event_based_actor* self) {
       self->request(project, caf::infinite,
                     events::CreateProject{"prj_1", "acme", "n", "", std::nullopt, std::nullopt, 1})
-          .then([answer](events::Project&) { *answer = events::ok_status(); },
+          .then([answer](events::Project&) { *answer = base::ok_status(); },
                 [answer](caf::error& error) { *answer = from_caf_error(error); });
     });
   }
@@ -93,8 +95,8 @@ class ActorFailuresTest : public ::testing::Test {
   std::vector<caf::actor> spawned_;
   std::shared_ptr<std::vector<caf::response_promise>> held_ =
       std::make_shared<std::vector<caf::response_promise>>();
-  std::shared_ptr<std::optional<events::Status>> answer_ =
-      std::make_shared<std::optional<events::Status>>();
+  std::shared_ptr<std::optional<base::Status>> answer_ =
+      std::make_shared<std::optional<base::Status>>();
 };
 
 TEST_F(ActorFailuresTest, AnAppendNeverAnsweredEndsWithUnavailableWhenItsTimeoutFires) {
@@ -107,7 +109,7 @@ TEST_F(ActorFailuresTest, AnAppendNeverAnsweredEndsWithUnavailableWhenItsTimeout
   scheduler_.run();
   ASSERT_TRUE(answer_->has_value());
   ASSERT_FALSE(answer_->value().ok());
-  EXPECT_EQ(answer_->value().error().code, events::ErrorCode::kUnavailable);
+  EXPECT_EQ(answer_->value().error().code, base::ErrorCode::kUnavailable);
   EXPECT_NE(answer_->value().error().message.find("timed out"), std::string::npos)
       << answer_->value().error().message;
 }
@@ -121,7 +123,7 @@ TEST_F(ActorFailuresTest, AStoreThatIsGoneEndsTheCommandAtOnce) {
   scheduler_.run();  // no timeout triggered: the dead peer answers by being dead
   ASSERT_TRUE(answer_->has_value());
   ASSERT_FALSE(answer_->value().ok());
-  EXPECT_EQ(answer_->value().error().code, events::ErrorCode::kUnavailable);
+  EXPECT_EQ(answer_->value().error().code, base::ErrorCode::kUnavailable);
 }
 
 TEST_F(ActorFailuresTest, AfterAFailedAppendTheProjectServesTheNextCommand) {
@@ -149,27 +151,29 @@ TEST_F(ActorFailuresTest, ARegistryNeverHoldsTwoActorsForOneId) {
   };
   auto counts = std::make_shared<Counts>();
   auto host = system_.spawn([counts](caf::event_based_actor* self) -> caf::behavior {
-    auto keyed = std::make_shared<KeyedActors<caf::actor>>([self, counts](const std::string&) {
-      const int number = ++counts->spawned;
-      counts->most_alive = std::max(counts->most_alive, ++counts->alive);
-      auto worker = self->spawn([number, counts](caf::event_based_actor* me) -> caf::behavior {
-        me->attach_functor([counts] { --counts->alive; });
-        return {
-            [number, counts](int value) {
-              counts->received.push_back(std::to_string(number) + ":" + std::to_string(value));
-            },
-            [me](stop_atom) { me->quit(); },
-        };
-      });
-      self->monitor(worker);
-      return worker;
-    });
+    auto keyed = std::make_shared<KeyedActors<caf::actor>>(
+        [self, counts](const std::string&) {
+          const int number = ++counts->spawned;
+          counts->most_alive = std::max(counts->most_alive, ++counts->alive);
+          auto worker = self->spawn([number, counts](caf::event_based_actor* me) -> caf::behavior {
+            me->attach_functor([counts] { --counts->alive; });
+            return {
+                [number, counts](int value) {
+                  counts->received.push_back(std::to_string(number) + ":" + std::to_string(value));
+                },
+                [me](stop_atom) { me->quit(); },
+            };
+          });
+          self->monitor(worker);
+          return worker;
+        },
+        [self] { return self->clock().now(); });
     self->set_down_handler([keyed](caf::down_msg& down) { keyed->gone(down.source); });
     return {
         [keyed](const std::string& id, int value) {
           keyed->with(id, [value](const caf::actor& actor) { caf::anon_send(actor, value); });
         },
-        [keyed](idle_atom, const std::string& id) { keyed->stop(id, stop_atom_v); },
+        [keyed](idle_atom, const std::string& id) { keyed->stop(id); },
     };
   });
   spawned_.push_back(host);
@@ -183,6 +187,86 @@ TEST_F(ActorFailuresTest, ARegistryNeverHoldsTwoActorsForOneId) {
   EXPECT_EQ(counts->received, (std::vector<std::string>{"1:1", "2:2", "2:3"}));
   EXPECT_EQ(counts->spawned, 2);
   EXPECT_EQ(counts->most_alive, 1);
+}
+
+// A registry host for the tests below: per-id actors that record what they
+// get and count themselves, kept with keep_keyed_actors() under `max_live`.
+struct KeyedCounts {
+  int spawned = 0;
+  int alive = 0;
+  std::vector<std::string> received;  // "id:value"
+  std::vector<std::string> stopped;   // ids, in the order they stopped
+};
+
+caf::actor keyed_host(caf::actor_system& system, std::shared_ptr<KeyedCounts> counts,
+                      std::size_t max_live) {
+  using State = RegistryState<caf::actor, kKeyedHostName>;
+  return system.spawn([counts, max_live](caf::stateful_actor<State>* self) -> caf::behavior {
+    keep_keyed_actors(
+        self, self->state.actors,
+        [self, counts](const std::string& id) {
+          ++counts->spawned;
+          ++counts->alive;
+          return self->spawn([id, counts](caf::event_based_actor* me) -> caf::behavior {
+            me->attach_functor([id, counts] {
+              --counts->alive;
+              counts->stopped.push_back(id);
+            });
+            return {
+                [id, counts](int value) {
+                  counts->received.push_back(id + ":" + std::to_string(value));
+                },
+                [me](stop_atom) { me->quit(); },
+            };
+          });
+        },
+        max_live);
+    return {
+        [self](const std::string& id, int value) {
+          self->state.actors->with(
+              id, [value](const caf::actor& actor) { caf::anon_send(actor, value); });
+        },
+        [self](idle_atom, caf::timespan idle_after) { self->state.actors->stop_idle(idle_after); },
+    };
+  });
+}
+
+TEST_F(ActorFailuresTest, ARegistryAtItsCapStopsTheLeastRecentlyUsedActor) {
+  auto counts = std::make_shared<KeyedCounts>();
+  auto host = keyed_host(system_, counts, 2);
+  spawned_.push_back(host);
+  caf::anon_send(host, std::string("a"), 1);
+  caf::anon_send(host, std::string("b"), 1);
+  caf::anon_send(host, std::string("a"), 2);  // "b" is now the least recently used
+  caf::anon_send(host, std::string("c"), 1);
+  scheduler_.run();
+  EXPECT_EQ(counts->stopped, (std::vector<std::string>{"b"}));
+  EXPECT_EQ(counts->alive, 2);
+  // "b" comes back on a fresh actor, and "a" (least recently used now) makes room.
+  caf::anon_send(host, std::string("b"), 2);
+  scheduler_.run();
+  EXPECT_EQ(counts->stopped, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(counts->alive, 2);
+  EXPECT_EQ(counts->spawned, 4);
+  // Each actor gets its id's messages in order (actors run in any order between them).
+  std::sort(counts->received.begin(), counts->received.end());
+  EXPECT_EQ(counts->received, (std::vector<std::string>{"a:1", "a:2", "b:1", "b:2", "c:1"}));
+}
+
+TEST_F(ActorFailuresTest, ARegistryStopsTheActorsIdleLongerThanItsLimit) {
+  auto counts = std::make_shared<KeyedCounts>();
+  auto host = keyed_host(system_, counts, 0);
+  spawned_.push_back(host);
+  caf::anon_send(host, std::string("a"), 1);
+  scheduler_.run();
+  scheduler_.advance_time(std::chrono::seconds(40));
+  caf::anon_send(host, std::string("b"), 1);
+  scheduler_.run();
+  scheduler_.advance_time(std::chrono::seconds(30));  // "a" unused for 70 s, "b" for 30 s
+  caf::anon_send(host, idle_atom_v, caf::timespan{std::chrono::seconds(60)});
+  scheduler_.run();
+  EXPECT_EQ(counts->stopped, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(counts->alive, 1);
 }
 
 }  // namespace

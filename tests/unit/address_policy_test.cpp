@@ -1,10 +1,10 @@
-#include "actors/delivery/address_policy.hpp"
+#include "transport/address_policy.hpp"
 
 #include <gtest/gtest.h>
 
 #include <utility>
 
-namespace vouch::actors {
+namespace vouch::transport {
 namespace {
 
 IpAddress ip(const char* text) {
@@ -80,4 +80,4 @@ TEST(Cidr, ParsesAndContains) {
 }
 
 }  // namespace
-}  // namespace vouch::actors
+}  // namespace vouch::transport

@@ -1,6 +1,6 @@
 // The launcher every child of vouchd goes through (runners, generators, npm):
 // nothing of the server's crosses into the child.
-#include "actors/execution/child_process.hpp"
+#include "process/child_process.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-namespace vouch::actors {
+namespace vouch::process {
 namespace {
 
 // Runs `sh -c script` and returns its first line of stdout.
@@ -176,4 +176,4 @@ TEST(ChildProcessTest, LaunchingWhileOtherThreadsAllocateNeverHangs) {
 }
 
 }  // namespace
-}  // namespace vouch::actors
+}  // namespace vouch::process

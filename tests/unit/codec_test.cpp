@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
+#include "base/clock.hpp"
 #include "events/access.hpp"
-#include "events/clock.hpp"
 #include "events/generated_test.hpp"
 #include "events/project.hpp"
-#include "events/test_run.hpp"
+#include "events/run.hpp"
 #include "events/webhook.hpp"
 #include "events/webhook_delivery.hpp"
 #include "store/key_coding.hpp"
@@ -94,7 +94,7 @@ TEST(ProjectCodec, CorruptDataIsAnInternalErrorNotACrash) {
   for (const char* data : {"", "[]", "{\"id\":1}", "{\"project\":"}) {
     auto decoded = events::decode_project_event(events::kProjectCreatedV1, data);
     ASSERT_FALSE(decoded.ok()) << data;
-    EXPECT_EQ(decoded.error().code, events::ErrorCode::kInternal);
+    EXPECT_EQ(decoded.error().code, base::ErrorCode::kInternal);
   }
 }
 
@@ -129,7 +129,7 @@ TEST(GeneratedTestCodec, TheEnvironmentRoundTripsAndOlderEventsHaveNone) {
       R"("created":1})",
       "acme");
   ASSERT_FALSE(corrupt.ok());
-  EXPECT_EQ(corrupt.error().code, events::ErrorCode::kInternal);
+  EXPECT_EQ(corrupt.error().code, base::ErrorCode::kInternal);
 }
 
 TEST(AccessCodec, KeyAndAccountEventsRoundTrip) {
@@ -195,19 +195,48 @@ TEST(KeyCoding, BigEndianKeysSortNumerically) {
             0u);
 }
 
+// Data folders hold these keys: their bytes must not change without a new
+// read-model format (store/read_model_format.hpp).
+TEST(KeyCoding, ReadModelRowsKeepTheirStoredForm) {
+  using namespace std::string_literals;
+  namespace keys = store::keys;
+  EXPECT_EQ(keys::record("projects", "prj_1"), "projects/id/prj_1");
+  EXPECT_EQ(keys::record_position("projects", "prj_1"), "projects/pos/prj_1");
+  EXPECT_EQ(keys::owner_index(keys::index_name("projects", "acct"), "acme", 1),
+            "projects/acct/acme\0\0\0\0\0\0\0\0\1"s);
+  EXPECT_EQ(keys::access_key_by_hash("ab12"), "access/hash/ab12");
+  EXPECT_EQ(keys::access_key("key_1"), "access/key/key_1");
+  EXPECT_EQ(keys::access_account("acme"), "access/account/acme");
+  EXPECT_EQ(keys::project_snapshot("prj_1"), "projects/snapshot/prj_1");
+  EXPECT_EQ(keys::project_imported_snapshot("prj_1", "snap"), "projects/snapshots/prj_1/snap");
+  EXPECT_EQ(keys::project_coverage("prj_1"), "tests/coverage/prj_1");
+  EXPECT_EQ(keys::generating_tests_prefix(), "tests/generating/");
+  EXPECT_EQ(keys::generating_test("tst_1"), "tests/generating/tst_1");
+  EXPECT_EQ(keys::running_runs_prefix(), "runs/running/");
+  EXPECT_EQ(keys::running_run("run_1"), "runs/running/run_1");
+  EXPECT_EQ(keys::idempotent_response("idempotency-ab"), "idempotency/idempotency-ab");
+  EXPECT_EQ(keys::delivery("dlv_1"), "deliveries/id/dlv_1");
+  EXPECT_EQ(keys::webhook_deliveries_prefix("whk_1"), "deliveries/hook/whk_1\0"s);
+  EXPECT_EQ(keys::webhook_delivery("whk_1", 2), "deliveries/hook/whk_1\0\0\0\0\0\0\0\0\2"s);
+  EXPECT_EQ(keys::pending_deliveries_prefix(), "deliveries/pending/");
+  EXPECT_EQ(keys::pending_delivery("whk_1", "evt_1"), "deliveries/pending/whk_1\0evt_1"s);
+  EXPECT_EQ(keys::delivery_attempts("whk_1", "evt_1"), "deliveries/attempts/whk_1\0evt_1"s);
+  EXPECT_EQ(keys::webhook_failing_since("whk_1"), "deliveries/failing-since/whk_1");
+}
+
 TEST(Clock, TimestampsAreIsoUtcWithMilliseconds) {
-  EXPECT_EQ(events::format_timestamp(0), "1970-01-01T00:00:00.000Z");
-  EXPECT_EQ(events::format_timestamp(1795341600123), "2026-11-22T10:00:00.123Z");
-  EXPECT_EQ(events::format_timestamp(-1), "1969-12-31T23:59:59.999Z");
-  EXPECT_EQ(events::format_timestamp(951782400000), "2000-02-29T00:00:00.000Z");
-  EXPECT_EQ(events::format_timestamp(253402300799999), "9999-12-31T23:59:59.999Z");
-  EXPECT_EQ(events::format_timestamp(253402300800000), "9999-12-31T23:59:59.999Z");
-  EXPECT_EQ(events::format_timestamp(-62167219200001), "0000-01-01T00:00:00.000Z");
-  for (const events::Millis at : {0LL, 86399999LL, 1795341600123LL, 4102444800000LL}) {
-    EXPECT_EQ(events::parse_timestamp(events::format_timestamp(at)), at);
+  EXPECT_EQ(base::format_timestamp(0), "1970-01-01T00:00:00.000Z");
+  EXPECT_EQ(base::format_timestamp(1795341600123), "2026-11-22T10:00:00.123Z");
+  EXPECT_EQ(base::format_timestamp(-1), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(base::format_timestamp(951782400000), "2000-02-29T00:00:00.000Z");
+  EXPECT_EQ(base::format_timestamp(253402300799999), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(base::format_timestamp(253402300800000), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(base::format_timestamp(-62167219200001), "0000-01-01T00:00:00.000Z");
+  for (const base::Millis at : {0LL, 86399999LL, 1795341600123LL, 4102444800000LL}) {
+    EXPECT_EQ(base::parse_timestamp(base::format_timestamp(at)), at);
   }
-  EXPECT_EQ(events::parse_timestamp("2026-11-22T10:00:00.123Z"), 1795341600123);
-  EXPECT_FALSE(events::parse_timestamp("2026-11-22 10:00:00").has_value());
+  EXPECT_EQ(base::parse_timestamp("2026-11-22T10:00:00.123Z"), 1795341600123);
+  EXPECT_FALSE(base::parse_timestamp("2026-11-22 10:00:00").has_value());
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ TEST(CoverageReports, LinksAndSpecialFilesAreRefusedNeverFollowed) {
   fs::create_symlink(temp.path() / "secret", linked_file / "lcov-report" / "steal.html");
   auto refused = reports.keep("run_1", linked_file, 1000);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(refused.error().code, base::ErrorCode::kInvalid);
 
   auto linked_folder = report(temp.path(), "w2", "x");
   fs::create_directory_symlink(temp.path(), linked_folder / "lcov-report" / "up");

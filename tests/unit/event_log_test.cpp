@@ -80,7 +80,7 @@ TEST_F(EventLogTest, AppendWithStaleVersionIsAConflict) {
   ASSERT_TRUE(log_->append(request("a", kNoStream)).ok());
   auto stale = log_->append(request("a", kNoStream));
   ASSERT_FALSE(stale.ok());
-  EXPECT_EQ(stale.error().code, events::ErrorCode::kConflict);
+  EXPECT_EQ(stale.error().code, base::ErrorCode::kConflict);
   EXPECT_TRUE(log_->append(request("a", 1)).ok());
   EXPECT_TRUE(log_->append(request("a", kAnyVersion)).ok());
   EXPECT_EQ(log_->read_stream("a")->size(), 3u);
@@ -178,7 +178,7 @@ TEST_F(EventLogTest, ThrowingListenersAndCallbacksDoNotStopTheWriter) {
   ASSERT_TRUE(first.ok()) << first.error().message;
 
   std::promise<void> thrown;
-  log_->append_async(request("b", kNoStream), [&thrown](events::Result<AppendResult> result) {
+  log_->append_async(request("b", kNoStream), [&thrown](base::Result<AppendResult> result) {
     EXPECT_TRUE(result.ok());
     thrown.set_value();
     throw std::runtime_error("callback broke");

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "events/ids.hpp"
+#include "base/ids.hpp"
 #include "store/event_log.hpp"
 #include "store/read_model_format.hpp"
 #include "store/read_models.hpp"
@@ -29,7 +29,7 @@ TEST(IdempotencyKey, VisibleAsciiUpTo255CharactersIsUsable) {
                                  std::string("tab\there"), std::string("caf\xc3\xa9")}) {
     auto status = events::check_idempotency_key(bad);
     ASSERT_FALSE(status.ok()) << bad;
-    EXPECT_EQ(status.error().code, events::ErrorCode::kInvalid);
+    EXPECT_EQ(status.error().code, base::ErrorCode::kInvalid);
     ASSERT_EQ(status.error().fields.size(), 1u);
     EXPECT_EQ(status.error().fields[0].field, "Idempotency-Key");
   }
@@ -79,7 +79,7 @@ TEST(IdempotencyCodec, RoundTripsAndRefusesCorruptData) {
                     R"("headers":[["only-a-name"]],"body":"","at":1})")}) {
     auto refused = events::decode_idempotent_response(corrupt);
     ASSERT_FALSE(refused.ok()) << corrupt;
-    EXPECT_EQ(refused.error().code, events::ErrorCode::kInternal);
+    EXPECT_EQ(refused.error().code, base::ErrorCode::kInternal);
   }
 }
 
@@ -104,7 +104,7 @@ TEST(IdempotencyView, FindsTheLatestResponseOfAStream) {
     auto encoded = events::encode(events::IdempotentResponseRecorded{response});
     ASSERT_TRUE(log.append({stream,
                             store::kAnyVersion,
-                            {{events::new_id("evt_"), encoded.type, "acme", 1, encoded.data}}})
+                            {{base::new_id("evt_"), encoded.type, "acme", 1, encoded.data}}})
                     .ok());
   }
   auto found = models.idempotency().find(stream);

@@ -146,7 +146,7 @@ TEST_F(LogEnd, AFailedRereadRefusesAppendsUntilARereadSucceeds) {
       << thrown.error().message;
   auto refused = log->append(request("odd", 12));
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().code, events::ErrorCode::kUnavailable);
+  EXPECT_EQ(refused.error().code, base::ErrorCode::kUnavailable);
   EXPECT_EQ(log->last_position(), 11u);  // not reset
 
   put(database_->meta(), keys::last_position(), 11);

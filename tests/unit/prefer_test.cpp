@@ -27,5 +27,15 @@ TEST(PreferredWait, IgnoresWhatIsNotAWaitInSeconds) {
   EXPECT_EQ(preferred_wait("waiting=5"), std::nullopt);
 }
 
+TEST(PrefersRespondAsync, FindsThePreferenceAmongOthersInAnyCase) {
+  EXPECT_TRUE(prefers_respond_async("respond-async"));
+  EXPECT_TRUE(prefers_respond_async("wait=5, Respond-Async"));
+  EXPECT_TRUE(prefers_respond_async(" respond-async ; foo=bar"));
+  EXPECT_FALSE(prefers_respond_async(""));
+  EXPECT_FALSE(prefers_respond_async("wait=5"));
+  EXPECT_FALSE(prefers_respond_async("respond-asynchronously"));
+  EXPECT_FALSE(prefers_respond_async("return=respond-async"));
+}
+
 }  // namespace
 }  // namespace vouch::http

@@ -36,7 +36,7 @@ TEST(ProjectDecide, CreateOnEmptyStreamRecordsDefaults) {
 TEST(ProjectDecide, CreateOverExistingProjectIsAConflict) {
   auto events = decide(given({created()}), create_command());
   ASSERT_FALSE(events.ok());
-  EXPECT_EQ(events.error().code, ErrorCode::kConflict);
+  EXPECT_EQ(events.error().code, base::ErrorCode::kConflict);
 }
 
 TEST(ProjectDecide, CreateWithUnknownFrameworkNamesTheSupportedOnes) {
@@ -44,7 +44,7 @@ TEST(ProjectDecide, CreateWithUnknownFrameworkNamesTheSupportedOnes) {
   command.framework = "mocha";
   auto events = decide(given({}), command);
   ASSERT_FALSE(events.ok());
-  EXPECT_EQ(events.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(events.error().code, base::ErrorCode::kInvalid);
   ASSERT_EQ(events.error().fields.size(), 1u);
   EXPECT_EQ(events.error().fields[0].field, "config.framework");
   EXPECT_NE(events.error().fields[0].message.find("jest"), std::string::npos);
@@ -91,16 +91,17 @@ TEST(ProjectDecide, AnotherAccountsProjectIsNotFound) {
   UpdateProject update{"prj_1", "other", std::string("x"), std::nullopt, std::nullopt, 2000};
   auto events = decide(given({created()}), update);
   ASSERT_FALSE(events.ok());
-  EXPECT_EQ(events.error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(events.error().code, base::ErrorCode::kNotFound);
   EXPECT_EQ(decide(given({created()}), DeleteProject{"prj_1", "other", 2000}).error().code,
-            ErrorCode::kNotFound);
+            base::ErrorCode::kNotFound);
 }
 
 TEST(ProjectDecide, DeletedProjectCannotBeUpdatedOrDeletedAgain) {
   auto state = given({created(), ProjectDeleted{"prj_1", 3000}});
   UpdateProject update{"prj_1", "acme", std::string("x"), std::nullopt, std::nullopt, 4000};
-  EXPECT_EQ(decide(state, update).error().code, ErrorCode::kNotFound);
-  EXPECT_EQ(decide(state, DeleteProject{"prj_1", "acme", 4000}).error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(decide(state, update).error().code, base::ErrorCode::kNotFound);
+  EXPECT_EQ(decide(state, DeleteProject{"prj_1", "acme", 4000}).error().code,
+            base::ErrorCode::kNotFound);
 }
 
 TEST(ProjectEvolve, UpdateChangesFieldsAndTimestamp) {

@@ -18,13 +18,13 @@ namespace {
 class FlakyProjection : public Projection {
  public:
   std::string_view name() const override { return "flaky"; }
-  events::Status apply(const events::RecordedEvent& event, ViewWriter&) override {
+  base::Status apply(const events::RecordedEvent& event, ViewWriter&) override {
     if (event.position == failing_position && failures_left > 0) {
       --failures_left;
-      return events::Error::internal("cannot fold event " + std::to_string(event.position));
+      return base::Error::internal("cannot fold event " + std::to_string(event.position));
     }
     folded.push_back(event.position);
-    return events::ok_status();
+    return base::ok_status();
   }
 
   std::uint64_t failing_position = 0;

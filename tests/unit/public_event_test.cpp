@@ -4,16 +4,16 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include "base/clock.hpp"
 #include "events/access.hpp"
-#include "events/clock.hpp"
 #include "events/project.hpp"
 #include "events/public_types.hpp"
-#include "events/test_run.hpp"
+#include "events/run.hpp"
 
 namespace vouch {
 namespace {
 
-constexpr events::Millis kAt = 1795860000123;  // 2026-11-28T…
+constexpr base::Millis kAt = 1795860000123;  // 2026-11-28T…
 
 events::RecordedEvent recorded(const events::EncodedEvent& encoded) {
   events::RecordedEvent record;
@@ -188,7 +188,7 @@ TEST(PublicEvent, CorruptStoredDataIsAnErrorNotAGuess) {
   auto record = recorded({std::string(events::kTestRunCompletedV1), R"({"runId":"run_1"})"});
   auto event = events::to_public_event(record);
   ASSERT_FALSE(event.ok());
-  EXPECT_EQ(event.error().code, events::ErrorCode::kInternal);
+  EXPECT_EQ(event.error().code, base::ErrorCode::kInternal);
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ std::size_t weightless(const std::optional<int>&) { return 0; }
 TEST(ReadMemo, KeepsAnAnswerUntilTheNextDrop) {
   ReadMemo<std::optional<int>> memo(8);
   int reads = 0;
-  auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
+  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
   EXPECT_EQ(*memo.find("a", read, weightless), 1);
   EXPECT_EQ(*memo.find("a", read, weightless), 1);
   EXPECT_EQ(reads, 1);
@@ -26,28 +26,28 @@ TEST(ReadMemo, AnAnswerReadBeforeADropIsReturnedButNotKept) {
   ReadMemo<std::optional<int>> memo(8);
   int reads = 0;
   // The commit lands while this lookup reads the database.
-  auto read_across_a_commit = [&]() -> events::Result<std::optional<int>> {
+  auto read_across_a_commit = [&]() -> base::Result<std::optional<int>> {
     memo.drop();
     return std::optional<int>{++reads};
   };
   EXPECT_EQ(*memo.find("a", read_across_a_commit, weightless), 1);
-  auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
+  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
   EXPECT_EQ(*memo.find("a", read, weightless), 2);
 }
 
 TEST(ReadMemo, NothingFoundAndErrorsAreNotKept) {
   ReadMemo<std::optional<int>> memo(8);
   int reads = 0;
-  auto nothing = [&]() -> events::Result<std::optional<int>> {
+  auto nothing = [&]() -> base::Result<std::optional<int>> {
     ++reads;
     return std::optional<int>{};
   };
   EXPECT_FALSE(memo.find("guessed", nothing, weightless)->has_value());
   EXPECT_FALSE(memo.find("guessed", nothing, weightless)->has_value());
   EXPECT_EQ(reads, 2);
-  auto failing = [&]() -> events::Result<std::optional<int>> {
+  auto failing = [&]() -> base::Result<std::optional<int>> {
     ++reads;
-    return events::Error::internal("disk");
+    return base::Error::internal("disk");
   };
   EXPECT_FALSE(memo.find("b", failing, weightless).ok());
   EXPECT_FALSE(memo.find("b", failing, weightless).ok());
@@ -58,7 +58,7 @@ TEST(ReadMemo, NothingFoundAndErrorsAreNotKept) {
 TEST(ReadMemo, AFullMemoStartsOver) {
   ReadMemo<std::optional<int>> memo(2);
   int reads = 0;
-  auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
+  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
   EXPECT_TRUE(memo.find("a", read, weightless).ok());
   EXPECT_TRUE(memo.find("b", read, weightless).ok());
   EXPECT_TRUE(memo.find("c", read, weightless).ok());  // full: a and b are dropped, c is kept
@@ -72,7 +72,7 @@ TEST(ReadMemo, AFullMemoStartsOver) {
 TEST(ReadMemo, AnAnswerHeavierThanTheBudgetIsNeverKept) {
   ReadMemo<std::optional<int>> memo(100);
   int reads = 0;
-  auto read = [&]() -> events::Result<std::optional<int>> { return std::optional<int>{++reads}; };
+  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
   auto heavy = [](const std::optional<int>&) -> std::size_t { return 1000; };
   EXPECT_TRUE(memo.find("big", read, heavy).ok());
   EXPECT_TRUE(memo.find("big", read, heavy).ok());

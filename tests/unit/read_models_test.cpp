@@ -3,8 +3,9 @@
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
 
+#include "base/ids.hpp"
 #include "events/access.hpp"
-#include "events/ids.hpp"
+#include "events/generated_test.hpp"
 #include "events/project.hpp"
 #include "events/webhook.hpp"
 #include "store/key_coding.hpp"
@@ -34,7 +35,7 @@ class ReadModelsTest : public ::testing::Test {
     auto encoded = events::encode(event);
     ASSERT_TRUE(log_->append({stream,
                               kAnyVersion,
-                              {{events::new_id("evt_"), encoded.type, account, 1, encoded.data}}})
+                              {{base::new_id("evt_"), encoded.type, account, 1, encoded.data}}})
                     .ok());
   }
 
@@ -46,8 +47,7 @@ class ReadModelsTest : public ::testing::Test {
 
   // Attempt `number` of delivering evt_1 to whk_1.
   static events::DeliveryAttempted attempt(std::string id, std::uint32_t number, bool success,
-                                           std::optional<events::Millis> next,
-                                           bool manual = false) {
+                                           std::optional<base::Millis> next, bool manual = false) {
     events::DeliveryAttempted out;
     out.delivery_id = std::move(id);
     out.webhook_id = "whk_1";
@@ -112,11 +112,48 @@ TEST_F(ReadModelsTest, ListPagesOldestFirstWithCursor) {
   EXPECT_EQ(rest->items[2].id, "prj_4");
   auto foreign_cursor = models_->projects().list("acme", std::string("prj_x"), 10);
   ASSERT_FALSE(foreign_cursor.ok());
-  EXPECT_EQ(foreign_cursor.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(foreign_cursor.error().code, base::ErrorCode::kInvalid);
 }
 
 // Grants found are kept in memory (access_view.hpp): a plan change or a
 // revocation after a lookup must still show in the next one.
+// An asynchronous generation: the test exists, generating, from its acceptance;
+// its end (tests or a failure) keeps its place in the project's list.
+TEST_F(ReadModelsTest, AnAcceptedGenerationIsGeneratingUntilItsEnd) {
+  create("prj_a");
+  events::GeneratedTest test;
+  test.id = "tst_1";
+  test.account = "acme";
+  test.project_id = "prj_a";
+  test.framework = "jest";
+  test.summary = "{}";
+  test.created = test.updated = 5;
+  append(events::test_stream("tst_1"), events::TestGenerationAccepted{test});
+  test.id = "tst_2";
+  append(events::test_stream("tst_2"), events::TestGenerationAccepted{test});
+  EXPECT_EQ((*models_->tests().find("acme", "tst_1"))->status, "generating");
+  EXPECT_EQ(models_->tests().generating()->size(), 2u);
+
+  test.id = "tst_1";
+  test.files = {{"__tests__/a.test.js", "test('a', () => {});"}};
+  append(events::test_stream("tst_1"), events::TestGenerated{test});
+  append(events::test_stream("tst_2"),
+         events::TestGenerationFailed{"tst_2", {"interrupted", "vouchd stopped"}, 9});
+  auto generated = *models_->tests().find("acme", "tst_1");
+  EXPECT_EQ(generated->status, "pending");
+  EXPECT_EQ(generated->files.size(), 1u);
+  EXPECT_FALSE(generated->error);
+  auto failed = *models_->tests().find("acme", "tst_2");
+  EXPECT_EQ(failed->status, "failed");
+  ASSERT_TRUE(failed->error);
+  EXPECT_EQ(failed->error->code, "interrupted");
+  EXPECT_EQ(failed->updated, 9);
+  EXPECT_TRUE(models_->tests().generating()->empty());
+  auto page = models_->tests().list("acme", "prj_a", std::nullopt, 10);
+  ASSERT_EQ(page->items.size(), 2u);
+  EXPECT_EQ(page->items[0].id, "tst_1");
+}
+
 TEST_F(ReadModelsTest, KeysAreFoundByHashUntilRevoked) {
   append(events::account_stream("acme"),
          events::AccountEvent{events::AccountOpened{"acme", events::Plan::kPro, 1}});

@@ -5,8 +5,8 @@
 namespace vouch::actors {
 namespace {
 
-ProcessExit exited(int code, std::string stderr_tail = {}) {
-  ProcessExit exit;
+process::ProcessExit exited(int code, std::string stderr_tail = {}) {
+  process::ProcessExit exit;
   exit.code = code;
   exit.stderr_tail = std::move(stderr_tail);
   return exit;
@@ -56,16 +56,22 @@ TEST(ReadGeneration, AnAnswerOrAClearError) {
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_EQ(ok->files.size(), 1u);
   EXPECT_EQ(ok->summary, R"({"testsKept":1})");
+  EXPECT_FALSE(ok->sources);  // all of the submitted files
+  auto stated = read_generation(
+      R"({"files":[],"summary":{},"sources":["index.js","package.json"]})", exited(0));
+  ASSERT_TRUE(stated) << stated.error().message;
+  EXPECT_EQ(*stated->sources, (std::vector<std::string>{"index.js", "package.json"}));
+  EXPECT_FALSE(read_generation(R"({"files":[],"summary":{},"sources":"x"})", exited(0)));
   auto refused = read_generation(R"({"error":"files must be an array"})", exited(1));
   ASSERT_FALSE(refused);
-  EXPECT_EQ(refused.error().code, events::ErrorCode::kInternal);
+  EXPECT_EQ(refused.error().code, base::ErrorCode::kInternal);
   auto limit = read_generation(
       std::nullopt,
       exited(
           203,
           R"x({"sandbox":{"status":"limit","code":"memory_limit","detail":"memory limit exceeded (2048 MB)"}})x"));
   ASSERT_FALSE(limit);
-  EXPECT_EQ(limit.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(limit.error().code, base::ErrorCode::kInvalid);
   EXPECT_NE(limit.error().message.find("memory limit exceeded"), std::string::npos);
 }
 
@@ -144,6 +150,46 @@ TEST(ReadRun, OkWithoutResultsIsAnError) {
   EXPECT_FALSE(report.results.has_value());
   ASSERT_TRUE(report.error.has_value());
   EXPECT_EQ(report.error->code, "run_failed");
+}
+
+TEST(ReadTestCases, EveryTestOfTheResultLineWithItsSuiteTimeAndFailure) {
+  const std::string line =
+      R"({"ok":true,"results":{"total":3,"passed":1,"failed":1,)"
+      R"("coverage":{"statements":80,"branches":50,"functions":100,"lines":75},"tests":[)"
+      R"({"name":"m › a","file":"t.js","status":"passed","suite":"m","title":"a","durationMs":12},)"
+      R"({"name":"m › b","file":"t.js","status":"failed","suite":"m","title":"b","durationMs":3,)"
+      R"json("message":"Expected: 3","stack":"at Object.<anonymous> (t.js:4:5)"},)json"
+      R"({"name":"c","file":"u.js","status":"pending","durationMs":-5},)"
+      R"({"file":"u.js","status":"passed"},7]}})";
+  const auto cases = read_test_cases(line);
+  ASSERT_EQ(cases.size(), 3u);  // the nameless entry and the number are left out
+  EXPECT_EQ(cases[0].suite, "m");
+  EXPECT_EQ(cases[0].duration_ms, 12);
+  EXPECT_EQ(cases[0].status, "passed");
+  EXPECT_TRUE(cases[0].message.empty());
+  EXPECT_EQ(cases[1].status, "failed");
+  EXPECT_EQ(cases[1].message, "Expected: 3");
+  EXPECT_EQ(cases[1].stack, "at Object.<anonymous> (t.js:4:5)");
+  EXPECT_EQ(cases[2].status, "skipped");  // Jest's pending
+  EXPECT_EQ(cases[2].duration_ms, 0);
+  EXPECT_TRUE(read_test_cases("not json").empty());
+  EXPECT_TRUE(read_test_cases(R"({"ok":false,"error":{"code":"x","detail":"y"}})").empty());
+}
+
+TEST(ReadGenerationProgress, OnlyProgressLinesAreProgress) {
+  auto progress = read_generation_progress(
+      R"({"progress":{"phase":"searching","filesDone":1,"filesTotal":3,"testsKept":0}})");
+  ASSERT_TRUE(progress);
+  EXPECT_EQ(progress->phase, "searching");
+  EXPECT_EQ(progress->files_done, 1u);
+  EXPECT_EQ(progress->files_total, 3u);
+  EXPECT_EQ(progress->tests_kept, 0u);
+  EXPECT_FALSE(read_generation_progress(R"({"files":[],"summary":{}})"));
+  EXPECT_FALSE(read_generation_progress(R"({"progress":{"filesDone":1}})"));
+  EXPECT_FALSE(read_generation_progress(R"({"progress":"searching"})"));
+  auto odd = read_generation_progress(R"({"progress":{"phase":"x","filesDone":-4}})");
+  ASSERT_TRUE(odd);
+  EXPECT_EQ(odd->files_done, 0u);
 }
 
 }  // namespace

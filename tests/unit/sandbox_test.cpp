@@ -7,12 +7,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/json/serialize.hpp>
+#include <boost/json/string.hpp>
 #include <csignal>
 #include <filesystem>
+#include <string>
 
-#include "sandbox/command.hpp"
-#include "sandbox/options.hpp"
-#include "sandbox/outcome.hpp"
+#include "process/sandbox/command.hpp"
+#include "process/sandbox/options.hpp"
+#include "process/sandbox/outcome.hpp"
 
 namespace vouch::sandbox {
 namespace {
@@ -20,6 +23,14 @@ namespace {
 const Limits kLimits{3, 384, 64, 1, 2000};
 
 Outcome describe(Ended ended) { return describe_outcome(ended, kLimits); }
+
+// The report and exit code of a limit the launcher recognised.
+void expect_limit(const Outcome& outcome, const std::string& code, const std::string& detail,
+                  int exit_code) {
+  EXPECT_EQ(outcome.report,
+            R"({"status":"limit","code":")" + code + R"(","detail":")" + detail + R"("})");
+  EXPECT_EQ(outcome.exit_code, exit_code);
+}
 
 Ended exited(int code, bool via_bwrap = true) {
   Ended ended;
@@ -35,9 +46,8 @@ TEST(SandboxOutcome, ANormalExitPassesItsCodeOn) {
 }
 
 TEST(SandboxOutcome, BwrapReportsADeathBySignalAs128PlusN) {
-  EXPECT_EQ(
-      describe(exited(128 + SIGXCPU)).report,
-      R"json({"status":"limit","code":"cpu_time_limit","detail":"cpu time limit exceeded (3 s)"})json");
+  expect_limit(describe(exited(128 + SIGXCPU)), "cpu_time_limit", "cpu time limit exceeded (3 s)",
+               kCpuTimeLimitExit);
   auto segfault = describe(exited(139));
   EXPECT_EQ(segfault.report, R"json({"status":"signaled","signal":"SIGSEGV"})json");
   EXPECT_EQ(segfault.exit_code, 139);
@@ -46,22 +56,16 @@ TEST(SandboxOutcome, BwrapReportsADeathBySignalAs128PlusN) {
 TEST(SandboxOutcome, WithoutBwrapTheSignalItselfIsSeenAnd128PlusNIsAPlainExitCode) {
   Ended killed;
   killed.signal = SIGXFSZ;
-  auto outcome = describe(killed);
-  EXPECT_EQ(
-      outcome.report,
-      R"json({"status":"limit","code":"file_size_limit","detail":"file size limit exceeded (1 MB)"})json");
-  EXPECT_EQ(outcome.exit_code, kFileSizeLimitExit);
+  expect_limit(describe(killed), "file_size_limit", "file size limit exceeded (1 MB)",
+               kFileSizeLimitExit);
   EXPECT_EQ(describe(exited(152, false)).report, R"json({"status":"exited","code":152})json");
 }
 
 TEST(SandboxOutcome, TheWallTimerWinsOverTheSignalItSent) {
   auto ended = exited(137);
   ended.wall_expired = true;
-  auto outcome = describe(ended);
-  EXPECT_EQ(
-      outcome.report,
-      R"json({"status":"limit","code":"wall_time_limit","detail":"wall time limit exceeded (2000 ms)"})json");
-  EXPECT_EQ(outcome.exit_code, kWallTimeLimitExit);
+  expect_limit(describe(ended), "wall_time_limit", "wall time limit exceeded (2000 ms)",
+               kWallTimeLimitExit);
 }
 
 TEST(SandboxOutcome, AnAbortIsAMemoryLimitOnlyWhenNodeSaidItRanOutOfMemory) {
@@ -80,6 +84,21 @@ TEST(SandboxOutcome, TheLaunchersOwnFailureHasItsCode) {
       outcome.report,
       R"json({"status":"error","code":"sandbox_failed","detail":"could not start prlimit: No such file or directory"})json");
   EXPECT_EQ(outcome.exit_code, kSandboxFailedExit);
+}
+
+// The launcher writes its report without a JSON library; its strings come out
+// as Boost.JSON, which the server reads them with, writes them.
+TEST(SandboxOutcome, ReportStringsAreQuotedAsBoostJsonQuotesThem) {
+  std::string every_ascii;
+  for (int c = 0; c < 0x80; ++c) every_ascii += static_cast<char>(c);
+  for (const std::string text :
+       {std::string{}, every_ascii, std::string("écrit \"là\"\n"), std::string("C:\\tmp\t/x")}) {
+    EXPECT_EQ(json_quoted(text), boost::json::serialize(boost::json::string(text))) << text;
+  }
+  auto outcome = sandbox_failed("bad \"path\"\n\x01");
+  EXPECT_EQ(
+      outcome.report,
+      R"json({"status":"error","code":"sandbox_failed","detail":"bad \"path\"\n\u0001"})json");
 }
 
 // The last of a repeated limit counts, as the tests that override one rely on.

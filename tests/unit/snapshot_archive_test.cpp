@@ -42,7 +42,7 @@ TEST(SnapshotArchive, PathsThatEscapeAreRefused) {
     auto read =
         read_snapshot_archive(make_tar({{"ok.js", "1"}, {bad, "x"}}), {}, LinkPolicy::kRefuse);
     ASSERT_FALSE(read.ok()) << bad;
-    EXPECT_EQ(read.error().code, events::ErrorCode::kInvalid) << bad;
+    EXPECT_EQ(read.error().code, base::ErrorCode::kInvalid) << bad;
   }
 }
 
@@ -68,13 +68,13 @@ TEST(SnapshotArchive, ABombIsStoppedAtTheLimitWhileReading) {
   EXPECT_LT(bomb.size(), 200u * 1024);
   auto read = read_snapshot_archive(bomb, {.max_bytes = 8u << 20}, LinkPolicy::kRefuse);
   ASSERT_FALSE(read.ok());
-  EXPECT_EQ(read.error().code, events::ErrorCode::kTooLarge);
+  EXPECT_EQ(read.error().code, base::ErrorCode::kTooLarge);
 
   std::vector<TarEntry> many;
   for (int i = 0; i < 12; ++i) many.push_back({"f" + std::to_string(i) + ".js", "x"});
   auto too_many = read_snapshot_archive(make_tar(many), {.max_files = 10}, LinkPolicy::kRefuse);
   ASSERT_FALSE(too_many.ok());
-  EXPECT_EQ(too_many.error().code, events::ErrorCode::kTooLarge);
+  EXPECT_EQ(too_many.error().code, base::ErrorCode::kTooLarge);
 }
 
 TEST(SnapshotArchive, OversizedFilesAreSkippedAndNamed) {
@@ -89,7 +89,7 @@ TEST(SnapshotArchive, OversizedFilesAreSkippedAndNamed) {
 TEST(SnapshotArchive, GarbageIsNotAnArchive) {
   auto read = read_snapshot_archive("this is not a tarball", {}, LinkPolicy::kRefuse);
   ASSERT_FALSE(read.ok());
-  EXPECT_EQ(read.error().code, events::ErrorCode::kInvalid);
+  EXPECT_EQ(read.error().code, base::ErrorCode::kInvalid);
   auto empty =
       read_snapshot_archive(make_tar({{"only/", "", TarEntry::kFolder}}), {}, LinkPolicy::kRefuse);
   EXPECT_FALSE(empty.ok());

@@ -87,8 +87,8 @@ TEST_P(StorageFaults, WritesStopAtTheFirstFailureAndResumeWhenItIsGone) {
   fs_->fail(fault, operations);
   auto failed = log_->append(request("during", 1));
   ASSERT_FALSE(failed.ok());
-  const auto expected = fault == Fault::kNoSpace ? events::ErrorCode::kInsufficientStorage
-                                                 : events::ErrorCode::kUnavailable;
+  const auto expected = fault == Fault::kNoSpace ? base::ErrorCode::kInsufficientStorage
+                                                 : base::ErrorCode::kUnavailable;
   EXPECT_EQ(failed.error().code, expected) << failed.error().message;
   EXPECT_GT(failed.error().retry_after_seconds, 0u);
   const auto health = database_->health();
@@ -184,7 +184,7 @@ TEST_F(FaultyStore, AFailedBackgroundFlushStopsWritesUntilItRecovers) {
   EXPECT_FALSE(database_->health().writable);
   auto refused = log_->append(request("during", 1));
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().code, events::ErrorCode::kInsufficientStorage);
+  EXPECT_EQ(refused.error().code, base::ErrorCode::kInsufficientStorage);
   fs_->heal();
   ASSERT_TRUE(wait_until_writable(std::chrono::seconds(20))) << database_->health().problem;
   append_acknowledged("after", 5);

@@ -1,6 +1,6 @@
 // The webhook client's kept-alive connections: an idle one is closed once it
 // is older than max_idle, even when its host is never posted to again.
-#include "actors/delivery/webhook_client.hpp"
+#include "transport/webhook_client.hpp"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -14,9 +14,9 @@
 #include <string>
 #include <thread>
 
-#include "actors/delivery/webhook_target.hpp"
+#include "transport/webhook_target.hpp"
 
-namespace vouch::actors {
+namespace vouch::transport {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -102,9 +102,9 @@ TEST(WebhookClient, AnIdleConnectionIsClosedOnceOlderThanMaxIdle) {
 }
 
 }  // namespace
-}  // namespace vouch::actors
+}  // namespace vouch::transport
 
-namespace vouch::actors {
+namespace vouch::transport {
 namespace {
 
 // Found by fuzzing: an empty port kept the target's port empty.
@@ -118,4 +118,4 @@ TEST(WebhookTarget, AnEmptyPortIsTheSchemesDefaultAndABadOneIsRefused) {
 }
 
 }  // namespace
-}  // namespace vouch::actors
+}  // namespace vouch::transport

@@ -7,13 +7,13 @@
 namespace vouch::events {
 namespace {
 
-constexpr Millis kSecond = 1000;
-constexpr Millis kHour = 3600 * kSecond;
+constexpr base::Millis kSecond = 1000;
+constexpr base::Millis kHour = 3600 * kSecond;
 
 TEST(RetrySchedule, FollowsDesignWithoutJitter) {
   const RetryPolicy policy{1.0, 0.0};
-  const std::vector<Millis> expected{5 * kSecond, 300 * kSecond, 1800 * kSecond, 2 * kHour,
-                                     5 * kHour,   10 * kHour,    10 * kHour};
+  const std::vector<base::Millis> expected{5 * kSecond, 300 * kSecond, 1800 * kSecond, 2 * kHour,
+                                           5 * kHour,   10 * kHour,    10 * kHour};
   for (std::uint32_t attempt = 1; attempt < RetryPolicy::kMaxAttempts; ++attempt) {
     EXPECT_EQ(policy.delay_after(attempt, 0.5), expected[attempt - 1]) << attempt;
   }
@@ -45,7 +45,7 @@ TEST(RetrySchedule, RetryAfterIsAFloorNotScaledAndCapped) {
 }
 
 TEST(RetryAfter, ParsesSecondsAndHttpDates) {
-  const Millis now = 784111777000;  // Sun, 06 Nov 1994 08:49:37 GMT
+  const base::Millis now = 784111777000;  // Sun, 06 Nov 1994 08:49:37 GMT
   EXPECT_EQ(parse_retry_after("120", now), 120 * kSecond);
   EXPECT_EQ(parse_retry_after(" 0 ", now), 0);
   EXPECT_EQ(parse_retry_after("Sun, 06 Nov 1994 08:50:37 GMT", now), 60 * kSecond);

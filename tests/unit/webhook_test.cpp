@@ -74,7 +74,7 @@ TEST(Webhook, CreateNamesEveryBadField) {
   command.events = {"project.created", "bogus"};
   auto decided = decide(WebhookState{}, command, kHttpsOnly);
   ASSERT_FALSE(decided.ok());
-  EXPECT_EQ(decided.error().code, ErrorCode::kInvalid);
+  EXPECT_EQ(decided.error().code, base::ErrorCode::kInvalid);
   ASSERT_EQ(decided.error().fields.size(), 2u);
   EXPECT_EQ(decided.error().fields[0].field, "url");
   EXPECT_EQ(decided.error().fields[1].field, "events[1]");
@@ -85,7 +85,8 @@ TEST(Webhook, CreateNamesEveryBadField) {
   auto empty = decide(WebhookState{}, command, kHttpsOnly);
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error().fields[0].field, "events");
-  EXPECT_EQ(decide(created(), create_command(), kHttpsOnly).error().code, ErrorCode::kConflict);
+  EXPECT_EQ(decide(created(), create_command(), kHttpsOnly).error().code,
+            base::ErrorCode::kConflict);
 }
 
 TEST(Webhook, UpdateRecordsOnlyWhatChanges) {
@@ -113,13 +114,14 @@ TEST(Webhook, UpdateRecordsOnlyWhatChanges) {
 TEST(Webhook, AnotherAccountsOrADeletedWebhookIsNotFound) {
   const auto state = created();
   UpdateWebhook foreign{"whk_1", "other", std::nullopt, std::nullopt, std::nullopt, false, 2};
-  EXPECT_EQ(decide(state, foreign, kHttpsOnly).error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(decide(state, foreign, kHttpsOnly).error().code, base::ErrorCode::kNotFound);
   auto deleted = decide(state, DeleteWebhook{"whk_1", "acme", 5});
   ASSERT_TRUE(deleted.ok());
   const auto gone = evolve(state, deleted->front());
-  EXPECT_EQ(decide(gone, DeleteWebhook{"whk_1", "acme", 6}).error().code, ErrorCode::kNotFound);
+  EXPECT_EQ(decide(gone, DeleteWebhook{"whk_1", "acme", 6}).error().code,
+            base::ErrorCode::kNotFound);
   EXPECT_EQ(decide(gone, RotateWebhookSecret{"whk_1", "acme", "whsec_two", 7}).error().code,
-            ErrorCode::kNotFound);
+            base::ErrorCode::kNotFound);
 }
 
 TEST(Webhook, RotationKeepsThePreviousSecretFor24Hours) {

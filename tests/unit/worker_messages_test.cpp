@@ -74,13 +74,13 @@ TEST_F(WorkerMessages, ARunsAnswerKeepsResultsErrorAndReport) {
 
 TEST_F(WorkerMessages, AGenerationsAnswerKeepsItsFailureAsAnError) {
   GenerationDone done;
-  done.failure = job_failure(events::Error::unavailable("busy", 7));
+  done.failure = job_failure(base::Error::unavailable("busy", 7));
   done.install_failed = true;
   done.install_code = "install_failed";
   const auto out = round_trip(done);
   ASSERT_TRUE(out.failure.failed);
   const auto error = to_error(out.failure);
-  EXPECT_EQ(error.code, events::ErrorCode::kUnavailable);
+  EXPECT_EQ(error.code, base::ErrorCode::kUnavailable);
   EXPECT_EQ(error.message, "busy");
   EXPECT_EQ(error.retry_after_seconds, 7u);
   EXPECT_TRUE(out.install_failed);

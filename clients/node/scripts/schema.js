@@ -16,9 +16,13 @@ if (!fs.existsSync(documentPath)) {
   process.exit(1);
 }
 const cli = path.join(root, 'node_modules', 'openapi-typescript', 'bin', 'cli.js');
-const fresh = execFileSync(process.execPath, [cli, documentPath, '--default-non-nullable=false', '--empty-objects-unknown'], {
-  encoding: 'utf8',
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const fresh = execFileSync(
+  process.execPath,
+  [cli, documentPath, '--default-non-nullable=false', '--empty-objects-unknown'],
+  {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 fs.writeFileSync(output, fresh);
 console.error(`schema: wrote src/schema.ts from ${documentPath}`);

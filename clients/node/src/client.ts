@@ -18,6 +18,7 @@ export const OPERATIONS = {
   getCoverageReport: ['GET', '/v1/tests/results/{runId}/coverage'],
   getCoverageLcov: ['GET', '/v1/tests/results/{runId}/coverage/lcov.info'],
   getCoverageHtml: ['GET', '/v1/tests/results/{runId}/coverage/html/{path}'],
+  getJunitReport: ['GET', '/v1/tests/results/{runId}/junit.xml'],
   createWebhook: ['POST', '/v1/webhooks'],
   listWebhooks: ['GET', '/v1/webhooks'],
   getWebhook: ['GET', '/v1/webhooks/{webhookId}'],
@@ -48,7 +49,11 @@ export interface PostOptions {
 class Resource {
   constructor(protected readonly transport: Transport) {}
 
-  protected call<R>(operation: OperationId, params: Record<string, string> = {}, options: RequestOptions = {}): Promise<R> {
+  protected call<R>(
+    operation: OperationId,
+    params: Record<string, string> = {},
+    options: RequestOptions = {},
+  ): Promise<R> {
     const [method, template] = OPERATIONS[operation];
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = params[name];
@@ -85,7 +90,14 @@ const byId = (item: { id: string }) => item.id;
  * `noun` names its operations (`createProject`, `listProjects`, …), `idParam` its path parameter
  * and `field` the list answer's array.
  */
-abstract class Crud<Noun extends 'Project' | 'Webhook', Item extends { id: string }, Created, CreateBody, UpdateBody, List> extends Resource {
+abstract class Crud<
+  Noun extends 'Project' | 'Webhook',
+  Item extends { id: string },
+  Created,
+  CreateBody,
+  UpdateBody,
+  List,
+> extends Resource {
   constructor(
     transport: Transport,
     private readonly noun: Noun,
@@ -117,7 +129,14 @@ abstract class Crud<Noun extends 'Project' | 'Webhook', Item extends { id: strin
   }
 }
 
-export class Projects extends Crud<'Project', T.Project, T.Project, T.CreateProjectRequest, T.UpdateProjectRequest, T.ProjectList> {
+export class Projects extends Crud<
+  'Project',
+  T.Project,
+  T.Project,
+  T.CreateProjectRequest,
+  T.UpdateProjectRequest,
+  T.ProjectList
+> {
   constructor(transport: Transport) {
     super(transport, 'Project', 'projectId', 'projects');
   }
@@ -125,18 +144,89 @@ export class Projects extends Crud<'Project', T.Project, T.Project, T.CreateProj
    * Stores a snapshot of the project's sources (`project.imported`) from `{ files }`,
    * `{ git: { ref } }` (the project's repository at a branch or tag), or the bytes of a `.tar.gz`.
    */
-  importSnapshot(projectId: string, source: T.ImportRequest | Uint8Array, options: PostOptions = {}): Promise<T.ImportedSnapshot> {
-    const body = source instanceof Uint8Array
-      ? { rawBody: source, contentType: 'application/gzip' }
-      : { body: source };
+  importSnapshot(
+    projectId: string,
+    source: T.ImportRequest | Uint8Array,
+    options: PostOptions = {},
+  ): Promise<T.ImportedSnapshot> {
+    const body = source instanceof Uint8Array ? { rawBody: source, contentType: 'application/gzip' } : { body: source };
     return this.call('importProject', { projectId }, { ...body, idempotencyKey: options.idempotencyKey });
   }
 }
 
+/**
+ * Options of `tests.generate`. Without `async` or `wait`, one request answers when the tests
+ * exist. `async`: `Prefer: respond-async`, answered at once with the test `generating`. `wait`:
+ * the same, then `waitForGeneration` (progress through `onProgress`) until the tests exist.
+ */
+export interface GenerateOptions extends PostOptions, WaitForGenerationOptions {
+  /** Of the one request (the synchronous form). */
+  timeoutMs?: number;
+  async?: boolean;
+  wait?: boolean;
+}
+
+export interface WaitForGenerationOptions {
+  /** Called with each new progress while the test is `generating`. */
+  onProgress?: (progress: T.GenerationProgress, test: T.GeneratedTest) => void;
+  /** Between two reads of the test; default 1 000 ms. */
+  pollIntervalMs?: number;
+  /** Default 600 000 ms; then rejects with VouchError `wait_timeout` (status 0). */
+  waitTimeoutMs?: number;
+}
+
 export class Tests extends Resource {
-  /** Generates Jest tests for `files`; answers when they exist. */
-  generate(body: T.GenerateTestsRequest, options: PostOptions & { timeoutMs?: number } = {}): Promise<T.GeneratedTest> {
-    return this.call('generateTests', {}, { body, ...options });
+  /**
+   * Generates Jest tests for `files` (or the project's snapshot). See GenerateOptions for the
+   * synchronous, `async` and `wait` forms. With `wait`, a generation that fails rejects with
+   * VouchError (status 0, the generation's `error.code` and detail).
+   */
+  generate(body: T.GenerateTestsRequest, options: GenerateOptions = {}): Promise<T.GeneratedTest> {
+    const { async, wait, onProgress, pollIntervalMs, waitTimeoutMs, ...request } = options;
+    if (!async && !wait) return this.call('generateTests', {}, { body, ...request });
+    const accepted = this.call<T.GeneratedTest>(
+      'generateTests',
+      {},
+      {
+        body,
+        idempotencyKey: request.idempotencyKey,
+        headers: { prefer: 'respond-async' },
+      },
+    );
+    if (!wait) return accepted;
+    return accepted.then((test) => this.waitForGeneration(test.testId, { onProgress, pollIntervalMs, waitTimeoutMs }));
+  }
+  /**
+   * Reads the test until its generation has ended: resolves with it (`pending`, with its files),
+   * or rejects with VouchError (status 0, code and detail of its `error`) when it failed.
+   */
+  async waitForGeneration(testId: string, options: WaitForGenerationOptions = {}): Promise<T.GeneratedTest> {
+    const interval = options.pollIntervalMs ?? 1_000;
+    const timeoutMs = options.waitTimeoutMs ?? 600_000;
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      const test = await this.get(testId);
+      if (test.status !== 'generating') {
+        if (test.error)
+          throw new VouchError({ status: 0, code: test.error.code, detail: test.error.detail, body: test });
+        return test;
+      }
+      if (test.progress && options.onProgress) {
+        const seen = JSON.stringify(test.progress);
+        if (seen !== last) options.onProgress(test.progress, test);
+        last = seen;
+      }
+      const now = Date.now();
+      if (now >= deadline) {
+        throw new VouchError({
+          status: 0,
+          code: 'wait_timeout',
+          detail: `test ${testId} was still generating after ${timeoutMs} ms`,
+        });
+      }
+      await this.transport.sleep(Math.min(interval, deadline - now));
+    }
   }
   get(testId: string): Promise<T.GeneratedTest> {
     return this.call('getTest', { testId });
@@ -155,10 +245,14 @@ export class Tests extends Resource {
   results(runId: string, options: { waitSeconds?: number } = {}): Promise<T.Run> {
     const wait = Math.floor(options.waitSeconds ?? 0);
     if (wait <= 0) return this.call('getRun', { runId });
-    return this.call('getRun', { runId }, {
-      headers: { prefer: `wait=${wait}` },
-      timeoutMs: this.transport.timeoutMs + wait * 1000,
-    });
+    return this.call(
+      'getRun',
+      { runId },
+      {
+        headers: { prefer: `wait=${wait}` },
+        timeoutMs: this.transport.timeoutMs + wait * 1000,
+      },
+    );
   }
   /** The completed run's coverage report: `{runId, created, lcov, istanbul, lcovUrl, htmlUrl}`. */
   coverage(runId: string): Promise<T.CoverageReport> {
@@ -167,6 +261,10 @@ export class Tests extends Resource {
   /** The run's `lcov.info`. */
   coverageLcov(runId: string): Promise<string> {
     return this.call('getCoverageLcov', { runId }, { text: true });
+  }
+  /** The run's JUnit XML report (a testsuite per test file, a testcase per test). */
+  junitXml(runId: string): Promise<string> {
+    return this.call('getJunitReport', { runId }, { text: true });
   }
   /** One file of the run's HTML coverage report (`index.html`, its pages, CSS, images). */
   coverageHtml(runId: string, path = 'index.html'): Promise<Buffer> {
@@ -195,7 +293,11 @@ export class Tests extends Resource {
       if (run?.status === 'completed') return run;
       const now = Date.now();
       if (now >= deadline) {
-        throw new VouchError({ status: 0, code: 'wait_timeout', detail: `run ${runId} did not complete within ${timeoutMs} ms` });
+        throw new VouchError({
+          status: 0,
+          code: 'wait_timeout',
+          detail: `run ${runId} did not complete within ${timeoutMs} ms`,
+        });
       }
       if (run === undefined || now - started < wait * 900) {
         // No answer, or the request was not held: back off before asking again.
@@ -208,7 +310,14 @@ export class Tests extends Resource {
 }
 
 /** Creation and rotation answer with the `secret` (only there). */
-export class Webhooks extends Crud<'Webhook', T.Webhook, T.WebhookWithSecret, T.CreateWebhookRequest, T.UpdateWebhookRequest, T.WebhookList> {
+export class Webhooks extends Crud<
+  'Webhook',
+  T.Webhook,
+  T.WebhookWithSecret,
+  T.CreateWebhookRequest,
+  T.UpdateWebhookRequest,
+  T.WebhookList
+> {
   constructor(transport: Transport) {
     super(transport, 'Webhook', 'webhookId', 'webhooks');
   }
@@ -219,7 +328,10 @@ export class Webhooks extends Crud<'Webhook', T.Webhook, T.WebhookWithSecret, T.
   deliveries(webhookId: string, params: T.ListDeliveriesParams = {}): Promise<T.DeliveryList> {
     return this.call('listDeliveries', { webhookId }, { query: { ...params } });
   }
-  iterateDeliveries(webhookId: string, params: T.ListDeliveriesParams = {}): AsyncGenerator<T.Delivery, void, undefined> {
+  iterateDeliveries(
+    webhookId: string,
+    params: T.ListDeliveriesParams = {},
+  ): AsyncGenerator<T.Delivery, void, undefined> {
     return this.pages<T.Delivery>('listDeliveries', 'deliveries', { webhookId }, { ...params }, byId);
   }
   redeliver(webhookId: string, deliveryId: string): Promise<T.Redelivery> {

@@ -1,5 +1,5 @@
 export { Vouch, OPERATIONS, MAX_POLL_WAIT_SECONDS, Projects, Tests, Webhooks, Events, Keys } from './client';
-export type { OperationId, PostOptions } from './client';
+export type { OperationId, PostOptions, GenerateOptions, WaitForGenerationOptions } from './client';
 export { VouchError } from './errors';
 export type { FieldError } from './errors';
 export { parseRetryAfter } from './transport';

@@ -19,6 +19,8 @@ export type SourceFile = S['File'];
 export type GenerateTestsRequest = S['GenerateRequest'];
 export type GeneratedTest = S['GeneratedTest'];
 export type GenerationSummary = S['GenerationSummary'];
+export type GenerationProgress = S['GenerationProgress'];
+export type GenerationError = S['GenerationError'];
 export type TestList = S['TestList'];
 
 export type RunTestsRequest = S['RunRequest'];

@@ -8,10 +8,7 @@ export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
 }
 
-export type WebhookHeaders =
-  | Headers
-  | Record<string, string | string[] | undefined>
-  | Iterable<[string, string]>;
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined> | Iterable<[string, string]>;
 
 export interface VerifyOptions {
   /** Largest accepted distance of the timestamp from now; default 300 s. */

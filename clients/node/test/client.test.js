@@ -36,7 +36,11 @@ describe('the full flow', () => {
       assert.match(hook.secret, /^whsec_/);
       assert.equal((await v.webhooks.get(hook.id)).secret, undefined);
 
-      const project = await v.projects.create({ name: 'shop', repository: 'https://git.example/shop.git', config: { framework: 'jest' } });
+      const project = await v.projects.create({
+        name: 'shop',
+        repository: 'https://git.example/shop.git',
+        config: { framework: 'jest' },
+      });
       assert.match(project.id, /^prj_/);
       assert.equal((await v.projects.get(project.id)).name, 'shop');
       const updated = await v.projects.update(project.id, { config: { coverage: { threshold: 50 } } });
@@ -47,7 +51,10 @@ describe('the full flow', () => {
       assert.ok(test.files.some((f) => f.path.endsWith('.test.js')));
       assert.ok(test.summary.testsKept > 0);
       assert.equal((await v.tests.get(test.testId)).testId, test.testId);
-      assert.deepEqual((await collect(v.tests.iterate({ projectId: project.id }))).map((t) => t.testId), [test.testId]);
+      assert.deepEqual(
+        (await collect(v.tests.iterate({ projectId: project.id }))).map((t) => t.testId),
+        [test.testId],
+      );
 
       const run = await v.tests.run({ testId: test.testId });
       assert.equal(run.status, 'running');
@@ -82,7 +89,8 @@ describe('the full flow', () => {
       assert.equal(verifyWebhook(hook.secret, created.headers, created.body).data.id, project.id);
       // rawHeaders as pairs work too
       const pairs = [];
-      for (let i = 0; i < created.rawHeaders.length; i += 2) pairs.push([created.rawHeaders[i], created.rawHeaders[i + 1]]);
+      for (let i = 0; i < created.rawHeaders.length; i += 2)
+        pairs.push([created.rawHeaders[i], created.rawHeaders[i + 1]]);
       assert.equal(verifyWebhook(hook.secret, pairs, created.body).type, 'project.created');
 
       // The attempt is logged just after the receiver answered: poll the log for it.
@@ -98,7 +106,10 @@ describe('the full flow', () => {
 
       const types = (await collect(v.events.iterate({ limit: 2 }))).map((e) => e.type);
       assert.ok(types.includes('project.created') && types.includes('test.completed'), types.join());
-      assert.deepEqual((await collect(v.events.iterate({ type: 'test.started' }))).map((e) => e.type), ['test.started']);
+      assert.deepEqual(
+        (await collect(v.events.iterate({ type: 'test.started' }))).map((e) => e.type),
+        ['test.started'],
+      );
     } finally {
       await receiver.close();
     }
@@ -119,14 +130,21 @@ describe('verifyWebhook', () => {
   it('verifies each scheme alone, from a Buffer or the exact string', () => {
     for (const headers of [only(delivery.headers, 'x-service-'), only(delivery.headers, 'webhook-')]) {
       assert.equal(verifyWebhook(hook.secret, headers, delivery.body).type, 'project.created');
-      assert.equal(verifyWebhook(hook.secret, new Headers(headers), delivery.body.toString('utf8')).type, 'project.created');
+      assert.equal(
+        verifyWebhook(hook.secret, new Headers(headers), delivery.body.toString('utf8')).type,
+        'project.created',
+      );
     }
   });
 
   it('rejects a tampered body with each scheme', () => {
     const tampered = Buffer.from(delivery.body.toString('utf8').replace('hooked', 'hacked'));
     assert.notDeepEqual(tampered, delivery.body);
-    for (const headers of [delivery.headers, only(delivery.headers, 'x-service-'), only(delivery.headers, 'webhook-')]) {
+    for (const headers of [
+      delivery.headers,
+      only(delivery.headers, 'x-service-'),
+      only(delivery.headers, 'webhook-'),
+    ]) {
       assert.throws(() => verifyWebhook(hook.secret, headers, tampered), WebhookVerificationError);
     }
   });
@@ -140,16 +158,25 @@ describe('verifyWebhook', () => {
 
   it('rejects a timestamp outside the tolerance', () => {
     const sent = Number(delivery.headers['webhook-timestamp']);
-    assert.equal(verifyWebhook(hook.secret, delivery.headers, delivery.body, { now: sent + 299 }).type, 'project.created');
+    assert.equal(
+      verifyWebhook(hook.secret, delivery.headers, delivery.body, { now: sent + 299 }).type,
+      'project.created',
+    );
     for (const headers of [only(delivery.headers, 'x-service-'), only(delivery.headers, 'webhook-')]) {
       assert.throws(() => verifyWebhook(hook.secret, headers, delivery.body, { now: sent + 301 }), /tolerance/);
       assert.throws(() => verifyWebhook(hook.secret, headers, delivery.body, { now: sent - 301 }), /tolerance/);
     }
-    assert.equal(verifyWebhook(hook.secret, delivery.headers, delivery.body, { now: sent + 3000, toleranceSeconds: 3600 }).type, 'project.created');
+    assert.equal(
+      verifyWebhook(hook.secret, delivery.headers, delivery.body, { now: sent + 3000, toleranceSeconds: 3600 }).type,
+      'project.created',
+    );
   });
 
   it('rejects a delivery without signature headers', () => {
-    assert.throws(() => verifyWebhook(hook.secret, { 'content-type': 'application/json' }, delivery.body), /no signature header/);
+    assert.throws(
+      () => verifyWebhook(hook.secret, { 'content-type': 'application/json' }, delivery.body),
+      /no signature header/,
+    );
   });
 
   it('accepts the old and the new secret during a rotation', async () => {
@@ -196,13 +223,23 @@ describe('import', () => {
   it('stores snapshots from files and from a .tar.gz', async () => {
     const v = await freshAccount();
     const project = await v.projects.create({ name: 'imported' });
-    const files = [{ path: 'src/math.js', content: MODULE }, { path: 'package.json', content: '{}' }];
+    const files = [
+      { path: 'src/math.js', content: MODULE },
+      { path: 'package.json', content: '{}' },
+    ];
     const snapshot = await v.projects.importSnapshot(project.id, { files });
     assert.deepEqual([snapshot.projectId, snapshot.source, snapshot.files], [project.id, 'upload', 2]);
-    const archived = await v.projects.importSnapshot(project.id, tarGz(files.map((f) => ({ ...f, path: `package/${f.path}` }))));
+    const archived = await v.projects.importSnapshot(
+      project.id,
+      tarGz(files.map((f) => ({ ...f, path: `package/${f.path}` }))),
+    );
     assert.equal(archived.source, 'archive');
     assert.equal(archived.snapshotId, snapshot.snapshotId); // the top folder is removed: the same files
-    const error = await rejectsWith(v.projects.importSnapshot(project.id, { git: { ref: 'main' } }), 400, 'invalid_request');
+    const error = await rejectsWith(
+      v.projects.importSnapshot(project.id, { git: { ref: 'main' } }),
+      400,
+      'invalid_request',
+    );
     assert.equal(error.errors[0].field, 'git'); // the project has no repository
     await rejectsWith(v.projects.importSnapshot('prj_missing', { files }), 404, 'not_found');
     const types = (await collect(v.events.iterate({ projectId: project.id }))).map((e) => e.type);
@@ -216,34 +253,63 @@ describe('pagination', () => {
     const created = [];
     for (let i = 0; i < 5; i++) created.push((await v.projects.create({ name: `p${i}` })).id);
     const first = await v.projects.list({ limit: 2 });
-    assert.deepEqual(first.projects.map((p) => p.id), created.slice(0, 2));
+    assert.deepEqual(
+      first.projects.map((p) => p.id),
+      created.slice(0, 2),
+    );
     assert.equal(first.hasMore, true);
     const last = await v.projects.list({ limit: 2, startingAfter: created[3] });
-    assert.deepEqual(last.projects.map((p) => p.id), created.slice(4));
+    assert.deepEqual(
+      last.projects.map((p) => p.id),
+      created.slice(4),
+    );
     assert.equal(last.hasMore, false);
-    assert.deepEqual((await collect(v.projects.iterate({ limit: 2 }))).map((p) => p.id), created);
-    assert.deepEqual((await collect(v.projects.iterate({ limit: 100 }))).map((p) => p.id), created);
+    assert.deepEqual(
+      (await collect(v.projects.iterate({ limit: 2 }))).map((p) => p.id),
+      created,
+    );
+    assert.deepEqual(
+      (await collect(v.projects.iterate({ limit: 100 }))).map((p) => p.id),
+      created,
+    );
     await v.projects.delete(created[0]);
-    assert.deepEqual((await collect(v.projects.iterate({ limit: 3 }))).map((p) => p.id), created.slice(1));
+    assert.deepEqual(
+      (await collect(v.projects.iterate({ limit: 3 }))).map((p) => p.id),
+      created.slice(1),
+    );
   });
 
   it('pages webhooks and events', async () => {
     const v = await freshAccount();
     const hooks = [];
-    for (let i = 0; i < 3; i++) hooks.push((await v.webhooks.create({ url: `https://hooks.example.com/${i}`, events: ['*'] })).id);
-    assert.deepEqual((await collect(v.webhooks.iterate({ limit: 1 }))).map((h) => h.id), hooks);
+    for (let i = 0; i < 3; i++)
+      hooks.push((await v.webhooks.create({ url: `https://hooks.example.com/${i}`, events: ['*'] })).id);
+    assert.deepEqual(
+      (await collect(v.webhooks.iterate({ limit: 1 }))).map((h) => h.id),
+      hooks,
+    );
     await v.webhooks.update(hooks[0], { active: false, description: 'off' });
     assert.equal((await v.webhooks.get(hooks[0])).active, false);
     await v.webhooks.delete(hooks[2]);
-    assert.deepEqual((await collect(v.webhooks.iterate({ limit: 1 }))).map((h) => h.id), hooks.slice(0, 2));
+    assert.deepEqual(
+      (await collect(v.webhooks.iterate({ limit: 1 }))).map((h) => h.id),
+      hooks.slice(0, 2),
+    );
     for (let i = 0; i < 3; i++) await v.projects.create({ name: `e${i}` });
-    assert.deepEqual((await collect(v.events.iterate({ limit: 2 }))).map((e) => e.type), Array(3).fill('project.created'));
+    assert.deepEqual(
+      (await collect(v.events.iterate({ limit: 2 }))).map((e) => e.type),
+      Array(3).fill('project.created'),
+    );
   });
 });
 
 describe('errors', () => {
   it('401 carries the problem fields', async () => {
-    const error = await rejectsWith(new Vouch({ baseUrl: BASE_URL, apiKey: 'vk_' + '0'.repeat(64) }).projects.list(), 401, 'unauthenticated');
+    const error = await rejectsWith(
+      new Vouch({ baseUrl: BASE_URL, apiKey: 'vk_' + '0'.repeat(64) }).projects.list(),
+      401,
+      'unauthenticated',
+    );
     assert.ok(error.detail);
     assert.ok(error.requestId);
   });
@@ -270,16 +336,30 @@ describe('errors', () => {
   it('400 lists the fields', async () => {
     const v = await freshAccount();
     const error = await rejectsWith(v.tests.generate({ projectId: '', files: [] }), 400, 'invalid_request');
-    assert.ok(error.errors.some((e) => e.field === 'files'), JSON.stringify(error.errors));
-    const events = await rejectsWith(v.webhooks.create({ url: 'https://hooks.example.com/x', events: ['nope.*'] }), 400, 'invalid_request');
-    assert.deepEqual(events.errors.map((e) => e.field), ['events[0]']);
+    assert.ok(
+      error.errors.some((e) => e.field === 'files'),
+      JSON.stringify(error.errors),
+    );
+    const events = await rejectsWith(
+      v.webhooks.create({ url: 'https://hooks.example.com/x', events: ['nope.*'] }),
+      400,
+      'invalid_request',
+    );
+    assert.deepEqual(
+      events.errors.map((e) => e.field),
+      ['events[0]'],
+    );
   });
 
   it('429 honours Retry-After', async () => {
     const waits = [];
     const v = await freshAccount({ plan: 'free', maxRetries: 1, sleep: async (ms) => void waits.push(ms) });
     let error;
-    for (let i = 0; i < 200 && !error; i++) error = await v.projects.list({ limit: 1 }).then(() => undefined, (e) => e);
+    for (let i = 0; i < 200 && !error; i++)
+      error = await v.projects.list({ limit: 1 }).then(
+        () => undefined,
+        (e) => e,
+      );
     assert.ok(error instanceof VouchError);
     assert.equal(error.status, 429);
     assert.equal(error.code, 'rate_limited');
@@ -287,14 +367,26 @@ describe('errors', () => {
     // The client waited what the server asked before its one retry (recorded, not slept).
     assert.ok(waits.length >= 1);
     const last = waits[waits.length - 1];
-    assert.ok(last >= error.retryAfter * 1000 && last <= (error.retryAfter + 1) * 1000, `${waits} vs ${error.retryAfter}`);
+    assert.ok(
+      last >= error.retryAfter * 1000 && last <= (error.retryAfter + 1) * 1000,
+      `${waits} vs ${error.retryAfter}`,
+    );
   });
 
   it('429 asking too long a wait is raised at once', async () => {
     const waits = [];
-    const v = await freshAccount({ plan: 'free', maxRetries: 3, maxRetryAfterMs: 500, sleep: async (ms) => void waits.push(ms) });
+    const v = await freshAccount({
+      plan: 'free',
+      maxRetries: 3,
+      maxRetryAfterMs: 500,
+      sleep: async (ms) => void waits.push(ms),
+    });
     let error;
-    for (let i = 0; i < 200 && !error; i++) error = await v.projects.list({ limit: 1 }).then(() => undefined, (e) => e);
+    for (let i = 0; i < 200 && !error; i++)
+      error = await v.projects.list({ limit: 1 }).then(
+        () => undefined,
+        (e) => e,
+      );
     assert.equal(error.status, 429);
     assert.deepEqual(waits, []);
   });
@@ -305,7 +397,12 @@ describe('retries', () => {
     const dropping = await startDroppingServer();
     try {
       const waits = [];
-      const v = new Vouch({ baseUrl: dropping.url, apiKey: 'vk_x', maxRetries: 2, sleep: async (ms) => void waits.push(ms) });
+      const v = new Vouch({
+        baseUrl: dropping.url,
+        apiKey: 'vk_x',
+        maxRetries: 2,
+        sleep: async (ms) => void waits.push(ms),
+      });
       await rejectsWith(v.projects.create({ name: 'x' }), 0, 'network_error');
       const keys = dropping.headerValues('idempotency-key');
       assert.equal(keys.length, 3);
@@ -352,7 +449,10 @@ describe('Idempotency-Key', () => {
 
   it('a repeated POST acts once, another body with the key is refused', async (t) => {
     if (!supported) return t.skip('this vouchd does not support Idempotency-Key yet');
-    assert.deepEqual((await collect(v.projects.iterate())).map((p) => p.id), [probe.id]);
+    assert.deepEqual(
+      (await collect(v.projects.iterate())).map((p) => p.id),
+      [probe.id],
+    );
     await v.projects.create({ name: 'probe' }); // a generated key: a new project
     assert.equal((await collect(v.projects.iterate())).length, 2);
     const key = `node-${randomUUID()}`;
@@ -369,7 +469,10 @@ describe('Idempotency-Key', () => {
       v.tests.generate(body, { idempotencyKey: key }),
     ]);
     assert.equal(a.testId, b.testId);
-    assert.deepEqual((await collect(v.tests.iterate({ projectId: probe.id }))).map((x) => x.testId), [a.testId]);
+    assert.deepEqual(
+      (await collect(v.tests.iterate({ projectId: probe.id }))).map((x) => x.testId),
+      [a.testId],
+    );
   });
 });
 

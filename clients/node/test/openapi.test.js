@@ -31,7 +31,8 @@ describe('the OpenAPI document', async () => {
     const documented = {};
     for (const [p, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        if (operation && operation.operationId) documented[operation.operationId] = [method.toUpperCase(), normalise(p)];
+        if (operation && operation.operationId)
+          documented[operation.operationId] = [method.toUpperCase(), normalise(p)];
       }
     }
     const ours = Object.fromEntries(Object.entries(OPERATIONS).map(([id, [m, p]]) => [id, [m, normalise(p)]]));
@@ -41,15 +42,36 @@ describe('the OpenAPI document', async () => {
   it('has a method on the client for every operation', () => {
     const v = new Vouch({ baseUrl: 'http://127.0.0.1:1' });
     const methods = {
-      createProject: v.projects.create, listProjects: v.projects.list, getProject: v.projects.get,
-      updateProject: v.projects.update, deleteProject: v.projects.delete, importProject: v.projects.importSnapshot, generateTests: v.tests.generate,
-      listTests: v.tests.list, getTest: v.tests.get, runTests: v.tests.run, getRun: v.tests.results,
-      getCoverageReport: v.tests.coverage, getCoverageLcov: v.tests.coverageLcov, getCoverageHtml: v.tests.coverageHtml,
-      createWebhook: v.webhooks.create, listWebhooks: v.webhooks.list, getWebhook: v.webhooks.get,
-      updateWebhook: v.webhooks.update, deleteWebhook: v.webhooks.delete, rotateWebhookSecret: v.webhooks.rotateSecret,
-      listDeliveries: v.webhooks.deliveries, redeliver: v.webhooks.redeliver, listEvents: v.events.list,
-      issueKey: v.keys.create, revokeKey: v.keys.revoke, health: v.health, readiness: v.ready,
-      metrics: v.metrics, getOpenApi: v.openapi,
+      createProject: v.projects.create,
+      listProjects: v.projects.list,
+      getProject: v.projects.get,
+      updateProject: v.projects.update,
+      deleteProject: v.projects.delete,
+      importProject: v.projects.importSnapshot,
+      generateTests: v.tests.generate,
+      listTests: v.tests.list,
+      getTest: v.tests.get,
+      runTests: v.tests.run,
+      getRun: v.tests.results,
+      getCoverageReport: v.tests.coverage,
+      getCoverageLcov: v.tests.coverageLcov,
+      getCoverageHtml: v.tests.coverageHtml,
+      getJunitReport: v.tests.junitXml,
+      createWebhook: v.webhooks.create,
+      listWebhooks: v.webhooks.list,
+      getWebhook: v.webhooks.get,
+      updateWebhook: v.webhooks.update,
+      deleteWebhook: v.webhooks.delete,
+      rotateWebhookSecret: v.webhooks.rotateSecret,
+      listDeliveries: v.webhooks.deliveries,
+      redeliver: v.webhooks.redeliver,
+      listEvents: v.events.list,
+      issueKey: v.keys.create,
+      revokeKey: v.keys.revoke,
+      health: v.health,
+      readiness: v.ready,
+      metrics: v.metrics,
+      getOpenApi: v.openapi,
     };
     assert.deepEqual(Object.keys(methods).sort(), Object.keys(OPERATIONS).sort());
     for (const [id, method] of Object.entries(methods)) assert.equal(typeof method, 'function', id);

@@ -11,7 +11,15 @@ const BASE_URL = process.env.VOUCH_URL;
 const ADMIN_KEY = process.env.VOUCH_ADMIN_KEY;
 if (!BASE_URL || !ADMIN_KEY) throw new Error('set VOUCH_URL and VOUCH_ADMIN_KEY (scripts/test_clients.sh does)');
 
-const ALL_SCOPES = ['projects:read', 'projects:write', 'tests:read', 'tests:write', 'webhooks:read', 'webhooks:write', 'events:read'];
+const ALL_SCOPES = [
+  'projects:read',
+  'projects:write',
+  'tests:read',
+  'tests:write',
+  'webhooks:read',
+  'webhooks:write',
+  'events:read',
+];
 
 const MODULE = `
 exports.abs = (n) => (n < 0 ? -n : n);
@@ -96,10 +104,16 @@ async function startDroppingServer() {
     heads,
     headerValues(name) {
       return heads.flatMap((head) =>
-        head.split('\r\n').slice(1)
-          .map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()])
+        head
+          .split('\r\n')
+          .slice(1)
+          .map((line) => [
+            line.slice(0, line.indexOf(':')).trim().toLowerCase(),
+            line.slice(line.indexOf(':') + 1).trim(),
+          ])
           .filter(([key]) => key === name.toLowerCase())
-          .map(([, value]) => value));
+          .map(([, value]) => value),
+      );
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };

@@ -29,6 +29,20 @@ def _event_type(headers, body) -> str:
 class FlowTest(unittest.TestCase):
     """project -> generate -> run -> results, with a webhook receiving the events."""
 
+    def test_generate_with_wait_follows_the_asynchronous_generation(self):
+        c = fresh_account()
+        project = c.projects.create(name="async")
+        accepted = c.tests.generate(project_id=project["id"], files=[{"path": "src/math.js", "content": MODULE}],
+                                    respond_async=True)
+        self.assertEqual(accepted["status"], "generating")
+        self.assertIn("phase", accepted["progress"])
+        seen = []
+        test = c.tests.wait_for_generation(accepted["testId"], on_progress=seen.append, poll_interval=0.2)
+        self.assertEqual(test["status"], "pending")
+        self.assertGreater(test["summary"]["testsKept"], 0)
+        self.assertTrue(seen)
+        self.assertTrue(all(p["filesDone"] <= max(p["filesTotal"], 0) for p in seen))
+
     def test_full_flow_with_verified_webhooks(self):
         c = fresh_account()
         receiver = Receiver()
@@ -87,6 +101,9 @@ class FlowTest(unittest.TestCase):
         self.assertIn("src/math.js", report["lcov"])
         self.assertTrue(any(name.endswith("math.js") for name in report["istanbul"]))
         self.assertEqual(c.tests.coverage_lcov(run["runId"]), report["lcov"])
+        junit = c.tests.junit_xml(run["runId"])
+        self.assertIn("<testsuites", junit)
+        self.assertEqual(junit.count("<testcase "), done["results"]["total"])
         self.assertIn(b"<html", c.tests.coverage_html(run["runId"]).lower())
 
         # Deliveries: project.created and test.completed reach the receiver, both schemes verify.

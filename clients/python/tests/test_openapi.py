@@ -82,6 +82,7 @@ class OpenApiTest(unittest.TestCase):
             "generateTests": c.tests.generate, "listTests": c.tests.list, "getTest": c.tests.get,
             "runTests": c.tests.run, "getRun": c.tests.results,
             "getCoverageReport": c.tests.coverage, "getCoverageLcov": c.tests.coverage_lcov,
+            "getJunitReport": c.tests.junit_xml,
             "getCoverageHtml": c.tests.coverage_html,
             "createWebhook": c.webhooks.create, "listWebhooks": c.webhooks.list, "getWebhook": c.webhooks.get,
             "updateWebhook": c.webhooks.update, "deleteWebhook": c.webhooks.delete,

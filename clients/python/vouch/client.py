@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 import urllib.parse
-from typing import Any, Dict, Iterator, List, Mapping, Optional
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 from ._transport import Transport
 from .errors import VouchError
@@ -39,6 +39,7 @@ OPERATIONS: Dict[str, tuple] = {
     "getRun": ("GET", "/v1/tests/results/{runId}"),
     "getCoverageReport": ("GET", "/v1/tests/results/{runId}/coverage"),
     "getCoverageLcov": ("GET", "/v1/tests/results/{runId}/coverage/lcov.info"),
+    "getJunitReport": ("GET", "/v1/tests/results/{runId}/junit.xml"),
     "getCoverageHtml": ("GET", "/v1/tests/results/{runId}/coverage/html/{path}"),
     "createWebhook": ("POST", "/v1/webhooks"),
     "listWebhooks": ("GET", "/v1/webhooks"),
@@ -134,15 +135,50 @@ class Tests(_Resource):
     def generate(self, *, project_id: str, files: Optional[List[Mapping[str, str]]] = None,
                  config: Optional[Mapping[str, Any]] = None, environment: Optional[Mapping[str, Any]] = None,
                  snapshot_id: Optional[str] = None, paths: Optional[List[str]] = None,
-                 idempotency_key: Optional[str] = None, timeout: Optional[float] = None) -> GeneratedTest:
+                 idempotency_key: Optional[str] = None, timeout: Optional[float] = None,
+                 respond_async: bool = False, wait: bool = False,
+                 on_progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+                 poll_interval: float = 1.0, wait_timeout: float = 600.0) -> GeneratedTest:
         """Generates Jest tests for ``files`` (``[{"path", "content"}]``), or without them for the
         project's imported snapshot (``snapshot_id``, default the latest; ``paths`` narrows it to
-        folders); ``environment`` as for a run. Answers when the tests exist."""
+        folders); ``environment`` as for a run. Answers when the tests exist.
+
+        ``respond_async``: ``Prefer: respond-async``, answered at once with the test
+        ``generating``. ``wait``: the same, then ``wait_for_generation`` until the tests exist."""
         body = _clean({"projectId": project_id,
                        "files": [dict(f) for f in files] if files is not None else None,
                        "config": config, "environment": environment,
                        "snapshotId": snapshot_id, "paths": list(paths) if paths is not None else None})
-        return self._call("generateTests", body=body, idempotency_key=idempotency_key, timeout=timeout)
+        if not respond_async and not wait:
+            return self._call("generateTests", body=body, idempotency_key=idempotency_key, timeout=timeout)
+        accepted = self._call("generateTests", body=body, idempotency_key=idempotency_key,
+                              headers={"Prefer": "respond-async"})
+        if not wait:
+            return accepted
+        return self.wait_for_generation(accepted["testId"], on_progress=on_progress,
+                                        poll_interval=poll_interval, timeout=wait_timeout)
+
+    def wait_for_generation(self, test_id: str, *, on_progress: Optional[Callable[[Dict[str, Any]], None]] = None,
+                            poll_interval: float = 1.0, timeout: float = 600.0) -> GeneratedTest:
+        """Reads the test until its generation has ended and returns it (``pending``, with its
+        files); ``on_progress`` gets each new ``progress``. A generation that failed raises
+        VouchError with status 0 and its ``error``'s code and detail; after ``timeout`` seconds,
+        code ``wait_timeout``."""
+        deadline = time.monotonic() + timeout
+        last = None
+        while True:
+            test = self.get(test_id)
+            if test["status"] != "generating":
+                if test.get("error"):
+                    raise VouchError(0, test["error"]["code"], test["error"]["detail"], body=test)
+                return test
+            if on_progress and test.get("progress") and test["progress"] != last:
+                on_progress(test["progress"])
+            last = test.get("progress")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise VouchError(0, "wait_timeout", f"test {test_id} was still generating after {timeout} s")
+            time.sleep(min(poll_interval, left))
 
     def get(self, test_id: str) -> GeneratedTest:
         return self._call("getTest", {"testId": test_id})
@@ -173,6 +209,10 @@ class Tests(_Resource):
     def coverage_lcov(self, run_id: str) -> str:
         """The run's ``lcov.info``."""
         return self._call("getCoverageLcov", {"runId": run_id}, raw=True)
+
+    def junit_xml(self, run_id: str) -> str:
+        """The run's JUnit XML report (a testsuite per test file, a testcase per test)."""
+        return self._call("getJunitReport", {"runId": run_id}, raw=True)
 
     def coverage_html(self, run_id: str, path: str = "index.html") -> bytes:
         """One file of the run's HTML coverage report (``index.html``, its pages, CSS, images)."""

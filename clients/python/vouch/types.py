@@ -42,10 +42,22 @@ class SourceFile(TypedDict):
     content: str
 
 
-class GeneratedTest(TypedDict):
+class GenerationProgress(TypedDict):
+    phase: str
+    filesDone: int
+    filesTotal: int
+    testsKept: int
+
+
+class GenerationError(TypedDict):
+    code: str
+    detail: str
+
+
+class _GeneratedTest(TypedDict):
     testId: str
     projectId: str
-    status: str  # pending, running, passed, failed
+    status: str  # generating, pending, running, passed, failed
     framework: str
     threshold: float
     files: List[SourceFile]
@@ -54,6 +66,11 @@ class GeneratedTest(TypedDict):
     lastRunId: Optional[str]
     created: str
     updated: str
+
+
+class GeneratedTest(_GeneratedTest, total=False):
+    progress: GenerationProgress  # only while generating
+    error: GenerationError  # only when an asynchronous generation failed
 
 
 class RunCoverage(TypedDict):
@@ -102,6 +119,7 @@ class CoverageReport(TypedDict):
     istanbul: Dict[str, Any]
     lcovUrl: str
     htmlUrl: str
+    junitUrl: str
 
 
 class Webhook(TypedDict, total=False):

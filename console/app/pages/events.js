@@ -42,7 +42,7 @@ export function EventsPage({ params }) {
     ${list.data && events.length === 0 && html`<${Empty}>${type || projectId || after
       ? 'No event matches on this page. Clear the filters or go back to the first page.'
       : 'No event yet: creating a project, importing sources or running tests records one here.'}<//>`}
-    ${events.length > 0 && html`<ol class="events" aria-label="Events, oldest first">
+    ${events.length > 0 && html`<ol class="events" aria-label="Events, oldest first" aria-busy=${list.loading ? 'true' : 'false'}>
       ${events.map((event) => html`<li key=${event.id} data-event-type=${event.type}>
         <details>
           <summary><code>${event.type}</code> · <${Time} value=${event.created} /> · <code>${event.id}</code></summary>

@@ -76,6 +76,7 @@ function GenerateButton({ project, snapshotId, writable, can, onGenerated }) {
     // a server without it answers 201 when the tests exist.
     let current = await api.post('/v1/tests/generate', body, { headers: { Prefer: 'respond-async' }, signal: controller.signal });
     setTest(current);
+    if (current.status === 'generating') onGenerated(); // the list shows it while it is generated
     current = await waitForGeneration(current, setTest, controller.signal);
     onGenerated();
   });

@@ -18,7 +18,8 @@ function parseJob(text) {
   const seen = new Set();
   const files = job.files.map((file, index) => {
     if (file === null || typeof file !== 'object') throw new JobError(`files[${index}] must be an object`);
-    if (typeof file.path !== 'string' || file.path === '') throw new JobError(`files[${index}].path must be a non-empty string`);
+    if (typeof file.path !== 'string' || file.path === '')
+      throw new JobError(`files[${index}].path must be a non-empty string`);
     if (typeof file.content !== 'string') throw new JobError(`files[${index}].content must be a string`);
     const path = normalizePath(file.path);
     if (path === null) throw new JobError(`files[${index}].path must be relative and stay inside the job folder`);
@@ -40,7 +41,12 @@ function parseJob(text) {
     timeBudgetMs: numberInRange(job.timeBudgetMs, 'timeBudgetMs', 1, 10 * 60 * 1000, DEFAULT_TIME_BUDGET_MS),
     // The wall time the job may take at most on a busy machine, where its budget stretches
     // (budget-clock.js); without it the budget stretches to 1.5 times its length at most.
-    ...(job.wallLimitMs != null ? { wallLimitMs: numberInRange(job.wallLimitMs, 'wallLimitMs', 1, 20 * 60 * 1000) } : {}),
+    ...(job.wallLimitMs != null
+      ? { wallLimitMs: numberInRange(job.wallLimitMs, 'wallLimitMs', 1, 20 * 60 * 1000) }
+      : {}),
+    // The wall time by which the answer must be written, verification included (vouchd's sandbox
+    // ends the generator soon after); verification stops in time for it.
+    ...(job.deadlineMs != null ? { deadlineMs: numberInRange(job.deadlineMs, 'deadlineMs', 1, 30 * 60 * 1000) } : {}),
   };
 }
 

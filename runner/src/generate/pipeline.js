@@ -1,6 +1,8 @@
 'use strict';
 // One generation job from submitted files to verified tests:
-//   1. classify and parse every file; report what is not JavaScript or does not parse
+//   0. read the package (package/package-model.js): its targets in order, its programs, what is
+//      skipped and why, which files the suite's folder holds
+//   1. classify and parse every target; report what is not JavaScript or does not parse
 //   2. instrument the JavaScript and load each module in a child process; report load failures
 //   3. list what each module exports and search for inputs that reach new code
 //   4. keep the smallest set of scenarios that holds that coverage and write them as Jest tests
@@ -21,8 +23,8 @@ const { Search } = require('./search/search');
 const { minimizeCorpus } = require('./selection/minimize');
 const { Shrinker } = require('./selection/shrink');
 const { Strengthener } = require('./selection/strengthen');
-const { testFileFor, prepareTestCase, uniqueNames, writeTestFile } = require('./writing/test-writer');
-const { jestConfigFile, CONFIG_PATH } = require('./writing/jest-config');
+const { testFileFor, prepareTestCase, uniqueNames } = require('./writing/test-writer');
+const { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
 const { verifySuites } = require('./verification/verify');
 const { startRunner } = require('./verification/run-suite');
 const { buildSummary } = require('./summary');
@@ -32,10 +34,17 @@ const path = require('node:path');
 const { Rng } = require('./search/rng');
 const { planBudget } = require('./budget');
 const { clock } = require('./budget-clock');
+const { PackageModel } = require('./package/package-model');
+const { plainSource } = require('./execution/plain-source');
+const { exploreProgram } = require('./program/cli-runner');
+const { programCase, testPathFor } = require('./program/cli-test-writer');
+const { suiteText } = require('./verification/suite-text');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 const MUTATION_PHASE_MS = 4000;
+// The most time programs (package.json's bin) are run for, before the search.
+const PROGRAM_PHASE_MS = 4000;
 
 // TypeScript is analysed without its types (src/transform.js); a file babel cannot parse is a
 // syntax error at babel's position.
@@ -45,14 +54,17 @@ function analyzableCode(file) {
     return stripTypes(file.path, file.content);
   } catch (error) {
     if (!error.loc) throw error;
-    const message = String(error.message).split('\n')[0].replace(/^[^:]*: /, '').replace(/\s*\(\d+:\d+\)$/, '');
+    const message = String(error.message)
+      .split('\n')[0]
+      .replace(/^[^:]*: /, '')
+      .replace(/\s*\(\d+:\d+\)$/, '');
     throw new SourceSyntaxError(message, error.loc.line, error.loc.column + 1);
   }
 }
 
 // Step 1: which files are JavaScript (or TypeScript) that parses. Support files (JSON, text,
 // .d.ts) are only written beside the sources.
-function analyzeFiles(files, problems) {
+function analyzeFiles(files, problems, log) {
   const analysed = [];
   for (const file of files) {
     const source = classifySource(file.path, file.content);
@@ -62,18 +74,40 @@ function analyzeFiles(files, problems) {
       const code = analyzableCode(file);
       analysed.push({ path: file.path, content: file.content, code, analysis: analyzeSource(code) });
     } catch (error) {
-      if (!(error instanceof SourceSyntaxError)) throw error;
-      problems.push(problem(file.path, 'syntax_error', error.message, { line: error.line, column: error.column }));
+      if (error instanceof SourceSyntaxError)
+        problems.push(problem(file.path, 'syntax_error', error.message, { line: error.line, column: error.column }));
+      else problems.push(internalProblem(file.path, 'analysing', error, log));
     }
   }
   return analysed;
 }
 
-// Step 2: instrumented code for the child; JSON files stay loadable by `require`.
-function executionFiles(files, analysed, workspace, problems) {
+// A fault of generation itself on one file stays that file's problem; the stack goes to the log.
+function internalProblem(path, doing, error, log) {
+  log(`internal error ${doing} ${path}: ${(error && error.stack) || error}`);
+  return problem(path, 'internal_error', `generation failed ${doing} this file: ${(error && error.message) || error}`);
+}
+
+// Step 2: instrumented code for the child; the suite's other JavaScript files (not targets:
+// programs, files over the cap, skipped files a target needs) as they run, without coverage;
+// JSON files stay loadable by `require`.
+function executionFiles(files, analysed, workspace, problems, log) {
   const childFiles = [];
   const coveragePaths = [];
   const instrumented = [];
+  const targeted = new Set(analysed.map((file) => file.path));
+  for (const file of files) {
+    if (targeted.has(file.path) || classifySource(file.path, file.content).kind !== 'javascript') continue;
+    try {
+      childFiles.push({
+        path: workspace.execPath(file.path),
+        code: plainSource(workspace.execPath(file.path), file.content),
+      });
+    } catch (error) {
+      // Only a target's own problems are reported; this file fails where a target requires it.
+      log(`could not compile ${file.path}, which is not a target: ${String(error.message).split('\n')[0]}`);
+    }
+  }
   for (const file of analysed) {
     const absolute = workspace.execPath(file.path);
     try {
@@ -82,7 +116,9 @@ function executionFiles(files, analysed, workspace, problems) {
       coveragePaths.push(absolute);
       instrumented.push({ ...file, absolute, fileCoverage });
     } catch (error) {
-      problems.push(problem(file.path, 'syntax_error', `babel could not compile the file: ${error.message.split('\n')[0]}`));
+      problems.push(
+        problem(file.path, 'syntax_error', `babel could not compile the file: ${error.message.split('\n')[0]}`),
+      );
     }
   }
   for (const file of files.filter((f) => f.path.toLowerCase().endsWith('.json'))) {
@@ -92,8 +128,11 @@ function executionFiles(files, analysed, workspace, problems) {
 }
 
 function coverageKeyCount(fileCoverage) {
-  return Object.keys(fileCoverage.s).length + Object.keys(fileCoverage.f).length
-    + Object.values(fileCoverage.b).reduce((sum, paths) => sum + paths.length, 0);
+  return (
+    Object.keys(fileCoverage.s).length +
+    Object.keys(fileCoverage.f).length +
+    Object.values(fileCoverage.b).reduce((sum, paths) => sum + paths.length, 0)
+  );
 }
 
 function staticExportNames(analysis) {
@@ -101,51 +140,124 @@ function staticExportNames(analysis) {
 }
 
 // Step 2b/3: load each module, plan its bindings and targets.
-async function loadModules(instrumented, executor, problems, observed, rng) {
+async function loadModules(instrumented, executor, problems, observed, rng, log) {
   const modules = [];
   for (const file of instrumented) {
     const loaded = await executor.load(file.absolute, LIMITS.loadMs + 2000);
-    const module = { path: file.path, file, exportNames: staticExportNames(file.analysis), functionsFound: 0, targets: [] };
+    const module = {
+      path: file.path,
+      file,
+      exportNames: staticExportNames(file.analysis),
+      functionsFound: 0,
+      targets: [],
+    };
     modules.push(module);
     if (!loaded.ok) {
       const error = loaded.error || { code: 'timeout', message: 'loading the module did not finish' };
       problems.push(problem(file.path, error.code, error.message, { module: error.module }));
       continue;
     }
-    const bindings = planBindings(file.path, file.analysis.esm, loaded.shape);
-    const pool = new InputPool(file.analysis.literals, observed, rng);
-    loaded.samples.forEach((sample) => observed.addSample(sample));
-    module.entry = file.absolute;
-    module.fakeTimers = file.analysis.schedulesTimers;
-    module.bindings = bindings.map(({ name, from, key }) => ({ name, from, key }));
-    module.bindingNames = bindings.map((binding) => binding.name);
-    module.pool = pool;
-    module.targets = buildTargets(file, file.analysis, bindings);
-    module.exportNames = module.targets.map((target) => target.label);
-    module.functionsFound = module.targets.filter((target) => target.kind !== 'value')
-      .reduce((sum, target) => sum + 1 + (target.members ? target.members.length : 0), 0);
-    module.classRefs = new Map(module.targets.filter((target) => target.kind === 'class' && target.className).map((target) => [target.className, target.callee]));
+    try {
+      planModule(module, file, loaded, observed, rng);
+    } catch (error) {
+      problems.push(internalProblem(file.path, 'planning tests for', error, log));
+      delete module.entry;
+      module.targets = [];
+    }
   }
   return modules;
 }
 
+function planModule(module, file, loaded, observed, rng) {
+  const bindings = planBindings(file.path, file.analysis.esm, loaded.shape);
+  const pool = new InputPool(file.analysis.literals, observed, rng);
+  loaded.samples.forEach((sample) => observed.addSample(sample));
+  module.entry = file.absolute;
+  module.fakeTimers = file.analysis.schedulesTimers;
+  module.bindings = bindings.map(({ name, from, key }) => ({ name, from, key }));
+  module.bindingNames = bindings.map((binding) => binding.name);
+  module.pool = pool;
+  module.targets = buildTargets(file, file.analysis, bindings);
+  module.exportNames = module.targets.map((target) => target.label);
+  module.functionsFound = module.targets
+    .filter((target) => target.kind !== 'value')
+    .reduce((sum, target) => sum + 1 + (target.members ? target.members.length : 0), 0);
+  module.classRefs = new Map(
+    module.targets
+      .filter((target) => target.kind === 'class' && target.className)
+      .map((target) => [target.className, target.callee]),
+  );
+}
+
 // Step 4: test files from the kept scenarios, grouped by the file of their target.
-function prepareSuites(modules, corpus) {
+function prepareSuites(modules, corpus, model, problems, log) {
   const takenPaths = new Set();
   const suites = [];
   for (const module of modules) {
-    // Tests follow the order of the module's exports, then the order they were found in.
-    const order = (entry) => module.targets.indexOf(entry.target);
-    const entries = corpus.filter((entry) => entry.target.file === module.path).sort((a, b) => order(a) - order(b));
-    if (!entries.length) continue;
-    const { testPath, request } = testFileFor(module.path, takenPaths);
-    takenPaths.add(testPath);
-    // A test that sets a switch of the module (`kleur.enabled = true`) would leave it set for the
-    // next: each test then loads the module afresh, as each scenario ran.
-    const isolated = entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign'));
-    const spec = { sourcePath: module.path, request, esm: module.file.analysis.esm, bindings: module.bindings, fakeTimers: module.fakeTimers, isolated };
-    const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
-    suites.push({ testPath, spec, cases });
+    try {
+      const suite = prepareSuite(module, corpus, model, takenPaths);
+      if (suite) suites.push(suite);
+    } catch (error) {
+      problems.push(internalProblem(module.path, 'writing tests for', error, log));
+    }
+  }
+  return suites;
+}
+
+// The test file of one module, or null without kept scenarios. Under "type": "module" a test
+// file that requires its module is a `.cjs` file, as Node would read it.
+function prepareSuite(module, corpus, model, takenPaths) {
+  // Tests follow the order of the module's exports, then the order they were found in.
+  const order = (entry) => module.targets.indexOf(entry.target);
+  const entries = corpus.filter((entry) => entry.target.file === module.path).sort((a, b) => order(a) - order(b));
+  if (!entries.length) return null;
+  const extension = model.testFormat(module.path) === 'module' && !module.file.analysis.esm ? '.test.cjs' : '.test.js';
+  const { testPath, request } = testFileFor(module.path, takenPaths, extension);
+  takenPaths.add(testPath);
+  // A test that sets a switch of the module (`kleur.enabled = true`) would leave it set for the
+  // next: each test then loads the module afresh, as each scenario ran.
+  const isolated = entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign'));
+  const spec = {
+    sourcePath: module.path,
+    request,
+    esm: module.file.analysis.esm,
+    bindings: module.bindings,
+    fakeTimers: module.fakeTimers,
+    isolated,
+  };
+  const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
+  return { testPath, spec, cases };
+}
+
+// Step 3b: programs (package.json's bin) run with generated command lines; one test file each.
+function programSuites(model, workspace, { nodePath, deadline, log, problems }) {
+  const suites = [];
+  for (const program of model.programs) {
+    try {
+      const found = exploreProgram(program, {
+        execPath: (path) => workspace.execPath(path),
+        source: model.contents.get(program.path),
+        nodePath,
+        deadline,
+        now: () => clock.now(),
+      });
+      log(`program ${program.name} (${program.path}): ${found.length} command line(s) with stable outcomes`);
+      if (!found.length) {
+        problems.push(
+          problem(program.path, 'no_tests', 'no command line tried ran to completion twice with the same output'),
+        );
+        continue;
+      }
+      const extension = model.testFormat(program.path) === 'module' ? '.cjs' : '.js';
+      const testPath = testPathFor(program, `.test${extension}`);
+      suites.push({
+        testPath,
+        spec: { program, testPath, sourcePath: program.path },
+        cases: uniqueNames(found.map(({ scenario, outcome }) => programCase(program, scenario, outcome))),
+      });
+    } catch (error) {
+      problems.push(internalProblem(program.path, 'running the program', error, log));
+    }
   }
   return suites;
 }
@@ -155,10 +267,27 @@ function prepareSuites(modules, corpus) {
 function untestedProblems(modules, suites, verified) {
   const kept = new Set(verified.suites.map((suite) => suite.spec.sourcePath));
   const written = new Set(suites.map((suite) => suite.spec.sourcePath));
-  return modules.filter((module) => !kept.has(module.path)).map((module) => (written.has(module.path)
-    ? problem(module.path, 'no_tests', `every test written for it failed verification: ${verified.dropped || 'the suite did not pass'}`)
-    : problem(module.path, 'no_tests', module.targets.length ? 'no call of its exports ran to completion twice with the same outcome' : 'it exports nothing to call')));
+  return modules
+    .filter((module) => !kept.has(module.path))
+    .map((module) =>
+      written.has(module.path)
+        ? problem(
+            module.path,
+            'no_tests',
+            `every test written for it failed verification: ${verified.dropped || 'the suite did not pass'}`,
+          )
+        : problem(
+            module.path,
+            'no_tests',
+            module.targets.length
+              ? 'no call of its exports ran to completion twice with the same outcome'
+              : 'it exports nothing to call',
+          ),
+    );
 }
+
+// Verification ends this long before the job's deadline, for the answer to be written.
+const ANSWER_MARGIN_MS = 2000;
 
 // Without a wall limit in the job, the budget stretches to this many times its length.
 const DEFAULT_STRETCH = 1.5;
@@ -167,7 +296,11 @@ const MIN_CUT_REPORTED_MS = 1000;
 // The machine was too busy for the budget to stretch enough: the job as a whole got less done.
 function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
   const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
-  return problem('files', 'timeout', `the machine was busy: ${seconds(cutMs)} of the ${seconds(budgetMs)} budget did not fit in the ${seconds(wallLimitMs)} wall limit, so the search for inputs, shrinking and mutant runs did less than on an idle machine`);
+  return problem(
+    'files',
+    'timeout',
+    `the machine was busy: ${seconds(cutMs)} of the ${seconds(budgetMs)} budget did not fit in the ${seconds(wallLimitMs)} wall limit, so the search for inputs, shrinking and mutant runs did less than on an idle machine`,
+  );
 }
 
 // `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
@@ -181,39 +314,84 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
   const phases = [];
   let phaseStart = started;
-  const phase = (name) => { const now = clock.now(); phases.push(`${name} ${now - phaseStart}`); phaseStart = now; };
+  const phase = (name) => {
+    const now = clock.now();
+    phases.push(`${name} ${now - phaseStart}`);
+    phaseStart = now;
+  };
   const problems = [];
   const rng = new Rng();
-  const filesTotal = job.files.filter((file) => classifySource(file.path, file.content).kind === 'javascript').length;
+  const model = new PackageModel(job.files);
+  if (!model.code.length)
+    problems.push(problem('files', 'no_tests', 'the files hold no JavaScript or TypeScript source to test'));
+  log(
+    `package: ${model.targets.length} target(s) of ${model.candidateCount} (cap ${model.cap}), ${model.programs.length} program(s), ${model.skipped.length} skipped, ${model.runPaths.length} of ${job.files.length} files in the suite's folder`,
+  );
+  const byPath = new Map(job.files.map((file) => [file.path, file]));
+  const suiteFiles = model.runPaths.map((path) => byPath.get(path));
+  // Targets, and the files that should have been JavaScript but are not (to say so).
+  const foreign = suiteFiles.filter((file) => classifySource(file.path, file.content).kind === 'foreign');
+  const analysed = analyzeFiles([...model.targets.map((path) => byPath.get(path)), ...foreign], problems, log);
+  // Progress counts the files generation works on: the targets and the programs.
+  const filesTotal = model.targets.length + model.programs.length;
   const report = (phase, filesDone, testsKept = 0) => progress({ phase, filesDone, filesTotal, testsKept });
   report('analysing', 0);
-  const analysed = analyzeFiles(job.files, problems);
   const workspace = new Workspace();
   let executor = null;
   let prestarted = [];
   try {
-    workspace.writeExecFiles(job.files);
-    const { childFiles, coveragePaths, instrumented } = executionFiles(job.files, analysed, workspace, problems);
-    executor = new Executor({ files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere }, { memoryMb: CHILD_MEMORY_MB });
+    workspace.writeExecFiles(suiteFiles);
+    const { childFiles, coveragePaths, instrumented } = executionFiles(suiteFiles, analysed, workspace, problems, log);
+    executor = new Executor(
+      { files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere },
+      { memoryMb: CHILD_MEMORY_MB },
+    );
     const observed = new ObservedValues();
-    report('loading', filesTotal - instrumented.length);
-    const modules = await loadModules(instrumented, executor, problems, observed, rng);
+    report('loading', filesTotal - instrumented.length - model.programs.length);
+    const modules = await loadModules(instrumented, executor, problems, observed, rng, log);
     phase('load');
-    const searched = modules.filter((module) => module.entry && module.targets.length).length;
+    const searched = modules.filter((module) => module.entry && module.targets.length).length + model.programs.length;
     report('searching', filesTotal - searched);
 
     const loadedModules = modules.filter((module) => module.entry);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
-    const targets = loadedModules.flatMap((module) => module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })));
+    const targets = loadedModules.flatMap((module) =>
+      module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })),
+    );
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
-    const search = new Search({ modules: modulesByPath, targets, executor, totalKeys, limits: LIMITS, observed, rng, log });
-    const budget = planBudget(started, job.timeBudgetMs, loadedModules.filter((module) => module.targets.length).length);
-    const corpus = await search.run(budget.searchDeadline);
+    const search = new Search({
+      modules: modulesByPath,
+      targets,
+      executor,
+      totalKeys,
+      limits: LIMITS,
+      observed,
+      rng,
+      log,
+    });
+    const budget = planBudget(
+      started,
+      job.timeBudgetMs,
+      loadedModules.filter((module) => module.targets.length).length + model.programs.length,
+    );
+    // Programs first, for a bounded share of the search's time: each command line is two runs.
+    const programs = programSuites(model, workspace, {
+      nodePath: job.nodePath,
+      deadline: Math.min(budget.searchDeadline, clock.now() + PROGRAM_PHASE_MS),
+      log,
+      problems,
+    });
+    const corpus = targets.length ? await search.run(budget.searchDeadline) : [];
     phase('search');
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
     // The second runs the suite as another user on another machine (verify.js).
-    prestarted = corpus.length ? [null, workspace.elsewhere].map((elsewhere, n) => startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere)) : [];
+    prestarted =
+      corpus.length || programs.length
+        ? [null, workspace.elsewhere].map((elsewhere, n) =>
+            startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere),
+          )
+        : [];
     report('shrinking', filesTotal - searched);
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
@@ -226,37 +404,118 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     // Code that runs timers is slow to run once per mutant; the phase stops after MUTATION_PHASE_MS
     // whatever the budget left, so generation stays quick.
     const mutationDeadline = Math.min(budget.mutationDeadline, clock.now() + MUTATION_PHASE_MS);
-    const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(shrunk, candidates, mutationDeadline);
+    const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(
+      shrunk,
+      candidates,
+      mutationDeadline,
+    );
     executor.close();
     phase('mutants');
-    if (clock.cutMs() >= MIN_CUT_REPORTED_MS) problems.push(busyMachineProblem(clock.cutMs(), job.timeBudgetMs, wallLimitMs));
+    if (clock.cutMs() >= MIN_CUT_REPORTED_MS)
+      problems.push(busyMachineProblem(clock.cutMs(), job.timeBudgetMs, wallLimitMs));
 
-    const suites = prepareSuites(loadedModules, chosen);
+    const suites = [...prepareSuites(loadedModules, chosen, model, problems, log), ...programs];
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
-    // A job that brings its own Jest configuration keeps it.
-    const config = job.files.some((file) => file.path === CONFIG_PATH) ? null : jestConfigFile({ esm: instrumented.some((file) => file.analysis.esm), typescript: instrumented.some((file) => isTypeScript(file.path)) });
-    const sources = job.files.map(({ path, content }) => ({ path, content }));
+    // A job that brings its own Jest configuration keeps it. Under "type": "module" Node reads a
+    // jest.config.js as an ES module: the configuration is then a .cjs file.
+    const configPath =
+      model.testFormat(model.root === null || model.root === '' ? 'package.json' : `${model.root}/package.json`) ===
+      'module'
+        ? CJS_CONFIG_PATH
+        : CONFIG_PATH;
+    const ownConfig = job.files.some(
+      (file) => [CONFIG_PATH, CJS_CONFIG_PATH].includes(file.path) && model.runPaths.includes(file.path),
+    );
+    const config = ownConfig
+      ? null
+      : {
+          ...jestConfigFile({
+            esm: instrumented.some((file) => file.analysis.esm),
+            typescript: instrumented.some((file) => isTypeScript(file.path)),
+          }),
+          path: configPath,
+        };
+    const sources = suiteFiles.map(({ path, content }) => ({ path, content }));
     report('verifying', filesTotal - searched);
     const verified = suites.length
-      ? await verifySuites({ workDir: workspace.workDir, sources, config, suites, deadline: budget.deadline, nodePath: job.nodePath, log, prestarted, elsewhere: workspace.elsewhere })
+      ? await verifySuites({
+          workDir: workspace.workDir,
+          sources,
+          config,
+          suites,
+          deadline: budget.deadline,
+          nodePath: job.nodePath,
+          log,
+          prestarted,
+          elsewhere: workspace.elsewhere,
+          hardDeadline: job.deadlineMs != null ? wallStarted + job.deadlineMs - ANSWER_MARGIN_MS : Infinity,
+        })
       : { suites: [], coverage: null, files: [], dropped: null };
+    if (verified.cut)
+      problems.push(
+        problem(
+          'files',
+          'timeout',
+          'verification reached the wall limit: the kept tests passed one run of the suite, not two',
+        ),
+      );
     phase('verify');
-    problems.push(...untestedProblems(loadedModules, suites, verified));
+    problems.push(
+      ...untestedProblems(
+        loadedModules,
+        suites.filter((suite) => !suite.spec.program),
+        verified,
+      ),
+    );
+    problems.push(...untestedPrograms(programs, verified));
 
     const files = verified.suites.length
-      ? [...verified.suites.map((suite) => ({ path: suite.testPath, content: writeTestFile(suite.spec, suite.cases) })), ...(config ? [config] : [])]
+      ? [
+          ...verified.suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) })),
+          ...(config ? [config] : []),
+        ]
       : [];
-    report('writing', filesTotal, verified.suites.reduce((sum, suite) => sum + suite.cases.length, 0));
-    const summary = buildSummary({ modules, testsGenerated, suites: verified.suites, coverage: verified.coverage, files: verified.files, problems, mutation });
-    log(`done in ${Date.now() - wallStarted} ms (${clock.now() - started} ms of budget time): ${summary.testsKept}/${testsGenerated} tests kept`);
+    report(
+      'writing',
+      filesTotal,
+      verified.suites.reduce((sum, suite) => sum + suite.cases.length, 0),
+    );
+    const summary = buildSummary({
+      modules,
+      testsGenerated,
+      suites: verified.suites,
+      coverage: verified.coverage,
+      files: verified.files,
+      problems,
+      mutation,
+      model,
+    });
+    log(
+      `done in ${Date.now() - wallStarted} ms (${clock.now() - started} ms of budget time): ${summary.testsKept}/${testsGenerated} tests kept`,
+    );
     log(`phases (ms of budget time): ${phases.join(', ')}`);
-    return { files, summary };
+    // `sources`: the submitted files the suite runs with (skipped ones nothing needs are left out).
+    return { files, sources: model.runPaths, summary };
   } finally {
     if (executor) executor.close();
     prestarted.forEach((runner) => runner.stop());
     workspace.remove();
     clock.stop();
   }
+}
+
+// A program whose tests verification dropped says so.
+function untestedPrograms(programs, verified) {
+  const kept = new Set(verified.suites.map((suite) => suite.testPath));
+  return programs
+    .filter((suite) => !kept.has(suite.testPath))
+    .map((suite) =>
+      problem(
+        suite.spec.program.path,
+        'no_tests',
+        `every test written for the program failed verification: ${verified.dropped || 'the suite did not pass'}`,
+      ),
+    );
 }
 
 module.exports = { generateTests };

@@ -13,7 +13,8 @@ class Workspace {
     this.execDir = path.join(this.root, 'exec');
     this.workDir = path.join(this.root, 'work');
     this.elsewhere = { home: path.join(this.root, 'elsewhere', 'home'), tmp: path.join(this.root, 'elsewhere', 'tmp') };
-    for (const dir of [this.execDir, this.workDir, this.elsewhere.home, this.elsewhere.tmp]) fs.mkdirSync(dir, { recursive: true });
+    for (const dir of [this.execDir, this.workDir, this.elsewhere.home, this.elsewhere.tmp])
+      fs.mkdirSync(dir, { recursive: true });
   }
 
   execPath(relativePath) {

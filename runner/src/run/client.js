@@ -35,7 +35,9 @@ class WarmRunner {
     this.waiting = [];
     this.closed = false;
     child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (text) => { this.stderr += text; });
+    child.stderr.on('data', (text) => {
+      this.stderr += text;
+    });
     readLines(child.stdout, (line) => {
       if (this.waiting.length > 0) this.waiting.shift()(line);
       else this.lines.push(line);

@@ -5,7 +5,7 @@
 // Jest loads each transformer before the first test file, and babel-jest
 // loads @babel/core as it is loaded, then asks Babel for every file's options
 // to compute the file's cache key. With the transforms lent by the server
-// (store/transform_cache.hpp) nothing is left to transform, yet that costs a
+// (runner_cache/transform_cache.hpp) nothing is left to transform, yet that costs a
 // run about 0.15 s of CPU, a tenth of it. This puts a stand-in for
 // babel-jest into Node's module cache, where Jest's require finds it: its
 // cache key is computed without Babel, from all that Babel's answer depends on
@@ -31,7 +31,7 @@ const STATIC_CONFIG = /^(\.babelrc|\.babelrc\.json|babel\.config\.json|package\.
 const NOT_WALKED = new Set(['node_modules', '.jest-cache', '.vouch-coverage', '.git']);
 
 function useLazyBabelJest() {
-  if (require.cache[BABEL_JEST]) return;  // already loaded as it is
+  if (require.cache[BABEL_JEST]) return; // already loaded as it is
   const real = { module: null };
   const standIn = new module.constructor(BABEL_JEST, module);
   standIn.filename = BABEL_JEST;
@@ -75,12 +75,28 @@ function lazyTransformer(options, loadBabelJest) {
 
 function cacheKey(optionsText, fingerprint, sourceText, sourcePath, transformOptions) {
   const { config, configString, instrument } = transformOptions;
-  const caller = ['supportsDynamicImport', 'supportsExportNamespaceFrom', 'supportsStaticESM', 'supportsTopLevelAwait']
-    .map((name) => String(transformOptions[name]));
-  const env = ['NODE_ENV', 'BABEL_ENV', 'BROWSERSLIST', 'BROWSERSLIST_ENV', 'BROWSERSLIST_CONFIG']
-    .map((name) => process.env[name] ?? '');
-  return [KEY_VERSION, versions(), optionsText, fingerprint, sourceText, path.relative(config.rootDir, sourcePath),
-    configString, instrument ? 'instrument' : '', ...caller, ...env, process.version]
+  const caller = [
+    'supportsDynamicImport',
+    'supportsExportNamespaceFrom',
+    'supportsStaticESM',
+    'supportsTopLevelAwait',
+  ].map((name) => String(transformOptions[name]));
+  const env = ['NODE_ENV', 'BABEL_ENV', 'BROWSERSLIST', 'BROWSERSLIST_ENV', 'BROWSERSLIST_CONFIG'].map(
+    (name) => process.env[name] ?? '',
+  );
+  return [
+    KEY_VERSION,
+    versions(),
+    optionsText,
+    fingerprint,
+    sourceText,
+    path.relative(config.rootDir, sourcePath),
+    configString,
+    instrument ? 'instrument' : '',
+    ...caller,
+    ...env,
+    process.version,
+  ]
     .reduce((hash, part) => hash.update(part).update('\0'), createHash('sha1'))
     .digest('hex')
     .slice(0, 32);
@@ -114,7 +130,11 @@ function babelConfigsOf({ cwd, rootDir }) {
     }
     const hash = createHash('sha1');
     for (const file of [...new Set(found)].sort()) {
-      hash.update(file).update('\0').update(fs.readFileSync(path.resolve(cwd, file))).update('\0');
+      hash
+        .update(file)
+        .update('\0')
+        .update(fs.readFileSync(path.resolve(cwd, file)))
+        .update('\0');
     }
     configsByFolder.set(key, { dynamic, fingerprint: hash.digest('hex') });
   }

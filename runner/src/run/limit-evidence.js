@@ -30,9 +30,7 @@ const SIGNS = [
 // Returns {code, detail} for the first limit a message shows, or null.
 function limitEvidence(messages) {
   for (const sign of SIGNS) {
-    const line = messages
-      .flatMap((message) => message.split('\n'))
-      .find((candidate) => sign.pattern.test(candidate));
+    const line = messages.flatMap((message) => message.split('\n')).find((candidate) => sign.pattern.test(candidate));
     if (line) return { code: sign.code, detail: `${sign.detail} (${line.trim()})` };
   }
   return null;

@@ -47,7 +47,9 @@ async function main(options) {
     }
   }
   let fileSizeExceeded = false;
-  process.on('SIGXFSZ', () => { fileSizeExceeded = true; });
+  process.on('SIGXFSZ', () => {
+    fileSizeExceeded = true;
+  });
   send({ ready: true });
 
   const line = await readLine(process.stdin);

@@ -107,8 +107,13 @@ function useModuleCodeCache(options) {
     if (entry) use[entry.sha1 !== sha1 ? 'stale' : script.cachedDataRejected ? 'rejected' : 'fromCache'] += 1;
     compiled?.push({ filename, sha1, script });
     const wrapper = script.runInThisContext({ displayErrors: true });
-    return Reflect.apply(wrapper, this.exports,
-      [this.exports, requireOf(this), this, filename, path.dirname(filename)]);
+    return Reflect.apply(wrapper, this.exports, [
+      this.exports,
+      requireOf(this),
+      this,
+      filename,
+      path.dirname(filename),
+    ]);
   };
 }
 
@@ -121,7 +126,10 @@ function saveModuleCodeCache(file) {
     for (const { filename, sha1, script } of compiled) modules.set(filename, { sha1, data: script.createCachedData() });
   });
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, v8.serialize({ format: FORMAT, node: process.version, install: install(), modules, resolutions }));
+  fs.writeFileSync(
+    file,
+    v8.serialize({ format: FORMAT, node: process.version, install: install(), modules, resolutions }),
+  );
 }
 
 // What the cache did in this process so far (see `use`).
@@ -136,8 +144,13 @@ function moduleCodeCacheUse() {
 function readCache(file) {
   try {
     const cache = v8.deserialize(fs.readFileSync(file));
-    if (cache?.format === FORMAT && cache.node === process.version && cache.install === install() &&
-        cache.modules instanceof Map && cache.resolutions instanceof Map) {
+    if (
+      cache?.format === FORMAT &&
+      cache.node === process.version &&
+      cache.install === install() &&
+      cache.modules instanceof Map &&
+      cache.resolutions instanceof Map
+    ) {
       return cache;
     }
   } catch {
@@ -155,8 +168,9 @@ function install() {
 // A CommonJS module of the runner's own (Node's loader handles ES modules
 // and a file starting with #!).
 function ours(filename, content, format) {
-  return filename.startsWith(RUNNER_DIR) && (format === undefined || format === 'commonjs') &&
-    !content.startsWith('#!');
+  return (
+    filename.startsWith(RUNNER_DIR) && (format === undefined || format === 'commonjs') && !content.startsWith('#!')
+  );
 }
 
 function sha1Of(content) {

@@ -37,15 +37,18 @@ const WARM_UP_CACHE = '.vouch-warm-up-cache';
 // kept beside it (WARM_UP_CACHE), where the server finds it when the runner
 // says it is ready, before any job: it lends it to the next runners, whose
 // warm-up then finds its transforms, as most jobs find theirs, and does not
-// load Babel (store/transform_cache.hpp).
+// load Babel (runner_cache/transform_cache.hpp).
 async function primeJest(workdir, rounds = ROUNDS) {
   if (rounds === 0) return;
   const root = path.join(workdir, WARM_UP_FOLDER);
   try {
-    writeFiles(root, SUITE_FILES.map((file) => ({
-      path: file.path,
-      content: fs.readFileSync(path.join(SUITE_DIR, file.stored), 'utf8'),
-    })));
+    writeFiles(
+      root,
+      SUITE_FILES.map((file) => ({
+        path: file.path,
+        content: fs.readFileSync(path.join(SUITE_DIR, file.stored), 'utf8'),
+      })),
+    );
     const cacheDirectory = path.join(workdir, WARM_UP_CACHE);
     for (let round = 0; round < rounds; round += 1) await runSample(root, cacheDirectory);
   } finally {

@@ -2,7 +2,7 @@
 
 // Where the sandbox launcher is, for what drives runners the way the server
 // does (the tests, bench/run_bench.sh): vouch-sandbox, a C++ program built
-// with vouchd (sandbox/ in the repository; protocol: runner/README.md,
+// with vouchd (process/sandbox/ in the repository; protocol: runner/README.md,
 // "## sandbox"). VOUCH_SANDBOX names another build of it.
 
 const path = require('node:path');
@@ -11,7 +11,7 @@ const RUNNER_ROOT = path.resolve(__dirname, '..', '..');
 const SANDBOX = process.env.VOUCH_SANDBOX || path.join(RUNNER_ROOT, '..', 'build', 'vouch-sandbox');
 
 // Where the work folder appears inside bubblewrap (kSandboxWorkdir in
-// sandbox/command.hpp).
+// process/sandbox/command.hpp).
 const SANDBOX_WORKDIR = '/tmp/vouch-work';
 
 // The --ro options that keep a runner's own files visible when a hidden

@@ -20,17 +20,19 @@ function summarize(aggregated, root) {
     failed: aggregated.numFailedTests,
     coverage: coverageTotals(aggregated.coverageMap),
     files: coverageByFile(aggregated.coverageMap, root),
-    tests: aggregated.testResults.flatMap((suite) => suite.testResults.map((test) => ({
-      name: [...test.ancestorTitles, test.title].join(' › '),
-      file: relativePath(root, suite.testFilePath),
-      status: STATUS[test.status] ?? 'skipped',
-      ...(test.status === 'failed' && { message: firstLines(test.failureMessages.join('\n')) }),
-      // For JUnit reports: the describe blocks and the test's own title, its time, the stack.
-      suite: test.ancestorTitles.join(' › '),
-      title: test.title,
-      durationMs: Math.max(0, Math.round(test.duration ?? 0)),
-      ...(test.status === 'failed' && { stack: stackLines(test.failureMessages.join('\n')) }),
-    }))),
+    tests: aggregated.testResults.flatMap((suite) =>
+      suite.testResults.map((test) => ({
+        name: [...test.ancestorTitles, test.title].join(' › '),
+        file: relativePath(root, suite.testFilePath),
+        status: STATUS[test.status] ?? 'skipped',
+        ...(test.status === 'failed' && { message: firstLines(test.failureMessages.join('\n')) }),
+        // For JUnit reports: the describe blocks and the test's own title, its time, the stack.
+        suite: test.ancestorTitles.join(' › '),
+        title: test.title,
+        durationMs: Math.max(0, Math.round(test.duration ?? 0)),
+        ...(test.status === 'failed' && { stack: stackLines(test.failureMessages.join('\n'), root) }),
+      })),
+    ),
   };
 }
 
@@ -47,10 +49,12 @@ function suiteLoadErrors(aggregated, root) {
 // or no source file loaded at all) istanbul says "Unknown"; that counts as 100.
 function coverageTotals(coverageMap) {
   const summary = coverageMap ? coverageMap.getCoverageSummary() : null;
-  return Object.fromEntries(COVERAGE_KEYS.map((key) => {
-    const totals = summary?.[key];
-    return [key, totals && totals.total > 0 ? totals.pct : 100];
-  }));
+  return Object.fromEntries(
+    COVERAGE_KEYS.map((key) => {
+      const totals = summary?.[key];
+      return [key, totals && totals.total > 0 ? totals.pct : 100];
+    }),
+  );
 }
 
 // Istanbul's percentages for each source file, by its path in the work folder.
@@ -73,10 +77,21 @@ function firstLines(message) {
   return kept.join('\n').trim().slice(0, MAX_MESSAGE_CHARS);
 }
 
-// The failure's stack trace (its "at …" lines), trimmed like the message.
-function stackLines(message) {
-  const lines = stripVTControlCharacters(message).split('\n').filter((line) => /^\s+at /.test(line));
-  return lines.slice(0, MAX_MESSAGE_LINES).map((line) => line.trim()).join('\n').slice(0, MAX_MESSAGE_CHARS);
+// The failure's stack trace (its "at …" lines) within the run's own files, with paths relative
+// to the run folder: frames of Jest, of node_modules and of Node.js itself say nothing about the
+// tested code, and absolute paths would tell where the sandbox keeps its folders. Trimmed like the
+// message.
+function stackLines(message, root) {
+  const prefix = `${root}${path.sep}`;
+  return stripVTControlCharacters(message)
+    .split('\n')
+    .filter(
+      (line) => /^\s+at /.test(line) && line.includes(prefix) && !line.includes(`${path.sep}node_modules${path.sep}`),
+    )
+    .slice(0, MAX_MESSAGE_LINES)
+    .map((line) => line.trim().split(prefix).join(''))
+    .join('\n')
+    .slice(0, MAX_MESSAGE_CHARS);
 }
 
 function relativePath(root, file) {

@@ -19,7 +19,11 @@ function verdict(aggregated, root, { fileSizeExceeded }) {
   const limit = limitEvidence([...loadErrors, ...failureMessages]);
   if (limit) throw new RunError(limit.code, limit.detail, results);
   if (fileSizeExceeded) {
-    throw new RunError('file_size_limit', 'file size limit exceeded: the tested code wrote past the largest file allowed', results);
+    throw new RunError(
+      'file_size_limit',
+      'file size limit exceeded: the tested code wrote past the largest file allowed',
+      results,
+    );
   }
   if (loadErrors.length > 0) {
     throw new RunError('suite_load_failed', loadErrors.join('\n\n'), results);

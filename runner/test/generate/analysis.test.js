@@ -29,7 +29,14 @@ test('finds CommonJS exports: module.exports function, exports.x, module.exports
     module.exports.format = function format(n) { return String(n); };
     exports.parse = (text) => Number(text);
   `);
-  assert.deepEqual(found.map((e) => [e.name, e.kind]), [[null, 'function'], ['format', 'function'], ['parse', 'function']]);
+  assert.deepEqual(
+    found.map((e) => [e.name, e.kind]),
+    [
+      [null, 'function'],
+      ['format', 'function'],
+      ['parse', 'function'],
+    ],
+  );
 });
 
 test('finds the members of an exported object literal', () => {
@@ -38,7 +45,13 @@ test('finds the members of an exported object literal', () => {
     module.exports = { add(a, b) { return a + b; }, helper, get version() { return 1; }, answer: 42 };
   `);
   assert.deepEqual(found[0].members, ['method add', 'method helper', 'getter version']);
-  assert.deepEqual(found.slice(1).map((e) => [e.name, e.kind]), [['add', 'function'], ['helper', 'function']]);
+  assert.deepEqual(
+    found.slice(1).map((e) => [e.name, e.kind]),
+    [
+      ['add', 'function'],
+      ['helper', 'function'],
+    ],
+  );
 });
 
 test('finds ES module exports: functions, async and generator functions, default class, consts, specifiers', () => {
@@ -51,15 +64,18 @@ test('finds ES module exports: functions, async and generator functions, default
     export { local as renamed };
     export default class Shape {}
   `);
-  assert.deepEqual(found.map((e) => [e.name, e.kind, e.async, e.generator]), [
-    ['plain', 'function', false, false],
-    ['load', 'function', true, false],
-    ['ids', 'function', false, true],
-    ['twice', 'function', false, false],
-    ['limit', 'value', false, false],
-    ['renamed', 'function', false, false],
-    ['default', 'class', false, false],
-  ]);
+  assert.deepEqual(
+    found.map((e) => [e.name, e.kind, e.async, e.generator]),
+    [
+      ['plain', 'function', false, false],
+      ['load', 'function', true, false],
+      ['ids', 'function', false, true],
+      ['twice', 'function', false, false],
+      ['limit', 'value', false, false],
+      ['renamed', 'function', false, false],
+      ['default', 'class', false, false],
+    ],
+  );
 });
 
 test('finds class members: constructor, methods, getters, setters and statics', () => {
@@ -75,7 +91,13 @@ test('finds class members: constructor, methods, getters, setters and statics', 
     module.exports = Counter;
   `);
   assert.equal(counter.kind, 'class');
-  assert.deepEqual(counter.members, ['constructor constructor', 'method increment', 'getter value', 'setter value', 'static method from']);
+  assert.deepEqual(counter.members, [
+    'constructor constructor',
+    'method increment',
+    'getter value',
+    'setter value',
+    'static method from',
+  ]);
 });
 
 test('treats a constructor function with prototype methods as a class', () => {
@@ -149,13 +171,16 @@ test('reads type checks through Object.prototype.toString, instanceof and Array.
 });
 
 test('mines default values, destructured properties and JSDoc types', () => {
-  const [list, settings] = hintsOf(`
+  const [list, settings] = hintsOf(
+    `
     /**
      * @param {number[]} list
      * @param {Object} settings
      */
     export function total(list, { scale = 2, label } = {}) { return list.length * scale + label; }
-  `, 'total');
+  `,
+    'total',
+  );
   assert.ok(list.hint.types.has('array'));
   assert.ok(list.hint.element.types.has('number'));
   assert.ok(settings.hint.types.has('object'));

@@ -8,7 +8,11 @@ const { BudgetClock, readRunnable, shareOf } = require('../../src/generate/budge
 // A clock on a fake wall clock and a fake count of runnable tasks (the job has one of them).
 function fakeClock({ cores = 2, runnable = 1 } = {}) {
   const machine = { wall: 1_000_000, runnable };
-  const clock = new BudgetClock({ wallNow: () => machine.wall, runnable: () => (machine.runnable ? { total: machine.runnable, own: 1 } : null), cores });
+  const clock = new BudgetClock({
+    wallNow: () => machine.wall,
+    runnable: () => (machine.runnable ? { total: machine.runnable, own: 1 } : null),
+    cores,
+  });
   const pass = (ms) => {
     machine.wall += ms;
     clock.tick();

@@ -13,7 +13,10 @@ const RUNNER = path.resolve(__dirname, '..', '..');
 const GENERATE = path.join(RUNNER, 'bin', 'generate.js');
 
 function runGenerate(job) {
-  const output = spawnSync(process.execPath, [GENERATE], { input: typeof job === 'string' ? job : JSON.stringify(job), maxBuffer: 64 << 20 });
+  const output = spawnSync(process.execPath, [GENERATE], {
+    input: typeof job === 'string' ? job : JSON.stringify(job),
+    maxBuffer: 64 << 20,
+  });
   return { status: output.status, result: JSON.parse(output.stdout.toString()), stderr: output.stderr.toString() };
 }
 
@@ -34,10 +37,32 @@ function runJest(files, user = null) {
     }
     if (user) spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, dir]);
     // As the run side does: coverage over every source file, tested or not.
-    spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--ci', '--json', '--outputFile=results.json', '--coverage',
-      '--coverageReporters=json-summary', '--coverageDirectory=coverage', '--runInBand', '--forceExit', '--silent',
-      '--collectCoverageFrom=**/*.{js,mjs,cjs}', '--collectCoverageFrom=!**/jest.config.js'],
-    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(RUNNER, 'node_modules'), ...(user ? { HOME: user.home, TMPDIR: user.home } : {}) }, ...(user ? { uid: user.uid, gid: user.gid } : {}) });
+    spawnSync(
+      process.execPath,
+      [
+        require.resolve('jest/bin/jest'),
+        '--ci',
+        '--json',
+        '--outputFile=results.json',
+        '--coverage',
+        '--coverageReporters=json-summary',
+        '--coverageDirectory=coverage',
+        '--runInBand',
+        '--forceExit',
+        '--silent',
+        '--collectCoverageFrom=**/*.{js,mjs,cjs}',
+        '--collectCoverageFrom=!**/jest.config.js',
+      ],
+      {
+        cwd: dir,
+        env: {
+          ...process.env,
+          NODE_PATH: path.join(RUNNER, 'node_modules'),
+          ...(user ? { HOME: user.home, TMPDIR: user.home } : {}),
+        },
+        ...(user ? { uid: user.uid, gid: user.gid } : {}),
+      },
+    );
     return {
       results: JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')),
       coverage: JSON.parse(fs.readFileSync(path.join(dir, 'coverage', 'coverage-summary.json'), 'utf8')).total,
@@ -128,14 +153,20 @@ test('generates tests that pass under Jest and reach the coverage they state', (
   assert.ok(result.files.some((file) => file.path === 'src/__tests__/duration.test.js'));
   assert.ok(result.files.some((file) => file.path === 'src/__tests__/inventory.test.js'));
   assert.ok(result.files.some((file) => file.path === 'src/__tests__/users.test.js'));
-  assert.match(result.files.find((file) => file.path === 'src/__tests__/duration.test.js').content, /require\('\.\.\/duration'\)/);
+  assert.match(
+    result.files.find((file) => file.path === 'src/__tests__/duration.test.js').content,
+    /require\('\.\.\/duration'\)/,
+  );
 
   const { results, coverage } = runJest([...SOURCES, ...result.files]);
   assert.equal(results.numFailedTests, 0);
   assert.equal(results.numRuntimeErrorTestSuites, 0);
   assert.equal(results.numPassedTests, summary.testsKept);
   for (const metric of ['statements', 'branches', 'functions', 'lines']) {
-    assert.ok(Math.abs(coverage[metric].pct - summary.coverage[metric]) <= 0.5, `${metric}: jest ${coverage[metric].pct}, stated ${summary.coverage[metric]}`);
+    assert.ok(
+      Math.abs(coverage[metric].pct - summary.coverage[metric]) <= 0.5,
+      `${metric}: jest ${coverage[metric].pct}, stated ${summary.coverage[metric]}`,
+    );
   }
   assert.ok(summary.coverage.statements >= 90, `statements ${summary.coverage.statements}`);
   assert.ok(summary.coverage.branches >= 75, `branches ${summary.coverage.branches}`);
@@ -154,8 +185,20 @@ test('reports bad files as problems and still tests the good ones', () => {
   ];
   const result = generated({ files, timeBudgetMs: 10000 });
   const byPath = Object.fromEntries(result.summary.problems.map((problem) => [problem.path, problem]));
-  assert.deepEqual(byPath['lib/broken.js'], { path: 'lib/broken.js', code: 'syntax_error', message: 'Unexpected token', line: 2, column: 10 });
-  assert.deepEqual(byPath['lib/types.ts'], { path: 'lib/types.ts', code: 'syntax_error', message: 'Unexpected token', line: 1, column: 26 });
+  assert.deepEqual(byPath['lib/broken.js'], {
+    path: 'lib/broken.js',
+    code: 'syntax_error',
+    message: 'Unexpected token',
+    line: 2,
+    column: 10,
+  });
+  assert.deepEqual(byPath['lib/types.ts'], {
+    path: 'lib/types.ts',
+    code: 'syntax_error',
+    message: 'Unexpected token',
+    line: 1,
+    column: 26,
+  });
   assert.equal(byPath['lib/App.jsx'].code, 'not_javascript');
   assert.equal(byPath['lib/logo.js'].code, 'not_javascript');
   assert.equal(byPath['lib/http.js'].code, 'missing_module');
@@ -193,7 +236,10 @@ exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
   ];
   const result = generated({ files, timeBudgetMs: 8000 });
   assert.deepEqual(result.summary.problems, []);
-  assert.deepEqual(result.summary.perFile.map((file) => file.path), ['pkg/index.js']);
+  assert.deepEqual(
+    result.summary.perFile.map((file) => file.path),
+    ['pkg/index.js'],
+  );
   const test = result.files.find((file) => file.path === 'pkg/__tests__/index.test.js').content;
   assert.match(test, /'1\.2\.3'/);
   assert.match(test, /'hello, /);
@@ -271,20 +317,39 @@ module.exports = paint;
   const content = (path) => result.files.find((file) => file.path === path).content;
   const money = content('lib/__tests__/money.test.js');
   for (const method of ['plus', 'times', 'euros', 'format']) assert.match(money, new RegExp(`\\.${method}\\b`), method);
-  assert.match(money, /toThrow\(expect\.objectContaining\(\{ name: 'TypeError', message: 'cents must be an integer' \}\)\)/);
+  assert.match(
+    money,
+    /toThrow\(expect\.objectContaining\(\{ name: 'TypeError', message: 'cents must be an integer' \}\)\)/,
+  );
   const queue = content('lib/__tests__/queue.test.js');
   assert.match(queue, /const events = recordEvents\(queue\);/);
   assert.match(queue, /expect\(events\)\.toEqual\(\[\['push', /);
-  assert.doesNotMatch(queue, /\.on\(|_eventsCount/, 'inherited EventEmitter methods are not targets, nor its bookkeeping state');
+  assert.doesNotMatch(
+    queue,
+    /\.on\(|_eventsCount/,
+    'inherited EventEmitter methods are not targets, nor its bookkeeping state',
+  );
   const tally = content('lib/__tests__/tally.test.js');
   assert.match(tally, /jest\.useFakeTimers\(\{ advanceTimers: true \}\);/);
-  assert.match(tally, /\.bump\(\)[^]*\.value\(\)\)\.toBe\(/, 'a void call is followed by a read of the state it changed');
+  assert.match(
+    tally,
+    /\.bump\(\)[^]*\.value\(\)\)\.toBe\(/,
+    'a void call is followed by a read of the state it changed',
+  );
   assert.match(tally, /jest\.(advanceTimersByTime|runOnlyPendingTimers)\(/);
   assert.match(tally, /toEqual\(\[\['done'\]\]\)/, 'the callback fires when the test moves the clock');
   const paint = content('lib/__tests__/paint.test.js');
-  assert.match(paint, /paint\.enabled = true;\n\s*expect\(paint\.wrap\([^)]*\)\)\.toBe\('\[/, 'a switch of the module is flipped before a call');
+  assert.match(
+    paint,
+    /paint\.enabled = true;\n\s*expect\(paint\.wrap\([^)]*\)\)\.toBe\('\[/,
+    'a switch of the module is flipped before a call',
+  );
   assert.match(paint, /jest\.resetModules\(\);/, 'tests that flip a switch load the module afresh');
-  assert.match(paint, /expect\.objectContaining\(\{ (0: .*, )?length: \d+ \}\)/, 'arguments objects are asserted by items and length');
+  assert.match(
+    paint,
+    /expect\.objectContaining\(\{ (0: .*, )?length: \d+ \}\)/,
+    'arguments objects are asserted by items and length',
+  );
 
   const { results, coverage } = runJest([...files, ...result.files]);
   assert.equal(results.numFailedTests, 0);
@@ -302,7 +367,10 @@ test('installed dependencies (nodePath) resolve for the code under test, in the 
   };
   // A package with a dependency of its own, found by Node's resolution from the package's folder.
   write('clamp-num/package.json', JSON.stringify({ name: 'clamp-num', version: '1.0.0', main: 'lib/clamp.js' }));
-  write('clamp-num/lib/clamp.js', "const isNum = require('is-num');\nmodule.exports = (n, lo, hi) => (isNum(n) ? Math.min(hi, Math.max(lo, n)) : lo);\n");
+  write(
+    'clamp-num/lib/clamp.js',
+    "const isNum = require('is-num');\nmodule.exports = (n, lo, hi) => (isNum(n) ? Math.min(hi, Math.max(lo, n)) : lo);\n",
+  );
   write('is-num/package.json', JSON.stringify({ name: 'is-num', version: '1.0.0' }));
   write('is-num/index.js', "module.exports = (n) => typeof n === 'number' && Number.isFinite(n);\n");
   // A dependency's wrapper around the module's own functions (as wrappy wraps once).
@@ -322,15 +390,17 @@ module.exports.strict = wrap(function strictFirst(fn) {
 });
 `,
   };
-  const files = [{
-    path: 'percent.js',
-    content: `const clamp = require('clamp-num');
+  const files = [
+    {
+      path: 'percent.js',
+      content: `const clamp = require('clamp-num');
 exports.percent = (part, whole) => {
   if (whole === 0) throw new RangeError('whole must not be 0');
   return clamp(Math.round((part / whole) * 100), 0, 100) + '%';
 };
 `,
-  }];
+    },
+  ];
   try {
     const result = generated({ files: [...files, wrapped], nodePath, timeBudgetMs: 15000 });
     assert.deepEqual(result.summary.problems, []);
@@ -346,10 +416,20 @@ exports.percent = (part, whole) => {
     assert.equal(result.summary.perFile.find((file) => file.path === 'first.js').coverage.statements, 100);
 
     const without = runGenerate({ files, timeBudgetMs: 5000 }).result;
-    assert.deepEqual(without.summary.problems.map((p) => [p.code, p.module]), [['missing_module', 'clamp-num']]);
+    assert.deepEqual(
+      without.summary.problems.map((p) => [p.code, p.module]),
+      [['missing_module', 'clamp-num']],
+    );
     // The runner's own packages never resolve for the code under test.
-    const own = runGenerate({ files: [{ path: 'a.js', content: "const acorn = require('acorn');\nexports.v = () => acorn.version;\n" }], nodePath, timeBudgetMs: 5000 }).result;
-    assert.deepEqual(own.summary.problems.map((p) => [p.code, p.module]), [['missing_module', 'acorn']]);
+    const own = runGenerate({
+      files: [{ path: 'a.js', content: "const acorn = require('acorn');\nexports.v = () => acorn.version;\n" }],
+      nodePath,
+      timeBudgetMs: 5000,
+    }).result;
+    assert.deepEqual(
+      own.summary.problems.map((p) => [p.code, p.module]),
+      [['missing_module', 'acorn']],
+    );
     assert.equal(runGenerate({ files, nodePath: 'relative/node_modules' }).status, 1);
   } finally {
     fs.rmSync(deps, { recursive: true, force: true });
@@ -359,13 +439,25 @@ exports.percent = (part, whole) => {
 test('ES modules importing each other and TypeScript get tests through the one shared transform, run as a run runs them', () => {
   const files = [
     { path: 'src/slug.mjs', content: "export const slug = (words) => words.join('-').toLowerCase();\n" },
-    { path: 'src/title.mjs', content: "import { slug } from './slug.mjs';\nexport default function title(words) {\n  if (!Array.isArray(words)) throw new TypeError('words must be an array');\n  return words.join(' ') + ' [' + slug(words) + ']';\n}\n" },
-    { path: 'src/ruler.ts', content: "export enum Unit { Cm = 'cm', In = 'in' }\nexport class Ruler {\n  constructor(private unit: Unit = Unit.Cm) {}\n  label(value: number): string {\n    if (value < 0) throw new RangeError('negative length');\n    return value.toFixed(1) + ' ' + this.unit;\n  }\n}\n" },
+    {
+      path: 'src/title.mjs',
+      content:
+        "import { slug } from './slug.mjs';\nexport default function title(words) {\n  if (!Array.isArray(words)) throw new TypeError('words must be an array');\n  return words.join(' ') + ' [' + slug(words) + ']';\n}\n",
+    },
+    {
+      path: 'src/ruler.ts',
+      content:
+        "export enum Unit { Cm = 'cm', In = 'in' }\nexport class Ruler {\n  constructor(private unit: Unit = Unit.Cm) {}\n  label(value: number): string {\n    if (value < 0) throw new RangeError('negative length');\n    return value.toFixed(1) + ' ' + this.unit;\n  }\n}\n",
+    },
     { path: 'src/types.d.ts', content: 'export declare const x: number;\n' },
   ];
   const result = generated({ files, timeBudgetMs: 15000 });
   assert.deepEqual(result.summary.problems, []);
-  assert.deepEqual(result.summary.perFile.map((file) => file.path), ['src/slug.mjs', 'src/title.mjs', 'src/ruler.ts']);
+  // Without a package.json no entry point orders the targets: they come in path order.
+  assert.deepEqual(
+    result.summary.perFile.map((file) => file.path),
+    ['src/ruler.ts', 'src/slug.mjs', 'src/title.mjs'],
+  );
   const content = (path) => result.files.find((file) => file.path === path).content;
   assert.match(content('src/__tests__/title.test.js'), /^import title from '\.\.\/title\.mjs';$/m);
   assert.match(content('src/__tests__/ruler.test.js'), /^import \{ Ruler \} from '\.\.\/ruler';$/m);
@@ -417,15 +509,25 @@ exports.cachePath = (name) => path.join(os.homedir(), '.cache', String(name));
   ];
   const result = generated({ files, timeBudgetMs: 15000 });
   // (A busy machine is said as a problem too.)
-  assert.deepEqual(result.summary.problems.filter((problem) => problem.code !== 'timeout'), []);
+  assert.deepEqual(
+    result.summary.problems.filter((problem) => problem.code !== 'timeout'),
+    [],
+  );
   const content = (name) => result.files.find((file) => file.path === name).content;
   const journal = content('lib/__tests__/journal.test.js');
   for (const method of ['write', 'close']) {
-    assert.match(journal, new RegExp(`\\.open\\([^]*expect\\(journalInstance\\.${method}\\([^)]*\\)\\)\\.toBe\\(`), `${method} completes after open`);
+    assert.match(
+      journal,
+      new RegExp(`\\.open\\([^]*expect\\(journalInstance\\.${method}\\([^)]*\\)\\)\\.toBe\\(`),
+      `${method} completes after open`,
+    );
   }
   const owner = content('lib/__tests__/owner.test.js');
   for (const value of [process.getuid(), os.hostname(), os.homedir(), os.userInfo().username]) {
-    assert.ok(!owner.includes(`: ${typeof value === 'string' ? `'${value}'` : value},`), `${value} is asserted:\n${owner}`);
+    assert.ok(
+      !owner.includes(`: ${typeof value === 'string' ? `'${value}'` : value},`),
+      `${value} is asserted:\n${owner}`,
+    );
   }
   assert.match(owner, /uid: expect\.any\(Number\)/);
   assert.doesNotMatch(owner, /owner\.account\(\)/, 'whether the user has an account differs from machine to machine');

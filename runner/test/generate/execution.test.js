@@ -34,20 +34,34 @@ async function withExecutor(fn) {
   }
 }
 
-const run = (executor, body, clockShiftMs = 0) => executor.run(FILE, [{ name: 'lib', from: 'module' }], program(body), 5000, { clockShiftMs });
+const run = (executor, body, clockShiftMs = 0) =>
+  executor.run(FILE, [{ name: 'lib', from: 'module' }], program(body), 5000, { clockShiftMs });
 
 // Runs lib.<method>(<name>) with <name> a tracked jest.fn(<implementation>).
-const runWithMock = (executor, name, implementation, method) => run(executor, [
-  `const ${name} = jest.fn(${implementation});`,
-  `__vouch.track('${name}', ${name});`,
-  `await __vouch.step(0, () => lib.${method}(${name}));`,
-].join('\n'));
+const runWithMock = (executor, name, implementation, method) =>
+  run(
+    executor,
+    [
+      `const ${name} = jest.fn(${implementation});`,
+      `__vouch.track('${name}', ${name});`,
+      `await __vouch.step(0, () => lib.${method}(${name}));`,
+    ].join('\n'),
+  );
 
 test('loads a module and describes its exports', async () => {
   await withExecutor(async (executor) => {
     const loaded = await executor.load(FILE, 5000);
     assert.equal(loaded.ok, true);
-    assert.deepEqual(Object.keys(loaded.shape.members), ['double', 'spin', 'leave', 'now', 'wait', 'call', 'later', 'service']);
+    assert.deepEqual(Object.keys(loaded.shape.members), [
+      'double',
+      'spin',
+      'leave',
+      'now',
+      'wait',
+      'call',
+      'later',
+      'service',
+    ]);
     // An exported class instance exposes the methods of its class.
     assert.deepEqual(Object.keys(loaded.shape.members.service.members), ['ping']);
   });
@@ -83,7 +97,18 @@ test('records the calls a jest.fn() callback received', async () => {
   await withExecutor(async (executor) => {
     const reply = await runWithMock(executor, 'callback', '(a, b) => a + b', 'call');
     assert.deepEqual(reply.outcomes[0].value, { t: 'number', v: 3 });
-    assert.deepEqual(reply.effects[0][0].mocks[0].calls, { t: 'array', items: [{ t: 'array', items: [{ t: 'number', v: 1 }, { t: 'number', v: 2 }] }] });
+    assert.deepEqual(reply.effects[0][0].mocks[0].calls, {
+      t: 'array',
+      items: [
+        {
+          t: 'array',
+          items: [
+            { t: 'number', v: 1 },
+            { t: 'number', v: 2 },
+          ],
+        },
+      ],
+    });
   });
 });
 
@@ -108,25 +133,41 @@ test('moves the clock the code under test reads', async () => {
 test('runs a scenario with Jest fake timers: a timer fires only when the scenario moves the clock', async () => {
   const { instrumentSource } = require('../../src/generate/execution/instrument');
   const file = '/virtual/later.js';
-  const { code } = instrumentSource(file, 'exports.later = (callback, ms) => { setTimeout(() => callback(Date.now() > 0), ms); return "scheduled"; };', { esm: false });
+  const { code } = instrumentSource(
+    file,
+    'exports.later = (callback, ms) => { setTimeout(() => callback(Date.now() > 0), ms); return "scheduled"; };',
+    { esm: false },
+  );
   const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
   try {
     const body = `const callback = jest.fn(); __vouch.track('callback', callback);
       await __vouch.step(0, () => lib.later(callback, 1000));
       await __vouch.step(1, () => { jest.advanceTimersByTime(500); });
       await __vouch.step(2, () => { jest.advanceTimersByTime(500); });`;
-    const reply = await executor.run(file, [{ name: 'lib', from: 'module' }], program(body), 5000, { fakeTimers: true });
+    const reply = await executor.run(file, [{ name: 'lib', from: 'module' }], program(body), 5000, {
+      fakeTimers: true,
+    });
     assert.equal(reply.ok, true);
     const calls = reply.effects.map((effects) => effects[0].mocks[0].calls.items.length);
     assert.deepEqual(calls, [0, 0, 1]);
     // The real clock is back once the scenario is over.
-    assert.equal((await executor.run(file, [{ name: 'lib', from: 'module' }], program(`await __vouch.step(0, () => typeof setTimeout(() => {}, 1).unref);`), 5000)).outcomes[0].value.v, 'function');
+    assert.equal(
+      (
+        await executor.run(
+          file,
+          [{ name: 'lib', from: 'module' }],
+          program(`await __vouch.step(0, () => typeof setTimeout(() => {}, 1).unref);`),
+          5000,
+        )
+      ).outcomes[0].value.v,
+      'function',
+    );
   } finally {
     executor.close();
   }
 });
 
-test('tells the module\'s own class members from inherited library ones, and records events a scenario causes', async () => {
+test("tells the module's own class members from inherited library ones, and records events a scenario causes", async () => {
   const { instrumentSource } = require('../../src/generate/execution/instrument');
   const file = '/virtual/store.js';
   const source = `const EventEmitter = require('events');
@@ -140,30 +181,53 @@ module.exports = Store;`;
   try {
     const loaded = await executor.load(file, 5000);
     const members = loaded.shape.members;
-    assert.deepEqual(members.filter((member) => member.own).map((member) => `${member.kind} ${member.name}`), ['method set', 'getter size']);
+    assert.deepEqual(
+      members.filter((member) => member.own).map((member) => `${member.kind} ${member.name}`),
+      ['method set', 'getter size'],
+    );
     assert.ok(members.some((member) => member.name === 'emit' && !member.own));
     const body = `const store = await __vouch.step(0, () => new Store());
       const events = recordEvents(store); __vouch.track('events', events);
       await __vouch.step(1, () => store.set('a', 1));`;
-    const reply = await executor.run(file, [{ name: 'Store', from: 'module' }], `(async function (__vouch, Store) {\n${body}\n})`, 5000);
-    assert.deepEqual(reply.effects[1][0].after, { t: 'array', items: [{ t: 'array', items: [{ t: 'string', v: 'set' }, { t: 'string', v: 'a' }, { t: 'number', v: 1 }] }] });
+    const reply = await executor.run(
+      file,
+      [{ name: 'Store', from: 'module' }],
+      `(async function (__vouch, Store) {\n${body}\n})`,
+      5000,
+    );
+    assert.deepEqual(reply.effects[1][0].after, {
+      t: 'array',
+      items: [
+        {
+          t: 'array',
+          items: [
+            { t: 'string', v: 'set' },
+            { t: 'string', v: 'a' },
+            { t: 'number', v: 1 },
+          ],
+        },
+      ],
+    });
   } finally {
     executor.close();
   }
 });
 
-test('the child\'s jest.fn() is Jest\'s: same name, length, source and own properties (code may copy or print it)', () => {
+test("the child's jest.fn() is Jest's: same name, length, source and own properties (code may copy or print it)", () => {
   const { jestStandIn, isMockFunction } = require('../../src/generate/execution/child/mock-function');
   const { ModuleMocker } = require('jest-mock');
   const jestFn = new ModuleMocker(globalThis).fn((a, b) => a + b);
   const childFn = jestStandIn.fn((a, b) => a + b);
-  assert.deepEqual([childFn.name, childFn.length, String(childFn), Object.keys(childFn)], [jestFn.name, jestFn.length, String(jestFn), Object.keys(jestFn)]);
+  assert.deepEqual(
+    [childFn.name, childFn.length, String(childFn), Object.keys(childFn)],
+    [jestFn.name, jestFn.length, String(jestFn), Object.keys(jestFn)],
+  );
   assert.equal(childFn(1, 2), 3);
   assert.deepEqual(childFn.mock.calls, [[1, 2]]);
   assert.ok(isMockFunction(childFn) && !isMockFunction(() => {}));
 });
 
-test('the second run\'s clock runs fast: a maxAge of a few milliseconds between two steps shows', async () => {
+test("the second run's clock runs fast: a maxAge of a few milliseconds between two steps shows", async () => {
   const { withClockShift } = require('../../src/generate/execution/child/clock');
   const [first, second] = await withClockShift(1000, () => [Date.now(), new Date().getTime()]);
   assert.ok(second - first >= 50, `${second - first} ms between two readings`);
@@ -186,13 +250,16 @@ exports.where = () => {
   const { code } = instrumentSource(FILE, source, { esm: false });
   const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS, elsewhere });
   try {
-    const values = async (shift) => (await run(executor, 'await __vouch.step(0, () => lib.where());', shift)).outcomes[0].value.items.map((item) => item.v);
+    const values = async (shift) =>
+      (await run(executor, 'await __vouch.step(0, () => lib.where());', shift)).outcomes[0].value.items.map(
+        (item) => item.v,
+      );
     const here = await values(0);
     const there = await values(400 * 24 * 3600 * 1000);
     assert.deepEqual(here.slice(0, 2), [process.getuid(), process.getgid()]);
     for (let i = 0; i < 9; i++) assert.notEqual(there[i], here[i], `value ${i}: ${here[i]}`);
     assert.deepEqual(there.slice(4, 7), [elsewhere.home, elsewhere.tmp, elsewhere.home]);
-    assert.equal(there[8], there[0], 'a file the other user wrote is the other user\'s');
+    assert.equal(there[8], there[0], "a file the other user wrote is the other user's");
     assert.equal(there[9], 'x', 'its temporary folder is a real one');
     assert.deepEqual(await values(0), here, 'the environment is restored after the run');
   } finally {

@@ -18,7 +18,9 @@ exports.size = function size(n, opts) {
   return [n, String(n).toLowerCase()];
 };
 `;
-  const mutated = mutantsOf(code).map((mutant) => `${mutant.mutator}:${applyMutant(code, mutant).split('\n')[3].trim()}`);
+  const mutated = mutantsOf(code).map(
+    (mutant) => `${mutant.mutator}:${applyMutant(code, mutant).split('\n')[3].trim()}`,
+  );
   for (const expected of [
     "EqualityOperator:if (n > 10 && !opts.exact) return { label: 'big', n: n * 2 };",
     "LogicalOperator:if (n >= 10 || !opts.exact) return { label: 'big', n: n * 2 };",
@@ -27,24 +29,68 @@ exports.size = function size(n, opts) {
     "BooleanLiteral:if (n >= 10 && opts.exact) return { label: 'big', n: n * 2 };",
     'StringLiteral:if (n >= 10 && !opts.exact) return { label: "", n: n * 2 };',
     "ArithmeticOperator:if (n >= 10 && !opts.exact) return { label: 'big', n: n / 2 };",
-  ]) assert.ok(mutated.includes(expected), `${expected} among\n${mutated.join('\n')}`);
+  ])
+    assert.ok(mutated.includes(expected), `${expected} among\n${mutated.join('\n')}`);
   const lines = mutantsOf(code).map((mutant) => applyMutant(code, mutant));
-  assert.ok(lines.some((text) => text.includes('return [];')), 'ArrayDeclaration');
-  assert.ok(lines.some((text) => text.includes('return [n, String(n)];')), 'MethodExpression');
-  assert.ok(lines.every((text) => text.includes("'use strict'") && text.includes("require('util')") && text.includes('label:')));
+  assert.ok(
+    lines.some((text) => text.includes('return [];')),
+    'ArrayDeclaration',
+  );
+  assert.ok(
+    lines.some((text) => text.includes('return [n, String(n)];')),
+    'MethodExpression',
+  );
+  assert.ok(
+    lines.every((text) => text.includes("'use strict'") && text.includes("require('util')") && text.includes('label:')),
+  );
   assert.deepEqual(mutantsOf('this is not javascript ('), []);
 });
 
 test('a run matches what a test asserts: equal values, values of the type where runs disagreed, the same error', () => {
   const expected = {
-    outcomes: [{ kind: 'return', value: { t: 'object', ctor: null, entries: [['id', { t: 'unstable', types: ['string'] }], ['n', { t: 'number', v: 2 }]] } }],
+    outcomes: [
+      {
+        kind: 'return',
+        value: {
+          t: 'object',
+          ctor: null,
+          entries: [
+            ['id', { t: 'unstable', types: ['string'] }],
+            ['n', { t: 'number', v: 2 }],
+          ],
+        },
+      },
+    ],
     effects: [[]],
   };
-  const run = (n, id = { t: 'string', v: 'x1' }) => ({ ok: true, disturbances: [], effects: [[]], outcomes: [{ kind: 'return', value: { t: 'object', ctor: null, entries: [['id', id], ['n', { t: 'number', v: n }]] } }] });
+  const run = (n, id = { t: 'string', v: 'x1' }) => ({
+    ok: true,
+    disturbances: [],
+    effects: [[]],
+    outcomes: [
+      {
+        kind: 'return',
+        value: {
+          t: 'object',
+          ctor: null,
+          entries: [
+            ['id', id],
+            ['n', { t: 'number', v: n }],
+          ],
+        },
+      },
+    ],
+  });
   assert.equal(matchesRun(expected, run(2)), true);
   assert.equal(matchesRun(expected, run(3)), false);
   assert.equal(matchesRun(expected, run(2, { t: 'number', v: 1 })), false);
-  assert.equal(matchesRun(expected, { ...run(2), outcomes: [{ kind: 'throw', value: { t: 'error', ctor: 'Error', message: 'x' } }] }), false);
+  assert.equal(
+    matchesRun(expected, {
+      ...run(2),
+      outcomes: [{ kind: 'throw', value: { t: 'error', ctor: 'Error', message: 'x' } }],
+    }),
+    false,
+  );
   assert.equal(matchesRun(expected, { ok: false, lost: 'timeout' }), false);
   assert.equal(matchesRun(expected, { ...run(2), disturbances: ['process.exit(1)'] }), false);
 });
@@ -52,12 +98,14 @@ test('a run matches what a test asserts: equal values, values of the type where 
 test('a test that kills a surviving mutant joins the suite, and the summary states the sampled score', () => {
   // Every branch is covered by two calls; only a call at exactly 10 tells `>` from `>=`, and only
   // an upper-case word shows that the slug is lower-cased.
-  const files = [{
-    path: 'size.js',
-    content: `exports.size = (n) => (n > 10 ? 'big' : 'small');
+  const files = [
+    {
+      path: 'size.js',
+      content: `exports.size = (n) => (n > 10 ? 'big' : 'small');
 exports.slug = (words) => words.join('-').toLowerCase();
 `,
-  }];
+    },
+  ];
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/size.test.js').content;
@@ -70,9 +118,10 @@ exports.slug = (words) => words.join('-').toLowerCase();
 test('a mutant no scenario kills gets one made for it: the compared constant, or the emptied word in place of its neighbour', () => {
   // Set cover needs one call per case group; only '2 hr' tells `case 'hr':` from `case '':`, and
   // only unit(3600000) tells `>= HOUR` from `> HOUR` (HOUR is folded from MINUTE * 60).
-  const files = [{
-    path: 'unit.js',
-    content: `var MINUTE = 60000;
+  const files = [
+    {
+      path: 'unit.js',
+      content: `var MINUTE = 60000;
 var HOUR = MINUTE * 60;
 exports.parse = function parse(text) {
   var match = /^(\\d+) *(\\w+)$/.exec(text);
@@ -93,7 +142,8 @@ exports.unit = function unit(ms) {
   return ms >= HOUR ? 'hours' : 'minutes';
 };
 `,
-  }];
+    },
+  ];
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/unit.test.js').content;
@@ -105,19 +155,29 @@ exports.unit = function unit(ms) {
 test('a string that differs between runs is asserted by the ends both share, cut back to a separator', () => {
   const { mergeRuns } = require('../../src/generate/search/stability');
   const { valueSource } = require('../../src/generate/writing/value-source');
-  const merged = (a, b) => mergeRuns(
-    { outcomes: [{ kind: 'return', value: { t: 'string', v: a } }], effects: [], keys: [] },
-    { outcomes: [{ kind: 'return', value: { t: 'string', v: b } }], effects: [], keys: [] },
-  ).outcomes[0].value;
+  const merged = (a, b) =>
+    mergeRuns(
+      { outcomes: [{ kind: 'return', value: { t: 'string', v: a } }], effects: [], keys: [] },
+      { outcomes: [{ kind: 'return', value: { t: 'string', v: b } }], effects: [], keys: [] },
+    ).outcomes[0].value;
   // The years share '202': a test asserting it would fail in 2030.
   const stamp = merged('job@2026-11-25T03:40:00.123Z', 'job@2027-12-30T06:47:11.623Z');
   assert.equal(valueSource(stamp), 'expect.stringMatching(/^job@[\\s\\S]*$/)');
   assert.equal(valueSource(merged('out/a1.log', 'out/b2.log')), 'expect.stringMatching(/^out\\/[\\s\\S]*\\.log$/)');
   assert.equal(valueSource(merged('k3j2h1', 'k9a8b7')), 'expect.any(String)');
-  const run = (v) => ({ ok: true, disturbances: [], effects: [], outcomes: [{ kind: 'return', value: { t: 'string', v } }] });
+  const run = (v) => ({
+    ok: true,
+    disturbances: [],
+    effects: [],
+    outcomes: [{ kind: 'return', value: { t: 'string', v } }],
+  });
   const expected = { outcomes: [{ kind: 'return', value: stamp }], effects: [] };
   assert.equal(matchesRun(expected, run('job@2031-01-01T00:00:00.000Z')), true);
-  assert.equal(matchesRun(expected, run('@2031-01-01T00:00:00.000Z')), false, 'a mutant that drops the label is caught');
+  assert.equal(
+    matchesRun(expected, run('@2031-01-01T00:00:00.000Z')),
+    false,
+    'a mutant that drops the label is caught',
+  );
 });
 
 test('regex mutants are the ones Stryker makes (an anchor dropped, a class or escape negated, a quantifier dropped); table entries know their row', () => {
@@ -127,21 +187,33 @@ module.exports = (text) => text;
 `;
   const mutants = mutantsOf(code);
   const regexes = mutants.filter((mutant) => mutant.mutator === 'Regex').map((mutant) => mutant.replacement);
-  for (const expected of ['/(\\d+)\\s*[a-z]+$/i', '/^(\\d+)\\s*[a-z]+/i', '/^(\\d+)\\s*[^a-z]+$/i', '/^(\\D+)\\s*[a-z]+$/i', '/^(\\d)\\s*[a-z]+$/i', '/(bu)s/i']) {
+  for (const expected of [
+    '/(\\d+)\\s*[a-z]+$/i',
+    '/^(\\d+)\\s*[a-z]+/i',
+    '/^(\\d+)\\s*[^a-z]+$/i',
+    '/^(\\D+)\\s*[a-z]+$/i',
+    '/^(\\d)\\s*[a-z]+$/i',
+    '/(bu)s/i',
+  ]) {
     assert.ok(regexes.includes(expected), `${expected} among ${regexes.join(' ')}`);
   }
   const emptied = (value) => mutants.find((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe === value);
   assert.deepEqual(emptied('$1ses').row, { strings: [], regexes: [{ pattern: '(bu)s$', flags: 'i' }] });
-  assert.deepEqual(emptied('Norway').row, { strings: ['NO', 'SE', 'Sweden'], regexes: [] }, 'the keys of an object table, and its other entries');
+  assert.deepEqual(
+    emptied('Norway').row,
+    { strings: ['NO', 'SE', 'Sweden'], regexes: [] },
+    'the keys of an object table, and its other entries',
+  );
   assert.equal(mutants.find((mutant) => mutant.replacement === '/(bu)s/i').regex.variant, '(bu)s');
 });
 
 test('a table of rules and a table of names get a lookup for each entry the sampled mutants check', () => {
   // One call covers every line: only words that hit a rule's regex, or the key of a name, tell an
   // emptied replacement or a changed regex from the original.
-  const files = [{
-    path: 'words.js',
-    content: `const rules = [
+  const files = [
+    {
+      path: 'words.js',
+      content: `const rules = [
   [/s$/i, 's'],
   [/(octop|vir)us$/i, '$1i'],
   [/([^aeiouy]|qu)y$/i, '$1ies'],
@@ -157,23 +229,35 @@ exports.country = function country(code) {
   return countries[String(code).toUpperCase()] || null;
 };
 `,
-  }];
+    },
+  ];
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/words.test.js').content;
-  for (const plural of ['i', 'ies']) assert.match(tests, new RegExp(`plural\\('[^']*'\\)\\)\\.toBe\\('[^']*${plural}'\\)`), `a word ending in -${plural}:\n${tests}`);
-  for (const name of ['Norway', 'Sweden']) assert.match(tests, new RegExp(`\\)\\)\\.toBe\\('${name}'\\)`), `${name}:\n${tests}`);
+  for (const plural of ['i', 'ies'])
+    assert.match(
+      tests,
+      new RegExp(`plural\\('[^']*'\\)\\)\\.toBe\\('[^']*${plural}'\\)`),
+      `a word ending in -${plural}:\n${tests}`,
+    );
+  for (const name of ['Norway', 'Sweden'])
+    assert.match(tests, new RegExp(`\\)\\)\\.toBe\\('${name}'\\)`), `${name}:\n${tests}`);
 });
 
 test('a list of words gets a lookup of each word a sampled mutant empties: the entry itself is the input', () => {
-  const files = [{
-    path: 'words.js',
-    content: `const uncountable = new Set();
+  const files = [
+    {
+      path: 'words.js',
+      content: `const uncountable = new Set();
 ['advice', 'bison', 'deer', 'fish'].forEach((word) => uncountable.add(word));
 exports.plural = (word) => (uncountable.has(String(word).toLowerCase()) ? word : word + 's');
 `,
-  }];
+    },
+  ];
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
-  const tests = JSON.parse(output.stdout.toString()).files.find((file) => file.path === '__tests__/words.test.js').content;
-  for (const word of ['advice', 'bison', 'deer', 'fish']) assert.match(tests, new RegExp(`plural\\('${word}'\\)\\)\\.toBe\\('${word}'\\)`), tests);
+  const tests = JSON.parse(output.stdout.toString()).files.find(
+    (file) => file.path === '__tests__/words.test.js',
+  ).content;
+  for (const word of ['advice', 'bison', 'deer', 'fish'])
+    assert.match(tests, new RegExp(`plural\\('${word}'\\)\\)\\.toBe\\('${word}'\\)`), tests);
 });

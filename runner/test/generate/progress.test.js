@@ -20,7 +20,11 @@ const JOB = {
 function lines(args) {
   const output = spawnSync(process.execPath, [GENERATE, ...args], { input: JSON.stringify(JOB), maxBuffer: 64 << 20 });
   assert.equal(output.status, 0, output.stderr.toString());
-  return output.stdout.toString().trim().split('\n').map((line) => JSON.parse(line));
+  return output.stdout
+    .toString()
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 test('with --progress, each phase is told before the result, counts within the totals', () => {
@@ -29,7 +33,10 @@ test('with --progress, each phase is told before the result, counts within the t
   assert.ok(Array.isArray(result.files) && result.summary, 'the last line is the result');
   const progress = all.map((line) => line.progress);
   assert.ok(progress.every(Boolean), 'every other line is progress');
-  assert.deepEqual(progress.map((p) => p.phase), ['analysing', 'loading', 'searching', 'shrinking', 'mutating', 'verifying', 'writing']);
+  assert.deepEqual(
+    progress.map((p) => p.phase),
+    ['analysing', 'loading', 'searching', 'shrinking', 'mutating', 'verifying', 'writing'],
+  );
   // Two sources (README.md is not one); the one that does not parse is done from loading on.
   assert.ok(progress.every((p) => p.filesTotal === 2 && p.filesDone <= p.filesTotal));
   assert.equal(progress[0].filesDone, 0);

@@ -8,7 +8,10 @@ const { sampleRegex } = require('../../src/generate/analysis/regex-sampler');
 test('produces a matching string for every alternative', () => {
   const { matching } = sampleRegex('^(\\d+) *(ms|s|m|h)$', '');
   for (const unit of ['ms', 's', 'm', 'h']) {
-    assert.ok(matching.some((text) => new RegExp(`^\\d+ *${unit}$`).test(text)), `a sample ends in ${unit}`);
+    assert.ok(
+      matching.some((text) => new RegExp(`^\\d+ *${unit}$`).test(text)),
+      `a sample ends in ${unit}`,
+    );
   }
 });
 
@@ -20,7 +23,14 @@ test('produces every member of a small character class and non-matching strings'
 });
 
 test('handles classes, negation, quantifiers, groups and backreferences', () => {
-  for (const pattern of ['^-[^-]+$', '^[a-f0-9]{8}$', '^(?:x|y){2,3}z?$', '^(a+)-\\1$', '^\\w+@\\w+\\.com$', '^\\u0041\\x42$']) {
+  for (const pattern of [
+    '^-[^-]+$',
+    '^[a-f0-9]{8}$',
+    '^(?:x|y){2,3}z?$',
+    '^(a+)-\\1$',
+    '^\\w+@\\w+\\.com$',
+    '^\\u0041\\x42$',
+  ]) {
     const { matching } = sampleRegex(pattern, '');
     assert.ok(matching.length > 0, `samples for ${pattern}`);
     for (const text of matching) assert.match(text, new RegExp(pattern));

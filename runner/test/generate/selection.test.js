@@ -7,19 +7,28 @@ const { minimizeCorpus } = require('../../src/generate/selection/minimize');
 const { planBudget } = require('../../src/generate/budget');
 
 const entry = (name, keys, { happy = true, steps = 1 } = {}) => ({
-  name, keys: new Set(keys), happy, rendered: { steps: Array.from({ length: steps }, () => ({ expression: `f(${name})` })) },
+  name,
+  keys: new Set(keys),
+  happy,
+  rendered: { steps: Array.from({ length: steps }, () => ({ expression: `f(${name})` })) },
 });
 
 test('keeps the fewest scenarios that cover every key, in discovery order', () => {
   const corpus = [entry('a', ['s1']), entry('b', ['s2']), entry('c', ['s1', 's2', 's3']), entry('d', ['s4'])];
-  assert.deepEqual(minimizeCorpus(corpus).map((e) => e.name), ['c', 'd']);
+  assert.deepEqual(
+    minimizeCorpus(corpus).map((e) => e.name),
+    ['c', 'd'],
+  );
 });
 
 test('between equal scenarios prefers one that ends in a value, then the shorter one', () => {
   const throwing = entry('throws', ['s1', 'f0'], { happy: false });
   const returning = entry('returns', ['s1', 'f0']);
   const longer = entry('longer', ['s1', 'f0'], { steps: 2 });
-  assert.deepEqual(minimizeCorpus([throwing, longer, returning]).map((e) => e.name), ['returns']);
+  assert.deepEqual(
+    minimizeCorpus([throwing, longer, returning]).map((e) => e.name),
+    ['returns'],
+  );
 });
 
 test('plans two Jest runs for verification and leaves the rest to the search', () => {
@@ -41,21 +50,43 @@ test('keeps a direct test that ends in a value for every target, even when error
     { ...entry('parse returns', ['s1', 's2']), target: parse },
     { ...entry('format returns', ['s4']), target: format },
   ];
-  assert.deepEqual(minimizeCorpus(corpus).map((e) => e.name), ['parse throws', 'parse returns', 'format returns']);
+  assert.deepEqual(
+    minimizeCorpus(corpus).map((e) => e.name),
+    ['parse throws', 'parse returns', 'format returns'],
+  );
 });
 
 test('keeps a test where each member completes: push() is kept beside pop() on an empty stack and size', () => {
   const stack = { id: 'stack.js#Stack' };
   const step = (op, name) => ({ op, name, receiver: op === 'new' ? undefined : 'stack' });
-  const withSteps = (name, keys, steps, outcomes, happy = true) => ({ ...entry(name, keys, { happy, steps: steps.length }), target: stack, scenario: { steps }, outcomes });
+  const withSteps = (name, keys, steps, outcomes, happy = true) => ({
+    ...entry(name, keys, { happy, steps: steps.length }),
+    target: stack,
+    scenario: { steps },
+    outcomes,
+  });
   const returned = { kind: 'return', value: { t: 'number', v: 1 } };
   const thrown = { kind: 'throw', value: { t: 'error' } };
   const corpus = [
     // Set cover takes these two: together they hold every key (push's one statement is also run
     // by pop's error path in this made-up corpus).
-    withSteps('pop throws', ['ctor', 'pop-if', 'pop-throw', 'push', 'guard'], [step('new'), step('method', 'pop')], [returned, thrown], false),
+    withSteps(
+      'pop throws',
+      ['ctor', 'pop-if', 'pop-throw', 'push', 'guard'],
+      [step('new'), step('method', 'pop')],
+      [returned, thrown],
+      false,
+    ),
     withSteps('size', ['ctor', 'size', 'pop-return'], [step('new'), step('get', 'size')], [returned, returned]),
-    withSteps('push then pop', ['ctor', 'push', 'pop-if', 'pop-return'], [step('new'), step('method', 'push'), step('method', 'pop')], [returned, returned, returned]),
+    withSteps(
+      'push then pop',
+      ['ctor', 'push', 'pop-if', 'pop-return'],
+      [step('new'), step('method', 'push'), step('method', 'pop')],
+      [returned, returned, returned],
+    ),
   ];
-  assert.deepEqual(minimizeCorpus(corpus).map((e) => e.name), ['pop throws', 'size', 'push then pop']);
+  assert.deepEqual(
+    minimizeCorpus(corpus).map((e) => e.name),
+    ['pop throws', 'size', 'push then pop'],
+  );
 });

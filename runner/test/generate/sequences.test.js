@@ -9,7 +9,11 @@ const { InputPool } = require('../../src/generate/search/input-pool');
 const { Hint } = require('../../src/generate/analysis/hint');
 const { Rng } = require('../../src/generate/search/rng');
 
-const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, new Rng(2));
+const pool = new InputPool(
+  { strings: [], regexStrings: [], numbers: [], bigints: [] },
+  { ofType: () => [] },
+  new Rng(2),
+);
 
 function hint(type) {
   const made = new Hint();
@@ -26,26 +30,50 @@ function classTarget(name, members) {
 
 // Each seed as `name(args)` per step, construction left out.
 function seedCalls(target) {
-  return [...new ScenarioFactory(target, pool, new Rng(1)).seeds()].map((scenario) => scenario.steps.slice(1)
-    .map((step) => (step.op === 'get' ? step.name : `${step.name}(${(step.args || []).map((arg) => arg.source).join(', ')})`)).join(' '));
+  return [...new ScenarioFactory(target, pool, new Rng(1)).seeds()].map((scenario) =>
+    scenario.steps
+      .slice(1)
+      .map((step) =>
+        step.op === 'get' ? step.name : `${step.name}(${(step.args || []).map((arg) => arg.source).join(', ')})`,
+      )
+      .join(' '),
+  );
 }
 
 test('a stack is pushed before it is popped, and popped after a push alone', () => {
-  const seeds = seedCalls(classTarget('Stack', [member('push', 'method', [param('item', 'string')]), member('pop', 'method'), member('size', 'getter')]));
+  const seeds = seedCalls(
+    classTarget('Stack', [
+      member('push', 'method', [param('item', 'string')]),
+      member('pop', 'method'),
+      member('size', 'getter'),
+    ]),
+  );
   assert.ok(seeds.includes("push('abc') pop() size"), seeds.join('\n'));
   assert.ok(seeds.includes("push('abc') pop()"), seeds.join('\n'));
-  assert.ok(seeds.indexOf("push('abc') pop() size") < seeds.indexOf('pop()'), 'the whole-class sequence comes before single members');
+  assert.ok(
+    seeds.indexOf("push('abc') pop() size") < seeds.indexOf('pop()'),
+    'the whole-class sequence comes before single members',
+  );
 });
 
 test('a store is set before it is read and deleted, with the same key; a file is opened before it is written and closed', () => {
-  const store = seedCalls(classTarget('Store', [
-    member('delete', 'method', [param('key', 'string')]), member('get', 'method', [param('key', 'string')]), member('set', 'method', [param('key', 'string'), param('value', 'number')]),
-  ]));
+  const store = seedCalls(
+    classTarget('Store', [
+      member('delete', 'method', [param('key', 'string')]),
+      member('get', 'method', [param('key', 'string')]),
+      member('set', 'method', [param('key', 'string'), param('value', 'number')]),
+    ]),
+  );
   assert.ok(store.includes("set('abc', 3) get('abc') delete('abc')"), store.join('\n'));
   assert.ok(store.includes("set('abc', 3) delete('abc')"), store.join('\n'));
-  const file = seedCalls(classTarget('Journal', [
-    member('open', 'method', [param('name', 'string')]), member('write', 'method', [param('text', 'string')]), member('close', 'method'), member('isOpen', 'getter'),
-  ]));
+  const file = seedCalls(
+    classTarget('Journal', [
+      member('open', 'method', [param('name', 'string')]),
+      member('write', 'method', [param('text', 'string')]),
+      member('close', 'method'),
+      member('isOpen', 'getter'),
+    ]),
+  );
   assert.ok(file.includes("open('abc') write('abc') close() isOpen"), file.join('\n'));
 });
 
@@ -65,25 +93,52 @@ test('an emitter is listened to, emitted on and unlistened with the same name an
     member('off', 'method', [param('name', 'string'), param('callback', 'function')]),
   ]);
   const seeds = [...new ScenarioFactory(target, pool, new Rng(1)).seeds()];
-  const whole = seeds.find((scenario) => scenario.steps.slice(1).map((step) => step.name).join(' ') === 'on emit off');
+  const whole = seeds.find(
+    (scenario) =>
+      scenario.steps
+        .slice(1)
+        .map((step) => step.name)
+        .join(' ') === 'on emit off',
+  );
   assert.ok(whole, 'a sequence of on, emit, off');
   const [, on, emit, off] = whole.steps;
   assert.equal(off.args[1], on.args[1], 'the same listener object');
   assert.equal(emit.args[0], on.args[0]);
   const rendered = renderScenario(whole, new Set(['lib']));
-  assert.deepEqual(rendered.steps.slice(1).map((step) => step.expression), ["emitter.on('abc', callback)", "emitter.emit('abc')", "emitter.off('abc', callback)"]);
+  assert.deepEqual(
+    rendered.steps.slice(1).map((step) => step.expression),
+    ["emitter.on('abc', callback)", "emitter.emit('abc')", "emitter.off('abc', callback)"],
+  );
   assert.equal(rendered.declarations.length, 1, 'the listener is declared once');
 });
 
 test('an object a factory returns is used whole too, its events recorded when it emits: on, emit, off with one handler', () => {
-  const target = { id: 'bus.js#createBus', file: 'bus.js', kind: 'function', callee: 'createBus', params: [], members: [],
-    methodParams: (name) => ({ on: [param('type', 'string'), param('handler')], emit: [param('type', 'string'), param('event')], off: [param('type', 'string'), param('handler')] })[name] };
+  const target = {
+    id: 'bus.js#createBus',
+    file: 'bus.js',
+    kind: 'function',
+    callee: 'createBus',
+    params: [],
+    members: [],
+    methodParams: (name) =>
+      ({
+        on: [param('type', 'string'), param('handler')],
+        emit: [param('type', 'string'), param('event')],
+        off: [param('type', 'string'), param('handler')],
+      })[name],
+  };
   const factory = new ScenarioFactory(target, pool, new Rng(1));
   const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'createBus', args: [], params: [] }] };
-  const returned = { kind: 'return', value: { t: 'object', ctor: null, entries: ['on', 'emit', 'off'].map((name) => [name, { t: 'function' }]) } };
+  const returned = {
+    kind: 'return',
+    value: { t: 'object', ctor: null, entries: ['on', 'emit', 'off'].map((name) => [name, { t: 'function' }]) },
+  };
   const [whole] = factory.extend(scenario, [returned]);
   assert.equal(whole.steps[0].recordEvents, true);
-  assert.deepEqual(whole.steps.slice(1).map((step) => step.name), ['on', 'emit', 'off']);
+  assert.deepEqual(
+    whole.steps.slice(1).map((step) => step.name),
+    ['on', 'emit', 'off'],
+  );
   const [, on, emit, off] = whole.steps;
   assert.equal(on.args[1].kind, 'mock', 'a handler is a function');
   assert.equal(off.args[1], on.args[1]);

@@ -13,14 +13,31 @@ const { atom, arrayOf, objectOf, mockOf, toSource } = require('../../src/generat
 const roundTrip = (value) => vm.runInThisContext(`(${valueSource(describeValue(value))})`);
 
 test('writes primitives exactly, including NaN, -0, Infinity, undefined and BigInt', () => {
-  const cases = [[NaN, 'NaN'], [-0, '-0'], [Infinity, 'Infinity'], [-Infinity, '-Infinity'], [undefined, 'undefined'],
-    [null, 'null'], [12n, '12n'], [1.5, '1.5'], ['it\'s\n"x"', "'it\\'s\\n\"x\"'"], [true, 'true']];
+  const cases = [
+    [NaN, 'NaN'],
+    [-0, '-0'],
+    [Infinity, 'Infinity'],
+    [-Infinity, '-Infinity'],
+    [undefined, 'undefined'],
+    [null, 'null'],
+    [12n, '12n'],
+    [1.5, '1.5'],
+    ['it\'s\n"x"', "'it\\'s\\n\"x\"'"],
+    [true, 'true'],
+  ];
   for (const [value, source] of cases) assert.equal(valueSource(describeValue(value)), source);
 });
 
 test('round-trips nested data, dates, regexes, maps, sets and buffers', () => {
-  const value = { list: [1, 'two', [3]], when: new Date('2020-01-02T03:04:05.000Z'), pattern: /a\/b/gi,
-    map: new Map([['k', { v: 1 }]]), set: new Set([1, 2]), bytes: Buffer.from('hi'), 'odd-key': null };
+  const value = {
+    list: [1, 'two', [3]],
+    when: new Date('2020-01-02T03:04:05.000Z'),
+    pattern: /a\/b/gi,
+    map: new Map([['k', { v: 1 }]]),
+    set: new Set([1, 2]),
+    bytes: Buffer.from('hi'),
+    'odd-key': null,
+  };
   const copy = roundTrip(value);
   assert.equal(copy.when.toISOString(), value.when.toISOString());
   assert.equal(String(copy.pattern), String(value.pattern));
@@ -32,7 +49,15 @@ test('round-trips nested data, dates, regexes, maps, sets and buffers', () => {
 });
 
 test('writes class instances as their own data and names the class', () => {
-  class Point { constructor() { this.x = 1; this.y = 2; } get length() { return 3; } }
+  class Point {
+    constructor() {
+      this.x = 1;
+      this.y = 2;
+    }
+    get length() {
+      return 3;
+    }
+  }
   const desc = describeValue(new Point());
   assert.equal(desc.ctor, 'Point');
   assert.equal(valueSource(desc), '{ x: 1, y: 2 }');
@@ -41,7 +66,10 @@ test('writes class instances as their own data and names the class', () => {
 test('uses matchers for what has no literal: functions, symbols, cycles, invalid dates', () => {
   const cyclic = { name: 'loop' };
   cyclic.self = cyclic;
-  assert.equal(valueSource(describeValue({ fn() {}, s: Symbol('s') })), '{ fn: expect.any(Function), s: expect.any(Symbol) }');
+  assert.equal(
+    valueSource(describeValue({ fn() {}, s: Symbol('s') })),
+    '{ fn: expect.any(Function), s: expect.any(Symbol) }',
+  );
   assert.equal(valueSource(describeValue(cyclic)), "{ name: 'loop', self: expect.anything() }");
   assert.equal(valueSource(describeValue(new Date(NaN))), 'expect.any(Date)');
   assert.equal(valueSource(describeValue(Symbol.for('app'))), "Symbol.for('app')");
@@ -56,31 +84,45 @@ test('asserts only the type of values that differ between two runs', () => {
 
 test('wraps long literals over several lines', () => {
   const long = describeValue({ first: 'a'.repeat(30), second: 'b'.repeat(30), third: [1, 2, 3] });
-  assert.equal(valueSource(long, '    '), [
-    '{',
-    `      first: '${'a'.repeat(30)}',`,
-    `      second: '${'b'.repeat(30)}',`,
-    '      third: [1, 2, 3],',
-    '    }',
-  ].join('\n'));
+  assert.equal(
+    valueSource(long, '    '),
+    [
+      '{',
+      `      first: '${'a'.repeat(30)}',`,
+      `      second: '${'b'.repeat(30)}',`,
+      '      third: [1, 2, 3],',
+      '    }',
+    ].join('\n'),
+  );
 });
 
 test('spells candidate inputs as source, mocks as jest.fn', () => {
-  const options = objectOf([['long', atom.boolean(true)], ['if-none-match', atom.string('*')]]);
+  const options = objectOf([
+    ['long', atom.boolean(true)],
+    ['if-none-match', atom.string('*')],
+  ]);
   assert.equal(toSource(options), "{ long: true, 'if-none-match': '*' }");
   assert.equal(toSource(arrayOf([atom.number(-0), atom.number(NaN), atom.bigint('5')])), '[-0, NaN, 5n]');
   assert.equal(toSource(mockOf({ returns: atom.string('x') })), "jest.fn(() => 'x')");
   assert.equal(toSource(mockOf({ returns: objectOf([['a', atom.number(1)]]) })), 'jest.fn(() => ({ a: 1 }))');
 });
 
-test('writes a function\'s arguments object as its items and length, which Jest tells from an array', () => {
+test("writes a function's arguments object as its items and length, which Jest tells from an array", () => {
   const { expect: jestExpect } = require('expect');
-  const args = (function () { return arguments; })('a', 2);
+  const args = (function () {
+    return arguments;
+  })('a', 2);
   const source = valueSource(describeValue([args]));
   assert.equal(source, "[expect.objectContaining({ 0: 'a', 1: 2, length: 2 })]");
   const expected = vm.runInThisContext(`(function (expect) { return ${source}; })`)(jestExpect);
   jestExpect([args]).toEqual(expected);
-  assert.throws(() => jestExpect([(function () { return arguments; })('a')]).toEqual(expected));
+  assert.throws(() =>
+    jestExpect([
+      (function () {
+        return arguments;
+      })('a'),
+    ]).toEqual(expected),
+  );
   assert.throws(() => jestExpect([['a', 2]]).toEqual(expected));
 });
 
@@ -95,7 +137,10 @@ test('writes an error inside a value by name, message and code, which also match
   const { expect: jestExpect } = require('expect');
   const coded = Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' });
   const source = valueSource(describeValue({ error: coded }));
-  assert.equal(source.replace(/\s+/g, ' '), "{ error: expect.objectContaining({ name: 'TypeError', message: 'bad path', code: 'ERR_INVALID_ARG_TYPE' }), }");
+  assert.equal(
+    source.replace(/\s+/g, ' '),
+    "{ error: expect.objectContaining({ name: 'TypeError', message: 'bad path', code: 'ERR_INVALID_ARG_TYPE' }), }",
+  );
   const foreign = vm.runInNewContext("Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' })");
   jestExpect({ error: foreign }).toEqual(vm.runInThisContext(`(function (expect) { return ${source}; })`)(jestExpect));
   assert.equal(valueSource(describeValue([new RangeError('too big')])), "[new RangeError('too big')]");

@@ -37,12 +37,27 @@ test('drops a test that fails when run again and a test whose timer breaks the r
       testCase('schedules', ["expect(m.later(undefined, 0)).toBe('scheduled');"]),
       testCase('adds strings', ["expect(m.add('a', 'b')).toBe('ab');"]),
     ];
-    const suites = [{ testPath: '__tests__/m.test.js', spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] }, cases }];
+    const suites = [
+      {
+        testPath: '__tests__/m.test.js',
+        spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] },
+        cases,
+      },
+    ];
     const logs = [];
     const verified = await verifySuites({
-      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }), suites, deadline: Date.now() + 60000, log: (line) => logs.push(line),
+      workDir,
+      sources: [SOURCE],
+      config: jestConfigFile({ esm: false }),
+      suites,
+      deadline: Date.now() + 60000,
+      log: (line) => logs.push(line),
     });
-    assert.deepEqual(verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)), ['adds', 'adds strings'], logs.join('\n'));
+    assert.deepEqual(
+      verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)),
+      ['adds', 'adds strings'],
+      logs.join('\n'),
+    );
     assert.equal(verified.files.find((file) => file.path === 'm.js').coverage.functions, 33.33);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -52,7 +67,13 @@ test('drops a test that fails when run again and a test whose timer breaks the r
 test('with prestarted runners, round 2 runs beside round 1 and counts only when round 1 left the suite unchanged', async () => {
   const { startRunner } = require('../../src/generate/verification/run-suite');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
-  const suiteOf = (cases) => [{ testPath: '__tests__/m.test.js', spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] }, cases }];
+  const suiteOf = (cases) => [
+    {
+      testPath: '__tests__/m.test.js',
+      spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] },
+      cases,
+    },
+  ];
   const prestart = (label) => [1, 2].map((n) => startRunner(path.join(workDir, `${label}-${n}`)));
   const runners = [];
   try {
@@ -60,11 +81,19 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
     const passing = prestart('passing');
     runners.push(...passing);
     const settled = await verifySuites({
-      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }), suites: suiteOf([testCase('adds', ['expect(m.add(1, 2)).toBe(3);'])]),
-      deadline: Date.now() + 60000, log: () => {}, prestarted: passing,
+      workDir,
+      sources: [SOURCE],
+      config: jestConfigFile({ esm: false }),
+      suites: suiteOf([testCase('adds', ['expect(m.add(1, 2)).toBe(3);'])]),
+      deadline: Date.now() + 60000,
+      log: () => {},
+      prestarted: passing,
     });
     assert.equal(settled.rounds, 2);
-    assert.deepEqual(settled.suites[0].cases.map((c) => c.name), ['adds']);
+    assert.deepEqual(
+      settled.suites[0].cases.map((c) => c.name),
+      ['adds'],
+    );
 
     // A failing test changes the suite in round 1: the early round 2 is not counted, the failing
     // test is dropped on its own and the rest passes twice more.
@@ -72,11 +101,22 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
     runners.push(...failing);
     const logs = [];
     const verified = await verifySuites({
-      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }),
-      suites: suiteOf([testCase('adds', ['expect(m.add(1, 2)).toBe(3);']), testCase('wrong', ['expect(m.add(1, 2)).toBe(4);'])]),
-      deadline: Date.now() + 60000, log: (line) => logs.push(line), prestarted: failing,
+      workDir,
+      sources: [SOURCE],
+      config: jestConfigFile({ esm: false }),
+      suites: suiteOf([
+        testCase('adds', ['expect(m.add(1, 2)).toBe(3);']),
+        testCase('wrong', ['expect(m.add(1, 2)).toBe(4);']),
+      ]),
+      deadline: Date.now() + 60000,
+      log: (line) => logs.push(line),
+      prestarted: failing,
     });
-    assert.deepEqual(verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)), ['adds'], logs.join('\n'));
+    assert.deepEqual(
+      verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)),
+      ['adds'],
+      logs.join('\n'),
+    );
     assert.ok(verified.rounds > 2, logs.join('\n'));
   } finally {
     runners.forEach((runner) => runner.stop());
@@ -84,7 +124,7 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
   }
 });
 
-test('the even rounds run as another user on another machine: a test asserting the sandbox\'s uid, host or home is dropped, the rest kept', async () => {
+test("the even rounds run as another user on another machine: a test asserting the sandbox's uid, host or home is dropped, the rest kept", async () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
   const elsewhere = { home: path.join(workDir, 'elsewhere-home'), tmp: path.join(workDir, 'elsewhere-tmp') };
   Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
@@ -96,13 +136,32 @@ test('the even rounds run as another user on another machine: a test asserting t
       testCase('home', [`expect(require('os').homedir()).toBe(${JSON.stringify(os.homedir())});`]),
       testCase('uid by type', ['expect(process.getuid()).toEqual(expect.any(Number));']),
     ];
-    const suites = [{ testPath: '__tests__/m.test.js', spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] }, cases }];
+    const suites = [
+      {
+        testPath: '__tests__/m.test.js',
+        spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] },
+        cases,
+      },
+    ];
     const logs = [];
     const verified = await verifySuites({
-      workDir, sources: [SOURCE], config: jestConfigFile({ esm: false }), suites, deadline: Date.now() + 60000, log: (line) => logs.push(line), elsewhere,
+      workDir,
+      sources: [SOURCE],
+      config: jestConfigFile({ esm: false }),
+      suites,
+      deadline: Date.now() + 60000,
+      log: (line) => logs.push(line),
+      elsewhere,
     });
-    assert.deepEqual(verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)), ['adds', 'uid by type'], logs.join('\n'));
-    assert.ok(logs.some((line) => /round 2 .*another user's environment/.test(line)), logs.join('\n'));
+    assert.deepEqual(
+      verified.suites.flatMap((suite) => suite.cases.map((c) => c.name)),
+      ['adds', 'uid by type'],
+      logs.join('\n'),
+    );
+    assert.ok(
+      logs.some((line) => /round 2 .*another user's environment/.test(line)),
+      logs.join('\n'),
+    );
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

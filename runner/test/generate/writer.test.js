@@ -10,7 +10,20 @@ const { describeValue } = require('../../src/generate/execution/child/snapshot')
 const target = { label: 'ms', file: 'src/ms.js' };
 const callEntry = (args, outcome, effects = [[]]) => ({
   target,
-  scenario: { targetId: 't', steps: [{ op: 'call', callee: 'ms', args, params: [{ name: 'value', hint: null }, { name: 'options', hint: null }] }] },
+  scenario: {
+    targetId: 't',
+    steps: [
+      {
+        op: 'call',
+        callee: 'ms',
+        args,
+        params: [
+          { name: 'value', hint: null },
+          { name: 'options', hint: null },
+        ],
+      },
+    ],
+  },
   outcomes: [outcome],
   effects,
 });
@@ -21,37 +34,74 @@ function body(entry) {
 }
 
 test('places the test of a/b.js in a/__tests__/b.test.js, requiring ../b', () => {
-  assert.deepEqual(testFileFor('src/math.js', new Set()), { testPath: 'src/__tests__/math.test.js', request: '../math' });
-  assert.deepEqual(testFileFor('index.mjs', new Set()), { testPath: '__tests__/index.test.js', request: '../index.mjs' });
-  assert.deepEqual(testFileFor('lib/a.cjs', new Set(['lib/__tests__/a.test.js'])), { testPath: 'lib/__tests__/a-cjs.test.js', request: '../a.cjs' });
+  assert.deepEqual(testFileFor('src/math.js', new Set()), {
+    testPath: 'src/__tests__/math.test.js',
+    request: '../math',
+  });
+  assert.deepEqual(testFileFor('index.mjs', new Set()), {
+    testPath: '__tests__/index.test.js',
+    request: '../index.mjs',
+  });
+  assert.deepEqual(testFileFor('lib/a.cjs', new Set(['lib/__tests__/a.test.js'])), {
+    testPath: 'lib/__tests__/a-cjs.test.js',
+    request: '../a.cjs',
+  });
 });
 
 test('asserts returned values with toBe, toBeNaN and toEqual, and names the test after them', () => {
-  assert.deepEqual(body(callEntry([atom.number(60000)], { kind: 'return', value: describeValue('1m') })),
-    { name: 'returns "1m" for 60000', lines: ["expect(ms(60000)).toBe('1m');"], async: false });
-  assert.deepEqual(body(callEntry([atom.string('x')], { kind: 'return', value: describeValue(NaN) })).lines, ["expect(ms('x')).toBeNaN();"]);
-  assert.deepEqual(body(callEntry([], { kind: 'return', value: describeValue({ a: [1, -0] }) })).lines, ['expect(ms()).toEqual({ a: [1, -0] });']);
+  assert.deepEqual(body(callEntry([atom.number(60000)], { kind: 'return', value: describeValue('1m') })), {
+    name: 'returns "1m" for 60000',
+    lines: ["expect(ms(60000)).toBe('1m');"],
+    async: false,
+  });
+  assert.deepEqual(body(callEntry([atom.string('x')], { kind: 'return', value: describeValue(NaN) })).lines, [
+    "expect(ms('x')).toBeNaN();",
+  ]);
+  assert.deepEqual(body(callEntry([], { kind: 'return', value: describeValue({ a: [1, -0] }) })).lines, [
+    'expect(ms()).toEqual({ a: [1, -0] });',
+  ]);
 });
 
 test('asserts errors, promises and iterators', () => {
   const error = describeValue(new TypeError('val is not a string'));
-  assert.deepEqual(body(callEntry([atom.undefined()], { kind: 'throw', value: error })),
-    { name: 'throws "val is not a string" for undefined', lines: ["expect(() => ms(undefined)).toThrow(expect.objectContaining({ name: 'TypeError', message: 'val is not a string' }));"], async: false });
-  assert.deepEqual(body(callEntry([atom.number(1)], { kind: 'resolve', value: describeValue({ id: 1 }) })),
-    { name: 'resolves to { id: 1 } for 1', lines: ['await expect(ms(1)).resolves.toEqual({ id: 1 });'], async: true });
-  assert.deepEqual(body(callEntry([atom.number(-1)], { kind: 'reject', value: describeValue(new Error('no')) })).lines,
-    ["await expect(ms(-1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: 'no' }));"]);
+  assert.deepEqual(body(callEntry([atom.undefined()], { kind: 'throw', value: error })), {
+    name: 'throws "val is not a string" for undefined',
+    lines: [
+      "expect(() => ms(undefined)).toThrow(expect.objectContaining({ name: 'TypeError', message: 'val is not a string' }));",
+    ],
+    async: false,
+  });
+  assert.deepEqual(body(callEntry([atom.number(1)], { kind: 'resolve', value: describeValue({ id: 1 }) })), {
+    name: 'resolves to { id: 1 } for 1',
+    lines: ['await expect(ms(1)).resolves.toEqual({ id: 1 });'],
+    async: true,
+  });
+  assert.deepEqual(
+    body(callEntry([atom.number(-1)], { kind: 'reject', value: describeValue(new Error('no')) })).lines,
+    ["await expect(ms(-1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: 'no' }));"],
+  );
   const coded = Object.assign(new Error('gone'), { code: 'ENOENT' });
-  assert.deepEqual(body(callEntry([atom.number(2)], { kind: 'throw', value: describeValue(coded) })).lines,
-    ["expect(() => ms(2)).toThrow(expect.objectContaining({ name: 'Error', message: 'gone', code: 'ENOENT' }));"]);
-  assert.deepEqual(body(callEntry([atom.number(3)], { kind: 'yield', iterated: 'sync', done: true, value: describeValue([0, 1, 2]) })).lines,
-    ['expect([...ms(3)]).toEqual([0, 1, 2]);']);
+  assert.deepEqual(body(callEntry([atom.number(2)], { kind: 'throw', value: describeValue(coded) })).lines, [
+    "expect(() => ms(2)).toThrow(expect.objectContaining({ name: 'Error', message: 'gone', code: 'ENOENT' }));",
+  ]);
+  assert.deepEqual(
+    body(callEntry([atom.number(3)], { kind: 'yield', iterated: 'sync', done: true, value: describeValue([0, 1, 2]) }))
+      .lines,
+    ['expect([...ms(3)]).toEqual([0, 1, 2]);'],
+  );
 });
 
 test('declares mock arguments and asserts the calls they received', () => {
   const calls = describeValue([[1], [2]]);
-  const mockEffect = { name: 'callback', before: describeValue(() => {}), after: describeValue(() => {}), mocks: [{ path: [], calls }] };
-  const entry = callEntry([atom.number(2), mockOf()], { kind: 'return', value: describeValue(undefined) }, [[mockEffect]]);
+  const mockEffect = {
+    name: 'callback',
+    before: describeValue(() => {}),
+    after: describeValue(() => {}),
+    mocks: [{ path: [], calls }],
+  };
+  const entry = callEntry([atom.number(2), mockOf()], { kind: 'return', value: describeValue(undefined) }, [
+    [mockEffect],
+  ]);
   entry.scenario.steps[0].params = [{ name: 'count' }, { name: 'callback' }];
   assert.deepEqual(body(entry).lines, [
     'const callback = jest.fn();',
@@ -62,23 +112,55 @@ test('declares mock arguments and asserts the calls they received', () => {
 
 test('writes one describe per export and imports ES module bindings', () => {
   const cases = [
-    { describe: 'formatDate', name: 'returns "2020-01-02" for a Date', lines: ['expect(formatDate(new Date(0))).toBe(\'1970-01-01\');'], async: false, helpers: new Set() },
-    { describe: 'isWeekend', name: 'returns false for a Date', lines: ['expect(isWeekend(new Date(0))).toBe(false);'], async: false, helpers: new Set() },
+    {
+      describe: 'formatDate',
+      name: 'returns "2020-01-02" for a Date',
+      lines: ["expect(formatDate(new Date(0))).toBe('1970-01-01');"],
+      async: false,
+      helpers: new Set(),
+    },
+    {
+      describe: 'isWeekend',
+      name: 'returns false for a Date',
+      lines: ['expect(isWeekend(new Date(0))).toBe(false);'],
+      async: false,
+      helpers: new Set(),
+    },
   ];
-  const spec = { sourcePath: 'src/date.mjs', request: '../date.mjs', esm: true, bindings: [
-    { name: 'formatDate', from: 'default' }, { name: 'isWeekend', from: 'named', key: 'isWeekend' }, { name: 'unused', from: 'named', key: 'unused' }] };
+  const spec = {
+    sourcePath: 'src/date.mjs',
+    request: '../date.mjs',
+    esm: true,
+    bindings: [
+      { name: 'formatDate', from: 'default' },
+      { name: 'isWeekend', from: 'named', key: 'isWeekend' },
+      { name: 'unused', from: 'named', key: 'unused' },
+    ],
+  };
   const text = writeTestFile(spec, cases);
   assert.match(text, /^\/\/ Tests generated by Vouch for src\/date\.mjs\./);
   assert.match(text, /\nimport formatDate, \{ isWeekend \} from '\.\.\/date\.mjs';\n/);
-  assert.match(text, /describe\('formatDate', \(\) => \{\n  test\('returns "2020-01-02" for a Date', \(\) => \{\n    expect\(formatDate/);
+  assert.match(
+    text,
+    /describe\('formatDate', \(\) => \{\n {2}test\('returns "2020-01-02" for a Date', \(\) => \{\n {4}expect\(formatDate/,
+  );
   assert.equal(text.match(/describe\(/g).length, 2);
 });
 
 test('gives each value a test holds its own name', () => {
-  class Point { constructor() { this.x = 1; } }
+  class Point {
+    constructor() {
+      this.x = 1;
+    }
+  }
   const point = { kind: 'return', value: describeValue(new Point()) };
   const step = { op: 'call', callee: 'ms', args: [], params: [] };
-  const entry = { target, scenario: { targetId: 't', steps: [step, step] }, outcomes: [point, point], effects: [[], []] };
+  const entry = {
+    target,
+    scenario: { targetId: 't', steps: [step, step] },
+    outcomes: [point, point],
+    effects: [[], []],
+  };
   const testCase = prepareTestCase(entry, ['ms'], new Map([['Point', 'Point']]));
   assert.deepEqual(testCase.lines, [
     'const result = ms();',
@@ -91,13 +173,18 @@ test('gives each value a test holds its own name', () => {
 });
 
 test('asserts an error message that quotes stack traces by its text before the first frame', () => {
-  const aggregate = new Error('\n    Error: callback failed\n        at mapper (/tmp/job/index.js:3:9)\n        at async Promise.all (index 0)');
-  assert.deepEqual(body(callEntry([atom.number(1)], { kind: 'reject', value: describeValue(aggregate) })).lines,
-    ["await expect(ms(1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: expect.stringContaining('\\n    Error: callback failed') }));"]);
+  const aggregate = new Error(
+    '\n    Error: callback failed\n        at mapper (/tmp/job/index.js:3:9)\n        at async Promise.all (index 0)',
+  );
+  assert.deepEqual(body(callEntry([atom.number(1)], { kind: 'reject', value: describeValue(aggregate) })).lines, [
+    "await expect(ms(1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: expect.stringContaining('\\n    Error: callback failed') }));",
+  ]);
 });
 
 test('asserts messages quoting instrumented code by the text before it', () => {
-  const quoted = describeValue(new TypeError("Cannot destructure property 'type' of '((cov_1xqe64bgy0(...).s[11]++) , obj)' as it is null."));
+  const quoted = describeValue(
+    new TypeError("Cannot destructure property 'type' of '((cov_1xqe64bgy0(...).s[11]++) , obj)' as it is null."),
+  );
   assert.deepEqual([quoted.message, quoted.messagePrefix], ["Cannot destructure property 'type' of", true]);
 });
 

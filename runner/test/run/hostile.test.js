@@ -18,20 +18,34 @@ const probe = JSON.parse(spawnSync(SANDBOX, ['--probe'], { encoding: 'utf8' }).s
 // These tests prove the sandbox holds; where it cannot be set up they fail,
 // unless VOUCH_ALLOW_WEAK_SANDBOX=1 says to skip what needs it, knowingly.
 const weakSandboxAllowed = process.env.VOUCH_ALLOW_WEAK_SANDBOX === '1';
-const needsBubblewrap = probe.isolation !== 'bubblewrap' && weakSandboxAllowed &&
-  'needs bubblewrap (skipped: VOUCH_ALLOW_WEAK_SANDBOX=1)';
+const needsBubblewrap =
+  probe.isolation !== 'bubblewrap' && weakSandboxAllowed && 'needs bubblewrap (skipped: VOUCH_ALLOW_WEAK_SANDBOX=1)';
 const needsRoot = !isRoot && weakSandboxAllowed && 'the process limit needs root (skipped: VOUCH_ALLOW_WEAK_SANDBOX=1)';
 
 test('the sandbox isolates with bubblewrap here', { skip: weakSandboxAllowed && 'VOUCH_ALLOW_WEAK_SANDBOX=1' }, () => {
-  assert.equal(probe.isolation, 'bubblewrap',
+  assert.equal(
+    probe.isolation,
+    'bubblewrap',
     'the hostile-code tests need bubblewrap: install it (scripts/setup.sh does), ' +
-    'or set VOUCH_ALLOW_WEAK_SANDBOX=1 to skip the cases that need it');
+      'or set VOUCH_ALLOW_WEAK_SANDBOX=1 to skip the cases that need it',
+  );
   assert.ok(isRoot, 'the process limit needs root, or set VOUCH_ALLOW_WEAK_SANDBOX=1');
 });
 
 // Small limits, so that each case ends quickly. Starting and priming Jest
 // takes one to two CPU seconds, which the CPU limit includes.
-const LIMITS = ['--cpu-seconds', '3', '--memory-mb', '384', '--max-procs', '48', '--max-file-mb', '1', '--wall-ms', '20000'];
+const LIMITS = [
+  '--cpu-seconds',
+  '3',
+  '--memory-mb',
+  '384',
+  '--max-procs',
+  '48',
+  '--max-file-mb',
+  '1',
+  '--wall-ms',
+  '20000',
+];
 
 // The server's folders: its data (with a secret), and the run's work folder
 // among the other runs'. Outside /tmp, because the sandbox gets a /tmp of
@@ -71,7 +85,11 @@ function assertStoppedAt(outcome, { code, detail, exitCode }) {
 }
 
 function onlyTest(outcome) {
-  assert.equal(outcome.result?.ok, true, `a result with test results: ${JSON.stringify(outcome.result)}\n${outcome.stderr}`);
+  assert.equal(
+    outcome.result?.ok,
+    true,
+    `a result with test results: ${JSON.stringify(outcome.result)}\n${outcome.stderr}`,
+  );
   assert.equal(outcome.result.results.failed, 1);
   return outcome.result.results.tests[0];
 }
@@ -118,20 +136,26 @@ test('blocking forever is killed at the wall-time limit', async () => {
 });
 
 test('allocating without end is stopped by the memory limit', async () => {
-  const outcome = await runHostile(`
+  const outcome = await runHostile(
+    `
     test('hoards', () => {
       const hoard = [];
       for (;;) hoard.push(new Array(1e6).fill(Math.random()));
-    });`, MEMORY_CASE);
+    });`,
+    MEMORY_CASE,
+  );
   assertStoppedAt(outcome, { code: 'memory_limit', detail: 'memory limit exceeded (384 MB)', exitCode: 203 });
 });
 
 test('allocating buffers without end is stopped by the memory limit', async () => {
-  const outcome = await runHostile(`
+  const outcome = await runHostile(
+    `
     test('hoards buffers', () => {
       const hoard = [];
       for (;;) hoard.push(Buffer.alloc(32 << 20, 1));
-    });`, MEMORY_CASE);
+    });`,
+    MEMORY_CASE,
+  );
   // Usually a Buffer allocation fails and the test with it; if V8 itself
   // finds no room first, the process aborts and the launcher reports it.
   const reported = outcome.result?.error ?? outcome.sandbox;

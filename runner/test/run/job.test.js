@@ -7,11 +7,14 @@ const { parseJob } = require('../../src/run/job');
 const file = (path) => ({ path, content: '' });
 
 function assertInvalid(job, detailPattern) {
-  assert.throws(() => parseJob(typeof job === 'string' ? job : JSON.stringify(job)), (error) => {
-    assert.equal(error.code, 'invalid_job');
-    assert.match(error.message, detailPattern);
-    return true;
-  });
+  assert.throws(
+    () => parseJob(typeof job === 'string' ? job : JSON.stringify(job)),
+    (error) => {
+      assert.equal(error.code, 'invalid_job');
+      assert.match(error.message, detailPattern);
+      return true;
+    },
+  );
 }
 
 test('a job gets default time limits', () => {

@@ -50,7 +50,9 @@ test('a cache key needs no Babel; the first transform loads babel-jest, once', (
   const key = transformer.getCacheKey('module.exports = 1;', path.join(root, 'a.js'), transformOptions(root));
   assert.match(key, /^[0-9a-f]{32}$/);
   assert.equal(loads.count, 0);
-  assert.deepEqual(transformer.process('x', path.join(root, 'a.js'), transformOptions(root)), { code: 'transformed x' });
+  assert.deepEqual(transformer.process('x', path.join(root, 'a.js'), transformOptions(root)), {
+    code: 'transformed x',
+  });
   transformer.process('y', path.join(root, 'a.js'), transformOptions(root));
   assert.equal(loads.count, 1);
 });
@@ -75,8 +77,13 @@ test('the key changes with everything the transform depends on, and only with th
 
   // Babel's JSON configuration, anywhere in the folder, by content.
   const other = folder(t, { 'a.js': '', 'b.js': '', 'sub/.babelrc': '{"comments": true}' });
-  const moved = (root) => key(counted({ sourceType: 'unambiguous' }).transformer, 'x', path.join(root, 'a.js'),
-    transformOptions(root, { configString: '{}' }));
+  const moved = (root) =>
+    key(
+      counted({ sourceType: 'unambiguous' }).transformer,
+      'x',
+      path.join(root, 'a.js'),
+      transformOptions(root, { configString: '{}' }),
+    );
   const same = folder(t, { 'a.js': '', 'b.js': '', 'sub/.babelrc': '{"comments": false}' });
   assert.equal(moved(same), moved(root), 'a folder with equal files');
   assert.notEqual(moved(other), moved(root));

@@ -96,7 +96,9 @@ function coldJest(files) {
     const summary = createCoverageMap(report.coverageMap).getCoverageSummary();
     return {
       counts: { total: report.numTotalTests, passed: report.numPassedTests, failed: report.numFailedTests },
-      coverage: Object.fromEntries(['statements', 'branches', 'functions', 'lines'].map((key) => [key, summary[key].pct])),
+      coverage: Object.fromEntries(
+        ['statements', 'branches', 'functions', 'lines'].map((key) => [key, summary[key].pct]),
+      ),
     };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -112,11 +114,20 @@ test('a passing suite reports every test by name and file', async () => {
     { total: 3, passed: 3, failed: 0 },
   );
   assert.ok(result.results.tests.every((test) => Number.isInteger(test.durationMs) && test.durationMs >= 0));
-  assert.deepEqual(result.results.tests.map(({ durationMs, ...test }) => test), [
-    { name: 'math › adds', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math', title: 'adds' },
-    { name: 'math › divides', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math', title: 'divides' },
-    { name: 'math › clamp › keeps a number in range', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math › clamp', title: 'keeps a number in range' },
-  ]);
+  assert.deepEqual(
+    result.results.tests.map(({ durationMs, ...test }) => test),
+    [
+      { name: 'math › adds', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math', title: 'adds' },
+      { name: 'math › divides', file: 'src/__tests__/math.test.js', status: 'passed', suite: 'math', title: 'divides' },
+      {
+        name: 'math › clamp › keeps a number in range',
+        file: 'src/__tests__/math.test.js',
+        status: 'passed',
+        suite: 'math › clamp',
+        title: 'keeps a number in range',
+      },
+    ],
+  );
   assert.ok(result.durationMs > 0);
 });
 
@@ -152,7 +163,19 @@ test('a failing suite reports counts and the first lines of each failure', async
   assert.match(wrong.message, /Expected: 3\nReceived: 2/);
   assert.doesNotMatch(wrong.message, /\n\s+at /, 'the stack trace is left out');
   assert.equal(throws.message, 'TypeError: not a number');
-  assert.deepEqual(still, { name: 'still adds', file: 'src/failing.test.js', status: 'passed' });
+  const { durationMs, ...named } = still;
+  assert.deepEqual(named, {
+    name: 'still adds',
+    file: 'src/failing.test.js',
+    status: 'passed',
+    suite: '',
+    title: 'still adds',
+  });
+  assert.ok(Number.isInteger(durationMs) && durationMs >= 0, `durationMs: ${durationMs}`);
+  assert.equal(still.stack, undefined, 'a passing test has no stack');
+  // A failing test keeps its stack for JUnit: the frames in the run's files, by relative path.
+  assert.match(wrong.stack, /^at .*\(src\/failing\.test\.js:\d+:\d+\)$/m, wrong.stack);
+  assert.doesNotMatch(wrong.stack, /node_modules|\/tmp\//, wrong.stack);
 });
 
 test('coverage equals what cold jest --coverage reports on the same files', async () => {
@@ -177,7 +200,10 @@ test('TypeScript sources count for coverage under the shared transform; declarat
     { path: 'src/area.ts', content: 'export const area = (w: number, h: number): number => (w < 0 ? 0 : w * h);\n' },
     { path: 'src/unused.ts', content: 'export function never(x: string): string { return x; }\n' },
     { path: 'src/types.d.ts', content: 'export declare function area(w: number, h: number): number;\n' },
-    { path: 'src/__tests__/area.test.js', content: "import { area } from '../area';\ntest('area', () => expect(area(2, 3)).toBe(6));\n" },
+    {
+      path: 'src/__tests__/area.test.js',
+      content: "import { area } from '../area';\ntest('area', () => expect(area(2, 3)).toBe(6));\n",
+    },
     jestConfigFile({ esm: true, typescript: true }),
   ];
   const { result } = await runJob({ files });
@@ -189,12 +215,17 @@ test('TypeScript sources count for coverage under the shared transform; declarat
 });
 
 test('with nothing to cover, coverage is 100', async () => {
-  const { result } = await runJob({ files: [{ path: 'sum.test.js', content: "test('sums', () => expect(1 + 1).toBe(2));" }] });
+  const { result } = await runJob({
+    files: [{ path: 'sum.test.js', content: "test('sums', () => expect(1 + 1).toBe(2));" }],
+  });
   assert.deepEqual(result.results.coverage, { statements: 100, branches: 100, functions: 100, lines: 100 });
 });
 
 test('a suite that fails to load ends the run with suite_load_failed', async () => {
-  const broken = { path: 'src/broken.test.js', content: "const { add } = require('./math');\ntest('adds', () => { expect(add(1, 2)).toBe(3) );\n" };
+  const broken = {
+    path: 'src/broken.test.js',
+    content: "const { add } = require('./math');\ntest('adds', () => { expect(add(1, 2)).toBe(3) );\n",
+  };
   const missing = { path: 'src/missing.test.js', content: "require('./nowhere');\ntest('never runs', () => {});\n" };
   const { result, exit } = await runJob({ files: [MATH, MATH_TEST, broken, missing] });
   assert.equal(result.ok, false);
@@ -226,7 +257,10 @@ test('tested code calling process.exit still yields a result line', async () => 
 });
 
 test('output of the tested code stays off stdout', async () => {
-  const noisy = { path: 'noisy.test.js', content: "test('prints', () => { process.stdout.write('noise\\n'); console.log('more'); });" };
+  const noisy = {
+    path: 'noisy.test.js',
+    content: "test('prints', () => { process.stdout.write('noise\\n'); console.log('more'); });",
+  };
   const { result, stderr } = await runJob({ files: [noisy] });
   assert.equal(result.ok, true, 'stdout held only the ready and result lines');
   assert.match(stderr, /noise/);
@@ -235,9 +269,17 @@ test('output of the tested code stays off stdout', async () => {
 test('dependencies resolve from nodePath', async () => {
   const deps = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-deps-'));
   try {
-    writeFiles(deps, [{ path: 'node_modules/left-pad/index.js', content: 'module.exports = (s, n) => String(s).padStart(n, "0");' }]);
-    const id = { path: 'id.js', content: "const pad = require('left-pad');\nmodule.exports = (n) => `id-${pad(n, 4)}`;\n" };
-    const idTest = { path: 'id.test.js', content: "const id = require('./id');\ntest('pads', () => expect(id(7)).toBe('id-0007'));\n" };
+    writeFiles(deps, [
+      { path: 'node_modules/left-pad/index.js', content: 'module.exports = (s, n) => String(s).padStart(n, "0");' },
+    ]);
+    const id = {
+      path: 'id.js',
+      content: "const pad = require('left-pad');\nmodule.exports = (n) => `id-${pad(n, 4)}`;\n",
+    };
+    const idTest = {
+      path: 'id.test.js',
+      content: "const id = require('./id');\ntest('pads', () => expect(id(7)).toBe('id-0007'));\n",
+    };
     const { result } = await runJob({ files: [id, idTest], nodePath: path.join(deps, 'node_modules') });
     assert.equal(result.results.passed, 1, JSON.stringify(result));
   } finally {
@@ -247,15 +289,27 @@ test('dependencies resolve from nodePath', async () => {
 
 test('a jest.config.js among the files is honoured', async () => {
   const config = { path: 'jest.config.js', content: "module.exports = { testMatch: ['**/*.check.js'] };\n" };
-  const check = { path: 'math.check.js', content: "const { add } = require('./src/math');\ntest('adds', () => expect(add(2, 3)).toBe(5));\n" };
+  const check = {
+    path: 'math.check.js',
+    content: "const { add } = require('./src/math');\ntest('adds', () => expect(add(2, 3)).toBe(5));\n",
+  };
   const { result } = await runJob({ files: [MATH, MATH_TEST, check, config] });
-  assert.deepEqual(result.results.tests.map(({ durationMs, ...test }) => test), [{ name: 'adds', file: 'math.check.js', status: 'passed', suite: '', title: 'adds' }]);
+  assert.deepEqual(
+    result.results.tests.map(({ durationMs, ...test }) => test),
+    [{ name: 'adds', file: 'math.check.js', status: 'passed', suite: '', title: 'adds' }],
+  );
 });
 
-test('ES modules run through a babel.config.js naming the runner\'s Babel plugin', async () => {
-  const babel = { path: 'babel.config.js', content: "module.exports = { plugins: ['@babel/plugin-transform-modules-commonjs'] };\n" };
+test("ES modules run through a babel.config.js naming the runner's Babel plugin", async () => {
+  const babel = {
+    path: 'babel.config.js',
+    content: "module.exports = { plugins: ['@babel/plugin-transform-modules-commonjs'] };\n",
+  };
   const source = { path: 'sign.js', content: 'export default function sign(n) { return n < 0 ? -1 : 1; }\n' };
-  const signTest = { path: 'sign.test.js', content: "import sign from './sign';\ntest('negative', () => expect(sign(-4)).toBe(-1));\n" };
+  const signTest = {
+    path: 'sign.test.js',
+    content: "import sign from './sign';\ntest('negative', () => expect(sign(-4)).toBe(-1));\n",
+  };
   const { result } = await runJob({ files: [babel, source, signTest] });
   assert.equal(result.results.passed, 1, JSON.stringify(result));
   assert.equal(result.results.coverage.branches, 50);
@@ -272,5 +326,8 @@ test('testTimeoutMs bounds each test', async () => {
 test('wallMs bounds the whole run', async () => {
   const hangs = { path: 'hangs.test.js', content: "test('never settles', () => new Promise(() => {}));" };
   const { result } = await runJob({ files: [hangs], testTimeoutMs: 60000, wallMs: 500 });
-  assert.deepEqual(result.error, { code: 'wall_time_limit', detail: 'wall time limit exceeded: the run took longer than 500 ms' });
+  assert.deepEqual(result.error, {
+    code: 'wall_time_limit',
+    detail: 'wall time limit exceeded: the run took longer than 500 ms',
+  });
 });

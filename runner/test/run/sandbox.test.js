@@ -15,7 +15,9 @@ const { SANDBOX, SANDBOX_WORKDIR } = require('../../src/run/sandbox-launcher');
 const probe = spawnSync(SANDBOX, ['--probe'], { encoding: 'utf8' });
 // Fails rather than skips where the sandbox cannot be set up, unless
 // VOUCH_ALLOW_WEAK_SANDBOX=1 (see hostile.test.js).
-const needsBubblewrap = !probe.stdout.includes('"bubblewrap"') && process.env.VOUCH_ALLOW_WEAK_SANDBOX === '1' &&
+const needsBubblewrap =
+  !probe.stdout.includes('"bubblewrap"') &&
+  process.env.VOUCH_ALLOW_WEAK_SANDBOX === '1' &&
   'needs bubblewrap (skipped: VOUCH_ALLOW_WEAK_SANDBOX=1)';
 
 // A stand-in for the server's folders, outside /tmp (the sandbox gets a /tmp
@@ -37,8 +39,12 @@ function sandbox(args, { input = '', inputDelayMs = 0, env = process.env } = {})
     const child = spawn(SANDBOX, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
     let inputAt = null;
     setTimeout(() => {
       inputAt = Date.now();
@@ -65,7 +71,16 @@ test('the command runs in its folder (at a fixed path under bubblewrap), as its 
   const { workdir, cleanup } = serverFolders();
   try {
     const env = { ...process.env, VOUCH_BOOTSTRAP_KEY: 'server-only' };
-    const run = await sandbox([workdir, '--', 'sh', '-c', 'pwd; echo "$HOME"; id -u; echo "key=$VOUCH_BOOTSTRAP_KEY"; echo made > made.txt; exit 7'], { env });
+    const run = await sandbox(
+      [
+        workdir,
+        '--',
+        'sh',
+        '-c',
+        'pwd; echo "$HOME"; id -u; echo "key=$VOUCH_BOOTSTRAP_KEY"; echo made > made.txt; exit 7',
+      ],
+      { env },
+    );
     const [cwd, home, uid, key] = run.stdout.trimEnd().split('\n');
     const inside = probe.stdout.includes('"bubblewrap"') ? SANDBOX_WORKDIR : workdir;
     assert.deepEqual({ cwd, home }, { cwd: inside, home: inside });
@@ -89,30 +104,34 @@ test('stdin reaches the command', async () => {
   }
 });
 
-test('hidden folders are empty, the root is read-only, the network is unreachable', { skip: needsBubblewrap }, async () => {
-  const { base, workdir, cleanup } = serverFolders();
-  const listener = net.createServer((socket) => socket.end('reached\n')).listen(0, '127.0.0.1');
-  await new Promise((resolve) => listener.on('listening', resolve));
-  const script = [
-    `cat ${base}/data/secret`,
-    `touch ${base}/planted`,
-    'touch /var/tmp/planted',
-    `node -e "require('net').connect(${listener.address().port}, '127.0.0.1').on('error', (e) => console.error(e.code))"`,
-  ].join('; ');
-  try {
-    const visible = await sandbox([workdir, '--', 'sh', '-c', `cat ${base}/data/secret`]);
-    assert.equal(visible.stdout, 'server secret\n', 'without --hide the folder is visible');
-    const run = await sandbox([workdir, '--hide', base, '--', 'sh', '-c', script]);
-    assert.equal(run.stdout, '');
-    assert.match(run.stderr, /secret: No such file or directory/);
-    assert.match(run.stderr, /planted': Read-only file system[\s\S]*planted': Read-only file system/);
-    assert.match(run.stderr, /ECONNREFUSED/);
-    assert.ok(!fs.existsSync('/var/tmp/planted'));
-  } finally {
-    listener.close();
-    cleanup();
-  }
-});
+test(
+  'hidden folders are empty, the root is read-only, the network is unreachable',
+  { skip: needsBubblewrap },
+  async () => {
+    const { base, workdir, cleanup } = serverFolders();
+    const listener = net.createServer((socket) => socket.end('reached\n')).listen(0, '127.0.0.1');
+    await new Promise((resolve) => listener.on('listening', resolve));
+    const script = [
+      `cat ${base}/data/secret`,
+      `touch ${base}/planted`,
+      'touch /var/tmp/planted',
+      `node -e "require('net').connect(${listener.address().port}, '127.0.0.1').on('error', (e) => console.error(e.code))"`,
+    ].join('; ');
+    try {
+      const visible = await sandbox([workdir, '--', 'sh', '-c', `cat ${base}/data/secret`]);
+      assert.equal(visible.stdout, 'server secret\n', 'without --hide the folder is visible');
+      const run = await sandbox([workdir, '--hide', base, '--', 'sh', '-c', script]);
+      assert.equal(run.stdout, '');
+      assert.match(run.stderr, /secret: No such file or directory/);
+      assert.match(run.stderr, /planted': Read-only file system[\s\S]*planted': Read-only file system/);
+      assert.match(run.stderr, /ECONNREFUSED/);
+      assert.ok(!fs.existsSync('/var/tmp/planted'));
+    } finally {
+      listener.close();
+      cleanup();
+    }
+  },
+);
 
 test('--ro shows a folder read-only even inside a hidden one', { skip: needsBubblewrap }, async () => {
   const { base, workdir, cleanup } = serverFolders();
@@ -120,7 +139,17 @@ test('--ro shows a folder read-only even inside a hidden one', { skip: needsBubb
   fs.mkdirSync(deps, { recursive: true });
   fs.writeFileSync(path.join(deps, 'dep.js'), 'dep\n');
   try {
-    const run = await sandbox([workdir, '--hide', base, '--ro', deps, '--', 'sh', '-c', `cat ${deps}/dep.js; touch ${deps}/new`]);
+    const run = await sandbox([
+      workdir,
+      '--hide',
+      base,
+      '--ro',
+      deps,
+      '--',
+      'sh',
+      '-c',
+      `cat ${deps}/dep.js; touch ${deps}/new`,
+    ]);
     assert.equal(run.stdout, 'dep\n');
     assert.match(run.stderr, /new': Read-only file system/);
   } finally {
@@ -128,32 +157,45 @@ test('--ro shows a folder read-only even inside a hidden one', { skip: needsBubb
   }
 });
 
-test('the unshare fallback still cuts the network, and says what it lacks', { skip: !isRoot && process.env.VOUCH_ALLOW_WEAK_SANDBOX === '1' && 'unshare -n needs root' }, async () => {
-  const { workdir, cleanup } = serverFolders();
-  const listener = net.createServer((socket) => socket.end()).listen(0, '127.0.0.1');
-  await new Promise((resolve) => listener.on('listening', resolve));
-  const connect = `require('net').connect(${listener.address().port}, '127.0.0.1').on('error', (e) => console.log(e.code)).on('connect', () => console.log('connected'))`;
-  try {
-    const run = await sandbox([workdir, '--isolation', 'unshare', '--', 'node', '-e', connect]);
-    assert.match(run.stdout, /^(ENETUNREACH|ECONNREFUSED)\n$/);
-    assert.match(run.stderr, /^sandbox: isolation unshare, uid \d+; file system not isolated, --hide and --ro not applied$/m);
-  } finally {
-    listener.close();
-    cleanup();
-  }
-});
+test(
+  'the unshare fallback still cuts the network, and says what it lacks',
+  { skip: !isRoot && process.env.VOUCH_ALLOW_WEAK_SANDBOX === '1' && 'unshare -n needs root' },
+  async () => {
+    const { workdir, cleanup } = serverFolders();
+    const listener = net.createServer((socket) => socket.end()).listen(0, '127.0.0.1');
+    await new Promise((resolve) => listener.on('listening', resolve));
+    const connect = `require('net').connect(${listener.address().port}, '127.0.0.1').on('error', (e) => console.log(e.code)).on('connect', () => console.log('connected'))`;
+    try {
+      const run = await sandbox([workdir, '--isolation', 'unshare', '--', 'node', '-e', connect]);
+      assert.match(run.stdout, /^(ENETUNREACH|ECONNREFUSED)\n$/);
+      assert.match(
+        run.stderr,
+        /^sandbox: isolation unshare, uid \d+; file system not isolated, --hide and --ro not applied$/m,
+      );
+    } finally {
+      listener.close();
+      cleanup();
+    }
+  },
+);
 
 test('the wall clock starts with the first byte of stdin', async () => {
   const { workdir, cleanup } = serverFolders();
   try {
     const started = Date.now();
-    const run = await sandbox([workdir, '--wall-ms', '500', '--', 'sh', '-c', 'read line; sleep 10'], { input: 'job\n', inputDelayMs: 1000 });
+    const run = await sandbox([workdir, '--wall-ms', '500', '--', 'sh', '-c', 'read line; sleep 10'], {
+      input: 'job\n',
+      inputDelayMs: 1000,
+    });
     assert.ok(Date.now() - started >= 1000, 'not killed while waiting for its job');
     assert.ok(run.msSinceInput >= 500 && run.msSinceInput < 3000, `killed ${run.msSinceInput} ms after the job`);
-    assert.deepEqual({ code: run.code, report: run.report }, {
-      code: 202,
-      report: { status: 'limit', code: 'wall_time_limit', detail: 'wall time limit exceeded (500 ms)' },
-    });
+    assert.deepEqual(
+      { code: run.code, report: run.report },
+      {
+        code: 202,
+        report: { status: 'limit', code: 'wall_time_limit', detail: 'wall time limit exceeded (500 ms)' },
+      },
+    );
   } finally {
     cleanup();
   }
@@ -173,8 +215,11 @@ test('a file past --max-file-mb kills a command that does not catch SIGXFSZ', as
 
 test('a bad command line is a sandbox failure', async () => {
   const run = await sandbox(['/nonexistent-folder', '--', 'true']);
-  assert.deepEqual({ code: run.code, report: run.report }, {
-    code: 210,
-    report: { status: 'error', code: 'sandbox_failed', detail: 'WORKDIR is not a folder: /nonexistent-folder' },
-  });
+  assert.deepEqual(
+    { code: run.code, report: run.report },
+    {
+      code: 210,
+      report: { status: 'error', code: 'sandbox_failed', detail: 'WORKDIR is not a folder: /nonexistent-folder' },
+    },
+  );
 });

@@ -2,26 +2,113 @@
 // What calls to JavaScript's built-ins reveal about the values involved: `x.trim()` means x is a
 // string, `x.map(f)` an array and f a function, `Array.isArray(x)` an array, `x.getTime()` a Date.
 
-const STRING_METHODS = new Set(['toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'charAt', 'charCodeAt', 'codePointAt',
-  'startsWith', 'endsWith', 'padStart', 'padEnd', 'substr', 'substring', 'split', 'replace', 'replaceAll', 'match', 'matchAll',
-  'search', 'normalize', 'localeCompare', 'repeat', 'toLocaleLowerCase', 'toLocaleUpperCase']);
-const ARRAY_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'push', 'pop', 'shift', 'unshift', 'join',
-  'some', 'every', 'find', 'findIndex', 'findLast', 'sort', 'reverse', 'splice', 'flat', 'flatMap', 'fill', 'keys', 'entries']);
+const STRING_METHODS = new Set([
+  'toLowerCase',
+  'toUpperCase',
+  'trim',
+  'trimStart',
+  'trimEnd',
+  'charAt',
+  'charCodeAt',
+  'codePointAt',
+  'startsWith',
+  'endsWith',
+  'padStart',
+  'padEnd',
+  'substr',
+  'substring',
+  'split',
+  'replace',
+  'replaceAll',
+  'match',
+  'matchAll',
+  'search',
+  'normalize',
+  'localeCompare',
+  'repeat',
+  'toLocaleLowerCase',
+  'toLocaleUpperCase',
+]);
+const ARRAY_METHODS = new Set([
+  'map',
+  'forEach',
+  'filter',
+  'reduce',
+  'reduceRight',
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'join',
+  'some',
+  'every',
+  'find',
+  'findIndex',
+  'findLast',
+  'sort',
+  'reverse',
+  'splice',
+  'flat',
+  'flatMap',
+  'fill',
+  'keys',
+  'entries',
+]);
 const SHARED_METHODS = new Set(['indexOf', 'lastIndexOf', 'includes', 'slice', 'concat', 'at', 'toString', 'valueOf']);
-const DATE_METHODS = /^(get|set)(UTC)?(FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds|Time|TimezoneOffset)$|^to(ISO|UTC|Date|Time|Locale(Date|Time)?)String$|^toJSON$/;
+const DATE_METHODS =
+  /^(get|set)(UTC)?(FullYear|Month|Date|Day|Hours|Minutes|Seconds|Milliseconds|Time|TimezoneOffset)$|^to(ISO|UTC|Date|Time|Locale(Date|Time)?)String$|^toJSON$/;
 const OBJECT_METHODS = new Set(['hasOwnProperty', 'propertyIsEnumerable', 'isPrototypeOf', 'toLocaleString']);
-const CALLBACK_TAKING_METHODS = new Set(['map', 'forEach', 'filter', 'reduce', 'reduceRight', 'some', 'every', 'find', 'findIndex',
-  'findLast', 'findLastIndex', 'flatMap', 'sort', 'then', 'catch', 'finally', 'replace', 'replaceAll']);
+const CALLBACK_TAKING_METHODS = new Set([
+  'map',
+  'forEach',
+  'filter',
+  'reduce',
+  'reduceRight',
+  'some',
+  'every',
+  'find',
+  'findIndex',
+  'findLast',
+  'findLastIndex',
+  'flatMap',
+  'sort',
+  'then',
+  'catch',
+  'finally',
+  'replace',
+  'replaceAll',
+]);
 const REGEX_TAKING_METHODS = new Set(['match', 'matchAll', 'replace', 'replaceAll', 'split', 'search']);
 const NUMBER_FUNCTIONS = new Set(['isNaN', 'isFinite', 'parseInt', 'parseFloat']);
 const GLOBAL_CALLS = {
-  'Array.isArray': 'array', 'Number.isInteger': 'number', 'Number.isFinite': 'number', 'Number.isNaN': 'number',
-  'Number.isSafeInteger': 'number', 'Object.keys': 'object', 'Object.values': 'object', 'Object.entries': 'object',
+  'Array.isArray': 'array',
+  'Number.isInteger': 'number',
+  'Number.isFinite': 'number',
+  'Number.isNaN': 'number',
+  'Number.isSafeInteger': 'number',
+  'Object.keys': 'object',
+  'Object.values': 'object',
+  'Object.entries': 'object',
   'Buffer.isBuffer': 'buffer',
 };
-const INSTANCE_TYPES = { Date: 'date', RegExp: 'regexp', Array: 'array', Function: 'function', Object: 'object', Buffer: 'buffer' };
+const INSTANCE_TYPES = {
+  Date: 'date',
+  RegExp: 'regexp',
+  Array: 'array',
+  Function: 'function',
+  Object: 'object',
+  Buffer: 'buffer',
+};
 
 module.exports = {
-  STRING_METHODS, ARRAY_METHODS, SHARED_METHODS, DATE_METHODS, OBJECT_METHODS, CALLBACK_TAKING_METHODS,
-  REGEX_TAKING_METHODS, NUMBER_FUNCTIONS, GLOBAL_CALLS, INSTANCE_TYPES,
+  STRING_METHODS,
+  ARRAY_METHODS,
+  SHARED_METHODS,
+  DATE_METHODS,
+  OBJECT_METHODS,
+  CALLBACK_TAKING_METHODS,
+  REGEX_TAKING_METHODS,
+  NUMBER_FUNCTIONS,
+  GLOBAL_CALLS,
+  INSTANCE_TYPES,
 };

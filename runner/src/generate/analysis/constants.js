@@ -5,9 +5,18 @@
 const walk = require('acorn-walk');
 
 const BINARY = {
-  '+': (a, b) => a + b, '-': (a, b) => a - b, '*': (a, b) => a * b, '/': (a, b) => a / b,
-  '%': (a, b) => a % b, '**': (a, b) => a ** b, '<<': (a, b) => a << b, '>>': (a, b) => a >> b,
-  '>>>': (a, b) => a >>> b, '|': (a, b) => a | b, '&': (a, b) => a & b, '^': (a, b) => a ^ b,
+  '+': (a, b) => a + b,
+  '-': (a, b) => a - b,
+  '*': (a, b) => a * b,
+  '/': (a, b) => a / b,
+  '%': (a, b) => a % b,
+  '**': (a, b) => a ** b,
+  '<<': (a, b) => a << b,
+  '>>': (a, b) => a >> b,
+  '>>>': (a, b) => a >>> b,
+  '|': (a, b) => a | b,
+  '&': (a, b) => a & b,
+  '^': (a, b) => a ^ b,
 };
 
 // The value of a node built from literals, known constants and arithmetic, else undefined.
@@ -27,7 +36,8 @@ function foldConstant(node, constants) {
       const left = foldConstant(node.left, constants);
       const right = foldConstant(node.right, constants);
       if (left === undefined || right === undefined || !BINARY[node.operator]) return undefined;
-      if (typeof left === 'string' || typeof right === 'string') return node.operator === '+' ? left + right : undefined;
+      if (typeof left === 'string' || typeof right === 'string')
+        return node.operator === '+' ? left + right : undefined;
       const value = BINARY[node.operator](left, right);
       return Number.isFinite(value) ? value : undefined;
     }

@@ -17,7 +17,8 @@ function isClassNode(node) {
 // Name of a non-computed (or string-literal computed) property key, else null.
 function staticKeyName(key, computed) {
   if (!computed && key.type === 'Identifier') return key.name;
-  if (key.type === 'Literal' && (typeof key.value === 'string' || typeof key.value === 'number')) return String(key.value);
+  if (key.type === 'Literal' && (typeof key.value === 'string' || typeof key.value === 'number'))
+    return String(key.value);
   if (!computed && key.type === 'PrivateIdentifier') return null;
   return null;
 }
@@ -52,13 +53,22 @@ class Declarations {
       }
     }
     walk.full(ast, (node) => {
-      if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id) remember(node.id.name, node);
-      if (node.type === 'VariableDeclarator' && node.id.type === 'Identifier' && (isFunctionNode(node.init) || isClassNode(node.init))) {
+      if ((node.type === 'FunctionDeclaration' || node.type === 'ClassDeclaration') && node.id)
+        remember(node.id.name, node);
+      if (
+        node.type === 'VariableDeclarator' &&
+        node.id.type === 'Identifier' &&
+        (isFunctionNode(node.init) || isClassNode(node.init))
+      ) {
         remember(node.id.name, node.init);
       }
       if (node.type === 'AssignmentExpression' && node.operator === '=') this.collectAttached(node);
       if (node.type === 'CallExpression') this.collectCall(node);
-      if ((node.type === 'MethodDefinition' || (node.type === 'Property' && isFunctionNode(node.value))) && node.kind !== 'get' && node.kind !== 'set') {
+      if (
+        (node.type === 'MethodDefinition' || (node.type === 'Property' && isFunctionNode(node.value))) &&
+        node.kind !== 'get' &&
+        node.kind !== 'set'
+      ) {
         const name = staticKeyName(node.key, node.computed);
         if (name !== null && name !== 'constructor' && !this.methods.has(name)) this.methods.set(name, node.value);
       }
@@ -77,7 +87,8 @@ class Declarations {
       return;
     }
     if (!isFunctionNode(node.right) && node.right.type !== 'Identifier') return;
-    if (chain.length === 3 && chain[1] === 'prototype') this.attach(owner, { name: chain[2], kind: 'method', static: false, node: node.right });
+    if (chain.length === 3 && chain[1] === 'prototype')
+      this.attach(owner, { name: chain[2], kind: 'method', static: false, node: node.right });
     else if (chain.length === 2 && owner !== 'module' && owner !== 'exports' && isFunctionNode(node.right)) {
       this.attach(owner, { name: chain[1], kind: 'method', static: true, node: node.right });
     }
@@ -85,17 +96,20 @@ class Declarations {
 
   // `Object.assign(Foo.prototype, { … })` and `util.inherits(Child, Parent)` / `inherits(…)`.
   collectCall(node) {
-    const callee = node.callee.type === 'MemberExpression' || node.callee.type === 'Identifier' ? memberChain(node.callee) : null;
+    const callee =
+      node.callee.type === 'MemberExpression' || node.callee.type === 'Identifier' ? memberChain(node.callee) : null;
     if (!callee) return;
     const [first, second] = node.arguments;
     const named = callee.join('.');
     if (named === 'Object.assign' && first && first.type === 'MemberExpression') {
       const chain = memberChain(first);
       if (chain && chain.length === 2 && chain[1] === 'prototype') {
-        for (const source of node.arguments.slice(1)) if (source.type === 'ObjectExpression') this.attachObject(chain[0], source);
+        for (const source of node.arguments.slice(1))
+          if (source.type === 'ObjectExpression') this.attachObject(chain[0], source);
       }
     }
-    if (callee[callee.length - 1] === 'inherits' && first && first.type === 'Identifier' && second) this.parents.set(first.name, second);
+    if (callee[callee.length - 1] === 'inherits' && first && first.type === 'Identifier' && second)
+      this.parents.set(first.name, second);
   }
 
   attachObject(owner, object) {

@@ -30,12 +30,21 @@ function objectMembers(node, declarations) {
     const name = staticKeyName(property.key, property.computed);
     if (name === null) continue;
     if (property.kind === 'get' || property.kind === 'set') {
-      members.push({ name, kind: property.kind === 'get' ? 'getter' : 'setter', static: false, node: property.value, async: false, generator: false });
+      members.push({
+        name,
+        kind: property.kind === 'get' ? 'getter' : 'setter',
+        static: false,
+        node: property.value,
+        async: false,
+        generator: false,
+      });
       continue;
     }
     const value = declarations.resolve(property.value);
-    if (isFunctionNode(value)) members.push({ name, kind: 'method', static: false, node: value, ...describeFunction(value) });
-    else if (isClassNode(value)) members.push({ name, kind: 'class', static: false, node: value, async: false, generator: false });
+    if (isFunctionNode(value))
+      members.push({ name, kind: 'method', static: false, node: value, ...describeFunction(value) });
+    else if (isClassNode(value))
+      members.push({ name, kind: 'class', static: false, node: value, async: false, generator: false });
   }
   return members;
 }
@@ -48,9 +57,16 @@ function membersOf(node, declarations, bindingName = null) {
   if (isFunctionNode(node)) {
     const ownName = bindingName || declarations.nameOf(node);
     const attached = (ownName && declarations.attached.get(ownName)) || [];
-    return attached.map((member) => ({ ...member, node: declarations.resolve(member.node) }))
+    return attached
+      .map((member) => ({ ...member, node: declarations.resolve(member.node) }))
       .filter((member) => isFunctionNode(member.node))
-      .map((member) => ({ name: member.name, kind: member.kind, static: member.static, node: member.node, ...describeFunction(member.node) }));
+      .map((member) => ({
+        name: member.name,
+        kind: member.kind,
+        static: member.static,
+        node: member.node,
+        ...describeFunction(member.node),
+      }));
   }
   return [];
 }
@@ -65,7 +81,8 @@ function describeValue(name, valueNode, declarations, bindingName) {
     const kind = members.some((member) => !member.static) ? 'class' : 'function';
     return { name, kind, node, ...describeFunction(node), members };
   }
-  if (node && node.type === 'ObjectExpression') return { name, kind: 'object', node, async: false, generator: false, members };
+  if (node && node.type === 'ObjectExpression')
+    return { name, kind: 'object', node, async: false, generator: false, members };
   return { name, kind: 'value', node: node || null, async: false, generator: false, members: [] };
 }
 
@@ -104,7 +121,8 @@ function commonJsExports(ast, declarations) {
         found.set(null, whole);
         // `module.exports = { a, b }` exports each property as a named member too.
         if (whole.kind === 'object') {
-          for (const member of whole.members.filter((m) => m.kind === 'method' || m.kind === 'class')) found.set(member.name, { ...describeValue(member.name, member.node, declarations), node: member.node });
+          for (const member of whole.members.filter((m) => m.kind === 'method' || m.kind === 'class'))
+            found.set(member.name, { ...describeValue(member.name, member.node, declarations), node: member.node });
         }
       } else {
         found.set(target.name, describeValue(target.name, value, declarations));
@@ -124,7 +142,8 @@ function moduleExports(ast, declarations) {
       const declaration = statement.declaration;
       if (declaration && declaration.type === 'VariableDeclaration') {
         for (const declarator of declaration.declarations) {
-          if (declarator.id.type === 'Identifier') found.push(describeValue(declarator.id.name, declarator.init, declarations, declarator.id.name));
+          if (declarator.id.type === 'Identifier')
+            found.push(describeValue(declarator.id.name, declarator.init, declarations, declarator.id.name));
         }
       } else if (declaration) {
         found.push(describeValue(declaration.id.name, declaration, declarations, declaration.id.name));
@@ -133,7 +152,11 @@ function moduleExports(ast, declarations) {
         const exported = specifier.exported.name ?? specifier.exported.value;
         // Re-exports from another file are described where they are defined.
         const local = statement.source ? null : specifier.local;
-        found.push(local ? describeValue(exported, local, declarations, local.name) : { name: exported, kind: 'value', node: null, async: false, generator: false, members: [] });
+        found.push(
+          local
+            ? describeValue(exported, local, declarations, local.name)
+            : { name: exported, kind: 'value', node: null, async: false, generator: false, members: [] },
+        );
       }
     }
   }

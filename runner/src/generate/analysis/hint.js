@@ -18,19 +18,23 @@ class Hint {
   }
 
   addType(type) {
-    if (TYPEOF_RESULTS.has(type) || type === 'array' || type === 'date' || type === 'regexp' || type === 'buffer') this.types.add(type);
+    if (TYPEOF_RESULTS.has(type) || type === 'array' || type === 'date' || type === 'regexp' || type === 'buffer')
+      this.types.add(type);
   }
 
   addValue(value) {
-    if (this.values.length < MAX_VALUES && !this.values.some((known) => Object.is(known, value))) this.values.push(value);
+    if (this.values.length < MAX_VALUES && !this.values.some((known) => Object.is(known, value)))
+      this.values.push(value);
   }
 
   addRegex(regex) {
-    if (!this.regexes.some((known) => known.pattern === regex.pattern && known.flags === regex.flags)) this.regexes.push(regex);
+    if (!this.regexes.some((known) => known.pattern === regex.pattern && known.flags === regex.flags))
+      this.regexes.push(regex);
   }
 
   addLength(length) {
-    if (Number.isInteger(length) && length >= 0 && length <= 1000 && !this.lengths.includes(length)) this.lengths.push(length);
+    if (Number.isInteger(length) && length >= 0 && length <= 1000 && !this.lengths.includes(length))
+      this.lengths.push(length);
   }
 
   prop(name) {
@@ -51,7 +55,14 @@ class Hint {
   }
 
   isEmpty() {
-    return !this.types.size && !this.values.length && !this.props.size && !this.element && !this.regexes.length && !this.lengths.length;
+    return (
+      !this.types.size &&
+      !this.values.length &&
+      !this.props.size &&
+      !this.element &&
+      !this.regexes.length &&
+      !this.lengths.length
+    );
   }
 
   merge(other, depth = 0) {

@@ -15,9 +15,21 @@ function docCommentFor(node, comments, source) {
 }
 
 const TYPE_WORDS = {
-  string: 'string', number: 'number', boolean: 'boolean', bool: 'boolean', object: 'object',
-  function: 'function', array: 'array', date: 'date', regexp: 'regexp', bigint: 'bigint',
-  symbol: 'symbol', buffer: 'buffer', int: 'number', integer: 'number', float: 'number',
+  string: 'string',
+  number: 'number',
+  boolean: 'boolean',
+  bool: 'boolean',
+  object: 'object',
+  function: 'function',
+  array: 'array',
+  date: 'date',
+  regexp: 'regexp',
+  bigint: 'bigint',
+  symbol: 'symbol',
+  buffer: 'buffer',
+  int: 'number',
+  integer: 'number',
+  float: 'number',
 };
 
 // '{string|number[]}' -> [{ type: 'string' }, { type: 'array', element: 'number' }]

@@ -35,7 +35,11 @@ function isRequireCall(node) {
 // Regex literals and `new RegExp('literal', 'flags')`.
 function regexOf(node, constants) {
   if (node.type === 'Literal' && node.regex) return node.regex;
-  if ((node.type === 'NewExpression' || node.type === 'CallExpression') && node.callee.type === 'Identifier' && node.callee.name === 'RegExp') {
+  if (
+    (node.type === 'NewExpression' || node.type === 'CallExpression') &&
+    node.callee.type === 'Identifier' &&
+    node.callee.name === 'RegExp'
+  ) {
     const pattern = foldConstant(node.arguments[0], constants);
     const flags = node.arguments[1] ? foldConstant(node.arguments[1], constants) : '';
     if (typeof pattern === 'string' && typeof flags === 'string') return { pattern, flags };
@@ -80,7 +84,13 @@ function mineLiterals(ast) {
     // the strings the code expects.
     if (node.type === 'ObjectExpression') {
       for (const property of node.properties) {
-        if (property.type !== 'Property' || property.computed || property.value.type === 'FunctionExpression' || property.value.type === 'ArrowFunctionExpression') continue;
+        if (
+          property.type !== 'Property' ||
+          property.computed ||
+          property.value.type === 'FunctionExpression' ||
+          property.value.type === 'ArrowFunctionExpression'
+        )
+          continue;
         const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
         if (typeof key === 'string') strings.add(key);
       }

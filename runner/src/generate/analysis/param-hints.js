@@ -7,8 +7,16 @@ const walk = require('acorn-walk');
 const { Hint } = require('./hint');
 const { ParameterScope } = require('./parameter-scope');
 const {
-  STRING_METHODS, ARRAY_METHODS, SHARED_METHODS, DATE_METHODS, OBJECT_METHODS, CALLBACK_TAKING_METHODS,
-  REGEX_TAKING_METHODS, NUMBER_FUNCTIONS, GLOBAL_CALLS, INSTANCE_TYPES,
+  STRING_METHODS,
+  ARRAY_METHODS,
+  SHARED_METHODS,
+  DATE_METHODS,
+  OBJECT_METHODS,
+  CALLBACK_TAKING_METHODS,
+  REGEX_TAKING_METHODS,
+  NUMBER_FUNCTIONS,
+  GLOBAL_CALLS,
+  INSTANCE_TYPES,
 } = require('./builtins');
 const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
@@ -21,14 +29,26 @@ const EQUALITY = new Set(['==', '===', '!=', '!==']);
 const PROPAGATION_DEPTH = 3;
 const FUNCTION_METHODS = new Set(['apply', 'call', 'bind']);
 
-const TAG_TYPES = { Date: 'date', Array: 'array', RegExp: 'regexp', Object: 'object', Function: 'function', String: 'string', Number: 'number', Boolean: 'boolean' };
+const TAG_TYPES = {
+  Date: 'date',
+  Array: 'array',
+  RegExp: 'regexp',
+  Object: 'object',
+  Function: 'function',
+  String: 'string',
+  Number: 'number',
+  Boolean: 'boolean',
+};
 
 // The argument of `….toString.call(x)`, else null.
 function toStringTagArgument(node) {
   if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || !node.arguments.length) return null;
   const { object, property } = node.callee;
   const isCall = staticKeyName(property, node.callee.computed) === 'call';
-  const onToString = object.type === 'MemberExpression' ? staticKeyName(object.property, object.computed) === 'toString' : object.type === 'Identifier' && object.name === 'toString';
+  const onToString =
+    object.type === 'MemberExpression'
+      ? staticKeyName(object.property, object.computed) === 'toString'
+      : object.type === 'Identifier' && object.name === 'toString';
   return isCall && onToString ? node.arguments[0] : null;
 }
 
@@ -86,21 +106,44 @@ class HintCollector {
     } else if (node.type === 'ObjectExpression') hint.addType('object');
     else if (node.type === 'ArrayExpression') hint.addType('array');
     else if (isFunctionNode(node)) hint.addType('function');
-    else if (node.type === 'Literal' && typeof node.value === 'boolean') { hint.addType('boolean'); hint.addValue(node.value); }
+    else if (node.type === 'Literal' && typeof node.value === 'boolean') {
+      hint.addType('boolean');
+      hint.addValue(node.value);
+    }
   }
 
   visit(node, parent) {
     switch (node.type) {
-      case 'Identifier': if (node.name === 'arguments') this.usesArguments = true; break;
-      case 'BinaryExpression': this.visitBinary(node); break;
-      case 'UnaryExpression': if (node.operator === '-' || node.operator === '+') this.addType(node.argument, 'number'); break;
-      case 'UpdateExpression': this.addType(node.argument, 'number'); break;
-      case 'SwitchStatement': this.visitSwitch(node); break;
-      case 'CallExpression': case 'NewExpression': this.visitCall(node); break;
-      case 'ForInStatement': this.addType(node.right, 'object'); break;
-      case 'ForOfStatement': this.addType(node.right, 'array'); break;
-      case 'MemberExpression': this.visitMember(node, parent); break;
-      default: break;
+      case 'Identifier':
+        if (node.name === 'arguments') this.usesArguments = true;
+        break;
+      case 'BinaryExpression':
+        this.visitBinary(node);
+        break;
+      case 'UnaryExpression':
+        if (node.operator === '-' || node.operator === '+') this.addType(node.argument, 'number');
+        break;
+      case 'UpdateExpression':
+        this.addType(node.argument, 'number');
+        break;
+      case 'SwitchStatement':
+        this.visitSwitch(node);
+        break;
+      case 'CallExpression':
+      case 'NewExpression':
+        this.visitCall(node);
+        break;
+      case 'ForInStatement':
+        this.addType(node.right, 'object');
+        break;
+      case 'ForOfStatement':
+        this.addType(node.right, 'array');
+        break;
+      case 'MemberExpression':
+        this.visitMember(node, parent);
+        break;
+      default:
+        break;
     }
   }
 
@@ -116,7 +159,16 @@ class HintCollector {
   visitMember(node, parent) {
     const isCallee = parent && parent.type === 'CallExpression' && parent.callee === node;
     const key = staticKeyName(node.property, node.computed);
-    if (isCallee && (FUNCTION_METHODS.has(key) || STRING_METHODS.has(key) || ARRAY_METHODS.has(key) || SHARED_METHODS.has(key) || OBJECT_METHODS.has(key) || DATE_METHODS.test(key))) return;
+    if (
+      isCallee &&
+      (FUNCTION_METHODS.has(key) ||
+        STRING_METHODS.has(key) ||
+        ARRAY_METHODS.has(key) ||
+        SHARED_METHODS.has(key) ||
+        OBJECT_METHODS.has(key) ||
+        DATE_METHODS.test(key))
+    )
+      return;
     const path = this.scope.pathOf(node);
     if (path) this.hintAt(path);
   }
@@ -124,7 +176,10 @@ class HintCollector {
   visitBinary(node) {
     const { operator, left, right } = node;
     if (EQUALITY.has(operator)) {
-      for (const [side, other] of [[left, right], [right, left]]) {
+      for (const [side, other] of [
+        [left, right],
+        [right, left],
+      ]) {
         if (side.type === 'UnaryExpression' && side.operator === 'typeof') {
           const type = this.constant(other);
           if (typeof type === 'string') this.addType(side.argument, type);
@@ -136,7 +191,11 @@ class HintCollector {
       }
     }
     if (EQUALITY.has(operator) || RELATIONAL.has(operator)) {
-      for (const [side, other] of [[left, right], [right, left]]) this.recordComparison(side, other, RELATIONAL.has(operator));
+      for (const [side, other] of [
+        [left, right],
+        [right, left],
+      ])
+        this.recordComparison(side, other, RELATIONAL.has(operator));
     }
     if (ARITHMETIC.has(operator)) {
       this.addType(left, 'number');
@@ -147,7 +206,8 @@ class HintCollector {
       const path = this.scope.pathOf(right);
       if (typeof key === 'string' && path) this.hintAt(path).hint.prop(key);
     }
-    if (operator === 'instanceof' && right.type === 'Identifier' && INSTANCE_TYPES[right.name]) this.addType(left, INSTANCE_TYPES[right.name]);
+    if (operator === 'instanceof' && right.type === 'Identifier' && INSTANCE_TYPES[right.name])
+      this.addType(left, INSTANCE_TYPES[right.name]);
   }
 
   recordComparison(side, other, relational) {
@@ -218,7 +278,10 @@ class HintCollector {
     else if (STRING_METHODS.has(method)) hint.addType('string');
     else if (ARRAY_METHODS.has(method)) hint.addType('array');
     else if (SHARED_METHODS.has(method) && (method === 'indexOf' || method === 'includes' || method === 'slice')) {
-      if (!hint.types.has('string') && !hint.types.has('array')) { hint.addType('string'); hint.addType('array'); }
+      if (!hint.types.has('string') && !hint.types.has('array')) {
+        hint.addType('string');
+        hint.addType('array');
+      }
     } else if (method === 'hasOwnProperty' && args[0]) {
       const key = this.constant(args[0]);
       if (typeof key === 'string') hint.prop(key);
@@ -285,7 +348,8 @@ class HintCollector {
 
 function paramName(param, index) {
   if (param.type === 'Identifier') return param.name;
-  if (param.type === 'AssignmentPattern' || param.type === 'RestElement') return paramName(param.left || param.argument, index);
+  if (param.type === 'AssignmentPattern' || param.type === 'RestElement')
+    return paramName(param.left || param.argument, index);
   if (param.type === 'ObjectPattern') return 'options';
   if (param.type === 'ArrayPattern') return 'items';
   return `arg${index + 1}`;
@@ -295,7 +359,15 @@ function paramName(param, index) {
 // context: { declarations, constants, comments, source, cache: Map }.
 function paramHints(fn, context, depth = 0) {
   if (context.cache.has(fn)) return context.cache.get(fn);
-  context.cache.set(fn, fn.params.map((param, index) => ({ name: paramName(param, index), hint: new Hint(), rest: false, hasDefault: false })));
+  context.cache.set(
+    fn,
+    fn.params.map((param, index) => ({
+      name: paramName(param, index),
+      hint: new Hint(),
+      rest: false,
+      hasDefault: false,
+    })),
+  );
   const collector = new HintCollector(fn, context, depth);
   const params = collector.run();
   params.usesArguments = collector.usesArguments;

@@ -8,7 +8,15 @@ const walk = require('acorn-walk');
 const { staticKeyName } = require('./declarations');
 
 // String methods whose result is the value itself, up to case and surrounding spaces.
-const NORMALIZING_METHODS = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'trim', 'trimStart', 'trimEnd']);
+const NORMALIZING_METHODS = new Set([
+  'toLowerCase',
+  'toUpperCase',
+  'toLocaleLowerCase',
+  'toLocaleUpperCase',
+  'trim',
+  'trimStart',
+  'trimEnd',
+]);
 
 // Paths are arrays: [parameterIndex, 'prop', '[]', ...].
 class ParameterScope {
@@ -21,9 +29,16 @@ class ParameterScope {
 
   bindPattern(pattern, path) {
     switch (pattern.type) {
-      case 'Identifier': this.aliases.set(pattern.name, path); break;
-      case 'AssignmentPattern': this.defaults.push({ path, node: pattern.right }); this.bindPattern(pattern.left, path); break;
-      case 'RestElement': this.bindPattern(pattern.argument, path); break;
+      case 'Identifier':
+        this.aliases.set(pattern.name, path);
+        break;
+      case 'AssignmentPattern':
+        this.defaults.push({ path, node: pattern.right });
+        this.bindPattern(pattern.left, path);
+        break;
+      case 'RestElement':
+        this.bindPattern(pattern.argument, path);
+        break;
       case 'ArrayPattern':
         this.destructured.push({ path, type: 'array' });
         pattern.elements.forEach((element) => element && this.bindPattern(element, [...path, '[]']));
@@ -38,7 +53,8 @@ class ParameterScope {
           this.bindPattern(property.value, [...path, key]);
         }
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -46,11 +62,15 @@ class ParameterScope {
   pathOf(node) {
     if (!node) return null;
     switch (node.type) {
-      case 'Identifier': return this.aliases.get(node.name) || null;
-      case 'ChainExpression': return this.pathOf(node.expression);
-      case 'LogicalExpression': return node.operator === '&&' ? null : this.pathOf(node.left);
+      case 'Identifier':
+        return this.aliases.get(node.name) || null;
+      case 'ChainExpression':
+        return this.pathOf(node.expression);
+      case 'LogicalExpression':
+        return node.operator === '&&' ? null : this.pathOf(node.left);
       // `typeof name === 'object' ? name : { name }`: the branch that is a parameter as it is.
-      case 'ConditionalExpression': return this.pathOf(node.consequent) || this.pathOf(node.alternate);
+      case 'ConditionalExpression':
+        return this.pathOf(node.consequent) || this.pathOf(node.alternate);
       // `name.toLowerCase()` compared with 'low' says 'low' is a value worth giving `name`.
       case 'CallExpression': {
         const { callee } = node;
@@ -63,7 +83,8 @@ class ParameterScope {
         const key = staticKeyName(node.property, node.computed);
         return [...base, key !== null && !/^\d+$/.test(key) ? key : '[]'];
       }
-      default: return null;
+      default:
+        return null;
     }
   }
 

@@ -13,8 +13,17 @@ const MAX_LENGTH = 60;
 
 const CLASS_ESCAPES = {
   d: [['0', '9']],
-  w: [['a', 'z'], ['A', 'Z'], ['0', '9'], ['_', '_']],
-  s: [[' ', ' '], ['\t', '\t'], ['\n', '\n']],
+  w: [
+    ['a', 'z'],
+    ['A', 'Z'],
+    ['0', '9'],
+    ['_', '_'],
+  ],
+  s: [
+    [' ', ' '],
+    ['\t', '\t'],
+    ['\n', '\n'],
+  ],
 };
 const NEGATED_CLASS_ESCAPES = { D: 'd', W: 'w', S: 's' };
 const CHARACTER_ESCAPES = { n: '\n', r: '\r', t: '\t', f: '\f', v: '\v', 0: '\0' };
@@ -56,8 +65,8 @@ class PatternParser {
 
   quantified(atom) {
     const ch = this.peek();
-    let min = 1;
-    let max = 1;
+    let min;
+    let max;
     if (ch === '*' || ch === '+' || ch === '?') {
       this.pos++;
       [min, max] = { '*': [0, Infinity], '+': [1, Infinity], '?': [0, 1] }[ch];
@@ -91,8 +100,14 @@ class PatternParser {
       const rest = this.pattern.slice(this.pos);
       const named = /^\?<([A-Za-z_$][\w$]*)>/.exec(rest);
       if (named) this.pos += named[0].length;
-      else if (rest.startsWith('?:')) { this.pos += 2; capture = false; }
-      else if (/^\?(=|!|<=|<!)/.test(rest)) { this.pos += rest[1] === '<' ? 3 : 2; capture = false; lookaround = true; }
+      else if (rest.startsWith('?:')) {
+        this.pos += 2;
+        capture = false;
+      } else if (/^\?(=|!|<=|<!)/.test(rest)) {
+        this.pos += rest[1] === '<' ? 3 : 2;
+        capture = false;
+        lookaround = true;
+      }
     }
     const index = capture ? ++this.groupCount : 0;
     const body = this.alternation();
@@ -108,11 +123,17 @@ class PatternParser {
     while (this.pos < this.pattern.length && (this.peek() !== ']' || first)) {
       first = false;
       const lo = this.classCharacter();
-      if (Array.isArray(lo)) { ranges.push(...lo); continue; }
+      if (Array.isArray(lo)) {
+        ranges.push(...lo);
+        continue;
+      }
       if (this.peek() === '-' && this.pattern[this.pos + 1] !== ']' && this.pos + 1 < this.pattern.length) {
         this.pos++;
         const hi = this.classCharacter();
-        if (Array.isArray(hi)) { ranges.push([lo, lo], ['-', '-'], ...hi); continue; }
+        if (Array.isArray(hi)) {
+          ranges.push([lo, lo], ['-', '-'], ...hi);
+          continue;
+        }
         ranges.push([lo, hi]);
       } else {
         ranges.push([lo, lo]);
@@ -135,7 +156,8 @@ class PatternParser {
   escape(inClass) {
     const ch = this.pattern[this.pos++];
     if (CLASS_ESCAPES[ch]) return { type: 'class', negated: false, ranges: CLASS_ESCAPES[ch] };
-    if (NEGATED_CLASS_ESCAPES[ch]) return { type: 'class', negated: true, ranges: CLASS_ESCAPES[NEGATED_CLASS_ESCAPES[ch]] };
+    if (NEGATED_CLASS_ESCAPES[ch])
+      return { type: 'class', negated: true, ranges: CLASS_ESCAPES[NEGATED_CLASS_ESCAPES[ch]] };
     if (ch in CHARACTER_ESCAPES) return { type: 'char', value: CHARACTER_ESCAPES[ch] };
     if (ch === 'b') return inClass ? { type: 'char', value: '\b' } : { type: 'empty' };
     if (ch === 'B') return { type: 'empty' };
@@ -180,7 +202,9 @@ function choicePoints(tree) {
     } else if (node.type === 'sequence') {
       node.items.forEach(visit);
     } else if (node.type === 'repeat') {
-      const options = [...new Set([node.min, node.min + 1, Math.min(node.max, node.min + 2)])].filter((n) => n <= node.max);
+      const options = [...new Set([node.min, node.min + 1, Math.min(node.max, node.min + 2)])].filter(
+        (n) => n <= node.max,
+      );
       if (options.length > 1) points.push({ node, options });
       visit(node.atom);
     } else if (node.type === 'group') {
@@ -205,14 +229,28 @@ function render(tree, overrides) {
   const emit = (node) => {
     const choice = overrides.has(node) ? overrides.get(node) : defaultChoice(node);
     switch (node.type) {
-      case 'alternation': return emit(node.alternatives[choice]);
-      case 'sequence': return node.items.map(emit).join('');
-      case 'repeat': { let out = ''; for (let i = 0; i < choice; i++) out += emit(node.atom); return out; }
-      case 'group': { const text = emit(node.body); if (node.index) captures[node.index] = text; return text; }
-      case 'class': return choice;
-      case 'char': return node.value;
-      case 'backreference': return captures[node.index] ?? '';
-      default: return '';
+      case 'alternation':
+        return emit(node.alternatives[choice]);
+      case 'sequence':
+        return node.items.map(emit).join('');
+      case 'repeat': {
+        let out = '';
+        for (let i = 0; i < choice; i++) out += emit(node.atom);
+        return out;
+      }
+      case 'group': {
+        const text = emit(node.body);
+        if (node.index) captures[node.index] = text;
+        return text;
+      }
+      case 'class':
+        return choice;
+      case 'char':
+        return node.value;
+      case 'backreference':
+        return captures[node.index] ?? '';
+      default:
+        return '';
     }
   };
   return emit(tree);
@@ -235,7 +273,9 @@ function sampleRegex(pattern, flags = '') {
   }
   if (flags.includes('i')) candidates.push(...candidates.slice(0, 4).map((s) => s.toUpperCase()));
 
-  const matching = [...new Set(candidates)].filter((s) => s.length <= MAX_LENGTH && regex.test(s)).slice(0, MAX_SAMPLES);
+  const matching = [...new Set(candidates)]
+    .filter((s) => s.length <= MAX_LENGTH && regex.test(s))
+    .slice(0, MAX_SAMPLES);
   const base = matching[0] ?? '';
   const nonMatching = [...new Set(['', `${base}!`, `!${base}`, base.slice(1), base.slice(0, -1)])]
     .filter((s) => !regex.test(s))

@@ -31,10 +31,15 @@ function looksBinary(content) {
 function classifySource(path, content) {
   const extension = extensionOf(path);
   if (JAVASCRIPT_EXTENSIONS.includes(extension) || isTypeScript(path)) {
-    return looksBinary(content) ? { kind: 'foreign', reason: 'the content is binary, not JavaScript source' } : { kind: 'javascript' };
+    return looksBinary(content)
+      ? { kind: 'foreign', reason: 'the content is binary, not JavaScript source' }
+      : { kind: 'javascript' };
   }
   if (FOREIGN_SOURCE_EXTENSIONS.includes(extension)) {
-    return { kind: 'foreign', reason: `${extension} is not a JavaScript or TypeScript file (expected ${JAVASCRIPT_EXTENSIONS.join(', ')}, .ts, .tsx, .mts or .cts); JSX and other languages are not supported` };
+    return {
+      kind: 'foreign',
+      reason: `${extension} is not a JavaScript or TypeScript file (expected ${JAVASCRIPT_EXTENSIONS.join(', ')}, .ts, .tsx, .mts or .cts); JSX and other languages are not supported`,
+    };
   }
   return { kind: 'support' };
 }

@@ -24,7 +24,11 @@ class SyntaxLookup {
     const rootName = binding.from === 'module' ? null : binding.from === 'default' ? 'default' : binding.key;
     let info = this.byName.get(rootName) || null;
     keys.forEach((key, index) => {
-      const member = info && info.members.find((candidate) => candidate.name === key && (candidate.kind === 'method' || candidate.kind === 'class'));
+      const member =
+        info &&
+        info.members.find(
+          (candidate) => candidate.name === key && (candidate.kind === 'method' || candidate.kind === 'class'),
+        );
       if (member) info = { node: member.node, members: membersOf(member.node, this.analysis.declarations) };
       // `module.exports.format = format` is a CommonJS export of its own.
       else if (binding.from === 'module' && index === 0) info = this.byName.get(key) || null;
@@ -66,7 +70,12 @@ class SyntaxLookup {
       fn = constructor ? constructor.value : null;
     }
     if (fn && isFunctionNode(fn)) return paramHints(fn, this.analysis.paramContext);
-    const params = Array.from({ length }, (_, index) => ({ name: `arg${index + 1}`, hint: new Hint(), rest: false, hasDefault: false }));
+    const params = Array.from({ length }, (_, index) => ({
+      name: `arg${index + 1}`,
+      hint: new Hint(),
+      rest: false,
+      hasDefault: false,
+    }));
     params.usesArguments = length === 0;
     return params;
   }
@@ -92,12 +101,27 @@ class SyntaxLookup {
   // are not the module's code.
   classMembers(memberShapes, classNode) {
     const known = classNode ? this.staticMembers(classNode) : [];
-    return memberShapes.filter((member) => member.own).map((member) => {
-      const syntax = known.find((candidate) => candidate.name === member.name && candidate.kind === member.kind && !candidate.static);
-      const node = syntax ? syntax.node : member.kind === 'method' ? this.analysis.declarations.methods.get(member.name) || null : null;
-      const params = member.kind === 'getter' ? [] : this.params(node, member.kind === 'setter' ? 1 : member.length ?? 1);
-      return { name: member.name, kind: member.kind, params, async: Boolean(member.async), generator: Boolean(member.generator) };
-    });
+    return memberShapes
+      .filter((member) => member.own)
+      .map((member) => {
+        const syntax = known.find(
+          (candidate) => candidate.name === member.name && candidate.kind === member.kind && !candidate.static,
+        );
+        const node = syntax
+          ? syntax.node
+          : member.kind === 'method'
+            ? this.analysis.declarations.methods.get(member.name) || null
+            : null;
+        const params =
+          member.kind === 'getter' ? [] : this.params(node, member.kind === 'setter' ? 1 : (member.length ?? 1));
+        return {
+          name: member.name,
+          kind: member.kind,
+          params,
+          async: Boolean(member.async),
+          generator: Boolean(member.generator),
+        };
+      });
   }
 }
 
@@ -118,7 +142,9 @@ function buildTargets(file, analysis, bindings) {
     const node = analysis.declarations.methods.get(name) || (isFunctionNode(declared) ? declared : null);
     return node ? lookup.params(node, 0) : null;
   };
-  const add = (target) => targets.length < MAX_TARGETS_PER_FILE && targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
+  const add = (target) =>
+    targets.length < MAX_TARGETS_PER_FILE &&
+    targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
 
   // Boolean switches of the exported objects a target hangs off (`kleur.enabled` for
   // `kleur.red`): scenarios may flip them first. Not on an ES module's namespace, which is read-only.
@@ -129,15 +155,33 @@ function buildTargets(file, analysis, bindings) {
     if (depth > 0 && shape.own === false && !lookup.wrappedFunction(lookup.find(binding, keys))) return;
     if (shape.kind === 'function' || shape.kind === 'class') {
       const node = lookup.node(lookup.find(binding, keys), shape.fnName);
-      const base = { label: callee, callee, binding: binding.name, params: lookup.params(node, shape.length), async: shape.async, generator: shape.generator, flags };
+      const base = {
+        label: callee,
+        callee,
+        binding: binding.name,
+        params: lookup.params(node, shape.length),
+        async: shape.async,
+        generator: shape.generator,
+        flags,
+      };
       if (shape.kind === 'function') add({ kind: 'function', ...base });
-      else add({ kind: 'class', ...base, className: shape.fnName, members: lookup.classMembers(shape.members, node), emitter: isEventEmitter(shape.members) });
+      else
+        add({
+          kind: 'class',
+          ...base,
+          className: shape.fnName,
+          members: lookup.classMembers(shape.members, node),
+          emitter: isEventEmitter(shape.members),
+        });
       for (const [key, staticShape] of Object.entries(shape.statics || {})) {
-        if (staticShape.kind !== 'getter' && depth < 2) visit(binding, staticShape, [...keys, key], memberAccess(callee, key), depth + 1);
+        if (staticShape.kind !== 'getter' && depth < 2)
+          visit(binding, staticShape, [...keys, key], memberAccess(callee, key), depth + 1);
       }
     } else if (shape.kind === 'object' && depth < 2) {
       const writable = !(analysis.esm && binding.from === 'module' && depth === 0);
-      const own = writable ? Object.entries(shape.flags || {}).map(([key, value]) => ({ callee: memberAccess(callee, key), value })) : [];
+      const own = writable
+        ? Object.entries(shape.flags || {}).map(([key, value]) => ({ callee: memberAccess(callee, key), value }))
+        : [];
       for (const [key, memberShape] of Object.entries(shape.members)) {
         visit(binding, memberShape, [...keys, key], memberAccess(callee, key), depth + 1, [...flags, ...own]);
       }
@@ -147,7 +191,8 @@ function buildTargets(file, analysis, bindings) {
   // Nothing to call (a data module, a script run for its side effects): loading it and checking
   // what it exports is still a test, and covers its top-level code.
   if (!targets.length) {
-    for (const binding of bindings) add({ kind: 'value', label: binding.name, callee: binding.name, binding: binding.name, params: [] });
+    for (const binding of bindings)
+      add({ kind: 'value', label: binding.name, callee: binding.name, binding: binding.name, params: [] });
   }
   return targets;
 }

@@ -39,7 +39,8 @@ class Executor {
 
   settle(child, message) {
     const pending = this.pending;
-    if (!pending || pending.child !== child || (message.id !== undefined && message.id !== pending.id && !message.lost)) return;
+    if (!pending || pending.child !== child || (message.id !== undefined && message.id !== pending.id && !message.lost))
+      return;
     this.pending = null;
     clearTimeout(pending.timer);
     pending.resolve(message);
@@ -67,7 +68,10 @@ class Executor {
   // Jest's fake timers in use (see child/fake-timers.js); override ({ path, code }) runs a mutant
   // of one file instead of the file.
   run(entry, bindings, program, timeoutMs, { clockShiftMs = 0, fakeTimers = false, override = null } = {}) {
-    return this.request({ type: 'run', entry, bindings, program, clockShiftMs, fakeTimers, ...(override ? { override } : {}) }, timeoutMs);
+    return this.request(
+      { type: 'run', entry, bindings, program, clockShiftMs, fakeTimers, ...(override ? { override } : {}) },
+      timeoutMs,
+    );
   }
 
   kill() {

@@ -38,7 +38,12 @@ function instrumentSource(filename, source, { esm }) {
     babelrc: false,
     configFile: false,
     compact: false,
-    plugins: [coveragePlugin(filename, (coverage) => { fileCoverage = coverage; }), ...transform.plugins],
+    plugins: [
+      coveragePlugin(filename, (coverage) => {
+        fileCoverage = coverage;
+      }),
+      ...transform.plugins,
+    ],
   });
   return { code, fileCoverage };
 }

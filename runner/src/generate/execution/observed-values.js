@@ -27,7 +27,9 @@ class ObservedValues {
   // A sample from a module's exports: a plain value, or { regex: { pattern, flags } }.
   addSample(sample) {
     if (sample && typeof sample === 'object' && sample.regex) {
-      sampleRegex(sample.regex.pattern, sample.regex.flags).matching.slice(0, 5).forEach((text) => this.add(text));
+      sampleRegex(sample.regex.pattern, sample.regex.flags)
+        .matching.slice(0, 5)
+        .forEach((text) => this.add(text));
     } else {
       this.add(sample);
     }

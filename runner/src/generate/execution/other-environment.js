@@ -1,13 +1,13 @@
 'use strict';
-// Another user on another machine, as the code under test sees it: other uid and gid (also as
-// owner of the files it owns), pid and parent pid, host name, user account, home and temporary
-// folders (real, empty folders, so code that writes there still works), uptime and memory figures. The second run of every scenario runs in
-// it (child/main.js), so a value read from the sandbox's environment differs between the two runs
-// and is asserted only by type, as the clock's values are; and one verification round runs the
-// suite in it (verification/other-environment-preload.js), so a test that still depends on the
-// environment fails there and is dropped. A suite is committed by its users and run by their CI,
-// as another user, in another folder, on another machine: the sandbox's uid (1879048192 + a pid)
-// asserted as a literal would fail there.
+// Another user on another machine, as the code under test sees it: other uid and gid (also as owner
+// of the files it owns), pid and parent pid, host name, user account, home and temporary folders
+// (real, empty folders, so code that writes there still works), uptime and memory figures. The
+// second run of every scenario runs in it (child/main.js), so a value read from the sandbox's
+// environment differs between the two runs and is asserted only by type, as the clock's values are;
+// and one verification round runs the suite in it (verification/other-environment-preload.js), so a
+// test that still depends on the environment fails there and is dropped. A suite is committed by
+// its users and run by their CI, as another user, in another folder, on another machine: the
+// sandbox's uid (1879048192 + a pid) asserted as a literal would fail there.
 //
 // The working folder is not moved: Jest runs from the package folder wherever it is, and
 // verification runs every round in a folder of its own.
@@ -33,19 +33,26 @@ function shiftStatsOwner(stats, uid, gid) {
 function replaceStats(replace, uid, gid) {
   for (const name of ['statSync', 'lstatSync', 'fstatSync']) {
     const original = fs[name];
-    replace(fs, name, function stat(...args) { return shiftStatsOwner(original.apply(this, args), uid, gid); });
+    replace(fs, name, function stat(...args) {
+      return shiftStatsOwner(original.apply(this, args), uid, gid);
+    });
   }
   for (const name of ['stat', 'lstat', 'fstat']) {
     const original = fs[name];
     replace(fs, name, function stat(...args) {
       const callback = args[args.length - 1];
       if (typeof callback !== 'function') return original.apply(this, args);
-      return original.apply(this, [...args.slice(0, -1), (error, stats) => callback(error, error ? stats : shiftStatsOwner(stats, uid, gid))]);
+      return original.apply(this, [
+        ...args.slice(0, -1),
+        (error, stats) => callback(error, error ? stats : shiftStatsOwner(stats, uid, gid)),
+      ]);
     });
   }
   for (const name of ['stat', 'lstat']) {
     const original = fs.promises[name];
-    replace(fs.promises, name, async function stat(...args) { return shiftStatsOwner(await original.apply(this, args), uid, gid); });
+    replace(fs.promises, name, async function stat(...args) {
+      return shiftStatsOwner(await original.apply(this, args), uid, gid);
+    });
   }
 }
 
@@ -56,7 +63,12 @@ function enterOtherEnvironment({ home, tmp }) {
   const replace = (object, key, value) => {
     const descriptor = Object.getOwnPropertyDescriptor(object, key);
     if (!descriptor || !descriptor.configurable) return;
-    Object.defineProperty(object, key, { value, writable: true, enumerable: descriptor.enumerable, configurable: true });
+    Object.defineProperty(object, key, {
+      value,
+      writable: true,
+      enumerable: descriptor.enumerable,
+      configurable: true,
+    });
     restores.push(() => Object.defineProperty(object, key, descriptor));
   };
   const realUid = process.getuid ? process.getuid() : -1;
@@ -80,19 +92,43 @@ function enterOtherEnvironment({ home, tmp }) {
   // The sandbox's uid has no passwd entry (os.userInfo() throws there), a user's has one: the
   // other environment has the other case, so an outcome that hangs on it differs too.
   let hasAccount = true;
-  try { os.userInfo(); } catch { hasAccount = false; }
+  try {
+    os.userInfo();
+  } catch {
+    hasAccount = false;
+  }
   replace(os, 'userInfo', (options) => {
-    if (hasAccount) throw Object.assign(new Error('A system error occurred: uv_os_get_passwd returned ENOENT (no such file or directory)'), { name: 'SystemError', code: 'ERR_SYSTEM_ERROR' });
+    if (hasAccount)
+      throw Object.assign(
+        new Error('A system error occurred: uv_os_get_passwd returned ENOENT (no such file or directory)'),
+        { name: 'SystemError', code: 'ERR_SYSTEM_ERROR' },
+      );
     const info = { uid, gid, username: OTHER_USER, homedir: home, shell: '/bin/sh' };
-    return options && options.encoding === 'buffer' ? { ...info, username: Buffer.from(info.username), homedir: Buffer.from(home), shell: Buffer.from(info.shell) } : info;
+    return options && options.encoding === 'buffer'
+      ? { ...info, username: Buffer.from(info.username), homedir: Buffer.from(home), shell: Buffer.from(info.shell) }
+      : info;
   });
   replace(os, 'uptime', () => uptime() + ID_OFFSET);
   replace(os, 'freemem', () => Math.max(0, freemem() - ID_OFFSET * 4096));
   replace(os, 'totalmem', () => totalmem() + ID_OFFSET * 4096);
   replace(os, 'loadavg', () => loadavg().map((load) => load + 0.37));
 
-  const env = { HOME: home, TMPDIR: tmp, TMP: tmp, TEMP: tmp, USER: OTHER_USER, LOGNAME: OTHER_USER, USERNAME: OTHER_USER, HOSTNAME: OTHER_HOST };
-  const saved = Object.fromEntries(Object.keys(env).map((key) => [key, Object.prototype.hasOwnProperty.call(process.env, key) ? process.env[key] : undefined]));
+  const env = {
+    HOME: home,
+    TMPDIR: tmp,
+    TMP: tmp,
+    TEMP: tmp,
+    USER: OTHER_USER,
+    LOGNAME: OTHER_USER,
+    USERNAME: OTHER_USER,
+    HOSTNAME: OTHER_HOST,
+  };
+  const saved = Object.fromEntries(
+    Object.keys(env).map((key) => [
+      key,
+      Object.prototype.hasOwnProperty.call(process.env, key) ? process.env[key] : undefined,
+    ]),
+  );
   Object.assign(process.env, env);
   restores.push(() => {
     for (const [key, value] of Object.entries(saved)) {

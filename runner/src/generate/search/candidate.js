@@ -20,22 +20,34 @@ const atom = {
 
 function fromValue(value) {
   switch (typeof value) {
-    case 'string': return atom.string(value);
-    case 'number': return atom.number(value);
-    case 'boolean': return atom.boolean(value);
-    case 'bigint': return atom.bigint(value.toString());
-    case 'undefined': return atom.undefined();
-    default: return value === null ? atom.null() : null;
+    case 'string':
+      return atom.string(value);
+    case 'number':
+      return atom.number(value);
+    case 'boolean':
+      return atom.boolean(value);
+    case 'bigint':
+      return atom.bigint(value.toString());
+    case 'undefined':
+      return atom.undefined();
+    default:
+      return value === null ? atom.null() : null;
   }
 }
 
 const arrayOf = (items) => ({ kind: 'array', items });
 const objectOf = (entries) => ({ kind: 'object', entries });
 // A mock whose implementation returns `returns` (a candidate), or throws when `throws` is set.
-const mockOf = ({ returns = null, throws = null, identity = false } = {}) => ({ kind: 'mock', returns, throws, identity });
+const mockOf = ({ returns = null, throws = null, identity = false } = {}) => ({
+  kind: 'mock',
+  returns,
+  throws,
+  identity,
+});
 
 function mockSource(candidate, indent) {
-  if (candidate.throws) return `jest.fn(() => {\n${indent}  throw new Error(${quoteString(candidate.throws)});\n${indent}})`;
+  if (candidate.throws)
+    return `jest.fn(() => {\n${indent}  throw new Error(${quoteString(candidate.throws)});\n${indent}})`;
   if (candidate.identity) return 'jest.fn((value) => value)';
   if (candidate.returns) {
     const body = toSource(candidate.returns, indent);
@@ -47,22 +59,29 @@ function mockSource(candidate, indent) {
 // Source text of a candidate; objects and arrays wrap onto several lines when long.
 function toSource(candidate, indent = '') {
   switch (candidate.kind) {
-    case 'atom': return candidate.source;
-    case 'mock': return mockSource(candidate, indent);
+    case 'atom':
+      return candidate.source;
+    case 'mock':
+      return mockSource(candidate, indent);
     case 'array': {
       const inner = `${indent}  `;
       const items = candidate.items.map((item) => toSource(item, inner));
       const flat = `[${items.join(', ')}]`;
-      return flat.length <= LINE_WIDTH && !flat.includes('\n') ? flat : `[\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}]`;
+      return flat.length <= LINE_WIDTH && !flat.includes('\n')
+        ? flat
+        : `[\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}]`;
     }
     case 'object': {
       if (!candidate.entries.length) return '{}';
       const inner = `${indent}  `;
       const entries = candidate.entries.map(([key, value]) => `${propertyKey(key)}: ${toSource(value, inner)}`);
       const flat = `{ ${entries.join(', ')} }`;
-      return flat.length <= LINE_WIDTH && !flat.includes('\n') ? flat : `{\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}}`;
+      return flat.length <= LINE_WIDTH && !flat.includes('\n')
+        ? flat
+        : `{\n${entries.map((entry) => `${inner}${entry},`).join('\n')}\n${indent}}`;
     }
-    default: throw new Error(`unknown candidate kind ${candidate.kind}`);
+    default:
+      throw new Error(`unknown candidate kind ${candidate.kind}`);
   }
 }
 

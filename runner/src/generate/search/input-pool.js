@@ -13,9 +13,48 @@ const ISO_DATE = '2020-01-02T03:04:05.000Z';
 // (versions, URLs, e-mail addresses, JSON, lists, dates). The first of each list is what other
 // arguments are varied around: an ordinary value ('abc', 3), not an edge case ('', 0) that makes
 // most code return early or return something trivial (and 3, unlike 1 or 2, tells `*` from `+`).
-const BOUNDARY_STRINGS = ['abc', '', 'a', 'Hello World', '42', ' ', 'foo-bar_baz', 'A', '-1', '1.5', '1.2.3', 'a,b,c', 'a.b.c',
-  'https://example.com/a?b=1', 'user@example.com', '{"a":1}', 'line1\nline2', HTTP_DATE, ISO_DATE];
-const BOUNDARY_NUMBERS = [3, 0, 1, -1, 2, 10, 0.5, 1.5, -2.5, 100, 1000, 1024, 123456789, 2 ** 31, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity, -0];
+const BOUNDARY_STRINGS = [
+  'abc',
+  '',
+  'a',
+  'Hello World',
+  '42',
+  ' ',
+  'foo-bar_baz',
+  'A',
+  '-1',
+  '1.5',
+  '1.2.3',
+  'a,b,c',
+  'a.b.c',
+  'https://example.com/a?b=1',
+  'user@example.com',
+  '{"a":1}',
+  'line1\nline2',
+  HTTP_DATE,
+  ISO_DATE,
+];
+const BOUNDARY_NUMBERS = [
+  3,
+  0,
+  1,
+  -1,
+  2,
+  10,
+  0.5,
+  1.5,
+  -2.5,
+  100,
+  1000,
+  1024,
+  123456789,
+  2 ** 31,
+  Number.MAX_SAFE_INTEGER,
+  NaN,
+  Infinity,
+  -Infinity,
+  -0,
+];
 const MAX_SEEDS_PER_PARAM = 40;
 const MAX_DEPTH = 2;
 
@@ -31,30 +70,72 @@ function dedupe(candidates) {
 
 function typedBoundaries(type) {
   switch (type) {
-    case 'string': return BOUNDARY_STRINGS.map(atom.string);
-    case 'number': return BOUNDARY_NUMBERS.map(atom.number);
-    case 'boolean': return [atom.boolean(true), atom.boolean(false)];
-    case 'bigint': return ['0', '1', '-1', '12345678901234567890'].map(atom.bigint);
-    case 'array': return [arrayOf([]), arrayOf([1, 2, 3].map(atom.number)), arrayOf(['a', 'b'].map(atom.string))];
-    case 'object': return [objectOf([]), objectOf([['a', atom.number(1)]])];
-    case 'function': return [mockOf(), mockOf({ returns: atom.boolean(true) }), mockOf({ identity: true }), mockOf({ throws: 'callback failed' })];
-    case 'date': return [atom.expression('date', `new Date(${JSON.stringify(ISO_DATE).replace(/"/g, "'")})`), atom.expression('date', 'new Date(0)')];
-    case 'regexp': return [atom.expression('regexp', '/a+b/'), atom.expression('regexp', '/^x$/i')];
-    case 'buffer': return [atom.expression('buffer', "Buffer.from('abc')"), atom.expression('buffer', 'Buffer.alloc(0)')];
-    case 'symbol': return [atom.expression('symbol', "Symbol('key')")];
-    case 'undefined': return [atom.undefined()];
-    default: return [];
+    case 'string':
+      return BOUNDARY_STRINGS.map(atom.string);
+    case 'number':
+      return BOUNDARY_NUMBERS.map(atom.number);
+    case 'boolean':
+      return [atom.boolean(true), atom.boolean(false)];
+    case 'bigint':
+      return ['0', '1', '-1', '12345678901234567890'].map(atom.bigint);
+    case 'array':
+      return [arrayOf([]), arrayOf([1, 2, 3].map(atom.number)), arrayOf(['a', 'b'].map(atom.string))];
+    case 'object':
+      return [objectOf([]), objectOf([['a', atom.number(1)]])];
+    case 'function':
+      return [
+        mockOf(),
+        mockOf({ returns: atom.boolean(true) }),
+        mockOf({ identity: true }),
+        mockOf({ throws: 'callback failed' }),
+      ];
+    case 'date':
+      return [
+        atom.expression('date', `new Date(${JSON.stringify(ISO_DATE).replace(/"/g, "'")})`),
+        atom.expression('date', 'new Date(0)'),
+      ];
+    case 'regexp':
+      return [atom.expression('regexp', '/a+b/'), atom.expression('regexp', '/^x$/i')];
+    case 'buffer':
+      return [atom.expression('buffer', "Buffer.from('abc')"), atom.expression('buffer', 'Buffer.alloc(0)')];
+    case 'symbol':
+      return [atom.expression('symbol', "Symbol('key')")];
+    case 'undefined':
+      return [atom.undefined()];
+    default:
+      return [];
   }
 }
 
 // Inputs for a value nothing is known about, most plausible first. A function among them: a
 // handler that is only stored (`on(type, handler)`) is called later by another method.
-const UNKNOWN_VALUES = () => [atom.number(1), atom.string('abc'), atom.boolean(true), atom.number(0), atom.string(''),
-  atom.number(-1), arrayOf([1, 2, 3].map(atom.number)), objectOf([['a', atom.number(1)]]), mockOf(), atom.boolean(false),
-  arrayOf([]), objectOf([]), atom.number(2.5), atom.number(NaN)];
+const UNKNOWN_VALUES = () => [
+  atom.number(1),
+  atom.string('abc'),
+  atom.boolean(true),
+  atom.number(0),
+  atom.string(''),
+  atom.number(-1),
+  arrayOf([1, 2, 3].map(atom.number)),
+  objectOf([['a', atom.number(1)]]),
+  mockOf(),
+  atom.boolean(false),
+  arrayOf([]),
+  objectOf([]),
+  atom.number(2.5),
+  atom.number(NaN),
+];
 // Inputs for an object property nothing is known about: flags are the usual case.
-const UNKNOWN_PROPERTY_VALUES = () => [atom.boolean(true), atom.number(1), atom.string('abc'), atom.boolean(false),
-  atom.number(0), atom.string(''), arrayOf([atom.string('a')]), objectOf([])];
+const UNKNOWN_PROPERTY_VALUES = () => [
+  atom.boolean(true),
+  atom.number(1),
+  atom.string('abc'),
+  atom.boolean(false),
+  atom.number(0),
+  atom.string(''),
+  arrayOf([atom.string('a')]),
+  objectOf([]),
+];
 
 class InputPool {
   // literals: what was mined from this module's source; observed: values seen at run time (shared).
@@ -71,10 +152,14 @@ class InputPool {
   minedFor(type) {
     const observed = this.observed.ofType(type);
     switch (type) {
-      case 'string': return [...this.strings, ...observed, ...this.regexStrings];
-      case 'number': return [...this.numbers, ...observed];
-      case 'bigint': return this.bigints;
-      default: return [];
+      case 'string':
+        return [...this.strings, ...observed, ...this.regexStrings];
+      case 'number':
+        return [...this.numbers, ...observed];
+      case 'bigint':
+        return this.bigints;
+      default:
+        return [];
     }
   }
 
@@ -103,7 +188,8 @@ class InputPool {
       else if (type === 'array') seeds.push(...this.arraySeeds(hint, depth));
       else seeds.push(...this.minedFor(type).slice(0, 12), ...typedBoundaries(type));
     }
-    if (!types.length) seeds.push(...unknown(), ...this.minedFor('string').slice(0, 6), ...this.minedFor('number').slice(0, 6));
+    if (!types.length)
+      seeds.push(...unknown(), ...this.minedFor('string').slice(0, 6), ...this.minedFor('number').slice(0, 6));
     seeds.push(atom.undefined(), atom.null());
     return dedupe(seeds).slice(0, MAX_SEEDS_PER_PARAM);
   }
@@ -120,7 +206,9 @@ class InputPool {
   arraySeeds(hint, depth) {
     const seeds = typedBoundaries('array');
     if (hint.element && depth < MAX_DEPTH) {
-      const items = this.seeds(hint.element, depth + 1).filter((item) => item.type !== 'undefined' && item.type !== 'null');
+      const items = this.seeds(hint.element, depth + 1).filter(
+        (item) => item.type !== 'undefined' && item.type !== 'null',
+      );
       if (items.length) seeds.unshift(arrayOf(items.slice(0, 1)), arrayOf(items.slice(0, 3)));
     }
     return seeds;
@@ -141,7 +229,10 @@ class InputPool {
     if (roll < 0.45) return this.rng.pick(this.cachedSeeds(hint, depth));
     if (roll < 0.6 && types.includes('object') && depth < MAX_DEPTH) return this.randomObject(hint, depth);
     if (roll < 0.7 && types.includes('array') && depth < MAX_DEPTH) return this.randomArray(hint, depth);
-    const type = types.length && this.rng.chance(0.8) ? this.rng.pick(types) : this.rng.pick(['string', 'number', 'boolean', 'array', 'object', 'function']);
+    const type =
+      types.length && this.rng.chance(0.8)
+        ? this.rng.pick(types)
+        : this.rng.pick(['string', 'number', 'boolean', 'array', 'object', 'function']);
     if (type === 'object') return depth < MAX_DEPTH ? this.randomObject(hint, depth) : objectOf([]);
     if (type === 'array') return depth < MAX_DEPTH ? this.randomArray(hint, depth) : arrayOf([]);
     const mined = this.minedFor(type);
@@ -155,7 +246,11 @@ class InputPool {
       if (this.rng.chance(0.6)) entries.push([key, this.random(propHint, depth + 1)]);
     }
     if (!hint.props.size && this.rng.chance(0.5)) {
-      const key = this.rng.pick(this.minedFor('string').filter((s) => s.value && s.value.length < 20).concat(atom.string('a')));
+      const key = this.rng.pick(
+        this.minedFor('string')
+          .filter((s) => s.value && s.value.length < 20)
+          .concat(atom.string('a')),
+      );
       entries.push([key.value, this.random(new Hint(), depth + 1)]);
     }
     return objectOf(entries);

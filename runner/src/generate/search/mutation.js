@@ -11,7 +11,18 @@ const EMPTY_HINT = new Hint();
 function mutateNumber(value, pool, rng) {
   const mined = pool.minedFor('number');
   const other = mined.length ? rng.pick(mined).value : 1;
-  const moves = [value + 1, value - 1, value * 2, value / 2, -value, value * 10, Math.round(value * 1.5), value * other, other, Math.floor(value / 3)];
+  const moves = [
+    value + 1,
+    value - 1,
+    value * 2,
+    value / 2,
+    -value,
+    value * 10,
+    Math.round(value * 1.5),
+    value * other,
+    other,
+    Math.floor(value / 3),
+  ];
   return atom.number(rng.pick(moves));
 }
 
@@ -78,7 +89,10 @@ function mutateCandidate(candidate, hint, pool, rng, depth = 0) {
   if (candidate.kind === 'array') return mutateArray(candidate, hint, pool, rng, depth);
   if (candidate.kind === 'object') return mutateObject(candidate, hint, pool, rng, depth);
   // What a mock returns steers the code that calls it (`res.getHeader('Vary')`).
-  if (candidate.kind === 'mock') return rng.chance(0.5) ? mockOf({ returns: pool.random(EMPTY_HINT, depth + 1) }) : pool.random(functionHint(), depth);
+  if (candidate.kind === 'mock')
+    return rng.chance(0.5)
+      ? mockOf({ returns: pool.random(EMPTY_HINT, depth + 1) })
+      : pool.random(functionHint(), depth);
   return pool.random(hint, depth);
 }
 

@@ -15,17 +15,25 @@ const MAX_RANDOM_OPS = 3;
 const MAX_PAIR_SEEDS = 24;
 const MAX_STEPS = 5;
 const MAX_EXTENSIONS = 8;
-const UNKNOWN_SLOTS = [0, 1].map((i) => ({ name: i ? 'second' : 'value', hint: EMPTY_HINT, rest: false, optional: true }));
+const UNKNOWN_SLOTS = [0, 1].map((i) => ({
+  name: i ? 'second' : 'value',
+  hint: EMPTY_HINT,
+  rest: false,
+  optional: true,
+}));
 // Chance that a member call reuses an argument of an earlier step: `add('a')` then `remove('a')`.
 const REUSE_CHANCE = 0.4;
 // Methods that read state: called after a step that changed it (see observers()).
-const OBSERVER_NAME = /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|length|peek|keys$|values$|entries$|list|all$|current|state|snapshot|dump)/i;
+const OBSERVER_NAME =
+  /^(get|is|has|to[A-Z]|toString$|value|valueOf$|size|count|length|peek|keys$|values$|entries$|list|all$|current|state|snapshot|dump)/i;
 const MAX_OBSERVERS = 3;
 // Methods that take state away or end it: called after the methods that put state in, so that
 // `pop()` meets a pushed item, `delete(key)` a set key, `close()` an opened file.
-const TAKER_NAME = /^(pop|shift|dequeue|take|remove|delete|del$|unset|evict|clear|reset|flush|drain|close|end$|destroy|dispose|stop|cancel|abort|off$|unsubscribe|unregister|unbind|unwatch|detach)/i;
+const TAKER_NAME =
+  /^(pop|shift|dequeue|take|remove|delete|del$|unset|evict|clear|reset|flush|drain|close|end$|destroy|dispose|stop|cancel|abort|off$|unsubscribe|unregister|unbind|unwatch|detach)/i;
 // Parameter names that hold a function to call later.
-const FUNCTION_NAME = /^(cb|callback|fn|func|handler|listener|hook|done|next|subscriber|observer|on[A-Z]\w*)$|(Callback|Handler|Listener|Fn)$/;
+const FUNCTION_NAME =
+  /^(cb|callback|fn|func|handler|listener|hook|done|next|subscriber|observer|on[A-Z]\w*)$|(Callback|Handler|Listener|Fn)$/;
 // Members in one whole-class sequence seed (construction not counted).
 const MAX_SEQUENCE_STEPS = 7;
 // Chance that a member call gets another instance of the class: `a.add(new Fraction(1, 3))`.
@@ -55,7 +63,10 @@ function argumentSlots(params) {
 }
 
 function clone(scenario) {
-  return { targetId: scenario.targetId, steps: scenario.steps.map((step) => ({ ...step, args: step.args ? [...step.args] : undefined })) };
+  return {
+    targetId: scenario.targetId,
+    steps: scenario.steps.map((step) => ({ ...step, args: step.args ? [...step.args] : undefined })),
+  };
 }
 
 // `const store = makeStore()`: a name for a returned value from the function that returned it.
@@ -68,12 +79,15 @@ function resultName(step, isFunction) {
 
 // Methods of a returned object, or of a returned function (`debounced.clear`).
 function methodsOf(description) {
-  if (description.t === 'function') return (description.members || []).filter((member) => member.kind === 'method').map((member) => member.name);
+  if (description.t === 'function')
+    return (description.members || []).filter((member) => member.kind === 'method').map((member) => member.name);
   return description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
 }
 
 function gettersOf(description) {
-  return description.t === 'function' ? (description.members || []).filter((member) => member.kind === 'getter').map((member) => member.name) : [];
+  return description.t === 'function'
+    ? (description.members || []).filter((member) => member.kind === 'getter').map((member) => member.name)
+    : [];
 }
 
 // Whether two candidates are atoms of one type (a key reused by a later call must fit there).
@@ -117,7 +131,9 @@ class ScenarioFactory {
   // First seeds for every slot up to the last required one.
   firstArgs(slots, seedLists) {
     let count = 0;
-    slots.forEach((slot, index) => { if (!slot.optional) count = index + 1; });
+    slots.forEach((slot, index) => {
+      if (!slot.optional) count = index + 1;
+    });
     return seedLists.slice(0, count).map((list) => list[0]);
   }
 
@@ -155,7 +171,13 @@ class ScenarioFactory {
   // the constructor's, by default each slot's second seed (the receiver gets the first).
   instanceArgument(args = this.slots.map((slot, i) => this.seedLists[i][1] || this.seedLists[i][0])) {
     const required = this.firstArgs(this.slots, this.seedLists).length;
-    return atom.expression('instance', `new ${this.target.callee}(${args.slice(0, Math.max(required, 1)).map((arg) => toSource(arg)).join(', ')})`);
+    return atom.expression(
+      'instance',
+      `new ${this.target.callee}(${args
+        .slice(0, Math.max(required, 1))
+        .map((arg) => toSource(arg))
+        .join(', ')})`,
+    );
   }
 
   memberStep(member, args) {
@@ -175,7 +197,12 @@ class ScenarioFactory {
         yield this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]);
       }
       for (const flag of this.target.flags || []) {
-        const call = { op: 'call', callee: this.target.callee, args: this.firstArgs(this.slots, this.seedLists), params: this.slots };
+        const call = {
+          op: 'call',
+          callee: this.target.callee,
+          args: this.firstArgs(this.slots, this.seedLists),
+          params: this.slots,
+        };
         yield this.scenario([this.flagStep(flag, !flag.value), call]);
       }
       return;
@@ -185,11 +212,21 @@ class ScenarioFactory {
     yield* this.sequenceSeeds(construct);
     yield* this.pairSeeds(construct);
     for (const member of this.members) {
-      const seedLists = member.slots.map((slot, i) => [...this.pool.seeds(slot.hint), ...(i === 0 && this.slots.length ? [this.instanceArgument()] : [])]);
-      const sweeps = member.kind === 'getter' ? [[]] : member.kind === 'setter' ? seedLists[0].map((value) => [value]) : this.argumentSweeps(member.slots, seedLists);
+      const seedLists = member.slots.map((slot, i) => [
+        ...this.pool.seeds(slot.hint),
+        ...(i === 0 && this.slots.length ? [this.instanceArgument()] : []),
+      ]);
+      const sweeps =
+        member.kind === 'getter'
+          ? [[]]
+          : member.kind === 'setter'
+            ? seedLists[0].map((value) => [value])
+            : this.argumentSweeps(member.slots, seedLists);
       for (const args of sweeps) {
         const steps = [construct, this.memberStep(member, args)];
-        const getter = member.kind === 'setter' && this.members.find((other) => other.kind === 'getter' && other.name === member.name);
+        const getter =
+          member.kind === 'setter' &&
+          this.members.find((other) => other.kind === 'getter' && other.name === member.name);
         if (getter) steps.push(this.memberStep(getter, []));
         yield this.scenario(steps);
       }
@@ -222,11 +259,27 @@ class ScenarioFactory {
   // readers and takers. makeStep(member, args) builds the step.
   wholeSequence(members, makeStep) {
     if (members.length < 2) return null;
-    const writers = members.filter((member) => (member.kind === 'method' && member.slots.some((slot) => !slot.optional) && !TAKER_NAME.test(member.name) && !OBSERVER_NAME.test(member.name)) || member.kind === 'setter');
+    const writers = members.filter(
+      (member) =>
+        (member.kind === 'method' &&
+          member.slots.some((slot) => !slot.optional) &&
+          !TAKER_NAME.test(member.name) &&
+          !OBSERVER_NAME.test(member.name)) ||
+        member.kind === 'setter',
+    );
     if (!writers.length) return null;
-    const takers = members.filter((member) => member.kind === 'method' && !writers.includes(member) && TAKER_NAME.test(member.name));
-    const readers = members.filter((member) => !writers.includes(member) && !takers.includes(member) && member.kind !== 'setter');
-    const ordered = [...writers, ...readers.filter((member) => member.kind === 'method'), ...takers, ...readers.filter((member) => member.kind === 'getter')];
+    const takers = members.filter(
+      (member) => member.kind === 'method' && !writers.includes(member) && TAKER_NAME.test(member.name),
+    );
+    const readers = members.filter(
+      (member) => !writers.includes(member) && !takers.includes(member) && member.kind !== 'setter',
+    );
+    const ordered = [
+      ...writers,
+      ...readers.filter((member) => member.kind === 'method'),
+      ...takers,
+      ...readers.filter((member) => member.kind === 'getter'),
+    ];
     const byName = new Map();
     let key = null;
     const step = (member) => {
@@ -255,7 +308,10 @@ class ScenarioFactory {
     const methods = this.members.filter((member) => member.kind === 'method' && member.slots.length);
     let count = 0;
     for (const first of methods) {
-      const args = this.firstArgs(first.slots, first.slots.map((slot) => this.pool.seeds(slot.hint)));
+      const args = this.firstArgs(
+        first.slots,
+        first.slots.map((slot) => this.pool.seeds(slot.hint)),
+      );
       if (!args.length) continue;
       for (const second of methods) {
         if (second === first || count++ >= MAX_PAIR_SEEDS) continue;
@@ -268,7 +324,11 @@ class ScenarioFactory {
   randomArgs(slots, earlier = []) {
     const required = slots.filter((slot) => !slot.optional).length;
     const count = required + this.rng.int(slots.length - required + 1);
-    return slots.slice(0, count).map((slot) => (earlier.length && this.rng.chance(REUSE_CHANCE) ? this.rng.pick(earlier) : this.pool.random(slot.hint)));
+    return slots
+      .slice(0, count)
+      .map((slot) =>
+        earlier.length && this.rng.chance(REUSE_CHANCE) ? this.rng.pick(earlier) : this.pool.random(slot.hint),
+      );
   }
 
   randomMemberStep(previousSteps = []) {
@@ -284,7 +344,11 @@ class ScenarioFactory {
   random() {
     if (this.target.kind === 'value') return this.scenario([{ op: 'read', callee: this.target.callee }]);
     if (this.target.kind === 'function') {
-      return this.withRandomFlag(this.scenario([{ op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots }]));
+      return this.withRandomFlag(
+        this.scenario([
+          { op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots },
+        ]),
+      );
     }
     const steps = [this.constructStep(this.randomArgs(this.slots))];
     if (this.members.length) {
@@ -316,7 +380,11 @@ class ScenarioFactory {
       const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
       if (value.t === 'function') {
         // A returned function often takes a function to run (`limit(() => task())`, a wrapper).
-        const argumentLists = [[], ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))), [mockOf({ returns: atom.string('done') })]];
+        const argumentLists = [
+          [],
+          ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))),
+          [mockOf({ returns: atom.string('done') })],
+        ];
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
           ...this.wrapperVariants(steps),
@@ -328,20 +396,46 @@ class ScenarioFactory {
       const methods = methodsOf(value);
       if (methods.includes('on') && methods.includes('emit')) last.recordEvents = true;
       const members = methods.map((name) => ({ name, kind: 'method', slots: this.methodSlots(name) }));
-      const sequence = this.wholeSequence(members, (member, args) => ({ op: 'method', receiver: last.bind, name: member.name, args, params: member.slots }));
-      const whole = sequence ? [this.scenario([...steps, ...sequence.ordered.slice(0, MAX_STEPS - steps.length).map(sequence.step)])] : [];
-      return [...whole, ...methods.flatMap((name) => {
-        const slots = this.methodSlots(name);
-        return [this.firstArgs(slots, slots.map((slot) => this.pool.seeds(slot.hint))), this.randomArgs(slots)]
-          .map((args) => follow({ op: 'method', name, args, params: slots }));
-      })].slice(0, MAX_EXTENSIONS);
+      const sequence = this.wholeSequence(members, (member, args) => ({
+        op: 'method',
+        receiver: last.bind,
+        name: member.name,
+        args,
+        params: member.slots,
+      }));
+      const whole = sequence
+        ? [this.scenario([...steps, ...sequence.ordered.slice(0, MAX_STEPS - steps.length).map(sequence.step)])]
+        : [];
+      return [
+        ...whole,
+        ...methods.flatMap((name) => {
+          const slots = this.methodSlots(name);
+          return [
+            this.firstArgs(
+              slots,
+              slots.map((slot) => this.pool.seeds(slot.hint)),
+            ),
+            this.randomArgs(slots),
+          ].map((args) => follow({ op: 'method', name, args, params: slots }));
+        }),
+      ].slice(0, MAX_EXTENSIONS);
     }
     // A returned function called a second time: `once(fn)` and caches answer differently.
-    if (last.op === 'invoke' && outcome && outcome.kind !== 'throw') return [this.scenario([...steps, { ...last, args: [...last.args] }])];
+    if (last.op === 'invoke' && outcome && outcome.kind !== 'throw')
+      return [this.scenario([...steps, { ...last, args: [...last.args] }])];
     // An object with methods bound by an earlier step: call its methods again.
-    const holder = steps.map((step, index) => ({ step, outcome: outcomes[index] })).reverse()
-      .find(({ step, outcome: held }) => step.bind && held && held.kind !== 'throw' && held.value && ['object', 'function'].includes(held.value.t)
-        && methodsOf(held.value).length + gettersOf(held.value).length);
+    const holder = steps
+      .map((step, index) => ({ step, outcome: outcomes[index] }))
+      .reverse()
+      .find(
+        ({ step, outcome: held }) =>
+          step.bind &&
+          held &&
+          held.kind !== 'throw' &&
+          held.value &&
+          ['object', 'function'].includes(held.value.t) &&
+          methodsOf(held.value).length + gettersOf(held.value).length,
+      );
     if (!holder || holder.step.op === 'new') return [];
     const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
     const held = holder.outcome.value;
@@ -350,7 +444,16 @@ class ScenarioFactory {
     return [
       ...methodsOf(held).map((name) => {
         const slots = held.t === 'function' ? [] : this.methodSlots(name);
-        return this.scenario([...steps, { op: 'method', receiver: holder.step.bind, name, args: held.t === 'function' ? argsFor(slots) : this.randomArgs(slots, earlier), params: slots }]);
+        return this.scenario([
+          ...steps,
+          {
+            op: 'method',
+            receiver: holder.step.bind,
+            name,
+            args: held.t === 'function' ? argsFor(slots) : this.randomArgs(slots, earlier),
+            params: slots,
+          },
+        ]);
       }),
       ...gettersOf(held).map((name) => this.scenario([...steps, { op: 'get', receiver: holder.step.bind, name }])),
     ].slice(0, MAX_EXTENSIONS);
@@ -362,11 +465,22 @@ class ScenarioFactory {
   // to be a function, seeds already pass one.
   wrapperVariants(steps) {
     const last = steps[steps.length - 1];
-    if (this.wrapperTried || last.op !== 'call' || last.callee !== this.target.callee || (last.args || []).some((arg) => arg.kind === 'mock')) return [];
+    if (
+      this.wrapperTried ||
+      last.op !== 'call' ||
+      last.callee !== this.target.callee ||
+      (last.args || []).some((arg) => arg.kind === 'mock')
+    )
+      return [];
     if (!this.slots.length || !this.slots[0].hint.isEmpty()) return [];
     this.wrapperTried = true;
     const wrapped = { ...last, args: [mockOf({ returns: atom.string('done') }), ...(last.args || []).slice(1)] };
-    const invoke = (args) => this.scenario([...steps.slice(0, -1), wrapped, { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS }]);
+    const invoke = (args) =>
+      this.scenario([
+        ...steps.slice(0, -1),
+        wrapped,
+        { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS },
+      ]);
     return [invoke([]), invoke(this.randomArgs(UNKNOWN_SLOTS.slice(0, 1)))];
   }
 
@@ -382,10 +496,16 @@ class ScenarioFactory {
     const held = outcomes[bindIndex].value;
     let reads;
     if (scenario.steps[bindIndex].op === 'new') {
-      reads = this.members.filter((member) => (member.kind === 'getter' || (member.kind === 'method' && !member.slots.length && OBSERVER_NAME.test(member.name))))
+      reads = this.members
+        .filter(
+          (member) =>
+            member.kind === 'getter' ||
+            (member.kind === 'method' && !member.slots.length && OBSERVER_NAME.test(member.name)),
+        )
         .map((member) => this.memberStep(member, []));
     } else if (held && held.t === 'object') {
-      reads = methodsOf(held).filter((name) => OBSERVER_NAME.test(name) && !this.methodSlots(name).some((slot) => !slot.optional))
+      reads = methodsOf(held)
+        .filter((name) => OBSERVER_NAME.test(name) && !this.methodSlots(name).some((slot) => !slot.optional))
         .map((name) => ({ op: 'method', name, args: [], params: this.methodSlots(name) }));
     } else if (held && held.t === 'function') {
       // A returned function's getters (`debounced.isPending` after `debounced()`).
@@ -401,15 +521,29 @@ class ScenarioFactory {
   timerAdvances(scenario) {
     const last = scenario.steps[scenario.steps.length - 1];
     if (last.op === 'advance' || scenario.steps.length >= MAX_STEPS) return [];
-    const amounts = [...new Set(this.pool.minedFor('number').map((n) => n.value).filter((n) => Number.isInteger(n) && n > 0 && n <= 3600000))].slice(0, 3);
-    return [...amounts.map((ms) => ({ op: 'advance', ms })), { op: 'advance' }].map((step) => this.scenario([...scenario.steps, step]));
+    const amounts = [
+      ...new Set(
+        this.pool
+          .minedFor('number')
+          .map((n) => n.value)
+          .filter((n) => Number.isInteger(n) && n > 0 && n <= 3600000),
+      ),
+    ].slice(0, 3);
+    return [...amounts.map((ms) => ({ op: 'advance', ms })), { op: 'advance' }].map((step) =>
+      this.scenario([...scenario.steps, step]),
+    );
   }
 
   // A scenario that repeats its last call: caches and counters behave differently the second time.
   repeated(scenario) {
     const last = scenario.steps[scenario.steps.length - 1];
     if (last.op !== 'call' || scenario.steps.length >= MAX_STEPS) return this.mutate(scenario);
-    const args = this.rng.chance(0.5) ? last.args : this.randomArgs(this.slots, last.args.filter((arg) => arg.kind === 'atom'));
+    const args = this.rng.chance(0.5)
+      ? last.args
+      : this.randomArgs(
+          this.slots,
+          last.args.filter((arg) => arg.kind === 'atom'),
+        );
     return this.scenario([...scenario.steps, { ...last, args }]);
   }
 
@@ -418,7 +552,8 @@ class ScenarioFactory {
   mutate(original) {
     const scenario = clone(original);
     const steps = scenario.steps;
-    if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1)) return this.repeated(scenario);
+    if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1))
+      return this.repeated(scenario);
     if (steps[0].op === 'assign' && this.rng.chance(0.1)) return this.scenario(steps.slice(1));
     const constructed = steps.findIndex((step) => step.op === 'new');
     if (constructed >= 0 && this.members.length && this.rng.chance(0.3)) {
@@ -443,7 +578,12 @@ class ScenarioFactory {
       step.args.pop();
     } else if (step.args.length) {
       const index = this.rng.int(step.args.length);
-      step.args[index] = mutateCandidate(step.args[index], slots[Math.min(index, slots.length - 1)].hint, this.pool, this.rng);
+      step.args[index] = mutateCandidate(
+        step.args[index],
+        slots[Math.min(index, slots.length - 1)].hint,
+        this.pool,
+        this.rng,
+      );
     } else {
       step.args.push(this.pool.random(slots[0].hint));
     }

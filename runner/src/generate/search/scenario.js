@@ -49,16 +49,26 @@ function argumentName(step, index) {
 
 function stepExpression(step, receiver, args) {
   switch (step.op) {
-    case 'call': return `${step.callee}(${args})`;
-    case 'new': return `new ${step.callee}(${args})`;
-    case 'method': return `${memberAccess(receiver, step.name)}(${args})`;
-    case 'get': return memberAccess(receiver, step.name);
-    case 'set': return `${memberAccess(receiver, step.name)} = ${args}`;
-    case 'invoke': return `${receiver}(${args})`;
-    case 'read': return step.callee;
-    case 'assign': return `${step.callee} = ${args}`;
-    case 'advance': return step.ms === undefined ? 'jest.runOnlyPendingTimers()' : `jest.advanceTimersByTime(${step.ms})`;
-    default: throw new Error(`unknown step ${step.op}`);
+    case 'call':
+      return `${step.callee}(${args})`;
+    case 'new':
+      return `new ${step.callee}(${args})`;
+    case 'method':
+      return `${memberAccess(receiver, step.name)}(${args})`;
+    case 'get':
+      return memberAccess(receiver, step.name);
+    case 'set':
+      return `${memberAccess(receiver, step.name)} = ${args}`;
+    case 'invoke':
+      return `${receiver}(${args})`;
+    case 'read':
+      return step.callee;
+    case 'assign':
+      return `${step.callee} = ${args}`;
+    case 'advance':
+      return step.ms === undefined ? 'jest.runOnlyPendingTimers()' : `jest.advanceTimersByTime(${step.ms})`;
+    default:
+      throw new Error(`unknown step ${step.op}`);
   }
 }
 

@@ -31,7 +31,7 @@ const MAX_COMBINED_STEPS = 5;
 const MAX_OBSERVED_STEPS = 8;
 // The second run sees a clock 400 days, 3 h 7 min 11.5 s later, so every value derived from the
 // current time (down to the millisecond, up to the year) differs from the first run's.
-const SECOND_RUN_CLOCK_SHIFT_MS = ((((400 * 24 + 3) * 60 + 7) * 60) + 11.5) * 1000;
+const SECOND_RUN_CLOCK_SHIFT_MS = (((400 * 24 + 3) * 60 + 7) * 60 + 11.5) * 1000;
 // Scenarios that reached nothing new are held (unconfirmed) as alternates: tests that may kill
 // mutants the kept ones miss (strengthen.js). Those that ended differently from every scenario
 // before (up to MAX_DISTINCT) come first; the others (a boundary value that returns what its
@@ -50,7 +50,10 @@ function outcomeSignature(outcomes) {
 }
 
 function scenarioKey(rendered) {
-  return rendered.declarations.map((d) => JSON.stringify(d.candidate)).join('|') + rendered.steps.map((s) => s.expression).join(';');
+  return (
+    rendered.declarations.map((d) => JSON.stringify(d.candidate)).join('|') +
+    rendered.steps.map((s) => s.expression).join(';')
+  );
 }
 
 // A scenario that ends in a value, not an error: the usage a reader of the tests wants to see.
@@ -61,8 +64,12 @@ function isHappyPath(outcomes) {
 
 // A run can become a test only if nothing disturbed it and every step finished.
 function usable(reply) {
-  return reply.ok && !reply.disturbances.length && reply.outcomes.length > 0
-    && reply.outcomes.every((outcome) => outcome.kind !== 'timeout' && !outcome.missingModule);
+  return (
+    reply.ok &&
+    !reply.disturbances.length &&
+    reply.outcomes.length > 0 &&
+    reply.outcomes.every((outcome) => outcome.kind !== 'timeout' && !outcome.missingModule)
+  );
 }
 
 class Search {
@@ -71,7 +78,20 @@ class Search {
   constructor({ modules, targets, executor, totalKeys, limits, observed, rng, log }) {
     this.modules = modules;
     this.observed = observed;
-    this.targets = targets.map(({ target, factory }) => ({ target, factory, seeds: factory.seeds(), seedsDone: false, tries: 0, gains: 0, entries: [], pending: [], distinct: [], alike: [], alikeSeen: 0, signatures: new Set() }));
+    this.targets = targets.map(({ target, factory }) => ({
+      target,
+      factory,
+      seeds: factory.seeds(),
+      seedsDone: false,
+      tries: 0,
+      gains: 0,
+      entries: [],
+      pending: [],
+      distinct: [],
+      alike: [],
+      alikeSeen: 0,
+      signatures: new Set(),
+    }));
     this.executor = executor;
     this.totalKeys = totalKeys;
     this.limits = limits;
@@ -88,11 +108,18 @@ class Search {
   async runOnce(target, scenario, clockShiftMs = 0, override = null) {
     const module = this.modules.get(target.file);
     const program = programSource(renderScenario(scenario, module.bindingNames), module.bindingNames);
-    const fullMs = this.limits.loadMs + scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) + 1000;
+    const fullMs =
+      this.limits.loadMs +
+      scenario.steps.length * (this.limits.syncMs + this.limits.asyncMs + this.limits.callbackMs) +
+      1000;
     // A mutant that hangs is killed (as Stryker counts a timeout); it need not be waited for long.
     const timeoutMs = override ? Math.min(fullMs, MUTANT_RUN_MS) : fullMs;
     this.executions++;
-    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, { clockShiftMs, fakeTimers: module.fakeTimers, override });
+    const reply = await this.executor.run(module.entry, module.bindings, program, timeoutMs, {
+      clockShiftMs,
+      fakeTimers: module.fakeTimers,
+      override,
+    });
     return { ...reply, usable: usable(reply) };
   }
 
@@ -107,18 +134,30 @@ class Search {
     if (!merged) return null;
     const ran = { targetId: scenario.targetId, steps: scenario.steps.slice(0, merged.outcomes.length) };
     const module = this.modules.get(target.file);
-    return { target, scenario: ran, rendered: renderScenario(ran, module.bindingNames), ...merged, keys: new Set(merged.keys), happy: isHappyPath(merged.outcomes) };
+    return {
+      target,
+      scenario: ran,
+      rendered: renderScenario(ran, module.bindingNames),
+      ...merged,
+      keys: new Set(merged.keys),
+      happy: isHappyPath(merged.outcomes),
+    };
   }
 
   // What calls return are candidate inputs for other calls: primitives, and a few of the strings
   // in a returned list or table, and its keys (`getCodes()` gives `getName('AD')` its input).
   observeResults(outcomes) {
-    const primitive = (value) => value && (value.t === 'string' || (value.t === 'number' && typeof value.v === 'number'));
+    const primitive = (value) =>
+      value && (value.t === 'string' || (value.t === 'number' && typeof value.v === 'number'));
     for (const outcome of outcomes) {
       const value = outcome.value;
       if (!value || (outcome.kind !== 'return' && outcome.kind !== 'resolve')) continue;
       if (primitive(value)) this.observed.add(value.v);
-      else if (value.t === 'array') value.items.filter(primitive).slice(0, OBSERVED_PARTS).forEach((item) => this.observed.add(item.v));
+      else if (value.t === 'array')
+        value.items
+          .filter(primitive)
+          .slice(0, OBSERVED_PARTS)
+          .forEach((item) => this.observed.add(item.v));
       else if (value.t === 'object') {
         value.entries.slice(0, OBSERVED_PARTS).forEach(([key, item]) => {
           this.observed.add(key);
@@ -184,20 +223,27 @@ class Search {
       if (!next.done) return next.value;
       slot.seedsDone = true;
     }
-    const base = slot.entries.length && this.rng.chance(MUTATION_SHARE)
-      // Recent finds are the most promising parents.
-      ? slot.factory.mutate(this.rng.pick(slot.entries.slice(-8)).scenario)
-      : slot.factory.random();
+    const base =
+      slot.entries.length && this.rng.chance(MUTATION_SHARE)
+        ? // Recent finds are the most promising parents.
+          slot.factory.mutate(this.rng.pick(slot.entries.slice(-8)).scenario)
+        : slot.factory.random();
     return this.rng.chance(COMBINATION_SHARE) ? this.combined(slot, base) : base;
   }
 
   // `scenario` preceded by the calls of a kept scenario of another export of the same file.
   combined(slot, scenario) {
     if (slot.target.kind !== 'function') return scenario;
-    const others = this.targets.filter((other) => other !== slot && other.target.file === slot.target.file && other.entries.length);
+    const others = this.targets.filter(
+      (other) => other !== slot && other.target.file === slot.target.file && other.entries.length,
+    );
     if (!others.length) return scenario;
     const before = this.rng.pick(this.rng.pick(others).entries).scenario.steps;
-    if (before.some((step) => step.op !== 'call' || step.bind) || before.length + scenario.steps.length > MAX_COMBINED_STEPS) return scenario;
+    if (
+      before.some((step) => step.op !== 'call' || step.bind) ||
+      before.length + scenario.steps.length > MAX_COMBINED_STEPS
+    )
+      return scenario;
     return { ...scenario, steps: [...before, ...scenario.steps] };
   }
 
@@ -244,11 +290,22 @@ class Search {
       const seeding = this.targets.some((slot) => !slot.seedsDone);
       if (this.covered.size >= this.totalKeys) {
         coveredAt = coveredAt || clock.now();
-        if (!seeding || clock.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) { stop = 'covered'; break; }
+        if (!seeding || clock.now() - coveredAt > SEEDS_AFTER_COVERAGE_MS) {
+          stop = 'covered';
+          break;
+        }
       }
       const patience = Math.min(STALL_MAX_MS, Math.max(STALL_MIN_MS, STALL_SHARE * (lastGainAt - started)));
       const now = clock.now();
-      if (!seeding && sinceProgress > STALL_SCENARIOS && now - lastGainAt > patience && now - lastProgressAt > STALL_MIN_MS) { stop = 'stalled'; break; }
+      if (
+        !seeding &&
+        sinceProgress > STALL_SCENARIOS &&
+        now - lastGainAt > patience &&
+        now - lastProgressAt > STALL_MIN_MS
+      ) {
+        stop = 'stalled';
+        break;
+      }
       const slot = this.pickSlot();
       const distinctBefore = heldDistinct();
       const gained = await this.try(slot, this.nextScenario(slot));
@@ -261,7 +318,9 @@ class Search {
         sinceProgress++;
       }
     }
-    this.log(`search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, last progress at ${lastProgressAt - started} ms, stopped (${stop}) at ${clock.now() - started} ms`);
+    this.log(
+      `search: ${this.executions} scenarios run, ${this.corpus.length} kept, ${this.covered.size}/${this.totalKeys} coverage keys; last gain at ${lastGainAt - started} ms, last progress at ${lastProgressAt - started} ms, stopped (${stop}) at ${clock.now() - started} ms`,
+    );
     return this.corpus;
   }
 }

@@ -17,7 +17,12 @@ function sharedEnds(a, b) {
   let prefix = a.slice(0, start);
   while (prefix && /[A-Za-z0-9]/.test(prefix[prefix.length - 1])) prefix = prefix.slice(0, -1);
   let end = 0;
-  while (end < a.length - prefix.length && end < b.length - prefix.length && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  while (
+    end < a.length - prefix.length &&
+    end < b.length - prefix.length &&
+    a[a.length - 1 - end] === b[b.length - 1 - end]
+  )
+    end++;
   let suffix = end ? a.slice(-end) : '';
   while (suffix && /[A-Za-z0-9]/.test(suffix[0])) suffix = suffix.slice(1);
   return prefix || suffix ? { prefix, suffix } : null;
@@ -31,7 +36,8 @@ function mergeDescriptions(a, b) {
     return ends ? { t: 'unstable', types: ['string'], ...ends } : { t: 'unstable', types: ['string'] };
   }
   switch (a.t) {
-    case 'array': case 'arguments':
+    case 'array':
+    case 'arguments':
       if (a.items.length !== b.items.length) return { t: 'unstable', types: [a.t] };
       return { ...a, items: a.items.map((item, i) => mergeDescriptions(item, b.items[i])) };
     case 'object': {
@@ -49,7 +55,8 @@ function mergeDescriptions(a, b) {
 }
 
 function mergeOutcome(a, b) {
-  if (a.kind !== b.kind || Boolean(a.done) !== Boolean(b.done) || String(a.calledBack) !== String(b.calledBack)) return null;
+  if (a.kind !== b.kind || Boolean(a.done) !== Boolean(b.done) || String(a.calledBack) !== String(b.calledBack))
+    return null;
   return a.value ? { ...a, value: mergeDescriptions(a.value, b.value) } : a;
 }
 
@@ -59,7 +66,10 @@ function mergeEffects(a, b) {
     ...effect,
     before: mergeDescriptions(effect.before, b[i].before),
     after: mergeDescriptions(effect.after, b[i].after),
-    mocks: effect.mocks.map((mock, j) => ({ ...mock, calls: b[i].mocks[j] ? mergeDescriptions(mock.calls, b[i].mocks[j].calls) : { t: 'unstable', types: [] } })),
+    mocks: effect.mocks.map((mock, j) => ({
+      ...mock,
+      calls: b[i].mocks[j] ? mergeDescriptions(mock.calls, b[i].mocks[j].calls) : { t: 'unstable', types: [] },
+    })),
   }));
 }
 
@@ -80,18 +90,33 @@ function matchesDescription(expected, actual) {
   if (!actual) return false;
   if (expected.t === 'unstable') {
     if (expected.prefix !== undefined) {
-      return actual.t === 'unstable' || (actual.t === 'string' && !actual.long && actual.v.startsWith(expected.prefix) && actual.v.endsWith(expected.suffix)
-        && actual.v.length >= expected.prefix.length + expected.suffix.length);
+      return (
+        actual.t === 'unstable' ||
+        (actual.t === 'string' &&
+          !actual.long &&
+          actual.v.startsWith(expected.prefix) &&
+          actual.v.endsWith(expected.suffix) &&
+          actual.v.length >= expected.prefix.length + expected.suffix.length)
+      );
     }
     return !expected.types.length || expected.types.includes(actual.t) || actual.t === 'unstable';
   }
   if (expected.t !== actual.t) return false;
   switch (expected.t) {
-    case 'array': case 'arguments':
-      return expected.items.length === actual.items.length && expected.items.every((item, i) => matchesDescription(item, actual.items[i]));
+    case 'array':
+    case 'arguments':
+      return (
+        expected.items.length === actual.items.length &&
+        expected.items.every((item, i) => matchesDescription(item, actual.items[i]))
+      );
     case 'object':
-      return expected.ctor === actual.ctor && expected.entries.length === actual.entries.length
-        && expected.entries.every(([key, value], i) => actual.entries[i][0] === key && matchesDescription(value, actual.entries[i][1]));
+      return (
+        expected.ctor === actual.ctor &&
+        expected.entries.length === actual.entries.length &&
+        expected.entries.every(
+          ([key, value], i) => actual.entries[i][0] === key && matchesDescription(value, actual.entries[i][1]),
+        )
+      );
     case 'error':
       return expected.ctor === actual.ctor && (expected.message === null || expected.message === actual.message);
     default:
@@ -101,21 +126,33 @@ function matchesDescription(expected, actual) {
 
 function effectsMatch(expected, actual) {
   if (!Array.isArray(actual) || expected.length !== actual.length) return false;
-  return expected.every((effects, i) => effects.length === actual[i].length && effects.every((effect, j) => {
-    const other = actual[i][j];
-    return matchesDescription(effect.after, other.after) && effect.mocks.every((mock, k) => other.mocks[k] && matchesDescription(mock.calls, other.mocks[k].calls));
-  }));
+  return expected.every(
+    (effects, i) =>
+      effects.length === actual[i].length &&
+      effects.every((effect, j) => {
+        const other = actual[i][j];
+        return (
+          matchesDescription(effect.after, other.after) &&
+          effect.mocks.every((mock, k) => other.mocks[k] && matchesDescription(mock.calls, other.mocks[k].calls))
+        );
+      }),
+  );
 }
 
 // Whether a run ends the way `expected` (a merged entry, or a first run) did in everything a test
 // asserts: outcomes, values, effects; a run that failed, was disturbed or did not finish does not.
 function matchesRun(expected, reply) {
-  if (!reply || !reply.ok || !Array.isArray(reply.outcomes) || (reply.disturbances && reply.disturbances.length)) return false;
+  if (!reply || !reply.ok || !Array.isArray(reply.outcomes) || (reply.disturbances && reply.disturbances.length))
+    return false;
   if (reply.outcomes.length !== expected.outcomes.length) return false;
   const outcomesMatch = expected.outcomes.every((outcome, i) => {
     const other = reply.outcomes[i];
-    return outcome.kind === other.kind && Boolean(outcome.done) === Boolean(other.done) && String(outcome.calledBack) === String(other.calledBack)
-      && (!outcome.value || matchesDescription(outcome.value, other.value));
+    return (
+      outcome.kind === other.kind &&
+      Boolean(outcome.done) === Boolean(other.done) &&
+      String(outcome.calledBack) === String(other.calledBack) &&
+      (!outcome.value || matchesDescription(outcome.value, other.value))
+    );
   });
   return outcomesMatch && effectsMatch(expected.effects || [], reply.effects || []);
 }

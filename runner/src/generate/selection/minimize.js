@@ -8,7 +8,9 @@
 // The chosen scenarios keep discovery order.
 
 function scenarioSize(entry) {
-  return entry.rendered.steps.length * 1000 + entry.rendered.steps.reduce((sum, step) => sum + step.expression.length, 0);
+  return (
+    entry.rendered.steps.length * 1000 + entry.rendered.steps.reduce((sum, step) => sum + step.expression.length, 0)
+  );
 }
 
 // Negative when `a` is the better pick among scenarios of equal gain.
@@ -23,7 +25,8 @@ function completedMembers(entry) {
   const members = new Set();
   (entry.scenario ? entry.scenario.steps : []).forEach((step, index) => {
     const outcome = entry.outcomes[index];
-    if (step.receiver && step.name && outcome && (outcome.kind === 'return' || outcome.kind === 'resolve')) members.add(`${entry.target.id}.${step.name}`);
+    if (step.receiver && step.name && outcome && (outcome.kind === 'return' || outcome.kind === 'resolve'))
+      members.add(`${entry.target.id}.${step.name}`);
   });
   return members;
 }
@@ -76,7 +79,9 @@ function minimizeCorpus(corpus) {
   for (const target of new Set(corpus.map((entry) => entry.target))) {
     const entries = corpus.filter((entry) => entry.target === target);
     if (entries.some((entry) => chosen.has(entry) && entry.happy)) continue;
-    const happy = entries.filter((entry) => entry.happy).sort((a, b) => b.keys.size - a.keys.size || scenarioSize(a) - scenarioSize(b))[0];
+    const happy = entries
+      .filter((entry) => entry.happy)
+      .sort((a, b) => b.keys.size - a.keys.size || scenarioSize(a) - scenarioSize(b))[0];
     if (happy) chosen.add(happy);
   }
   chooseMemberUses(corpus, chosen);

@@ -10,13 +10,49 @@ const { parseSource } = require('../analysis/parse');
 
 const MAX_MUTANTS = 160;
 
-const EQUALITY = { '<': ['<='], '<=': ['<'], '>': ['>='], '>=': ['>'], '===': ['!=='], '!==': ['==='], '==': ['!='], '!=': ['=='] };
+const EQUALITY = {
+  '<': ['<='],
+  '<=': ['<'],
+  '>': ['>='],
+  '>=': ['>'],
+  '===': ['!=='],
+  '!==': ['==='],
+  '==': ['!='],
+  '!=': ['=='],
+};
 const ARITHMETIC = { '+': ['-'], '-': ['+'], '*': ['/'], '/': ['*'], '%': ['*'] };
 const LOGICAL = { '&&': ['||'], '||': ['&&'], '??': ['&&'] };
 // Calls whose result is their receiver, changed: dropping the call keeps the program valid.
-const DROPPABLE_METHODS = new Set(['toLowerCase', 'toUpperCase', 'toLocaleLowerCase', 'toLocaleUpperCase', 'trim', 'trimStart', 'trimEnd',
-  'sort', 'reverse', 'slice', 'substring', 'substr', 'filter', 'concat', 'flat', 'padStart', 'padEnd', 'repeat']);
-const SWAPPED_METHODS = { startsWith: 'endsWith', endsWith: 'startsWith', some: 'every', every: 'some', min: 'max', max: 'min', trimStart: 'trimEnd', trimEnd: 'trimStart' };
+const DROPPABLE_METHODS = new Set([
+  'toLowerCase',
+  'toUpperCase',
+  'toLocaleLowerCase',
+  'toLocaleUpperCase',
+  'trim',
+  'trimStart',
+  'trimEnd',
+  'sort',
+  'reverse',
+  'slice',
+  'substring',
+  'substr',
+  'filter',
+  'concat',
+  'flat',
+  'padStart',
+  'padEnd',
+  'repeat',
+]);
+const SWAPPED_METHODS = {
+  startsWith: 'endsWith',
+  endsWith: 'startsWith',
+  some: 'every',
+  every: 'some',
+  min: 'max',
+  max: 'min',
+  trimStart: 'trimEnd',
+  trimEnd: 'trimStart',
+};
 
 function isDirective(node, ancestors) {
   const parent = ancestors[ancestors.length - 2];
@@ -27,8 +63,10 @@ function isDirective(node, ancestors) {
 function isModuleName(node, ancestors) {
   const parent = ancestors[ancestors.length - 2];
   if (!parent) return false;
-  if (['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression'].includes(parent.type)) return true;
-  if (parent.type === 'CallExpression' && parent.callee.type === 'Identifier' && parent.callee.name === 'require') return true;
+  if (['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression'].includes(parent.type))
+    return true;
+  if (parent.type === 'CallExpression' && parent.callee.type === 'Identifier' && parent.callee.name === 'require')
+    return true;
   if (parent.type === 'Property' && parent.key === node && !parent.computed) return true;
   return parent.type === 'MemberExpression' && parent.property === node && !parent.computed;
 }
@@ -42,18 +80,29 @@ function rowOf(node, ancestors) {
     const holder = ancestors[i];
     if (holder.type === 'Property') continue;
     if (holder.type !== 'ArrayExpression' && holder.type !== 'ObjectExpression') return null;
-    const parts = holder.type === 'ArrayExpression' ? holder.elements : holder.properties.flatMap((property) => (property.type === 'Property' ? [property.key, property.value] : []));
+    const parts =
+      holder.type === 'ArrayExpression'
+        ? holder.elements
+        : holder.properties.flatMap((property) => (property.type === 'Property' ? [property.key, property.value] : []));
     const strings = [];
     const regexes = [];
     for (const part of parts) {
       // An object's keys ask for its values: `{ NO: 'Norway' }` is read with 'NO'.
-      if (part && part.type === 'Identifier' && holder.type === 'ObjectExpression' && holder.properties.some((property) => property.key === part && !property.computed)) strings.push(part.name);
+      if (
+        part &&
+        part.type === 'Identifier' &&
+        holder.type === 'ObjectExpression' &&
+        holder.properties.some((property) => property.key === part && !property.computed)
+      )
+        strings.push(part.name);
       if (!part || part === node || part.type !== 'Literal') continue;
       if (part.regex) regexes.push(part.regex);
       else if (typeof part.value === 'string' && part.value) strings.push(part.value);
     }
     // The key of the entry itself asks first.
-    const own = holder.type === 'ObjectExpression' && holder.properties.find((property) => property.value === node && !property.computed);
+    const own =
+      holder.type === 'ObjectExpression' &&
+      holder.properties.find((property) => property.value === node && !property.computed);
     const ownKey = own ? (own.key.type === 'Identifier' ? own.key.name : String(own.key.value)) : null;
     if (ownKey) strings.sort((a, b) => (b === ownKey) - (a === ownKey));
     return strings.length || regexes.length ? { strings, regexes } : null;
@@ -71,7 +120,11 @@ function regexVariants(pattern) {
   const classAt = pattern.search(/(^|[^\\])\[/);
   if (classAt >= 0) {
     const open = pattern.indexOf('[', classAt);
-    variants.push(pattern[open + 1] === '^' ? pattern.slice(0, open + 1) + pattern.slice(open + 2) : `${pattern.slice(0, open + 1)}^${pattern.slice(open + 1)}`);
+    variants.push(
+      pattern[open + 1] === '^'
+        ? pattern.slice(0, open + 1) + pattern.slice(open + 2)
+        : `${pattern.slice(0, open + 1)}^${pattern.slice(open + 1)}`,
+    );
   }
   const escape = /\\([dwsDWS])/.exec(pattern);
   if (escape) {
@@ -79,10 +132,12 @@ function regexVariants(pattern) {
     variants.push(pattern.slice(0, escape.index) + `\\${flipped}` + pattern.slice(escape.index + 2));
   }
   const quantifier = /([^\\])([+*?])(?!\?)/.exec(pattern);
-  if (quantifier && quantifier[1] !== '(' && quantifier[1] !== '|') variants.push(pattern.slice(0, quantifier.index + 1) + pattern.slice(quantifier.index + 2));
+  if (quantifier && quantifier[1] !== '(' && quantifier[1] !== '|')
+    variants.push(pattern.slice(0, quantifier.index + 1) + pattern.slice(quantifier.index + 2));
   return [...new Set(variants)].filter((variant) => {
     try {
-      return new RegExp(variant) && variant !== pattern;
+      new RegExp(variant); // throws when the variant is no regular expression
+      return variant !== pattern;
     } catch {
       return false;
     }
@@ -99,7 +154,8 @@ function operatorAt(code, from, to, operator) {
 function comparedValue(node, constants) {
   for (const side of [node.right, node.left]) {
     if (side.type === 'Literal' && typeof side.value === 'number') return String(side.value);
-    if (side.type === 'Identifier' && constants && typeof constants.get(side.name) === 'number') return String(constants.get(side.name));
+    if (side.type === 'Identifier' && constants && typeof constants.get(side.name) === 'number')
+      return String(constants.get(side.name));
   }
   return null;
 }
@@ -118,7 +174,8 @@ function mutantsOf(code, constants = null) {
     return [];
   }
   const mutants = [];
-  const add = (start, end, replacement, mutator, probe = null, extra = {}) => mutants.push({ start, end, replacement, mutator, probe, row: null, regex: null, ...extra });
+  const add = (start, end, replacement, mutator, probe = null, extra = {}) =>
+    mutants.push({ start, end, replacement, mutator, probe, row: null, regex: null, ...extra });
   const binary = (node, table, mutator) => {
     const replacements = table[node.operator];
     if (!replacements) return;
@@ -140,7 +197,10 @@ function mutantsOf(code, constants = null) {
       case 'BinaryExpression':
         binary(node, EQUALITY, 'EqualityOperator');
         // `'a' + b` is concatenation: Stryker skips string `+` mutants that only break types.
-        if (!(node.operator === '+' && [node.left, node.right].some((side) => side.type === 'Literal' && typeof side.value === 'string'))) {
+        if (!(
+          node.operator === '+' &&
+          [node.left, node.right].some((side) => side.type === 'Literal' && typeof side.value === 'string')
+        )) {
           binary(node, ARITHMETIC, 'ArithmeticOperator');
         }
         break;
@@ -162,21 +222,37 @@ function mutantsOf(code, constants = null) {
         break;
       case 'Literal':
         if (typeof node.value === 'string' && !isDirective(node, ancestors) && !isModuleName(node, ancestors)) {
-          add(node.start, node.end, node.value === '' ? '"Stryker was here!"' : '""', 'StringLiteral', node.value || null, { row: rowOf(node, ancestors) });
+          add(
+            node.start,
+            node.end,
+            node.value === '' ? '"Stryker was here!"' : '""',
+            'StringLiteral',
+            node.value || null,
+            { row: rowOf(node, ancestors) },
+          );
         } else if (node.regex) {
           const { pattern, flags } = node.regex;
           for (const variant of regexVariants(pattern)) {
-            add(node.start, node.end, `/${variant}/${flags}`, 'Regex', null, { row: rowOf(node, ancestors), regex: { pattern, variant, flags } });
+            add(node.start, node.end, `/${variant}/${flags}`, 'Regex', null, {
+              row: rowOf(node, ancestors),
+              regex: { pattern, variant, flags },
+            });
           }
         } else if (typeof node.value === 'boolean') {
           add(node.start, node.end, String(!node.value), 'BooleanLiteral');
         }
         break;
       case 'UnaryExpression':
-        if (node.operator === '!' && node.argument.type !== 'UnaryExpression') add(node.start, node.end, code.slice(node.argument.start, node.argument.end), 'BooleanLiteral');
+        if (node.operator === '!' && node.argument.type !== 'UnaryExpression')
+          add(node.start, node.end, code.slice(node.argument.start, node.argument.end), 'BooleanLiteral');
         break;
       case 'UpdateExpression':
-        add(node.start, node.end, code.slice(node.start, node.end).replace(node.operator, node.operator === '++' ? '--' : '++'), 'UpdateOperator');
+        add(
+          node.start,
+          node.end,
+          code.slice(node.start, node.end).replace(node.operator, node.operator === '++' ? '--' : '++'),
+          'UpdateOperator',
+        );
         break;
       case 'ArrayExpression':
         if (node.elements.length) add(node.start, node.end, '[]', 'ArrayDeclaration');
@@ -185,8 +261,10 @@ function mutantsOf(code, constants = null) {
         const callee = node.callee;
         if (callee.type !== 'MemberExpression' || callee.computed || callee.property.type !== 'Identifier') break;
         const name = callee.property.name;
-        if (DROPPABLE_METHODS.has(name)) add(node.start, node.end, code.slice(callee.object.start, callee.object.end), 'MethodExpression');
-        if (SWAPPED_METHODS[name]) add(callee.property.start, callee.property.end, SWAPPED_METHODS[name], 'MethodExpression');
+        if (DROPPABLE_METHODS.has(name))
+          add(node.start, node.end, code.slice(callee.object.start, callee.object.end), 'MethodExpression');
+        if (SWAPPED_METHODS[name])
+          add(callee.property.start, callee.property.end, SWAPPED_METHODS[name], 'MethodExpression');
         break;
       }
       default:
@@ -201,7 +279,8 @@ function mutantsOf(code, constants = null) {
     let high = lineStarts.length - 1;
     while (low < high) {
       const mid = (low + high + 1) >> 1;
-      if (lineStarts[mid] <= offset) low = mid; else high = mid - 1;
+      if (lineStarts[mid] <= offset) low = mid;
+      else high = mid - 1;
     }
     return low + 1;
   };

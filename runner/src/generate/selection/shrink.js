@@ -12,13 +12,16 @@ const MAX_ATTEMPTS_PER_SCENARIO = 60;
 
 function simplerStrings(value) {
   const half = Math.ceil(value.length / 2);
-  return [value.trim(), value.slice(0, half), value.slice(value.length - half), 'a', '']
-    .filter((text, index, all) => text.length < value.length && all.indexOf(text) === index);
+  return [value.trim(), value.slice(0, half), value.slice(value.length - half), 'a', ''].filter(
+    (text, index, all) => text.length < value.length && all.indexOf(text) === index,
+  );
 }
 
 function simplerNumbers(value) {
   const candidates = [0, 1, Math.round(value), Math.trunc(value / 10)];
-  return [...new Set(candidates)].filter((n) => String(n).length < String(value).length || (Math.abs(n) < Math.abs(value) && Number.isInteger(value)));
+  return [...new Set(candidates)].filter(
+    (n) => String(n).length < String(value).length || (Math.abs(n) < Math.abs(value) && Number.isInteger(value)),
+  );
 }
 
 // Simpler versions of a candidate, the most drastic first.
@@ -27,17 +30,25 @@ function simplerCandidates(candidate, depth = 0) {
   switch (candidate.kind) {
     case 'atom':
       if (candidate.type === 'string') return simplerStrings(candidate.value).map(atom.string);
-      if (candidate.type === 'number' && Number.isFinite(candidate.value)) return simplerNumbers(candidate.value).map(atom.number);
+      if (candidate.type === 'number' && Number.isFinite(candidate.value))
+        return simplerNumbers(candidate.value).map(atom.number);
       return [];
     case 'array': {
       const removals = candidate.items.map((_, i) => arrayOf(candidate.items.filter((__, j) => j !== i)));
-      const simplified = candidate.items.flatMap((item, i) => simplerCandidates(item, depth + 1).map((simpler) => arrayOf(candidate.items.map((other, j) => (j === i ? simpler : other)))));
+      const simplified = candidate.items.flatMap((item, i) =>
+        simplerCandidates(item, depth + 1).map((simpler) =>
+          arrayOf(candidate.items.map((other, j) => (j === i ? simpler : other))),
+        ),
+      );
       return [...removals, ...simplified];
     }
     case 'object': {
       const removals = candidate.entries.map((_, i) => objectOf(candidate.entries.filter((__, j) => j !== i)));
-      const simplified = candidate.entries.flatMap(([key, value], i) => simplerCandidates(value, depth + 1)
-        .map((simpler) => objectOf(candidate.entries.map((entry, j) => (j === i ? [key, simpler] : entry)))));
+      const simplified = candidate.entries.flatMap(([key, value], i) =>
+        simplerCandidates(value, depth + 1).map((simpler) =>
+          objectOf(candidate.entries.map((entry, j) => (j === i ? [key, simpler] : entry))),
+        ),
+      );
       return [...removals, ...simplified];
     }
     case 'mock':
@@ -50,7 +61,9 @@ function simplerCandidates(candidate, depth = 0) {
 function requiredArgumentCount(step) {
   const slots = step.params || [];
   let count = 0;
-  slots.forEach((slot, index) => { if (!slot.optional) count = index + 1; });
+  slots.forEach((slot, index) => {
+    if (!slot.optional) count = index + 1;
+  });
   return count;
 }
 
@@ -69,18 +82,25 @@ function* simplerScenarios(scenario) {
   for (const [stepIndex, step] of scenario.steps.entries()) {
     const args = step.args || [];
     // Required parameters keep an argument: calling with fewer only tests the missing-argument path.
-    if (args.length > requiredArgumentCount(step) && step.op !== 'set' && step.op !== 'assign') yield withArgs(scenario, stepIndex, args.slice(0, -1));
+    if (args.length > requiredArgumentCount(step) && step.op !== 'set' && step.op !== 'assign')
+      yield withArgs(scenario, stepIndex, args.slice(0, -1));
     for (const [argIndex, arg] of args.entries()) {
       for (const simpler of simplerCandidates(arg)) {
-        yield withArgs(scenario, stepIndex, args.map((other, j) => (j === argIndex ? simpler : other)));
+        yield withArgs(
+          scenario,
+          stepIndex,
+          args.map((other, j) => (j === argIndex ? simpler : other)),
+        );
       }
     }
   }
 }
 
 function sourceLength(rendered) {
-  return rendered.steps.reduce((sum, step) => sum + step.expression.length, 0)
-    + rendered.declarations.reduce((sum, declaration) => sum + JSON.stringify(declaration.candidate).length, 0);
+  return (
+    rendered.steps.reduce((sum, step) => sum + step.expression.length, 0) +
+    rendered.declarations.reduce((sum, declaration) => sum + JSON.stringify(declaration.candidate).length, 0)
+  );
 }
 
 // Whether a value says something about the code: not undefined, null, '', 0, false, NaN or an
@@ -88,26 +108,39 @@ function sourceLength(rendered) {
 function isInformative(desc) {
   if (!desc) return false;
   switch (desc.t) {
-    case 'undefined': case 'null': return false;
-    case 'string': return desc.long || desc.v !== '';
-    case 'number': return desc.v !== 0 && desc.v !== 'NaN' && desc.v !== '-0';
-    case 'boolean': return desc.v;
-    case 'array': return desc.items.length > 0;
-    case 'object': return desc.entries.length > 0 || desc.ctor !== null;
-    default: return true;
+    case 'undefined':
+    case 'null':
+      return false;
+    case 'string':
+      return desc.long || desc.v !== '';
+    case 'number':
+      return desc.v !== 0 && desc.v !== 'NaN' && desc.v !== '-0';
+    case 'boolean':
+      return desc.v;
+    case 'array':
+      return desc.items.length > 0;
+    case 'object':
+      return desc.entries.length > 0 || desc.ctor !== null;
+    default:
+      return true;
   }
 }
 
 function informativeValues(outcomes) {
-  return outcomes.filter((outcome) => outcome.kind !== 'throw' && outcome.kind !== 'reject' && isInformative(outcome.value)).length;
+  return outcomes.filter(
+    (outcome) => outcome.kind !== 'throw' && outcome.kind !== 'reject' && isInformative(outcome.value),
+  ).length;
 }
 
 // Every step ran, the last one ended as before (returned, threw, resolved...), and the steps
 // return as many informative values as before: a slug function checked returning '' or a pad
 // function that no longer pads shows little, so simpler inputs may not make the results trivial.
 function sameEnding(outcomes, scenario, expected) {
-  return outcomes.length === scenario.steps.length && outcomes[outcomes.length - 1].kind === expected[expected.length - 1].kind
-    && informativeValues(outcomes) >= informativeValues(expected);
+  return (
+    outcomes.length === scenario.steps.length &&
+    outcomes[outcomes.length - 1].kind === expected[expected.length - 1].kind &&
+    informativeValues(outcomes) >= informativeValues(expected)
+  );
 }
 
 class Shrinker {
@@ -131,7 +164,12 @@ class Shrinker {
         if (length >= bestLength) continue;
         attempts++;
         const reply = await this.runner.runOnce(entry.target, candidate);
-        if (!reply.usable || !sameEnding(reply.outcomes, candidate, entry.outcomes) || ![...entry.keys].every((key) => reply.keys.includes(key))) continue;
+        if (
+          !reply.usable ||
+          !sameEnding(reply.outcomes, candidate, entry.outcomes) ||
+          ![...entry.keys].every((key) => reply.keys.includes(key))
+        )
+          continue;
         best = candidate;
         bestLength = length;
         improved = true;
@@ -140,7 +178,12 @@ class Shrinker {
     }
     if (best === entry.scenario) return entry;
     const confirmed = await this.runner.confirm(entry.target, best);
-    if (!confirmed || !sameEnding(confirmed.outcomes, best, entry.outcomes) || ![...entry.keys].every((key) => confirmed.keys.has(key))) return entry;
+    if (
+      !confirmed ||
+      !sameEnding(confirmed.outcomes, best, entry.outcomes) ||
+      ![...entry.keys].every((key) => confirmed.keys.has(key))
+    )
+      return entry;
     return confirmed;
   }
 

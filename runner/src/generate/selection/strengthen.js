@@ -87,16 +87,37 @@ function variantsFor(mutant, reaching, siblings) {
     const steps = candidate.scenario.steps;
     if (mutant.mutator === 'EqualityOperator' && mutant.probe !== null) {
       const probe = Number(mutant.probe);
-      push(candidate, mapAtoms(steps, (value) => (value.type === 'number' && value.value !== probe ? atom.number(probe) : null)));
+      push(
+        candidate,
+        mapAtoms(steps, (value) => (value.type === 'number' && value.value !== probe ? atom.number(probe) : null)),
+      );
       // The number may be compared with a length (`str.length > 100`): strings made that long.
       if (Number.isInteger(probe) && probe > 0 && probe <= MAX_PROBE_LENGTH) {
-        push(candidate, mapAtoms(steps, (value) => (value.type === 'string' && value.value && value.value.length !== probe ? atom.string(value.value.repeat(Math.ceil(probe / value.value.length)).slice(0, probe)) : null)));
+        push(
+          candidate,
+          mapAtoms(steps, (value) =>
+            value.type === 'string' && value.value && value.value.length !== probe
+              ? atom.string(value.value.repeat(Math.ceil(probe / value.value.length)).slice(0, probe))
+              : null,
+          ),
+        );
       }
     } else if (mutant.mutator === 'StringLiteral' && mutant.probe) {
       const strings = [];
-      mapAtoms(steps, (value) => { if (value.type === 'string') strings.push(value.value); return null; });
+      mapAtoms(steps, (value) => {
+        if (value.type === 'string') strings.push(value.value);
+        return null;
+      });
       const sibling = siblings.find((text) => strings.some((string) => string.includes(text)));
-      if (sibling) push(candidate, mapAtoms(steps, (value) => (value.type === 'string' && value.value.includes(sibling) ? atom.string(value.value.split(sibling).join(mutant.probe)) : null)));
+      if (sibling)
+        push(
+          candidate,
+          mapAtoms(steps, (value) =>
+            value.type === 'string' && value.value.includes(sibling)
+              ? atom.string(value.value.split(sibling).join(mutant.probe))
+              : null,
+          ),
+        );
     }
   }
   // A table's entry: the lookup that hits its row, each string argument replaced by a probe (or,
@@ -104,13 +125,21 @@ function variantsFor(mutant, reaching, siblings) {
   const probes = rowProbes(mutant);
   const limit = variants.length + MAX_ROW_VARIANTS;
   // One scenario of each export that reaches the row: the lookup may be any of them.
-  const lookups = reaching.filter((candidate, index) => reaching.findIndex((other) => other.target === candidate.target) === index).slice(0, 3);
+  const lookups = reaching
+    .filter((candidate, index) => reaching.findIndex((other) => other.target === candidate.target) === index)
+    .slice(0, 3);
   for (const probe of probes) {
     for (const candidate of lookups) {
       if (variants.length >= limit) return variants;
       let replaceable = (value) => value.type === 'string';
-      if (!JSON.stringify(candidate.scenario.steps).includes('"type":"string"')) replaceable = (value) => PRIMITIVE_TYPES.has(value.type);
-      push(candidate, mapAtoms(candidate.scenario.steps, (value) => (replaceable(value) && value.value !== probe ? atom.string(probe) : null)));
+      if (!JSON.stringify(candidate.scenario.steps).includes('"type":"string"'))
+        replaceable = (value) => PRIMITIVE_TYPES.has(value.type);
+      push(
+        candidate,
+        mapAtoms(candidate.scenario.steps, (value) =>
+          replaceable(value) && value.value !== probe ? atom.string(probe) : null,
+        ),
+      );
     }
   }
   return variants;
@@ -119,8 +148,8 @@ function variantsFor(mutant, reaching, siblings) {
 // Strings that ask a table for the row a mutant sits in, the likeliest killers first: for a regex
 // mutant, the samples one of the original and the mutated pattern matches and the other does
 // not; for an entry of a row, the entry itself, samples of the row's regexes and its other
-// strings (the key of an emptied value). A table of rules (`[/(alumn|alg)a$/i, '$1ae']`) or of names (`{ NO: 'Norway' }`)
-// is covered by any one lookup; its entries are checked only by lookups that hit them.
+// strings (the key of an emptied value). A table of rules (`[/(alumn|alg)a$/i, '$1ae']`) or of
+// names (`{ NO: 'Norway' }`) is covered by any one lookup; its entries are checked only by lookups that hit them.
 function rowProbes(mutant) {
   const probes = [];
   if (mutant.regex) {
@@ -128,14 +157,19 @@ function rowProbes(mutant) {
     const plain = flags.replace(/[gy]/g, '');
     const original = new RegExp(pattern, plain);
     const mutated = new RegExp(variant, plain);
-    const samples = [...sampleRegex(pattern, flags).matching, ...sampleRegex(variant, flags).matching, ...sampleRegex(pattern, flags).nonMatching];
+    const samples = [
+      ...sampleRegex(pattern, flags).matching,
+      ...sampleRegex(variant, flags).matching,
+      ...sampleRegex(pattern, flags).nonMatching,
+    ];
     probes.push(...samples.filter((text) => original.test(text) !== mutated.test(text)), ...samples);
   }
   if (mutant.row) {
     // The entry itself asks first: an emptied `'advice'` in a list of uncountable words is
     // told by `plural('advice')`, an emptied `'Norway'` by `code('Norway')`.
     if (mutant.mutator === 'StringLiteral' && mutant.probe) probes.push(mutant.probe);
-    for (const { pattern, flags } of mutant.row.regexes) probes.push(...sampleRegex(pattern, flags).matching.slice(0, ROW_REGEX_SAMPLES));
+    for (const { pattern, flags } of mutant.row.regexes)
+      probes.push(...sampleRegex(pattern, flags).matching.slice(0, ROW_REGEX_SAMPLES));
     probes.push(...mutant.row.strings);
   }
   return [...new Set(probes)];
@@ -158,7 +192,16 @@ class Strengthener {
     for (const entry of entries) {
       const reply = await this.search.runOnce(entry.target, entry.scenario, 0, override);
       if (!matchesRun(entry, reply)) {
-        if (process.env.VOUCH_DEBUG_MUTANTS) this.log(`mutant line ${override.line} killed by ${entry.rendered.steps.map((step) => step.expression).join('; ').slice(0, 80)}: ${reply.ok ? JSON.stringify(reply.outcomes).slice(0, 120) : JSON.stringify(reply).slice(0, 120)}`);
+        if (process.env.VOUCH_DEBUG_MUTANTS)
+          this.log(
+            `mutant line ${override.line} killed by ${entry.rendered.steps
+              .map((step) => step.expression)
+              .join('; ')
+              .slice(
+                0,
+                80,
+              )}: ${reply.ok ? JSON.stringify(reply.outcomes).slice(0, 120) : JSON.stringify(reply).slice(0, 120)}`,
+          );
         return true;
       }
     }
@@ -186,7 +229,9 @@ class Strengthener {
       const expected = candidate.reply || candidate;
       const reply = await this.search.runOnce(candidate.target, candidate.scenario, 0, override);
       if (matchesRun(expected, reply)) continue;
-      const entry = candidate.reply ? await this.search.confirm(candidate.target, candidate.scenario, candidate.reply) : candidate;
+      const entry = candidate.reply
+        ? await this.search.confirm(candidate.target, candidate.scenario, candidate.reply)
+        : candidate;
       if (entry && !matchesRun(entry, reply)) return { candidate, entry };
     }
     return null;
@@ -206,7 +251,10 @@ class Strengthener {
       // Regex mutants last: they are many in a rules table, and each survivor tries variants; the
       // phase's time goes first to the commoner kinds, in source order.
       const sampled = mutantsOf(file.code, file.analysis.literals.constants);
-      const mutants = [...sampled.filter((mutant) => mutant.mutator !== 'Regex'), ...sampled.filter((mutant) => mutant.mutator === 'Regex')];
+      const mutants = [
+        ...sampled.filter((mutant) => mutant.mutator !== 'Regex'),
+        ...sampled.filter((mutant) => mutant.mutator === 'Regex'),
+      ];
       const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
       for (const mutant of mutants) {
         if (clock.now() >= deadline) return this.done(suite, killed, total, true);
@@ -226,18 +274,32 @@ class Strengthener {
         const covering = suite.filter(reaches);
         if (!covering.length) continue;
         const override = { path: file.absolute, code };
-        if (process.env.VOUCH_DEBUG_MUTANTS) Object.defineProperty(override, 'line', { value: `${mutant.line} ${mutant.mutator} ${mutant.replacement}`, enumerable: false });
+        if (process.env.VOUCH_DEBUG_MUTANTS)
+          Object.defineProperty(override, 'line', {
+            value: `${mutant.line} ${mutant.mutator} ${mutant.replacement}`,
+            enumerable: false,
+          });
         if (await this.killedBy(covering, override)) {
           killed++;
           continue;
         }
-        const options = byProbe(pool.filter((candidate) => reaches(candidate) && (added.get(candidate.target) || 0) < MAX_ADDED_PER_TARGET), mutant.probe);
+        const options = byProbe(
+          pool.filter((candidate) => reaches(candidate) && (added.get(candidate.target) || 0) < MAX_ADDED_PER_TARGET),
+          mutant.probe,
+        );
         const found = await this.killer(options, override, { runs: MAX_CANDIDATE_RUNS_PER_MUTANT });
         if (found) pool.splice(pool.indexOf(found.candidate), 1);
-        const siblings = strings.filter((other) => other.probe !== mutant.probe && Math.abs(other.line - mutant.line) <= SIBLING_LINES)
-          .map((other) => other.probe).sort((a, b) => b.length - a.length);
-        const entry = found ? found.entry : await this.variantKiller(variantsFor(mutant, [...covering, ...options], siblings), override);
-        if (process.env.VOUCH_DEBUG_MUTANTS && !entry) this.log(`mutant survived: line ${mutant.line} ${mutant.mutator} ${JSON.stringify(file.code.slice(mutant.start, mutant.end)).slice(0, 50)} -> ${mutant.replacement.slice(0, 30)}`);
+        const siblings = strings
+          .filter((other) => other.probe !== mutant.probe && Math.abs(other.line - mutant.line) <= SIBLING_LINES)
+          .map((other) => other.probe)
+          .sort((a, b) => b.length - a.length);
+        const entry = found
+          ? found.entry
+          : await this.variantKiller(variantsFor(mutant, [...covering, ...options], siblings), override);
+        if (process.env.VOUCH_DEBUG_MUTANTS && !entry)
+          this.log(
+            `mutant survived: line ${mutant.line} ${mutant.mutator} ${JSON.stringify(file.code.slice(mutant.start, mutant.end)).slice(0, 50)} -> ${mutant.replacement.slice(0, 30)}`,
+          );
         if (!entry || (added.get(entry.target) || 0) >= MAX_ADDED_PER_TARGET) continue;
         killed++;
         suite.push(entry);
@@ -248,7 +310,9 @@ class Strengthener {
   }
 
   done(entries, killed, total, cut) {
-    this.log(`mutants: ${killed}/${total} killed${cut ? ' (time ran out)' : ''}, ${entries.length} tests, ${clock.now() - this.started} ms`);
+    this.log(
+      `mutants: ${killed}/${total} killed${cut ? ' (time ran out)' : ''}, ${entries.length} tests, ${clock.now() - this.started} ms`,
+    );
     return { entries, mutation: { killed, total, complete: !cut } };
   }
 }

@@ -32,8 +32,14 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsew
   fs.mkdirSync(dir, { recursive: true });
   let outcome;
   try {
-    const runner = prestarted ? await prestarted.ready : await WarmRunner.start(runnerStart(dir, ['--prime-rounds', '0'], elsewhere));
-    outcome = await runner.run({ files, wallMs: Math.max(1000, Math.round(wallMs)), ...(nodePath ? { nodePath } : {}) });
+    const runner = prestarted
+      ? await prestarted.ready
+      : await WarmRunner.start(runnerStart(dir, ['--prime-rounds', '0'], elsewhere));
+    outcome = await runner.run({
+      files,
+      wallMs: Math.max(1000, Math.round(wallMs)),
+      ...(nodePath ? { nodePath } : {}),
+    });
   } catch (error) {
     return { ok: false, tests: new Map(), error: `the runner did not start: ${error.message.slice(0, 500)}` };
   } finally {
@@ -46,9 +52,22 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsew
   for (const test of (result.results && result.results.tests) || []) {
     if (!tests.has(test.file)) tests.set(test.file, new Map());
     tests.get(test.file).set(test.name, test.status);
-    if (test.status === 'failed') failures.push(`${test.name}: ${String(test.message || '').replace(/\s+/g, ' ').slice(0, 300)}`);
+    if (test.status === 'failed')
+      failures.push(
+        `${test.name}: ${String(test.message || '')
+          .replace(/\s+/g, ' ')
+          .slice(0, 300)}`,
+      );
   }
-  if (!result.ok) return { ok: false, tests, failures, error: `${result.error.code}: ${result.error.detail.slice(0, 1000)}` };
+  if (!result.ok) {
+    const error = result.error || {};
+    return {
+      ok: false,
+      tests,
+      failures,
+      error: `${error.code || 'run_failed'}: ${String(error.detail ?? error.message ?? 'the run failed without saying why').slice(0, 1000)}`,
+    };
+  }
   return { ok: true, tests, failures, coverage: result.results.coverage, files: result.results.files };
 }
 
@@ -63,11 +82,13 @@ function startRunner(dir, elsewhere = null) {
   fs.mkdirSync(dir, { recursive: true });
   let runner = null;
   let stopped = false;
-  const ready = WarmRunner.start(runnerStart(dir, ['--prime-rounds', String(PRESTART_PRIME_ROUNDS)], elsewhere)).then((started) => {
-    runner = started;
-    if (stopped) started.child.kill('SIGKILL');
-    return started;
-  });
+  const ready = WarmRunner.start(runnerStart(dir, ['--prime-rounds', String(PRESTART_PRIME_ROUNDS)], elsewhere)).then(
+    (started) => {
+      runner = started;
+      if (stopped) started.child.kill('SIGKILL');
+      return started;
+    },
+  );
   ready.catch(() => {});
   return {
     dir,

@@ -3,7 +3,8 @@
 //   returned 60000  -> expect(ms('1m')).toBe(60000);
 //   threw           -> expect(() => ms(undefined)).toThrow(expect.objectContaining({ name: 'Error', message: '…' }));
 //   resolved        -> await expect(fetchUser(1)).resolves.toEqual({ id: 1 });
-//   rejected        -> await expect(fetchUser(-1)).rejects.toThrow(expect.objectContaining({ name: 'Error', message: 'not found' }));
+//   rejected        -> await expect(fetchUser(-1)).rejects.toThrow(
+//                        expect.objectContaining({ name: 'Error', message: 'not found' }));
 //   yielded         -> expect([...range(3)]).toEqual([0, 1, 2]);
 // A value too large to read in a test is asserted by its size instead, and by a few of its parts.
 
@@ -35,8 +36,13 @@ function valueAssertions(subject, desc, classRefs, indent) {
   if (classRef && !desc.entries.length) return lines;
   const matcher = matcherFor(desc, indent);
   if (matcher) lines.push(`expect(${subject})${matcher};`);
-  else if (desc.t === 'array') lines.push(`expect(${subject}).toHaveLength(${desc.items.length});`, ...sampledParts(subject, desc, indent));
-  else if (desc.t === 'object') lines.push(`expect(Object.keys(${subject})).toHaveLength(${desc.entries.length});`, ...sampledParts(subject, desc, indent));
+  else if (desc.t === 'array')
+    lines.push(`expect(${subject}).toHaveLength(${desc.items.length});`, ...sampledParts(subject, desc, indent));
+  else if (desc.t === 'object')
+    lines.push(
+      `expect(Object.keys(${subject})).toHaveLength(${desc.entries.length});`,
+      ...sampledParts(subject, desc, indent),
+    );
   else lines.push(`expect(${subject}).toBeDefined();`);
   return lines;
 }
@@ -46,10 +52,15 @@ function valueAssertions(subject, desc, classRefs, indent) {
 // mutant that empties the function building each item, or changes each key, then fails.
 const SAMPLED_PARTS = 3;
 function sampledParts(subject, desc, indent) {
-  const parts = desc.t === 'array' ? desc.items.map((item, index) => [`${subject}[${index}]`, item]) : desc.entries.map(([key, value]) => [memberAccess(subject, key), value]);
+  const parts =
+    desc.t === 'array'
+      ? desc.items.map((item, index) => [`${subject}[${index}]`, item])
+      : desc.entries.map(([key, value]) => [memberAccess(subject, key), value]);
   const readable = parts.filter(([, part]) => part.t !== 'truncated' && part.t !== 'unstable');
   if (!readable.length) return [];
-  const picks = [...new Set([0, Math.floor(readable.length / 2), readable.length - 1])].slice(0, SAMPLED_PARTS).map((index) => readable[index]);
+  const picks = [...new Set([0, Math.floor(readable.length / 2), readable.length - 1])]
+    .slice(0, SAMPLED_PARTS)
+    .map((index) => readable[index]);
   return picks.flatMap(([expression, part]) => {
     const matcher = matcherFor(part, indent);
     return matcher && matcher.split('\n').length <= SAMPLED_PART_LINES ? [`expect(${expression})${matcher};`] : [];
@@ -62,9 +73,14 @@ const SAMPLED_PART_LINES = 8;
 function thrownMatcher(desc) {
   if (desc.t !== 'error') return '';
   const props = desc.props.filter(([key, value]) => isPrimitive(value) && key !== 'name' && key !== 'message');
-  if (desc.message === null && !props.length) return BUILTIN_ERRORS.has(desc.ctor) && desc.name === desc.ctor ? desc.ctor : '';
+  if (desc.message === null && !props.length)
+    return BUILTIN_ERRORS.has(desc.ctor) && desc.name === desc.ctor ? desc.ctor : '';
   const entries = [['name', quoteString(desc.name)]];
-  if (desc.message !== null) entries.push(['message', desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message)]);
+  if (desc.message !== null)
+    entries.push([
+      'message',
+      desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message),
+    ]);
   entries.push(...props.map(([key, value]) => [key, valueSource(value)]));
   return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
 }
@@ -73,7 +89,8 @@ function thrownMatcher(desc) {
 // one; async iterators are collected. An iterator that failed is consumed whole (it fails first).
 function iterationSource(expression, outcome) {
   const count = outcome.done || outcome.kind !== 'yield' ? null : outcome.value.items.length;
-  if (outcome.iterated === 'async') return count === null ? `await collect(${expression})` : `await collect(${expression}, ${count})`;
+  if (outcome.iterated === 'async')
+    return count === null ? `await collect(${expression})` : `await collect(${expression}, ${count})`;
   return count === null ? `[...${expression}]` : `take(${expression}, ${count})`;
 }
 
@@ -84,7 +101,8 @@ function stepAssertions(step, outcome, classRefs, isLast, names, declaredNames) 
   const helpers = new Set();
   const expression = step.expression;
   const callbacks = (outcome.calledBack || []).map((index) => declaredNames[index]).filter(Boolean);
-  const isAsync = outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async' || callbacks.length > 0;
+  const isAsync =
+    outcome.kind === 'resolve' || outcome.kind === 'reject' || outcome.iterated === 'async' || callbacks.length > 0;
   if (callbacks.length) helpers.add('calledBack');
   if (outcome.iterated === 'async') helpers.add('collect');
   else if (outcome.iterated && outcome.kind === 'yield' && !outcome.done) helpers.add('take');
@@ -95,7 +113,9 @@ function stepAssertions(step, outcome, classRefs, isLast, names, declaredNames) 
       if (!(error instanceof Unassertable)) throw error;
       // The value changed between runs in a way no matcher accepts: only check that the call completes.
       if (outcome.iterated) return [`${iterationSource(expression, outcome)};`];
-      return outcome.kind === 'resolve' ? [`await ${expression};`] : [step.bind ? `const ${step.bind} = ${expression};` : `${expression};`];
+      return outcome.kind === 'resolve'
+        ? [`await ${expression};`]
+        : [step.bind ? `const ${step.bind} = ${expression};` : `${expression};`];
     }
   })();
   // The callback is called later: wait for it before asserting its calls.
@@ -115,7 +135,8 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
         return lines;
       }
       const desc = outcome.value;
-      const needsSubject = (desc.t === 'object' && desc.ctor && classRefs.has(desc.ctor)) || matcherFor(desc, indent) === null;
+      const needsSubject =
+        (desc.t === 'object' && desc.ctor && classRefs.has(desc.ctor)) || matcherFor(desc, indent) === null;
       if (!needsSubject) return [`expect(${expression})${matcherFor(desc, indent)};`];
       const result = names.claim('result');
       return [`const ${result} = ${expression};`, ...valueAssertions(result, desc, classRefs, indent)];
@@ -138,11 +159,14 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
       if (desc.t === 'error') return [`await expect(${subject}).rejects.toThrow(${thrownMatcher(desc)});`];
       return [`await expect(${subject}).rejects${matcherFor(desc, indent) || '.toBeDefined()'};`];
     }
-    default: break;
+    default:
+      break;
   }
   // yield: what the iterator produced
   const matcher = matcherFor(outcome.value, indent);
-  return [`expect(${iterationSource(expression, outcome)})${matcher || `.toHaveLength(${outcome.value.items.length})`};`];
+  return [
+    `expect(${iterationSource(expression, outcome)})${matcher || `.toHaveLength(${outcome.value.items.length})`};`,
+  ];
 }
 
 module.exports = { stepAssertions };

@@ -46,7 +46,9 @@ function untouchedDeclarations(effectsPerStep) {
   const untouched = new Set();
   const last = effectsPerStep[effectsPerStep.length - 1] || [];
   last.forEach((effect, index) => {
-    const changed = effectsPerStep.some((effects) => effects[index] && !sameDescription(effects[index].after, effects[index].before));
+    const changed = effectsPerStep.some(
+      (effects) => effects[index] && !sameDescription(effects[index].after, effects[index].before),
+    );
     if (!changed && !effect.mocks.length) untouched.add(index);
   });
   return untouched;
@@ -106,10 +108,14 @@ function effectAssertions(effectsPerStep, stepIndex, trackedNames, outcomes) {
     if (!tracked) return;
     const { name } = tracked;
     if (tracked.kind === 'state') {
-      if (stateCheckSteps(effectsPerStep, outcomes, index).has(stepIndex)) lines.push(...stateAssertion(name, effect.after));
+      if (stateCheckSteps(effectsPerStep, outcomes, index).has(stepIndex))
+        lines.push(...stateAssertion(name, effect.after));
       return;
     }
-    const previous = stepIndex > 0 && effectsPerStep[stepIndex - 1][index] ? effectsPerStep[stepIndex - 1][index].after : effect.before;
+    const previous =
+      stepIndex > 0 && effectsPerStep[stepIndex - 1][index]
+        ? effectsPerStep[stepIndex - 1][index].after
+        : effect.before;
     if (!sameDescription(effect.after, previous) && effect.after.t !== 'function') {
       try {
         const line = equalityLine(name, effect.after);

@@ -8,10 +8,15 @@
 const { TRANSFORM_PATTERN, transformOptions } = require('../../transform');
 
 const CONFIG_PATH = 'jest.config.js';
+// Its name where the package's root package.json says "type": "module".
+const CJS_CONFIG_PATH = 'jest.config.cjs';
 
 function literal(value) {
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
-  if (value && typeof value === 'object') return `{ ${Object.entries(value).map(([key, item]) => `${key}: ${literal(item)}`).join(', ')} }`;
+  if (value && typeof value === 'object')
+    return `{ ${Object.entries(value)
+      .map(([key, item]) => `${key}: ${literal(item)}`)
+      .join(', ')} }`;
   return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
@@ -27,4 +32,4 @@ function jestConfigFile({ esm, typescript = false }) {
   return { path: CONFIG_PATH, content };
 }
 
-module.exports = { jestConfigFile, CONFIG_PATH };
+module.exports = { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH };

@@ -3,10 +3,12 @@
 // so strings use single quotes and object keys stay unquoted when they are plain identifiers.
 
 const RESERVED_WORDS = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false ' +
     'finally for function if import in instanceof new null return super switch this throw true try ' +
     'typeof var void while with yield let static implements interface package private protected public ' +
-    'await arguments eval undefined NaN Infinity').split(' '),
+    'await arguments eval undefined NaN Infinity'
+  ).split(' '),
 );
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

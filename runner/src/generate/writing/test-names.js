@@ -15,7 +15,12 @@ function clip(text, limit = MAX_PART) {
 }
 
 function describeCandidate(candidate) {
-  if (candidate.kind === 'atom') return candidate.type === 'string' ? JSON.stringify(candidate.value).length <= MAX_PART ? JSON.stringify(candidate.value) : 'a long string' : clip(candidate.source);
+  if (candidate.kind === 'atom')
+    return candidate.type === 'string'
+      ? JSON.stringify(candidate.value).length <= MAX_PART
+        ? JSON.stringify(candidate.value)
+        : 'a long string'
+      : clip(candidate.source);
   if (candidate.kind === 'mock') return 'a mock function';
   const source = toSource(candidate).replace(/\s*\n\s*/g, ' ');
   if (source.length <= MAX_PART) return source;
@@ -47,19 +52,36 @@ function describeValue(desc) {
     if (literal) return literal;
   }
   switch (desc.t) {
-    case 'string': return desc.long ? `a string of ${desc.length} characters` : clip(JSON.stringify(desc.v));
-    case 'number': return String(desc.v);
-    case 'bigint': return `${desc.v}n`;
-    case 'boolean': return String(desc.v);
-    case 'undefined': return 'undefined';
-    case 'null': return 'null';
-    case 'array': return desc.items.length ? `an array of ${desc.items.length}` : 'an empty array';
-    case 'object': return desc.ctor ? withArticle(desc.ctor) : desc.entries.length ? `an object with ${clip(desc.entries.map(([key]) => propertyKey(key)).join(', '), 30)}` : 'an empty object';
-    case 'function': return 'a function';
-    case 'date': return 'a Date';
-    case 'error': return withArticle(desc.ctor || 'error');
-    case 'unstable': return `a ${desc.types[0]}`;
-    default: return `a ${desc.t}`;
+    case 'string':
+      return desc.long ? `a string of ${desc.length} characters` : clip(JSON.stringify(desc.v));
+    case 'number':
+      return String(desc.v);
+    case 'bigint':
+      return `${desc.v}n`;
+    case 'boolean':
+      return String(desc.v);
+    case 'undefined':
+      return 'undefined';
+    case 'null':
+      return 'null';
+    case 'array':
+      return desc.items.length ? `an array of ${desc.items.length}` : 'an empty array';
+    case 'object':
+      return desc.ctor
+        ? withArticle(desc.ctor)
+        : desc.entries.length
+          ? `an object with ${clip(desc.entries.map(([key]) => propertyKey(key)).join(', '), 30)}`
+          : 'an empty object';
+    case 'function':
+      return 'a function';
+    case 'date':
+      return 'a Date';
+    case 'error':
+      return withArticle(desc.ctor || 'error');
+    case 'unstable':
+      return `a ${desc.types[0]}`;
+    default:
+      return `a ${desc.t}`;
   }
 }
 
@@ -67,11 +89,16 @@ function describeOutcome(outcome) {
   const value = outcome.value;
   if (outcome.calledBack) return 'calls back';
   switch (outcome.kind) {
-    case 'throw': return value.t === 'error' && value.message ? `throws ${clip(JSON.stringify(value.message))}` : 'throws';
-    case 'resolve': return `resolves to ${describeValue(value)}`;
-    case 'reject': return value.t === 'error' && value.message ? `rejects with ${clip(JSON.stringify(value.message))}` : 'rejects';
-    case 'yield': return `yields ${describeValue(value)}`;
-    default: return `returns ${describeValue(value)}`;
+    case 'throw':
+      return value.t === 'error' && value.message ? `throws ${clip(JSON.stringify(value.message))}` : 'throws';
+    case 'resolve':
+      return `resolves to ${describeValue(value)}`;
+    case 'reject':
+      return value.t === 'error' && value.message ? `rejects with ${clip(JSON.stringify(value.message))}` : 'rejects';
+    case 'yield':
+      return `yields ${describeValue(value)}`;
+    default:
+      return `returns ${describeValue(value)}`;
   }
 }
 
@@ -80,7 +107,8 @@ function describeMemberStep(step) {
   if (step.op === 'get') return step.name;
   if (step.op === 'set') return `setting ${step.name} to ${args}`;
   if (step.op === 'invoke') return `calling the returned function with (${clip(args, 50)})`;
-  if (step.op === 'advance') return step.ms === undefined ? 'running the pending timers' : `advancing the timers by ${step.ms} ms`;
+  if (step.op === 'advance')
+    return step.ms === undefined ? 'running the pending timers' : `advancing the timers by ${step.ms} ms`;
   return `${step.name}(${clip(args, 50)})`;
 }
 

@@ -52,17 +52,18 @@ const HELPERS = {
   ],
 };
 
-// Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'.
-function testFileFor(sourcePath, takenPaths) {
+// Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'. `testExtension`
+// is `.test.cjs` where the folder's package.json makes `.js` files ES modules.
+function testFileFor(sourcePath, takenPaths, testExtension = '.test.js') {
   const slash = sourcePath.lastIndexOf('/');
   const dir = slash >= 0 ? sourcePath.slice(0, slash + 1) : '';
   const fileName = sourcePath.slice(slash + 1);
   const dot = fileName.lastIndexOf('.');
   const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
   const extension = dot > 0 ? fileName.slice(dot) : '';
-  let testPath = `${dir}__tests__/${stem}.test.js`;
+  let testPath = `${dir}__tests__/${stem}${testExtension}`;
   const collides = takenPaths.has(testPath);
-  if (collides) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}.test.js`;
+  if (collides) testPath = `${dir}__tests__/${stem}${extension.replace('.', '-')}${testExtension}`;
   // `../b` for b.js and b.ts (as TypeScript imports name them), unless another file shares the
   // stem; other extensions stay.
   const request = `../${['.js', '.ts', '.tsx'].includes(extension) && !collides ? stem : fileName}`;
@@ -76,11 +77,17 @@ function prepareTestCase(entry, bindingNames, classRefs) {
   const original = renderScenario(entry.scenario, taken);
   // Inputs the call neither changed nor called back through read better inline.
   const untouched = untouchedDeclarations(entry.effects);
-  const inline = new Set(original.tracked.filter((tracked, index) => tracked.kind === 'input' && untouched.has(index)).map((t) => `${t.step}:${t.arg}`));
+  const inline = new Set(
+    original.tracked
+      .filter((tracked, index) => tracked.kind === 'input' && untouched.has(index))
+      .map((t) => `${t.step}:${t.arg}`),
+  );
   const rendered = renderScenario(entry.scenario, taken, inline);
   // What the test calls each value the scenario tracked, in tracking order (null: written inline).
   const trackedNames = original.tracked.map((tracked) => {
-    const same = rendered.tracked.find((other) => other.kind === tracked.kind && other.step === tracked.step && other.arg === tracked.arg);
+    const same = rendered.tracked.find(
+      (other) => other.kind === tracked.kind && other.step === tracked.step && other.arg === tracked.arg,
+    );
     return same ? { kind: same.kind, name: same.name } : null;
   });
   const inputNames = trackedNames.map((tracked) => (tracked && tracked.kind === 'input' ? tracked.name : null));
@@ -105,7 +112,13 @@ function prepareTestCase(entry, bindingNames, classRefs) {
     }
     lines.push(...effectAssertions(entry.effects, index, trackedNames, entry.outcomes));
   });
-  return { describe: entry.target.label, name: testName(entry.scenario, entry.outcomes), lines, async: isAsync, helpers };
+  return {
+    describe: entry.target.label,
+    name: testName(entry.scenario, entry.outcomes),
+    lines,
+    async: isAsync,
+    helpers,
+  };
 }
 
 // Makes test names unique within their describe block (Jest reports results by name).
@@ -127,9 +140,10 @@ function usedBindings(spec, body) {
 // A module that keeps state between calls gets a fresh copy for every test, as each scenario had.
 function isolatedLoadLines(spec, used) {
   const request = quoteString(spec.request);
-  const load = spec.esm && used[0].from !== 'module'
-    ? `({ ${used.map((binding) => (binding.from === 'default' ? `default: ${binding.name}` : binding.key === binding.name ? binding.name : `${binding.key}: ${binding.name}`)).join(', ')} } = require(${request}));`
-    : `${used[0].name} = require(${request});`;
+  const load =
+    spec.esm && used[0].from !== 'module'
+      ? `({ ${used.map((binding) => (binding.from === 'default' ? `default: ${binding.name}` : binding.key === binding.name ? binding.name : `${binding.key}: ${binding.name}`)).join(', ')} } = require(${request}));`
+      : `${used[0].name} = require(${request});`;
   return [
     ...used.map((binding) => `let ${binding.name};`),
     '',
@@ -148,7 +162,9 @@ function importLines(spec, body) {
   const namespace = used.find((binding) => binding.from === 'module');
   if (namespace) return [`import * as ${namespace.name} from ${quoteString(spec.request)};`];
   const defaultBinding = used.find((binding) => binding.from === 'default');
-  const named = used.filter((binding) => binding.from === 'named').map((binding) => (binding.key === binding.name ? binding.name : `${binding.key} as ${binding.name}`));
+  const named = used
+    .filter((binding) => binding.from === 'named')
+    .map((binding) => (binding.key === binding.name ? binding.name : `${binding.key} as ${binding.name}`));
   const parts = [];
   if (defaultBinding) parts.push(defaultBinding.name);
   if (named.length) parts.push(`{ ${named.join(', ')} }`);
@@ -160,14 +176,18 @@ function writeTestFile(spec, cases) {
   const blocks = [];
   const describes = [...new Set(cases.map((testCase) => testCase.describe))];
   for (const describeName of describes) {
-    const tests = cases.filter((testCase) => testCase.describe === describeName).map((testCase) => {
-      const body = testCase.lines.map((line) => `${INDENT}${line}`).join('\n');
-      return `  test(${quoteString(testCase.name)}, ${testCase.async ? 'async ' : ''}() => {\n${body}\n  });`;
-    });
+    const tests = cases
+      .filter((testCase) => testCase.describe === describeName)
+      .map((testCase) => {
+        const body = testCase.lines.map((line) => `${INDENT}${line}`).join('\n');
+        return `  test(${quoteString(testCase.name)}, ${testCase.async ? 'async ' : ''}() => {\n${body}\n  });`;
+      });
     blocks.push(`describe(${quoteString(describeName)}, () => {\n${tests.join('\n\n')}\n});`);
   }
   const body = blocks.join('\n\n');
-  const helpers = [...new Set(cases.flatMap((testCase) => [...testCase.helpers]))].sort().map((name) => HELPERS[name].join('\n'));
+  const helpers = [...new Set(cases.flatMap((testCase) => [...testCase.helpers]))]
+    .sort()
+    .map((name) => HELPERS[name].join('\n'));
   const header = [
     `// Tests generated by Vouch for ${spec.sourcePath}.`,
     '// Every expectation below is what the code returned, threw or resolved to when Vouch ran it.',

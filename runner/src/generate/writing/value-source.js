@@ -8,9 +8,32 @@
 const { quoteString, numberSource, propertyKey } = require('./js-source');
 
 const LINE_WIDTH = 72;
-const BUILTIN_ERRORS = new Set(['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError']);
-const TYPE_MATCHERS = { string: 'String', number: 'Number', boolean: 'Boolean', bigint: 'BigInt', symbol: 'Symbol', function: 'Function',
-  array: 'Array', object: 'Object', date: 'Date', regexp: 'RegExp', map: 'Map', set: 'Set', error: 'Error', promise: 'Promise', buffer: 'Buffer' };
+const BUILTIN_ERRORS = new Set([
+  'Error',
+  'TypeError',
+  'RangeError',
+  'SyntaxError',
+  'ReferenceError',
+  'EvalError',
+  'URIError',
+]);
+const TYPE_MATCHERS = {
+  string: 'String',
+  number: 'Number',
+  boolean: 'Boolean',
+  bigint: 'BigInt',
+  symbol: 'Symbol',
+  function: 'Function',
+  array: 'Array',
+  object: 'Object',
+  date: 'Date',
+  regexp: 'RegExp',
+  map: 'Map',
+  set: 'Set',
+  error: 'Error',
+  promise: 'Promise',
+  buffer: 'Buffer',
+};
 
 class Unassertable extends Error {}
 
@@ -26,12 +49,16 @@ function wrap(open, items, close, indent) {
 }
 
 function regexText(text) {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+  return text
+    .replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r');
 }
 
 function unstableSource(desc) {
   // Strings that differed between runs but share their ends (`'job@' + a timestamp`).
-  if (desc.prefix !== undefined) return `expect.stringMatching(/^${regexText(desc.prefix)}[\\s\\S]*${regexText(desc.suffix)}$/)`;
+  if (desc.prefix !== undefined)
+    return `expect.stringMatching(/^${regexText(desc.prefix)}[\\s\\S]*${regexText(desc.suffix)}$/)`;
   const types = [...new Set(desc.types)];
   if (types.length === 1 && TYPE_MATCHERS[types[0]]) return `expect.any(${TYPE_MATCHERS[types[0]]})`;
   if (types.length && types.every((type) => type !== 'undefined' && type !== 'null')) return 'expect.anything()';
@@ -42,11 +69,21 @@ function unstableSource(desc) {
 // else its name, message and primitive own properties (`code`). Not `expect.any(Error)`: errors
 // made by Node's own modules (fs, the URL parser) are not instances of the test's Error.
 function errorSource(desc) {
-  if (BUILTIN_ERRORS.has(desc.ctor) && desc.message !== null && !desc.messagePrefix && !desc.props.length && desc.name === desc.ctor) {
+  if (
+    BUILTIN_ERRORS.has(desc.ctor) &&
+    desc.message !== null &&
+    !desc.messagePrefix &&
+    !desc.props.length &&
+    desc.name === desc.ctor
+  ) {
     return `new ${desc.ctor}(${quoteString(desc.message)})`;
   }
   const entries = [['name', quoteString(desc.name)]];
-  if (desc.message !== null) entries.push(['message', desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message)]);
+  if (desc.message !== null)
+    entries.push([
+      'message',
+      desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message),
+    ]);
   for (const [key, value] of desc.props) {
     if (isPrimitive(value) && key !== 'name' && key !== 'message') entries.push([key, valueSource(value)]);
   }
@@ -57,18 +94,35 @@ function errorSource(desc) {
 function valueSource(desc, indent = '') {
   const inner = `${indent}  `;
   switch (desc.t) {
-    case 'undefined': return 'undefined';
-    case 'null': return 'null';
-    case 'boolean': return String(desc.v);
-    case 'number': return numberLiteral(desc.v);
-    case 'bigint': return `${desc.v}n`;
-    case 'string': return desc.long ? 'expect.any(String)' : quoteString(desc.v);
-    case 'symbol': return desc.key !== undefined ? `Symbol.for(${quoteString(desc.key)})` : 'expect.any(Symbol)';
-    case 'function': return 'expect.any(Function)';
-    case 'array': return wrap('[', desc.items.map((item) => valueSource(item, inner)), ']', indent);
+    case 'undefined':
+      return 'undefined';
+    case 'null':
+      return 'null';
+    case 'boolean':
+      return String(desc.v);
+    case 'number':
+      return numberLiteral(desc.v);
+    case 'bigint':
+      return `${desc.v}n`;
+    case 'string':
+      return desc.long ? 'expect.any(String)' : quoteString(desc.v);
+    case 'symbol':
+      return desc.key !== undefined ? `Symbol.for(${quoteString(desc.key)})` : 'expect.any(Symbol)';
+    case 'function':
+      return 'expect.any(Function)';
+    case 'array':
+      return wrap(
+        '[',
+        desc.items.map((item) => valueSource(item, inner)),
+        ']',
+        indent,
+      );
     // No literal makes an `arguments` object: its items and length, which is what Jest compares.
     case 'arguments': {
-      const entries = [...desc.items.map((item, index) => `${index}: ${valueSource(item, inner)}`), `length: ${desc.items.length}`];
+      const entries = [
+        ...desc.items.map((item, index) => `${index}: ${valueSource(item, inner)}`),
+        `length: ${desc.items.length}`,
+      ];
       return `expect.objectContaining(${wrap('{ ', entries, ' }', indent)})`;
     }
     case 'object': {
@@ -76,16 +130,36 @@ function valueSource(desc, indent = '') {
       const literal = entries.length ? wrap('{ ', entries, ' }', indent) : '{}';
       return desc.symbols ? `expect.objectContaining(${literal})` : literal;
     }
-    case 'date': return desc.v === null ? 'expect.any(Date)' : `new Date(${quoteString(desc.v)})`;
-    case 'regexp': return `/${desc.source}/${desc.flags}`;
-    case 'map': return `new Map(${wrap('[', desc.entries.map(([k, v]) => `[${valueSource(k, inner)}, ${valueSource(v, inner)}]`), ']', indent)})`;
-    case 'set': return `new Set(${wrap('[', desc.items.map((item) => valueSource(item, inner)), ']', indent)})`;
-    case 'error': return errorSource(desc);
-    case 'buffer': return `Buffer.from([${desc.bytes.join(', ')}])`;
-    case 'typed': return `new ${desc.ctor}([${desc.items.map((item) => valueSource(item)).join(', ')}])`;
-    case 'promise': return 'expect.any(Promise)';
-    case 'unstable': return unstableSource(desc);
-    default: return 'expect.anything()'; // circular, opaque, truncated
+    case 'date':
+      return desc.v === null ? 'expect.any(Date)' : `new Date(${quoteString(desc.v)})`;
+    case 'regexp':
+      return `/${desc.source}/${desc.flags}`;
+    case 'map':
+      return `new Map(${wrap(
+        '[',
+        desc.entries.map(([k, v]) => `[${valueSource(k, inner)}, ${valueSource(v, inner)}]`),
+        ']',
+        indent,
+      )})`;
+    case 'set':
+      return `new Set(${wrap(
+        '[',
+        desc.items.map((item) => valueSource(item, inner)),
+        ']',
+        indent,
+      )})`;
+    case 'error':
+      return errorSource(desc);
+    case 'buffer':
+      return `Buffer.from([${desc.bytes.join(', ')}])`;
+    case 'typed':
+      return `new ${desc.ctor}([${desc.items.map((item) => valueSource(item)).join(', ')}])`;
+    case 'promise':
+      return 'expect.any(Promise)';
+    case 'unstable':
+      return unstableSource(desc);
+    default:
+      return 'expect.anything()'; // circular, opaque, truncated
   }
 }
 

@@ -30,7 +30,10 @@ describe('Ledger', () => {
   });
 
   test('settles', async () => {
-    await expect(new Ledger().add({ amount: 1 }).settle(async (due) => `paid ${due}`)).resolves.toEqual({ ok: true, receipt: 'paid 1' });
+    await expect(new Ledger().add({ amount: 1 }).settle(async (due) => `paid ${due}`)).resolves.toEqual({
+      ok: true,
+      receipt: 'paid 1',
+    });
     const failing = jest.fn().mockRejectedValue(new Error('declined'));
     expect(await new Ledger().settle(failing)).toStrictEqual({ ok: false, reason: 'declined' });
     expect(failing).toHaveBeenCalledWith(0);

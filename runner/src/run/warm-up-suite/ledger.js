@@ -29,9 +29,12 @@ class Ledger {
 
   describe() {
     switch (Math.sign(this.balance)) {
-      case 1: return `credit ${this.balance.toFixed(2)} ${this.currency}`;
-      case -1: return `debit ${(-this.balance).toFixed(2)} ${this.currency}`;
-      default: return 'even';
+      case 1:
+        return `credit ${this.balance.toFixed(2)} ${this.currency}`;
+      case -1:
+        return `debit ${(-this.balance).toFixed(2)} ${this.currency}`;
+      default:
+        return 'even';
     }
   }
 

@@ -10,7 +10,10 @@ class CoverageProbe {
 
   files() {
     const all = globalThis.__coverage__ || {};
-    return this.paths.map((path) => all[path]).map((data, index) => ({ data, index })).filter(({ data }) => data);
+    return this.paths
+      .map((path) => all[path])
+      .map((data, index) => ({ data, index }))
+      .filter(({ data }) => data);
   }
 
   reset() {
@@ -26,7 +29,8 @@ class CoverageProbe {
     for (const { data, index } of this.files()) {
       for (const [id, count] of Object.entries(data.s)) if (count) keys.push(`${index}:s${id}`);
       for (const [id, count] of Object.entries(data.f)) if (count) keys.push(`${index}:f${id}`);
-      for (const [id, counts] of Object.entries(data.b)) counts.forEach((count, path) => count && keys.push(`${index}:b${id}.${path}`));
+      for (const [id, counts] of Object.entries(data.b))
+        counts.forEach((count, path) => count && keys.push(`${index}:b${id}.${path}`));
     }
     return keys;
   }

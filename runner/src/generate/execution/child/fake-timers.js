@@ -3,8 +3,9 @@
 // calls that move them, on the same library (@sinonjs/fake-timers) with the same APIs faked as
 // Jest's own, so a scenario that schedules timers behaves here as in the emitted test. The clock
 // also follows real time (20 ms steps, Jest's default for `advanceTimers: true`), so code that
-// awaits a short timer still finishes; synchronous steps see no time pass between them. The child's own waiting (time limits,
-// waiting for callbacks) uses the real timers captured in `realTimers` before anything is faked.
+// awaits a short timer still finishes; synchronous steps see no time pass between them. The
+// child's own waiting (time limits, waiting for callbacks) uses the real timers captured in
+// `realTimers` before anything is faked.
 
 const { withGlobal } = require('@sinonjs/fake-timers');
 
@@ -16,7 +17,11 @@ function useFakeTimers() {
   if (clock) clock.uninstall();
   const timers = withGlobal(globalThis);
   clock = timers.install({
-    now: Date.now(), toFake: Object.keys(timers.timers), loopLimit: 100000, shouldClearNativeTimers: true, shouldAdvanceTime: true,
+    now: Date.now(),
+    toFake: Object.keys(timers.timers),
+    loopLimit: 100000,
+    shouldClearNativeTimers: true,
+    shouldAdvanceTime: true,
   });
 }
 
@@ -33,9 +38,15 @@ function activeClock() {
 const fakeTimerApi = {
   useFakeTimers,
   useRealTimers,
-  advanceTimersByTime: (ms) => { activeClock().tick(ms); },
-  runOnlyPendingTimers: () => { activeClock().runToLast(); },
-  runAllTimers: () => { activeClock().runAll(); },
+  advanceTimersByTime: (ms) => {
+    activeClock().tick(ms);
+  },
+  runOnlyPendingTimers: () => {
+    activeClock().runToLast();
+  },
+  runAllTimers: () => {
+    activeClock().runAll();
+  },
 };
 
 module.exports = { fakeTimerApi, realTimers };

@@ -36,16 +36,22 @@ globalThis.recordEvents = recordEvents;
 function bindingValues(moduleExports, bindings) {
   return bindings.map((binding) => {
     if (binding.from === 'module') return moduleExports;
-    if (binding.from === 'default') return moduleExports && moduleExports.__esModule ? moduleExports.default : moduleExports;
+    if (binding.from === 'default')
+      return moduleExports && moduleExports.__esModule ? moduleExports.default : moduleExports;
     return moduleExports[binding.key];
   });
 }
 
 function describeLoadError(error) {
   if (error instanceof TimeLimitError) return { code: 'timeout', message: `loading the module ${error.message}` };
-  if (error instanceof ExitAttempt) return { code: 'load_error', message: `loading the module calls ${disturbances[disturbances.length - 1]}` };
+  if (error instanceof ExitAttempt)
+    return { code: 'load_error', message: `loading the module calls ${disturbances[disturbances.length - 1]}` };
   if (error && error.code === 'MODULE_NOT_FOUND' && error.request) {
-    return { code: 'missing_module', module: error.request, message: `requires '${error.request}', which is not installed or not among the submitted files` };
+    return {
+      code: 'missing_module',
+      module: error.request,
+      message: `requires '${error.request}', which is not installed or not among the submitted files`,
+    };
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : `threw ${String(error)}`;
   return { code: 'load_error', message: `loading the module failed: ${message}` };
@@ -58,12 +64,15 @@ function runScenarioOnce(message) {
     probe.reset();
     let result;
     try {
-      const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry, message.override || null), limits.loadMs);
+      const moduleExports = runWithTimeLimit(
+        () => loader.loadFresh(message.entry, message.override || null),
+        limits.loadMs,
+      );
       // As the test file does: `jest.useFakeTimers()` after loading the module.
       if (message.fakeTimers) jestStandIn.useFakeTimers();
       result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
     } catch (error) {
-      return { ok: false, error: String(error && error.stack || error), keys: probe.hits() };
+      return { ok: false, error: String((error && error.stack) || error), keys: probe.hits() };
     } finally {
       // Timers still pending on a fake clock never fire, as at the end of a Jest test.
       jestStandIn.useRealTimers();

@@ -14,7 +14,21 @@ const { isBuiltin } = require('node:module');
 
 const WRAPPER_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
 // As Jest resolves them (its moduleFileExtensions), TypeScript included.
-const EXTENSIONS = ['', '.js', '.cjs', '.mjs', '.ts', '.tsx', '.cts', '.mts', '.json', '/index.js', '/index.cjs', '/index.ts', '/index.json'];
+const EXTENSIONS = [
+  '',
+  '.js',
+  '.cjs',
+  '.mjs',
+  '.ts',
+  '.tsx',
+  '.cts',
+  '.mts',
+  '.json',
+  '/index.js',
+  '/index.cjs',
+  '/index.ts',
+  '/index.json',
+];
 
 class MissingModuleError extends Error {
   constructor(request, fromFile) {
@@ -25,7 +39,13 @@ class MissingModuleError extends Error {
 }
 
 function isRelative(request) {
-  return request.startsWith('./') || request.startsWith('../') || request.startsWith('/') || request === '.' || request === '..';
+  return (
+    request.startsWith('./') ||
+    request.startsWith('../') ||
+    request.startsWith('/') ||
+    request === '.' ||
+    request === '..'
+  );
 }
 
 class ModuleLoader {

@@ -19,7 +19,9 @@ const MAX_ITERATED_ITEMS = 10;
 class ScenarioStopped extends Error {}
 
 function isThenable(value) {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function';
+  return (
+    value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function'
+  );
 }
 
 function iteratorKind(value) {
@@ -31,8 +33,13 @@ function iteratorKind(value) {
 
 function settleWithin(promise, timeoutMs) {
   let timer;
-  const timeout = new Promise((resolve) => { timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs); });
-  const settled = Promise.resolve(promise).then((value) => ({ value }), (error) => ({ error, rejected: true }));
+  const timeout = new Promise((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), timeoutMs);
+  });
+  const settled = Promise.resolve(promise).then(
+    (value) => ({ value }),
+    (error) => ({ error, rejected: true }),
+  );
   return Promise.race([settled, timeout]).finally(() => clearTimeout(timer));
 }
 
@@ -59,12 +66,14 @@ class ScenarioRun {
 
   record(outcome) {
     this.outcomes.push(outcome);
-    this.effects.push(this.tracked.map(({ name, value, before }) => ({
-      name,
-      before,
-      after: describeValue(value),
-      mocks: mocksIn(value).map(({ path, mock }) => ({ path, calls: describeValue(mock.mock.calls) })),
-    })));
+    this.effects.push(
+      this.tracked.map(({ name, value, before }) => ({
+        name,
+        before,
+        after: describeValue(value),
+        mocks: mocksIn(value).map(({ path, mock }) => ({ path, calls: describeValue(mock.mock.calls) })),
+      })),
+    );
   }
 
   fail(outcome) {
@@ -74,7 +83,9 @@ class ScenarioRun {
 
   // Indexes of declared callbacks (mock functions) that were first called within callbackMs.
   async waitForCallbacks() {
-    const waiting = this.tracked.map((entry, i) => ({ ...entry, i })).filter(({ value }) => isMockFunction(value) && !value.mock.calls.length);
+    const waiting = this.tracked
+      .map((entry, i) => ({ ...entry, i }))
+      .filter(({ value }) => isMockFunction(value) && !value.mock.calls.length);
     const deadline = now() + this.limits.callbackMs;
     while (waiting.length && now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -89,7 +100,11 @@ class ScenarioRun {
     try {
       value = runWithTimeLimit(thunk, this.limits.syncMs);
     } catch (error) {
-      this.fail(error instanceof TimeLimitError ? { kind: 'timeout' } : { kind: 'throw', value: describeValue(error), missingModule: error && error.code === 'MODULE_NOT_FOUND' });
+      this.fail(
+        error instanceof TimeLimitError
+          ? { kind: 'timeout' }
+          : { kind: 'throw', value: describeValue(error), missingModule: error && error.code === 'MODULE_NOT_FOUND' },
+      );
     }
     if (isThenable(value)) {
       const settled = await settleWithin(value, this.limits.asyncMs);
@@ -101,7 +116,11 @@ class ScenarioRun {
     const iterating = iteratorKind(value);
     if (iterating) return this.iterate(value, iterating);
     const calledBack = value === undefined ? await this.waitForCallbacks() : [];
-    this.record(calledBack.length ? { kind: 'return', value: describeValue(value), calledBack } : { kind: 'return', value: describeValue(value) });
+    this.record(
+      calledBack.length
+        ? { kind: 'return', value: describeValue(value), calledBack }
+        : { kind: 'return', value: describeValue(value) },
+    );
     return value;
   }
 

@@ -10,7 +10,10 @@ const SKIPPED_STATICS = new Set(['length', 'name', 'prototype', 'arguments', 'ca
 
 function functionKind(fn) {
   const tag = Object.prototype.toString.call(fn).slice(8, -1);
-  return { async: tag === 'AsyncFunction' || tag === 'AsyncGeneratorFunction', generator: tag.endsWith('GeneratorFunction') };
+  return {
+    async: tag === 'AsyncFunction' || tag === 'AsyncGeneratorFunction',
+    generator: tag.endsWith('GeneratorFunction'),
+  };
 }
 
 // Whether a function is the submitted code's own: only files generation instrumented carry
@@ -37,7 +40,11 @@ function accessorMembers(owner, skip) {
   const members = [];
   const seen = new Set(skip);
   let inherited = false;
-  for (let object = owner; object && object !== Object.prototype && object !== Function.prototype; object = Object.getPrototypeOf(object)) {
+  for (
+    let object = owner;
+    object && object !== Object.prototype && object !== Function.prototype;
+    object = Object.getPrototypeOf(object)
+  ) {
     for (const name of Object.getOwnPropertyNames(object)) {
       if (seen.has(name)) continue;
       seen.add(name);
@@ -47,7 +54,15 @@ function accessorMembers(owner, skip) {
         if (descriptor.set) members.push({ name, kind: 'setter', inherited, own: isModuleCode(descriptor.set) });
       } else if (typeof descriptor.value === 'function') {
         const fn = descriptor.value;
-        members.push({ name, kind: 'method', inherited, own: isModuleCode(fn), length: fn.length, fnName: fn.name, ...functionKind(fn) });
+        members.push({
+          name,
+          kind: 'method',
+          inherited,
+          own: isModuleCode(fn),
+          length: fn.length,
+          fnName: fn.name,
+          ...functionKind(fn),
+        });
       }
     }
     inherited = true;
@@ -77,18 +92,34 @@ class ShapeReader {
       this.seenFunctions.add(value);
       const base = { length: value.length, fnName: value.name, own: isModuleCode(value), ...functionKind(value) };
       if (isClass(value)) {
-        return { kind: 'class', ...base, members: accessorMembers(value.prototype, ['constructor']), statics: this.statics(value, depth) };
+        return {
+          kind: 'class',
+          ...base,
+          members: accessorMembers(value.prototype, ['constructor']),
+          statics: this.statics(value, depth),
+        };
       }
       return { kind: 'function', ...base, statics: this.statics(value, depth) };
     }
-    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RegExp) && depth < 2) {
+    if (
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      !(value instanceof RegExp) &&
+      depth < 2
+    ) {
       const members = {};
       // Boolean (or not yet set) data members: switches like `kleur.enabled` that tests may flip.
       const flags = {};
       for (const key of Object.keys(value)) {
         let member;
-        try { member = value[key]; } catch { continue; }
-        if ((typeof member === 'boolean' || member === undefined) && Object.keys(flags).length < MAX_FLAGS) flags[key] = Boolean(member);
+        try {
+          member = value[key];
+        } catch {
+          continue;
+        }
+        if ((typeof member === 'boolean' || member === undefined) && Object.keys(flags).length < MAX_FLAGS)
+          flags[key] = Boolean(member);
         // Keys of exported data (status codes, unit names) are inputs; names of exports are not.
         if (depth > 0) this.sample(key);
         const shape = this.read(member, depth + 1);
@@ -110,7 +141,15 @@ class ShapeReader {
     const methods = {};
     for (const member of accessorMembers(proto, ['constructor', ...Object.keys(known)])) {
       if (member.kind !== 'method' || !member.own) continue;
-      methods[member.name] = { kind: 'function', length: member.length, fnName: member.fnName, own: true, async: member.async, generator: member.generator, statics: {} };
+      methods[member.name] = {
+        kind: 'function',
+        length: member.length,
+        fnName: member.fnName,
+        own: true,
+        async: member.async,
+        generator: member.generator,
+        statics: {},
+      };
     }
     return methods;
   }
@@ -120,7 +159,10 @@ class ShapeReader {
     for (const name of Object.getOwnPropertyNames(fn)) {
       if (SKIPPED_STATICS.has(name)) continue;
       const descriptor = Object.getOwnPropertyDescriptor(fn, name);
-      if (descriptor.get) { statics[name] = { kind: 'getter' }; continue; }
+      if (descriptor.get) {
+        statics[name] = { kind: 'getter' };
+        continue;
+      }
       const shape = this.read(descriptor.value, depth + 1);
       // `Child.super_ = EventEmitter` (util.inherits) is not the module's to test: targets.js
       // leaves out functions not of the module's code unless they wrap one of its functions.

@@ -72,17 +72,26 @@ class Describer {
   describe(value, depth = 0) {
     this.nodes++;
     switch (typeof value) {
-      case 'undefined': return { t: 'undefined' };
-      case 'boolean': return { t: 'boolean', v: value };
-      case 'number': return { t: 'number', v: numberDescription(value) };
-      case 'bigint': return { t: 'bigint', v: value.toString() };
-      case 'string': return value.length > MAX_STRING ? { t: 'string', v: value.slice(0, 40), length: value.length, long: true } : { t: 'string', v: value };
+      case 'undefined':
+        return { t: 'undefined' };
+      case 'boolean':
+        return { t: 'boolean', v: value };
+      case 'number':
+        return { t: 'number', v: numberDescription(value) };
+      case 'bigint':
+        return { t: 'bigint', v: value.toString() };
+      case 'string':
+        return value.length > MAX_STRING
+          ? { t: 'string', v: value.slice(0, 40), length: value.length, long: true }
+          : { t: 'string', v: value };
       case 'symbol': {
         const key = Symbol.keyFor(value);
         return key === undefined ? { t: 'symbol' } : { t: 'symbol', key };
       }
-      case 'function': return functionDescription(value);
-      default: break;
+      case 'function':
+        return functionDescription(value);
+      default:
+        break;
     }
     if (value === null) return { t: 'null' };
     // Past the limits only objects are cut short: `expect.anything()` stands for them, and it
@@ -109,34 +118,74 @@ class Describer {
     }
     // A function's `arguments` (passed on by `callback.apply(ctx, arguments)`): Jest tells it
     // from an array and from a plain object, so it is described as its own kind.
-    if (tag === 'Arguments') return { t: 'arguments', items: Array.from(value, (item) => this.describe(item, depth + 1)) };
-    if (Buffer.isBuffer(value)) return value.length <= 256 ? { t: 'buffer', bytes: [...value] } : { t: 'opaque', ctor: 'Buffer' };
+    if (tag === 'Arguments')
+      return { t: 'arguments', items: Array.from(value, (item) => this.describe(item, depth + 1)) };
+    if (Buffer.isBuffer(value))
+      return value.length <= 256 ? { t: 'buffer', bytes: [...value] } : { t: 'opaque', ctor: 'Buffer' };
     if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-      return value.length <= 256 ? { t: 'typed', ctor: tag, items: [...value].map((item) => this.describe(item, depth + 1)) } : { t: 'opaque', ctor: tag };
+      return value.length <= 256
+        ? { t: 'typed', ctor: tag, items: [...value].map((item) => this.describe(item, depth + 1)) }
+        : { t: 'opaque', ctor: tag };
     }
     if (tag === 'Date') return { t: 'date', v: Number.isNaN(value.getTime()) ? null : value.toISOString() };
     if (value instanceof RegExp) return { t: 'regexp', source: value.source, flags: value.flags };
     if (value instanceof Error) return this.describeError(value, depth);
     if (value instanceof Map) {
-      return { t: 'map', entries: [...value].map(([k, v]) => [this.describe(k, depth + 1), this.describe(v, depth + 1)]) };
+      return {
+        t: 'map',
+        entries: [...value].map(([k, v]) => [this.describe(k, depth + 1), this.describe(v, depth + 1)]),
+      };
     }
     if (value instanceof Set) return { t: 'set', items: [...value].map((item) => this.describe(item, depth + 1)) };
     if (typeof value.then === 'function') return { t: 'promise' };
-    if (['WeakMap', 'WeakSet', 'WeakRef', 'ArrayBuffer', 'SharedArrayBuffer', 'DataView', 'Generator', 'AsyncGenerator', 'String', 'Number', 'Boolean', 'Symbol', 'BigInt'].includes(tag) || tag.endsWith('Iterator')) {
+    if (
+      [
+        'WeakMap',
+        'WeakSet',
+        'WeakRef',
+        'ArrayBuffer',
+        'SharedArrayBuffer',
+        'DataView',
+        'Generator',
+        'AsyncGenerator',
+        'String',
+        'Number',
+        'Boolean',
+        'Symbol',
+        'BigInt',
+      ].includes(tag) ||
+      tag.endsWith('Iterator')
+    ) {
       return { t: 'opaque', ctor: constructorName(value) || tag };
     }
     // Node's EventEmitter bookkeeping is not the module's state; tests leave it out
     // (`expect.objectContaining`, as for any instance with symbol-keyed properties).
-    const keys = value instanceof EventEmitter ? Object.keys(value).filter((key) => !EMITTER_FIELDS.has(key)) : Object.keys(value);
+    const keys =
+      value instanceof EventEmitter ? Object.keys(value).filter((key) => !EMITTER_FIELDS.has(key)) : Object.keys(value);
     const entries = keys.map((key) => [key, this.describe(value[key], depth + 1)]);
-    return { t: 'object', ctor: constructorName(value), entries, symbols: Object.getOwnPropertySymbols(value).some((s) => Object.prototype.propertyIsEnumerable.call(value, s)) };
+    return {
+      t: 'object',
+      ctor: constructorName(value),
+      entries,
+      symbols: Object.getOwnPropertySymbols(value).some((s) => Object.prototype.propertyIsEnumerable.call(value, s)),
+    };
   }
 
   describeError(error, depth) {
-    const props = Object.keys(error).filter((key) => key !== 'stack').map((key) => [key, this.describe(error[key], depth + 1)]);
+    const props = Object.keys(error)
+      .filter((key) => key !== 'stack')
+      .map((key) => [key, this.describe(error[key], depth + 1)]);
     const message = String(error.message);
     const cut = unportableAt(message);
-    if (cut >= 0) return { t: 'error', ctor: constructorName(error), name: String(error.name), message: message.slice(0, cut).replace(/[\s'"`([{]+$/, ''), messagePrefix: true, props };
+    if (cut >= 0)
+      return {
+        t: 'error',
+        ctor: constructorName(error),
+        name: String(error.name),
+        message: message.slice(0, cut).replace(/[\s'"`([{]+$/, ''),
+        messagePrefix: true,
+        props,
+      };
     return { t: 'error', ctor: constructorName(error), name: String(error.name), message, props };
   }
 }

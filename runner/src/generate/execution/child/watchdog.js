@@ -16,7 +16,8 @@ function runWithTimeLimit(thunk, timeoutMs) {
   try {
     return script.runInThisContext({ timeout: timeoutMs });
   } catch (error) {
-    if (error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new TimeLimitError(`took longer than ${timeoutMs} ms`);
+    if (error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+      throw new TimeLimitError(`took longer than ${timeoutMs} ms`);
     throw error;
   } finally {
     delete globalThis[SLOT];

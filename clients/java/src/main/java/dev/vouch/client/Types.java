@@ -85,7 +85,19 @@ public final class Types {
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record GeneratedTest(String testId, String projectId, String status, String framework,
       Double threshold, List<SourceFile> files, JsonNode summary, Environment environment,
-      String lastRunId, String created, String updated) {}
+      String lastRunId, String created, String updated, GenerationProgress progress,
+      GenerationError error) {
+    /** An asynchronous generation still going on. */
+    public boolean isGenerating() { return "generating".equals(status); }
+  }
+
+  /** How far an asynchronous generation got (only while {@code generating}). */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record GenerationProgress(String phase, int filesDone, int filesTotal, int testsKept) {}
+
+  /** Why an asynchronous generation ended without tests. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record GenerationError(String code, String detail) {}
 
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record RunTestsRequest(String testId, Environment environment) {
@@ -112,7 +124,7 @@ public final class Types {
   /** A completed run's coverage report. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record CoverageReport(String runId, String created, String lcov, JsonNode istanbul,
-      String lcovUrl, String htmlUrl) {}
+      String lcovUrl, String htmlUrl, String junitUrl) {}
 
   // Webhooks
 

@@ -42,6 +42,7 @@ public final class VouchClient {
       "getCoverageReport", "GET", "/v1/tests/results/{runId}/coverage",
       "getCoverageLcov", "GET", "/v1/tests/results/{runId}/coverage/lcov.info",
       "getCoverageHtml", "GET", "/v1/tests/results/{runId}/coverage/html/{path}",
+      "getJunitReport", "GET", "/v1/tests/results/{runId}/junit.xml",
       "createWebhook", "POST", "/v1/webhooks",
       "listWebhooks", "GET", "/v1/webhooks",
       "getWebhook", "GET", "/v1/webhooks/{webhookId}",
@@ -266,6 +267,39 @@ public final class VouchClient {
     public GeneratedTest generate(GenerateTestsRequest body, String idempotencyKey) {
       return as(call("generateTests", Map.of(), post(body, idempotencyKey)), GeneratedTest.class);
     }
+    /**
+     * With {@code respondAsync}, {@code Prefer: respond-async}: answers at once with the test
+     * {@code generating}; follow it with {@link #waitForGeneration}.
+     */
+    public GeneratedTest generate(GenerateTestsRequest body, String idempotencyKey, boolean respondAsync) {
+      Transport.Call options = post(body, idempotencyKey);
+      if (respondAsync) options.headers.put("Prefer", "respond-async");
+      return as(call("generateTests", Map.of(), options), GeneratedTest.class);
+    }
+    /**
+     * Reads the test (once a second) until its generation has ended and returns it, handing each
+     * new progress to {@code onProgress} (may be null). A failed generation raises VouchError
+     * (status 0, its error's code and detail); after {@code timeout}, {@code wait_timeout}.
+     */
+    public GeneratedTest waitForGeneration(String testId, Duration timeout,
+        java.util.function.Consumer<GenerationProgress> onProgress) {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      GenerationProgress last = null;
+      while (true) {
+        GeneratedTest test = get(testId);
+        if (!test.isGenerating()) {
+          if (test.error() != null) throw new VouchError(0, test.error().code(), test.error().detail(), null);
+          return test;
+        }
+        if (onProgress != null && test.progress() != null && !test.progress().equals(last)) onProgress.accept(test.progress());
+        last = test.progress();
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new VouchError(0, "wait_timeout", "test " + testId + " was still generating after " + timeout, null);
+        }
+        transport.pause(Duration.ofNanos(Math.min(left, 1_000_000_000L)));
+      }
+    }
     public GeneratedTest get(String testId) {
       return as(call("getTest", Map.of("testId", testId), with(null)), GeneratedTest.class);
     }
@@ -298,6 +332,10 @@ public final class VouchClient {
     /** The run's {@code lcov.info}. */
     public String coverageLcov(String runId) {
       return transport.sendText("GET", path(OPERATIONS.get("getCoverageLcov").get(1), Map.of("runId", runId)), with(null));
+    }
+    /** The run's JUnit XML report (a testsuite per test file, a testcase per test). */
+    public String junitXml(String runId) {
+      return transport.sendText("GET", path(OPERATIONS.get("getJunitReport").get(1), Map.of("runId", runId)), with(null));
     }
     /** One file of the run's HTML coverage report ({@code index.html}, its pages, CSS, images). */
     public byte[] coverageHtml(String runId, String path) {

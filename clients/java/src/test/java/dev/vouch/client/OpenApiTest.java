@@ -88,7 +88,8 @@ class OpenApiTest {
       Map.entry("deleteProject", "Projects.delete"), Map.entry("importProject", "Projects.importSnapshot"), Map.entry("generateTests", "Tests.generate"),
       Map.entry("listTests", "Tests.list"), Map.entry("getTest", "Tests.get"), Map.entry("runTests", "Tests.run"),
       Map.entry("getRun", "Tests.results"), Map.entry("getCoverageReport", "Tests.coverage"),
-      Map.entry("getCoverageLcov", "Tests.coverageLcov"), Map.entry("getCoverageHtml", "Tests.coverageHtml"), Map.entry("createWebhook", "Webhooks.create"),
+      Map.entry("getCoverageLcov", "Tests.coverageLcov"), Map.entry("getCoverageHtml", "Tests.coverageHtml"),
+      Map.entry("getJunitReport", "Tests.junitXml"), Map.entry("createWebhook", "Webhooks.create"),
       Map.entry("listWebhooks", "Webhooks.list"), Map.entry("getWebhook", "Webhooks.get"),
       Map.entry("updateWebhook", "Webhooks.update"), Map.entry("deleteWebhook", "Webhooks.delete"),
       Map.entry("rotateWebhookSecret", "Webhooks.rotateSecret"), Map.entry("listDeliveries", "Webhooks.deliveries"),
@@ -139,7 +140,7 @@ class OpenApiTest {
         out.add(parameter.getName());
       }
     }
-    if (out.contains("waitSeconds")) out.add("Prefer");
+    if (out.contains("waitSeconds") || out.contains("respondAsync")) out.add("Prefer");
     return out;
   }
 

@@ -43,6 +43,22 @@ class VouchClientTest {
   }
 
   @Test
+  void anAsynchronousGenerationIsFollowedToItsEnd() {
+    VouchClient v = freshAccount();
+    Project project = v.projects.create(new CreateProjectRequest("async", null, null));
+    GeneratedTest accepted = v.tests.generate(
+        new GenerateTestsRequest(project.id(), List.of(new SourceFile("src/math.js", MODULE))), null, true);
+    assertTrue(accepted.isGenerating());
+    assertNotNull(accepted.progress());
+    List<GenerationProgress> seen = new java.util.ArrayList<>();
+    GeneratedTest test = v.tests.waitForGeneration(accepted.testId(), java.time.Duration.ofMinutes(5), seen::add);
+    assertEquals("pending", test.status());
+    assertNull(test.error());
+    assertTrue(test.summary().path("testsKept").asInt() > 0);
+    assertFalse(seen.isEmpty());
+  }
+
+  @Test
   void fullFlowWithVerifiedWebhooks() throws Exception {
     VouchClient v = freshAccount();
     try (Receiver receiver = new Receiver()) {
@@ -86,6 +102,9 @@ class VouchClientTest {
       assertTrue(report.lcov().contains("SF:") && report.lcov().contains("src/math.js"), report.lcov());
       assertTrue(iterable(report.istanbul().fieldNames()).stream().anyMatch(name -> name.endsWith("math.js")));
       assertEquals(report.lcov(), v.tests.coverageLcov(run.runId()));
+      String junit = v.tests.junitXml(run.runId());
+      assertTrue(junit.contains("<testsuites"), junit);
+      assertEquals("/v1/tests/results/" + run.runId() + "/junit.xml", report.junitUrl());
       assertTrue(new String(v.tests.coverageHtml(run.runId(), "index.html"), StandardCharsets.UTF_8).toLowerCase().contains("<html"));
 
       Received completed = receiver.waitFor(r -> r.type().equals("test.completed"));

@@ -1,0 +1,43 @@
+#include "actors/execution/generation_scale.hpp"
+
+#include <algorithm>
+
+namespace vouch::actors {
+namespace {
+
+constexpr double kSourcesPerBudget = 10;
+constexpr double kMaxGenerationScale = 3;
+// Time the generator's answer needs after verification has ended.
+constexpr std::chrono::milliseconds kAnswerMargin{5'000};
+
+double generation_scale(const std::vector<events::SourceFile>& files) {
+  const auto sources = std::count_if(files.begin(), files.end(), [](const auto& file) {
+    return events::is_javascript_path(file.path);
+  });
+  return std::clamp(static_cast<double>(sources) / kSourcesPerBudget, 1.0, kMaxGenerationScale);
+}
+
+}  // namespace
+
+GenerationPlan generation_plan(const RunnerSettings& settings,
+                               const std::vector<events::SourceFile>& files) {
+  using std::chrono::milliseconds;
+  const auto scale = generation_scale(files);
+  GenerationPlan plan{settings.generation_limits, milliseconds(0), milliseconds(0),
+                      milliseconds(0)};
+  plan.budget = milliseconds(
+      static_cast<std::int64_t>(static_cast<double>(settings.generation_budget.count()) * scale));
+  const auto scaled_wall = milliseconds(
+      static_cast<std::int64_t>(static_cast<double>(settings.generation_limits.wall_ms) * scale));
+  // With a wall limit below the margin the budget does not stretch at all.
+  plan.stretch = std::max(milliseconds(1), scaled_wall - kStretchMargin);
+  plan.limits.wall_ms = static_cast<unsigned>((scaled_wall + kVerificationReserve).count());
+  plan.limits.cpu_seconds =
+      static_cast<unsigned>(settings.generation_limits.cpu_seconds * scale) +
+      static_cast<unsigned>(
+          std::chrono::duration_cast<std::chrono::seconds>(kVerificationReserve).count());
+  plan.deadline = milliseconds(plan.limits.wall_ms) - kAnswerMargin;
+  return plan;
+}
+
+}  // namespace vouch::actors

@@ -1,0 +1,116 @@
+'use strict';
+// bench/package_sweep.sh's client: imports each packed tarball, generates from the snapshot,
+// runs the suite, and prints the table and the medians.
+
+const fs = require('node:fs');
+const path = require('node:path');
+
+const [tarballs, ...packages] = process.argv.slice(2);
+const base = `http://${process.env.ADDRESS}`;
+const headers = { Authorization: `Bearer ${process.env.KEY}` };
+
+async function call(method, target, body, contentType = 'application/json') {
+  const response = await fetch(base + target, {
+    method,
+    headers: { ...headers, ...(body !== undefined ? { 'Content-Type': contentType } : {}) },
+    body: body === undefined ? undefined : contentType === 'application/json' ? JSON.stringify(body) : body,
+    signal: AbortSignal.timeout(600000),
+  });
+  const text = await response.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* an error page */ }
+  return { status: response.status, json, text };
+}
+
+async function runToEnd(testId) {
+  const started = await call('POST', '/v1/tests/run', { testId, environment: {} });
+  if (started.status !== 202) return { outcome: `run ${started.status}` };
+  for (;;) {
+    const response = await fetch(`${base}/v1/tests/results/${started.json.runId}`, { headers: { ...headers, Prefer: 'wait=20' } });
+    const run = await response.json();
+    if (run.status === 'completed') return run;
+  }
+}
+
+// The packed file of `name@version` (scoped names pack as scope-name-version.tgz).
+function tarballOf(spec) {
+  const at = spec.lastIndexOf('@');
+  const name = at > 0 ? spec.slice(0, at) : spec;
+  const prefix = `${name.replace(/^@/, '').replace('/', '-')}-`;
+  return fs.readdirSync(tarballs).find((file) => file.startsWith(prefix) && /^\d/.test(file.slice(prefix.length)));
+}
+
+function median(values) {
+  const sorted = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
+  if (!sorted.length) return null;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+async function sweep(spec) {
+  const file = tarballOf(spec);
+  if (!file) return { package: spec, error: 'not packed' };
+  const project = await call('POST', '/v1/projects', { name: spec, config: { coverage: { threshold: 0 } } });
+  const projectId = project.json.id;
+  const imported = await call('POST', `/v1/projects/${projectId}/import`, fs.readFileSync(path.join(tarballs, file)), 'application/gzip');
+  const row = { package: spec, import: imported.status, files: imported.json && imported.json.files };
+  if (imported.status !== 201) return { ...row, error: imported.text.slice(0, 200) };
+  const started = Date.now();
+  const generated = await call('POST', '/v1/tests/generate', { projectId });
+  row.generate = generated.status;
+  row.generateSeconds = (Date.now() - started) / 1000;
+  if (generated.status !== 201) return { ...row, error: generated.text.slice(0, 300) };
+  const { summary } = generated.json;
+  row.kept = summary.testsKept;
+  row.targets = summary.package ? `${summary.package.targets.tested}/${summary.package.targets.found}` : '';
+  row.problems = summary.problems.length;
+  row.skipped = {};
+  for (const entry of summary.skipped || []) row.skipped[entry.reason] = (row.skipped[entry.reason] || 0) + 1;
+  if (!summary.testsKept) return row;
+  const run = await runToEnd(generated.json.testId);
+  row.outcome = run.outcome;
+  if (run.results) {
+    row.failed = run.results.failed;
+    row.statements = run.results.coverage.statements;
+    row.branches = run.results.coverage.branches;
+  }
+  return row;
+}
+
+function cell(value, width) {
+  const text = value === undefined || value === null ? '-' : String(value);
+  return text.length >= width ? text.slice(0, width) : text + ' '.repeat(width - text.length);
+}
+
+async function main() {
+  const rows = [];
+  const columns = [['package', 26], ['import', 7], ['generate', 9], ['gen s', 7], ['kept', 5], ['targets', 9], ['run', 8], ['failed', 7], ['stmts %', 8], ['branch %', 9], ['skipped by reason', 0]];
+  console.log(columns.map(([name, width]) => cell(name, width || name.length)).join(' '));
+  for (const spec of packages) {
+    let row;
+    try {
+      row = await sweep(spec);
+    } catch (error) {
+      row = { package: spec, error: error.message };
+    }
+    rows.push(row);
+    const skipped = Object.entries(row.skipped || {}).map(([reason, count]) => `${reason} ${count}`).join(', ');
+    console.log([row.package, row.import, row.generate, row.generateSeconds, row.kept, row.targets, row.outcome, row.failed, row.statements, row.branches]
+      .map((value, index) => cell(value, columns[index][1])).join(' ') + ` ${skipped}${row.error ? ` ERROR ${row.error.replace(/\s+/g, ' ')}` : ''}`);
+  }
+  const codes = {};
+  for (const row of rows) codes[row.generate ?? row.import ?? 'none'] = (codes[row.generate ?? row.import ?? 'none'] || 0) + 1;
+  const withSuite = rows.filter((row) => row.kept > 0);
+  console.log(`\ngenerate answers: ${Object.entries(codes).map(([code, count]) => `${code} x${count}`).join(', ')}`);
+  console.log(`packages with a kept suite: ${withSuite.length}/${rows.length}; runs that passed: ${rows.filter((row) => row.outcome === 'success').length}`);
+  console.log(`medians: tests kept ${median(rows.map((row) => row.kept ?? 0))}, statements ${median(withSuite.map((row) => row.statements))}%, branches ${median(withSuite.map((row) => row.branches))}%, generation ${median(rows.map((row) => row.generateSeconds))} s`);
+  const reasons = {};
+  for (const row of rows) for (const [reason, count] of Object.entries(row.skipped || {})) reasons[reason] = (reasons[reason] || 0) + count;
+  console.log(`skipped files by reason (all packages): ${Object.entries(reasons).map(([reason, count]) => `${reason} ${count}`).join(', ') || 'none'}`);
+  if (process.env.OUT) fs.writeFileSync(process.env.OUT, `${JSON.stringify(rows, null, 2)}\n`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

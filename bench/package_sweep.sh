@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Whole npm packages through the API, as users submit them: for each package,
+# `npm pack` its tarball from the registry, import it into a project of a
+# locally started vouchd (POST /v1/projects/{id}/import, application/gzip),
+# generate from the snapshot (POST /v1/tests/generate with no files), run the
+# suite (POST /v1/tests/run), then print a table and the medians: answer codes,
+# tests kept, statement and branch coverage measured by the run, the run's
+# outcome, generation time, targets tested of found, and skipped files by
+# reason.
+#
+# Usage: bench/package_sweep.sh [name@version ...]   (default: issue 26's list)
+# Env:   VOUCHD (the binary, default build/vouchd), OUT (also write the table
+#        as JSON to this file)
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PACKAGES=("$@")
+if [ ${#PACKAGES[@]} -eq 0 ]; then
+  PACKAGES=(lodash@4.17.21 minimatch@9.0.3 marked@4.3.0 mustache@4.2.0 ejs@3.1.9
+    content-disposition@0.5.4 negotiator@0.6.3 accepts@1.3.8 type-is@1.6.18 depd@2.0.0
+    string-width@4.2.3 wrap-ansi@7.0.0 cliui@8.0.1 ansi-styles@4.3.0 diff@5.1.0 tslib@2.6.2
+    immer@10.0.3 superstruct@1.0.3 yup@1.3.3 date-fns@2.30.0 moment@2.29.4 rimraf@3.0.2
+    mkdirp@1.0.4 chai@4.3.10 graceful-fs@4.2.11)
+fi
+WORK="$(mktemp -d /tmp/vouch-package-sweep-XXXXXX)"
+KEY="vk_bench_$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+cleanup() {
+  [ -n "${VOUCHD_PID:-}" ] && kill "$VOUCHD_PID" 2>/dev/null && wait "$VOUCHD_PID" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+mkdir -p "$WORK/tarballs"
+for package in "${PACKAGES[@]}"; do
+  (cd "$WORK/tarballs" && npm pack --silent "$package" >/dev/null) || echo "could not pack $package" >&2
+done
+
+VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
+  --listen 127.0.0.1:0 --no-rate-limits >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
+VOUCHD_PID=$!
+for _ in $(seq 100); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
+ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
+[ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
+echo "vouchd on $ADDRESS" >&2
+
+KEY="$KEY" ADDRESS="$ADDRESS" OUT="${OUT:-}" node "$ROOT/bench/package_sweep.js" "$WORK/tarballs" "${PACKAGES[@]}"

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Soak benchmark: does vouchd stay within its memory budget (--memory-mb) and
+# keep its throughput over a long mixed load? Two modes:
+#
+#  MODE=soak (default): DURATION seconds (default 600) of wrk load in
+#    one-minute rounds, each a mix of reads and writes (40% GET a project,
+#    10% GET a page of projects, 30% POST a new project, 20% PUT an update),
+#    while a client generates tests and runs them one after another
+#    (bench/soak_gen_runs.js). Prints vouchd's RSS every SAMPLE seconds and,
+#    per minute, the requests per second, generations and runs; then the
+#    highest RSS against the budget and the last minute's throughput against
+#    the first's (targets: under the budget, >= 0.90).
+#  MODE=million: COUNT (default 1,000,000) projects created in a row (wrk
+#    POSTs in 10-second rounds until that many), then IDLE seconds (default
+#    60) without load; prints RSS against projects created, and at the end.
+#
+# Both draw RSS over time (and throughput per minute, or projects created) as
+# a PNG with gnuplot (PLOT, default bench-soak.png / bench-million.png here).
+#
+# Env: MODE, DURATION, COUNT, IDLE, MEMORY_MB (vouchd's --memory-mb, default
+#      512), CONNECTIONS (64), THREADS (2), SAMPLE (5), PLOT, VOUCHD (the
+#      binary, default build/vouchd: to compare two builds).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+MODE=${MODE:-soak}
+DURATION=${DURATION:-600}
+COUNT=${COUNT:-1000000}
+IDLE=${IDLE:-60}
+MEMORY_MB=${MEMORY_MB:-512}
+CONNECTIONS=${CONNECTIONS:-64}
+THREADS=${THREADS:-2}
+SAMPLE=${SAMPLE:-5}
+case "$MODE" in
+  soak | million) ;;
+  *) echo "MODE must be soak or million" >&2; exit 2 ;;
+esac
+PLOT="$(realpath -m "${PLOT:-bench-$MODE.png}")"
+
+need=()
+for p in wrk gnuplot-nox curl; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+WORK="$(mktemp -d /tmp/vouch-soak-XXXXXX)"
+KEY="vk_bench_$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
+  --listen 127.0.0.1:0 --no-rate-limits --memory-mb "$MEMORY_MB" \
+  >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
+VOUCHD_PID=$!
+pids+=("$VOUCHD_PID")
+for _ in $(seq 300); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
+ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
+[ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
+BASE="http://$ADDRESS"
+echo "vouchd on $ADDRESS, --memory-mb $MEMORY_MB, mode $MODE" >&2
+
+rss_kb() { ps -o rss= -p "$VOUCHD_PID" | tr -d ' '; }
+STARTED=$(date +%s)
+# RSS every SAMPLE seconds: "<seconds since start> <KiB>".
+(while kill -0 "$VOUCHD_PID" 2>/dev/null; do
+  echo "$(($(date +%s) - STARTED)) $(rss_kb)" >>"$WORK/rss"
+  sleep "$SAMPLE"
+done) &
+pids+=($!)
+
+# Runs wrk for $1 seconds with script $2; prints "<requests> <non-2xx>".
+wrk_round() {
+  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$1s" -s "$2" "$BASE/v1/projects" >"$WORK/wrk.out" 2>&1 || true
+  awk '/requests in/ { n=$1 } /Non-2xx or 3xx responses/ { bad=$NF }
+       END { printf "%d %d\n", n, bad }' "$WORK/wrk.out"
+}
+
+budget_kb=$((MEMORY_MB * 1024))
+if [ "$MODE" = soak ]; then
+  # A hundred projects for the reads and updates to use.
+  ids=()
+  for i in $(seq 100); do
+    ids+=("$(curl -sf -X POST "$BASE/v1/projects" -H "Authorization: Bearer $KEY" \
+      -H 'Content-Type: application/json' -d "{\"name\":\"seed-$i\"}" |
+      sed -n 's/.*"id":"\([^"]*\)".*/\1/p')")
+  done
+  lua_ids=$(printf '"%s",' "${ids[@]}")
+  cat >"$WORK/mixed.lua" <<LUA
+local ids = { ${lua_ids} }
+local auth = "Bearer $KEY"
+local n = 0
+request = function()
+  n = n + 1
+  local id = ids[math.random(#ids)]
+  local pick = math.random(100)
+  if pick <= 40 then
+    return wrk.format("GET", "/v1/projects/" .. id, { ["Authorization"] = auth })
+  elseif pick <= 50 then
+    return wrk.format("GET", "/v1/projects?limit=20", { ["Authorization"] = auth })
+  elseif pick <= 80 then
+    return wrk.format("POST", "/v1/projects",
+      { ["Authorization"] = auth, ["Content-Type"] = "application/json" },
+      '{"name":"soak","config":{"coverage":{"threshold":85}}}')
+  else
+    return wrk.format("PUT", "/v1/projects/" .. id,
+      { ["Authorization"] = auth, ["Content-Type"] = "application/json" },
+      '{"name":"soak-' .. n .. '"}')
+  end
+end
+LUA
+  ADDRESS="$ADDRESS" KEY="$KEY" OUT="$WORK/genruns" node "$ROOT/bench/soak_gen_runs.js" \
+    2>"$WORK/genruns.err" &
+  pids+=($!)
+  minutes=$(((DURATION + 59) / 60))
+  printf '%-7s %10s %8s %12s %6s %9s\n' minute "req/s" "non-2xx" generations runs "RSS MiB"
+  for minute in $(seq "$minutes"); do
+    seconds=$((DURATION - (minute - 1) * 60))
+    [ "$seconds" -gt 60 ] && seconds=60
+    t0=$(date +%s)
+    read -r requests bad < <(wrk_round "$seconds" "$WORK/mixed.lua")
+    t1=$(date +%s)
+    gens=$(awk -v a="$t0" -v b="$t1" '$1 >= a && $1 < b && $2 == "generation" && $3 == "ok"' "$WORK/genruns" 2>/dev/null | wc -l)
+    runs=$(awk -v a="$t0" -v b="$t1" '$1 >= a && $1 < b && $2 == "run" && $3 == "ok"' "$WORK/genruns" 2>/dev/null | wc -l)
+    rps=$((requests / seconds))
+    echo "$((t1 - STARTED)) $rps" >>"$WORK/rps"
+    printf '%-7s %10s %8s %12s %6s %9s\n' "$minute" "$rps" "$bad" "$gens" "$runs" "$(($(rss_kb) / 1024))"
+  done
+  failed=$(grep -c failed "$WORK/genruns" 2>/dev/null || true)
+  echo "generations and runs that failed: ${failed:-0}"
+  first=$(head -1 "$WORK/rps" | cut -d' ' -f2)
+  last=$(tail -1 "$WORK/rps" | cut -d' ' -f2)
+  echo "throughput: first minute $first req/s, last $last req/s, last/first = $(python3 -c "print(f'{$last/$first:.2f}')") (target >= 0.90)"
+  title="vouchd soak, --memory-mb $MEMORY_MB"
+  second_axis="'$WORK/rps' using 1:2 axes x1y2 with steps lw 2 title 'requests/s (per minute)'"
+  xlabel="seconds"
+else
+  cat >"$WORK/create.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Authorization"] = "Bearer $KEY"
+wrk.headers["Content-Type"] = "application/json"
+wrk.body = '{"name":"million","config":{"coverage":{"threshold":85}}}'
+LUA
+  created=0
+  printf '%12s %8s %9s\n' "projects" "req/s" "RSS MiB"
+  while [ "$created" -lt "$COUNT" ]; do
+    read -r requests bad < <(wrk_round 10 "$WORK/create.lua")
+    [ "$bad" -eq 0 ] || { echo "wrk saw $bad non-2xx answers" >&2; tail -5 "$WORK/vouchd.err" >&2; exit 1; }
+    created=$((created + requests))
+    echo "$created $(rss_kb)" >>"$WORK/created"
+    printf '%12s %8s %9s\n' "$created" "$((requests / 10))" "$(($(rss_kb) / 1024))"
+  done
+  echo "idle for $IDLE s"
+  sleep "$IDLE"
+  echo "after $created projects and $IDLE s idle: RSS $(($(rss_kb) / 1024)) MiB"
+  title="vouchd, $created projects created in a row, --memory-mb $MEMORY_MB"
+  second_axis=""
+  xlabel="seconds"
+fi
+sleep "$SAMPLE"
+highest=$(sort -k2 -n "$WORK/rss" | tail -1 | cut -d' ' -f2)
+echo "RSS: highest $((highest / 1024)) MiB, now $(($(rss_kb) / 1024)) MiB, budget $MEMORY_MB MiB ($([ "$highest" -lt "$budget_kb" ] && echo under || echo OVER))"
+
+gnuplot <<GNUPLOT
+set terminal pngcairo size 1000,500
+set output '$PLOT'
+set title '$title'
+set xlabel '$xlabel'
+set ylabel 'RSS (MiB)'
+set y2label 'requests/s'
+set ytics nomirror
+set y2tics
+set yrange [0:*]
+set y2range [0:*]
+set key bottom right
+plot '$WORK/rss' using 1:(\$2/1024) with lines lw 2 title 'RSS', \
+     $MEMORY_MB with lines dt 2 title 'budget'${second_axis:+, $second_axis}
+GNUPLOT
+echo "plot: $PLOT"

@@ -1,0 +1,247 @@
+'use strict';
+// A submitted package as generation sees it: its package.json read as npm reads it, its public
+// surface, and every JavaScript file's part:
+//   - targets: source modules, those the entry points reach first (in the order they reach
+//     them), then the others, at most `cap`;
+//   - programs: `bin` entries, tested by running them, never loaded as libraries;
+//   - skipped, with a reason (file-roles.js): the package's own tests, benchmarks, examples,
+//     fixtures, build configuration, declarations, minified files and bundles, the ES module
+//     twins of CommonJS files, variants for other platforms whose dependencies are missing.
+// Skipped files are left out of the suite's folder unless a file that stays requires them.
+
+const { isBuiltin } = require('node:module');
+const { classifySource } = require('../analysis/source-kind');
+const { readPackageJson, declaredDependencies } = require('./package-json');
+const { findSurface } = require('./surface');
+const { requestsOf, resolveRelative, isRelative, packageNameOf } = require('./imports');
+const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-roles');
+
+const DEFAULT_TARGET_CAP = 80;
+const TOOLING =
+  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
+const ESM_EXTENSIONS = /\.m[jt]s$/i;
+
+function dirOf(path) {
+  return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
+}
+
+function depth(path) {
+  return path.split('/').length;
+}
+
+// The package.json files of the job by folder, normalized; the shallowest is the package's.
+function readManifests(files) {
+  const manifests = new Map();
+  for (const file of files) {
+    if (file.path !== 'package.json' && !file.path.endsWith('/package.json')) continue;
+    if (file.path.split('/').includes('node_modules')) continue;
+    manifests.set(dirOf(file.path), readPackageJson(file.content));
+  }
+  const root = [...manifests.keys()].sort((a, b) => (a === '' ? 0 : depth(a)) - (b === '' ? 0 : depth(b)))[0];
+  return { manifests, root: root === undefined ? null : root };
+}
+
+// "module" or "commonjs": the type of the nearest package.json above `path`.
+function folderType(path, manifests) {
+  for (let dir = dirOf(path); ; dir = dirOf(dir)) {
+    const manifest = manifests.get(dir);
+    if (manifest && typeof manifest.data.type === 'string')
+      return manifest.data.type === 'module' ? 'module' : 'commonjs';
+    if (dir === '') return 'commonjs';
+  }
+}
+
+class PackageModel {
+  // files: [{ path, content }]; cap: most files targeted.
+  constructor(files, { cap = DEFAULT_TARGET_CAP } = {}) {
+    this.cap = cap;
+    this.paths = new Set(files.map((file) => file.path));
+    this.contents = new Map(files.map((file) => [file.path, file.content]));
+    const { manifests, root } = readManifests(files);
+    this.manifests = manifests;
+    this.root = root;
+    this.data = root === null ? {} : manifests.get(root).data;
+    this.warnings = root === null ? [] : manifests.get(root).warnings;
+    this.code = files
+      .filter((file) => classifySource(file.path, file.content).kind === 'javascript')
+      .map((file) => file.path);
+    this.declarationFiles = files.filter((file) => /\.d\.[cm]?tsx?$/i.test(file.path)).map((file) => file.path);
+    this.requests = new Map(this.code.map((path) => [path, requestsOf(this.contents.get(path))]));
+    this.surface =
+      root === null
+        ? { entries: [], bins: [], declarations: new Set(), twins: new Map() }
+        : findSurface(this.data, root, this.paths);
+    this.classify();
+  }
+
+  // The files `path` requires or imports that are in the job.
+  edges(path) {
+    const found = [];
+    for (const request of this.requests.get(path) || []) {
+      let target = null;
+      if (isRelative(request)) target = resolveRelative(request, path, this.paths);
+      else if (
+        this.root !== null &&
+        this.data.name &&
+        (request === this.data.name || request.startsWith(`${this.data.name}/`))
+      ) {
+        // A self-reference (`require('my-package/sub')`) reaches the package's own files.
+        target = resolveRelative(
+          `.${request.slice(this.data.name.length) || '/'}`,
+          `${this.root ? `${this.root}/` : ''}package.json`,
+          this.paths,
+        );
+      }
+      if (target && this.requests.has(target)) found.push(target);
+    }
+    return found;
+  }
+
+  // Files reached from `starts`, in breadth-first order.
+  reach(starts) {
+    const order = [];
+    const seen = new Set();
+    const queue = starts.filter((path) => this.requests.has(path));
+    while (queue.length) {
+      const path = queue.shift();
+      if (seen.has(path)) continue;
+      seen.add(path);
+      order.push(path);
+      queue.push(...this.edges(path));
+    }
+    return order;
+  }
+
+  formatOf(path) {
+    if (ESM_EXTENSIONS.test(path)) return 'module';
+    if (/\.[cm]?tsx?$/i.test(path) || /\.cjs$/i.test(path)) return 'commonjs';
+    return folderType(path, this.manifests);
+  }
+
+  // The type of the folder a test file for `path` sits in: its test file needs `.cjs` there.
+  testFormat(path) {
+    return folderType(path, this.manifests);
+  }
+
+  relative(path) {
+    return this.root && path.startsWith(`${this.root}/`) ? path.slice(this.root.length + 1) : path;
+  }
+
+  // Bare packages a file requires that are neither Node's nor declared by the package.
+  undeclared(path) {
+    const declared = declaredDependencies(this.data);
+    return (this.requests.get(path) || [])
+      .filter((request) => !isRelative(request) && !request.startsWith('/') && !isBuiltin(request))
+      .map(packageNameOf)
+      .filter((name) => name !== this.data.name && !declared.has(name));
+  }
+
+  classify() {
+    const { entries, bins, twins } = this.surface;
+    const byRole = (test) => entries.filter((entry) => test(entry.role)).map((entry) => entry.path);
+    const requireReach = this.reach(byRole((role) => role === 'require'));
+    const requireSet = new Set(requireReach);
+    const importReach = this.reach(byRole((role) => role === 'import')).filter((path) => !requireSet.has(path));
+    const nodeReach = new Set([...requireReach, ...importReach]);
+    const platformOnly = new Set(
+      this.reach(byRole((role) => role.startsWith('platform:'))).filter((path) => !nodeReach.has(path)),
+    );
+    const programPaths = new Set(bins.map((bin) => bin.path));
+    const reasons = new Map();
+    const skip = (path, reason, detail) => {
+      if (!reasons.has(path)) reasons.set(path, { reason, detail });
+    };
+
+    for (const path of this.declarationFiles) skip(path, 'type_declaration');
+    for (const path of this.code) {
+      const name = path.slice(path.lastIndexOf('/') + 1);
+      if (programPaths.has(path)) continue;
+      if (TOOLING.test(name)) skip(path, 'tooling');
+      const byPath = pathReason(this.relative(path));
+      if (byPath && !requireSet.has(path)) skip(path, byPath);
+      if (this.formatOf(path) === 'module') {
+        const twin = twins.get(path) || this.sameStemTwin(path);
+        if (twin) skip(path, 'es_module_twin', `of ${twin}`);
+      }
+      if (!nodeReach.has(path)) {
+        if (looksMinified(path, this.contents.get(path))) skip(path, 'minified');
+        else if (looksBundled(this.contents.get(path)) && this.code.length > 1) skip(path, 'bundle');
+      }
+      // The legacy `module` field's or the `import` condition's copy of what `require` reaches.
+      if (importReach.includes(path) && requireReach.length && twins.size)
+        skip(path, 'es_module_twin', 'of the CommonJS build');
+      // What the entry points do not reach and requires packages the package does not declare
+      // (its devDependencies, another platform's modules) is a development file or a variant.
+      if (!nodeReach.has(path) && this.root !== null) {
+        const missing = this.undeclared(path);
+        const detail = `requires ${missing.join(', ')}, which the package does not declare as ${missing.length > 1 ? 'dependencies' : 'a dependency'}`;
+        if (missing.length) skip(path, platformOnly.has(path) ? 'platform_variant' : 'development_file', detail);
+      }
+    }
+    // A file that stays needs what it requires: a skipped file it reaches stays in the folder.
+    const staying = this.code.filter((path) => !reasons.has(path));
+    const needed = new Set(this.reach([...staying, ...programPaths]));
+    const order = [...requireReach, ...importReach, ...this.code.filter((path) => !nodeReach.has(path)).sort()];
+    const candidates = order.filter((path) => !reasons.has(path) && !programPaths.has(path));
+    this.targets = candidates.slice(0, this.cap);
+    const overCap = candidates.slice(this.cap);
+    overCap.forEach((path) =>
+      skip(path, 'over_cap', `${this.cap} files are tested at most; ${candidates.length} were found`),
+    );
+    this.candidateCount = candidates.length;
+    this.programs = bins.filter((bin) => this.requests.has(bin.path));
+    this.skipped = [...reasons.entries()].map(([path, { reason, detail }]) => ({
+      path,
+      reason,
+      message: REASONS[reason] + (detail ? ` (${detail})` : ''),
+    }));
+    // What the suite's folder holds: every file but the skipped ones nothing that stays needs.
+    // Files over the cap are left out too, so that Jest's runs (coverage is collected over every
+    // file in the folder) stay inside a run's limits however large the package.
+    const neededByTargets = new Set(this.reach([...this.targets, ...programPaths]));
+    const left = new Set(
+      [...reasons.entries()]
+        .filter(([path, { reason }]) => (reason === 'over_cap' ? !neededByTargets.has(path) : !needed.has(path)))
+        .map(([path]) => path),
+    );
+    this.runPaths = [...this.paths].filter((path) => !left.has(path));
+  }
+
+  // `index.js` beside `index.cjs` (or `index.mjs` beside `index.js` in a CommonJS folder).
+  sameStemTwin(path) {
+    const stem = path.replace(/\.[cm]?[jt]s$/i, '');
+    return (
+      ['.cjs', '.js', '.cts', '.ts']
+        .map((extension) => stem + extension)
+        .find(
+          (candidate) => candidate !== path && this.requests.has(candidate) && this.formatOf(candidate) === 'commonjs',
+        ) || null
+    );
+  }
+
+  // The entry points for the summary: [{ path, via }].
+  entryPoints() {
+    return this.surface.entries
+      .filter((entry) => entry.role === 'require' || entry.role === 'import')
+      .map(({ path, via }) => ({ path, via }));
+  }
+
+  summary() {
+    return {
+      ...(this.root !== null
+        ? {
+            name: this.data.name || null,
+            version: this.data.version || null,
+            type: this.data.type === 'module' ? 'module' : 'commonjs',
+          }
+        : {}),
+      entryPoints: this.entryPoints(),
+      programs: this.programs.map(({ name, path }) => ({ name, path })),
+      targets: { tested: this.targets.length, found: this.candidateCount, cap: this.cap },
+    };
+  }
+}
+
+REASONS.tooling = 'build or tool configuration';
+
+module.exports = { PackageModel, DEFAULT_TARGET_CAP };

@@ -1,0 +1,205 @@
+'use strict';
+// The package model: package.json read as npm reads it, the public surface, the order of
+// targets, what is skipped and why, which files the suite's folder holds, programs.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { PackageModel } = require('../../src/generate/package/package-model');
+const { readPackageJson } = require('../../src/generate/package/package-json');
+const { pathReason, looksMinified, looksBundled } = require('../../src/generate/package/file-roles');
+const { cliScenarios } = require('../../src/generate/program/cli-scenarios');
+const { writeProgramTest, programCase, testPathFor } = require('../../src/generate/program/cli-test-writer');
+
+const files = (map) =>
+  Object.entries(map).map(([path, content]) => ({
+    path,
+    content: typeof content === 'string' ? content : JSON.stringify(content),
+  }));
+const reasons = (model) => Object.fromEntries(model.skipped.map((entry) => [entry.path, entry.reason]));
+
+test('package.json is normalized as npm reads it: legacy dependency shapes, a bin string, no refusal', () => {
+  assert.deepEqual(readPackageJson(JSON.stringify({ name: 'a', dependencies: [] })).data.dependencies, {});
+  assert.deepEqual(readPackageJson(JSON.stringify({ name: 'a', dependencies: ['x@^1', 'y'] })).data.dependencies, {
+    x: '^1',
+    y: '',
+  });
+  assert.deepEqual(readPackageJson(JSON.stringify({ name: 'a', bin: './cli.js' })).data.bin, { a: './cli.js' });
+  assert.deepEqual(readPackageJson(JSON.stringify({ name: '.bad name', main: 'x.js' })).data.main, 'x.js');
+  assert.deepEqual(readPackageJson('not json').data, {});
+});
+
+test("paths name the package's own tests, benchmarks, examples, fixtures and declarations", () => {
+  assert.equal(pathReason('test/test.js'), 'own_test');
+  assert.equal(pathReason('lib/__tests__/a.js'), 'own_test');
+  assert.equal(pathReason('src/a.spec.ts'), 'own_test');
+  assert.equal(pathReason('index.test-d.ts'), 'own_test');
+  assert.equal(pathReason('benchmark/run.js'), 'benchmark');
+  assert.equal(pathReason('examples/demo.js'), 'example');
+  assert.equal(pathReason('test/fixtures/x.js'), 'own_test');
+  assert.equal(pathReason('src/fixtures/x.js'), 'fixture');
+  assert.equal(pathReason('index.d.ts'), 'type_declaration');
+  assert.equal(pathReason('lib/testing.js'), null);
+  assert.equal(pathReason('lib/index.js'), null);
+  assert.ok(looksMinified('dist/a.min.js', 'x'));
+  assert.ok(looksMinified('dist/a.js', `${'var a=1;'.repeat(400)}\n`));
+  assert.ok(!looksMinified('lib/a.js', 'const a = 1;\n'.repeat(300)));
+  assert.ok(
+    looksBundled(
+      "(function (global, factory) { typeof exports === 'object' && typeof module !== 'undefined' ? module.exports = factory() : typeof define === 'function' && define.amd ? define(factory) : 0 })",
+    ),
+  );
+});
+
+test('targets: what the entry point reaches first, in the order it reaches it, then the other sources', () => {
+  const model = new PackageModel(
+    files({
+      'package.json': { name: 'p', main: 'lib/main.js' },
+      'lib/main.js': "module.exports = { b: require('./b'), s: require('p/sub/s') };",
+      'lib/b.js': "module.exports = require('./c.js');",
+      'lib/c.js': 'module.exports = 1;',
+      'a-first-by-name.js': 'module.exports = 2;',
+      'sub/s.js': 'module.exports = 3;',
+    }),
+  );
+  assert.deepEqual(model.targets, ['lib/main.js', 'lib/b.js', 'sub/s.js', 'lib/c.js', 'a-first-by-name.js']);
+  assert.deepEqual(model.summary().entryPoints, [{ path: 'lib/main.js', via: 'main' }]);
+});
+
+test("a package's own tests, tooling, minified copies and bundles are skipped with reasons and left out of the suite's folder", () => {
+  const umd =
+    "(function (g, f) { typeof exports === 'object' && typeof module !== 'undefined' ? module.exports = f() : typeof define === 'function' && define.amd ? define(f) : 0 })(this, function () { return 1; });";
+  const model = new PackageModel(
+    files({
+      'package.json': { name: 'p' },
+      'index.js': "module.exports = require('./lib/a');",
+      'lib/a.js': "module.exports = () => require('./helper-fixture-free');",
+      'lib/helper-fixture-free.js': 'module.exports = 1;',
+      'test/test.js': "suite('x', () => {});",
+      'test/helpers.js': 'module.exports = {};',
+      'bench/speed.js': "require('../index');",
+      'dist/p.min.js': 'x',
+      'dist/p.umd.js': umd,
+      'jest.config.js': 'module.exports = {};',
+      '.mocharc.js': "module.exports = { ui: 'tdd' };",
+      'index.d.ts': 'export {};',
+    }),
+  );
+  assert.deepEqual(reasons(model), {
+    'index.d.ts': 'type_declaration',
+    'test/test.js': 'own_test',
+    'test/helpers.js': 'own_test',
+    'bench/speed.js': 'benchmark',
+    'dist/p.min.js': 'minified',
+    'dist/p.umd.js': 'bundle',
+    'jest.config.js': 'tooling',
+    '.mocharc.js': 'tooling',
+  });
+  assert.deepEqual(model.targets, ['index.js', 'lib/a.js', 'lib/helper-fixture-free.js']);
+  assert.deepEqual(model.runPaths.sort(), ['index.js', 'lib/a.js', 'lib/helper-fixture-free.js', 'package.json']);
+});
+
+test("a skipped file that a kept source requires stays in the suite's folder; what the entry point reaches is never skipped by its path", () => {
+  const model = new PackageModel(
+    files({
+      'package.json': { name: 'p' },
+      'index.js': 'module.exports = 0;',
+      'other.js': "module.exports = require('./fixtures/table.js');",
+      'fixtures/table.js': 'module.exports = [1, 2];',
+    }),
+  );
+  assert.equal(reasons(model)['fixtures/table.js'], 'fixture');
+  assert.ok(model.runPaths.includes('fixtures/table.js'));
+  const reached = new PackageModel(
+    files({
+      'package.json': { name: 'p' },
+      'index.js': "module.exports = require('./test/util');",
+      'test/util.js': 'module.exports = 1;',
+    }),
+  );
+  assert.deepEqual(reached.targets, ['index.js', 'test/util.js']);
+});
+
+test('a dual "type": "module" package: ES module twins skipped, a platform variant with undeclared dependencies skipped, .cjs tests', () => {
+  const model = new PackageModel(
+    files({
+      'package.json': {
+        name: 'd',
+        type: 'module',
+        exports: {
+          '.': { import: './esm/index.js', require: './cjs/index.cjs', types: './index.d.ts' },
+          './x': { 'react-native': './native.js', default: './x.js' },
+        },
+      },
+      'esm/index.js': 'export const a = 1;',
+      'cjs/index.cjs': 'exports.a = 1;',
+      'x.js': "export { a } from './esm/index.js';",
+      'native.js': "import r from 'expo-random'; export const b = r;",
+      'index.d.ts': 'export {};',
+    }),
+  );
+  assert.deepEqual(reasons(model), {
+    'index.d.ts': 'type_declaration',
+    'esm/index.js': 'es_module_twin',
+    'native.js': 'platform_variant',
+  });
+  // x.js reaches the ES module twin, which then stays in the folder (it is needed).
+  assert.deepEqual(model.targets, ['cjs/index.cjs', 'x.js']);
+  assert.ok(model.runPaths.includes('esm/index.js'));
+  assert.equal(model.testFormat('cjs/index.cjs'), 'module');
+  assert.equal(model.formatOf('cjs/index.cjs'), 'commonjs');
+  assert.equal(model.formatOf('x.js'), 'module');
+  assert.equal(model.summary().type, 'module');
+});
+
+test('the legacy "module" field\'s copy of the CommonJS build is its twin; without one an ES module build is a target', () => {
+  const twin = new PackageModel(
+    files({
+      'package.json': { name: 'm', main: 'lib/index.js', module: 'es/index.js' },
+      'lib/index.js': 'exports.a = 1;',
+      'es/index.js': "export * from './a.js';",
+      'es/a.js': 'export const a = 1;',
+    }),
+  );
+  assert.deepEqual(reasons(twin), { 'es/index.js': 'es_module_twin', 'es/a.js': 'es_module_twin' });
+  const only = new PackageModel(
+    files({ 'package.json': { name: 'm', type: 'module', exports: './index.js' }, 'index.js': 'export const a = 1;' }),
+  );
+  assert.deepEqual(only.targets, ['index.js']);
+});
+
+test('bin entries are programs, never targets; files over the cap are skipped with it', () => {
+  const model = new PackageModel(
+    files({
+      'package.json': { name: 'c', bin: { c: 'bin/c.js' } },
+      'bin/c.js': "#!/usr/bin/env node\nrequire('../lib/one');",
+      'lib/one.js': 'module.exports = 1;',
+      'lib/two.js': 'module.exports = 2;',
+      'lib/three.js': 'module.exports = 3;',
+    }),
+    { cap: 2 },
+  );
+  assert.deepEqual(model.programs, [{ name: 'c', path: 'bin/c.js' }]);
+  assert.ok(!model.targets.includes('bin/c.js'));
+  assert.deepEqual(model.targets, ['lib/one.js', 'lib/three.js']);
+  assert.deepEqual(reasons(model), { 'lib/two.js': 'over_cap' });
+  assert.ok(!model.runPaths.includes('lib/two.js'));
+  assert.deepEqual(model.summary().targets, { tested: 2, found: 3, cap: 2 });
+});
+
+test("a program's command lines come from its source; its test finds it relative to the test file and runs it in an empty folder", () => {
+  const scenarios = cliScenarios("if (argv[0] === '--force') {} if (flag === '-n') {}");
+  assert.deepEqual(
+    scenarios.slice(0, 3).map((s) => s.args),
+    [[], ['--help'], ['--version']],
+  );
+  assert.ok(scenarios.some((s) => s.args[0] === '--force') && scenarios.some((s) => s.args[0] === '-n'));
+  const program = { name: 'c', path: 'bin/c.js' };
+  const testPath = testPathFor(program, '.test.js');
+  assert.equal(testPath, 'bin/__tests__/c.program.test.js');
+  const text = writeProgramTest({ program, testPath }, [
+    programCase(program, { args: ['--help'], stdin: '' }, { status: 0, stdout: 'usage\n', stderr: '' }),
+  ]);
+  assert.match(text, /const PROGRAM = path\.join\(__dirname, '\.\.', 'c\.js'\);/);
+  assert.match(text, /const cwd = fs\.mkdtempSync\(/);
+  assert.match(text, /expect\(result\.stdout\)\.toBe\('usage\\n'\);/);
+});

@@ -1,0 +1,234 @@
+// Whole packages as users submit them (issue 26): each test imports a small
+// package written for it as an `npm pack` tarball (files under package/),
+// generates from the snapshot and runs the suite, all through the API. The
+// package is read as npm reads it; its own tests, type tests and ES module
+// twins are skipped with a reason, a CLI is tested as a program, and a large
+// package gets tests without a file-count refusal.
+#include <set>
+
+#include "../unit/tar_builder.hpp"
+#include "runner_fixture.hpp"
+
+namespace vouch::testing {
+namespace {
+
+class GeneratePackageShapesTest : public RunnerTest {
+ protected:
+  void SetUp() override {
+    start();
+    project_ = create_project(0);
+  }
+
+  // Imports `files` as npm pack lays them out, then generates from the snapshot.
+  boost::json::object import_and_generate(const Files& files) {
+    std::vector<TarEntry> entries;
+    for (const auto& [path, content] : files) entries.push_back({"package/" + path, content});
+    HttpRequest request;
+    request.method = "POST";
+    request.target = "/v1/projects/" + project_ + "/import";
+    request.key = VouchdProcess::kAdminKey;
+    request.body = make_tar(entries);
+    request.content_type = "application/gzip";
+    auto imported = send(server_->port(), request);
+    EXPECT_EQ(imported.status, 201u) << imported.body;
+    auto response = call("POST", "/v1/tests/generate", VouchdProcess::kAdminKey,
+                         R"({"projectId":")" + project_ + R"("})");
+    EXPECT_EQ(response.status, 201u) << response.body;
+    if (response.status != 201u) return {};
+    return json(response);
+  }
+
+  // The run of the generated suite: it must pass whole, with every kept test.
+  void expect_run_passes(boost::json::object& test) {
+    auto run = run_to_end(std::string(test["testId"].as_string()));
+    EXPECT_EQ(run["outcome"], "success") << boost::json::serialize(run);
+    auto& results = run["results"].as_object();
+    EXPECT_EQ(results["failed"].to_number<double>(), 0) << boost::json::serialize(run);
+    EXPECT_EQ(results["passed"].to_number<double>(),
+              test["summary"].at("testsKept").to_number<double>());
+  }
+
+  static std::string reason_skipped(boost::json::object& test, const std::string& path) {
+    for (const auto& entry : test["summary"].at("skipped").as_array()) {
+      if (entry.at("path") == path.c_str()) return std::string(entry.at("reason").as_string());
+    }
+    return {};
+  }
+
+  static std::set<std::string> generated_paths(boost::json::object& test) {
+    std::set<std::string> paths;
+    for (const auto& file : test["files"].as_array()) paths.emplace(file.at("path").as_string());
+    return paths;
+  }
+
+  static std::string content_of(boost::json::object& test, const std::string& path) {
+    for (const auto& file : test["files"].as_array()) {
+      if (file.at("path") == path.c_str()) return std::string(file.at("content").as_string());
+    }
+    ADD_FAILURE() << "no " << path << " among the generated files";
+    return {};
+  }
+
+  static std::vector<std::string> problem_codes(boost::json::object& test) {
+    std::vector<std::string> codes;
+    for (const auto& problem : test["summary"].at("problems").as_array()) {
+      codes.push_back(std::string(problem.at("path").as_string()) + ":" +
+                      std::string(problem.at("code").as_string()));
+    }
+    return codes;
+  }
+
+  std::string project_;
+};
+
+const char* const kRange = R"(exports.clamp = (n, lo, hi) => {
+  if (typeof n !== 'number') throw new TypeError('n must be a number');
+  return Math.min(hi, Math.max(lo, n));
+};
+exports.within = (n, lo, hi) => n >= lo && n <= hi;
+)";
+
+// Mocha's `suite` is not defined under Jest: were the package's own test a
+// target or in the suite's folder, every file would fail with it.
+TEST_F(GeneratePackageShapesTest, APackagesOwnMochaTestsAreSkippedAndItsSourcesTested) {
+  auto test = import_and_generate(
+      {{"package.json",
+        R"({"name":"range","version":"1.0.0","main":"index.js","scripts":{"test":"mocha"}})"},
+       {"index.js", kRange},
+       {"test/test.js", R"(const assert = require('assert');
+const { clamp } = require('..');
+suite('clamp', () => { test('clamps', () => assert.equal(clamp(5, 0, 3), 3)); });
+)"},
+       {".mocharc.js", "module.exports = { ui: 'tdd' };\n"}});
+  ASSERT_FALSE(test.empty());
+  EXPECT_EQ(reason_skipped(test, "test/test.js"), "own_test") << boost::json::serialize(test);
+  EXPECT_TRUE(problem_codes(test).empty()) << boost::json::serialize(test["summary"]);
+  EXPECT_GE(test["summary"].at("testsKept").to_number<double>(), 2);
+  EXPECT_TRUE(generated_paths(test).contains("__tests__/index.test.js"));
+  expect_run_passes(test);
+}
+
+// tsd's type tests use `import x = require('.')`, which Babel refuses: the
+// generator once exited with it and the request got a 500.
+TEST_F(GeneratePackageShapesTest, ATypeTestFileIsSkippedNotAFailureOfTheGeneration) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"range","version":"1.0.0","types":"index.d.ts"})"},
+       {"index.js", kRange},
+       {"index.d.ts",
+        "export declare function clamp(n: number, lo: number, hi: number): number;\n"},
+       {"index.test-d.ts", R"(import {expectType} from 'tsd';
+import range = require('.');
+expectType<number>(range.clamp(1, 2, 3));
+)"}});
+  ASSERT_FALSE(test.empty());
+  EXPECT_EQ(reason_skipped(test, "index.test-d.ts"), "own_test");
+  EXPECT_EQ(reason_skipped(test, "index.d.ts"), "type_declaration");
+  EXPECT_TRUE(problem_codes(test).empty()) << boost::json::serialize(test["summary"]);
+  EXPECT_GE(test["summary"].at("testsKept").to_number<double>(), 2);
+  expect_run_passes(test);
+}
+
+// "type": "module" with CommonJS twins in .cjs, conditional and subpath
+// exports, and a react-native variant whose dependency is not declared.
+TEST_F(GeneratePackageShapesTest, ADualModulePackageGetsTestsInTheFormatsItsFoldersNeed) {
+  auto test = import_and_generate({
+      {"package.json", R"({"name":"dual","version":"2.0.0","type":"module",
+ "main":"./lib/index.cjs",
+ "exports":{".":{"import":"./lib/index.js","require":"./lib/index.cjs"},
+            "./words":"./lib/words.js"},
+ "react-native":"./lib/random.native.js"})"},
+      {"lib/index.js", "export const double = (n) => n * 2;\nexport const name = 'dual';\n"},
+      {"lib/index.cjs", "exports.double = (n) => n * 2;\nexports.name = 'dual';\n"},
+      {"lib/words.js", R"(export function shout(text) {
+  if (typeof text !== 'string') throw new TypeError('text must be a string');
+  return text.toUpperCase() + '!';
+}
+)"},
+      {"lib/random.native.js",
+       "import { getRandomBytes } from 'expo-random';\nexport const bytes = (n) => "
+       "getRandomBytes(n);\n"},
+  });
+  ASSERT_FALSE(test.empty());
+  EXPECT_EQ(reason_skipped(test, "lib/index.js"), "es_module_twin");
+  EXPECT_EQ(reason_skipped(test, "lib/random.native.js"), "platform_variant");
+  EXPECT_TRUE(problem_codes(test).empty()) << boost::json::serialize(test["summary"]);
+  const auto paths = generated_paths(test);
+  // Node reads a .js file here as an ES module: the configuration and the
+  // test that requires a CommonJS file are .cjs; the ES module's test imports.
+  EXPECT_TRUE(paths.contains("jest.config.cjs")) << boost::json::serialize(test["files"]);
+  EXPECT_TRUE(paths.contains("lib/__tests__/index.test.cjs"));
+  EXPECT_NE(content_of(test, "lib/__tests__/words.test.js").find("import { shout }"),
+            std::string::npos);
+  EXPECT_EQ(test["summary"].at("package").at("type"), "module");
+  expect_run_passes(test);
+}
+
+// A CLI that exits when loaded: loaded as a library it ended every run early.
+TEST_F(GeneratePackageShapesTest, ABinCliThatExitsAtLoadIsTestedAsAProgram) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"greeter","version":"1.0.0","bin":{"greet":"bin/greet.js"}})"},
+       {"index.js",
+        "exports.greet = (name) => {\n  if (!name) throw new Error('name required');\n  return "
+        "'Hello, ' + name + '!';\n};\n"},
+       {"bin/greet.js", R"(#!/usr/bin/env node
+const { greet } = require('..');
+const name = process.argv[2];
+if (!name || name === '--help') {
+  console.error('usage: greet NAME');
+  process.exit(2);
+}
+console.log(greet(name));
+)"}});
+  ASSERT_FALSE(test.empty());
+  EXPECT_TRUE(problem_codes(test).empty()) << boost::json::serialize(test["summary"]);
+  const auto program = content_of(test, "bin/__tests__/greet.program.test.js");
+  EXPECT_NE(program.find("spawnSync"), std::string::npos) << program;
+  EXPECT_NE(program.find("expect(result.status).toBe(2);"), std::string::npos) << program;
+  EXPECT_NE(program.find("'usage: greet NAME\\n'"), std::string::npos) << program;
+  EXPECT_NE(program.find("'Hello, hello!\\n'"), std::string::npos) << program;
+  EXPECT_TRUE(generated_paths(test).contains("__tests__/index.test.js"));
+  expect_run_passes(test);
+}
+
+// 600 modules: no refusal; what the entry point reaches is tested first, the
+// rest up to the cap the summary states, and the others are skipped with it.
+TEST_F(GeneratePackageShapesTest, ASixHundredFilePackageGetsTestsForWhatItsEntryReachesFirst) {
+  Files files = {{"package.json", R"({"name":"many","version":"1.0.0","main":"main.js"})"}};
+  std::string main = "module.exports = {\n";
+  for (int i = 0; i < 600; ++i) {
+    const auto name = "unit" + std::to_string(i);
+    files.push_back({"lib/" + name + ".js", "module.exports = (n) => (n > " + std::to_string(i) +
+                                                " ? 'above' : 'at most " + std::to_string(i) +
+                                                "');\n"});
+    if (i % 100 == 7) main += "  " + name + ": require('./lib/" + name + "'),\n";
+  }
+  files.push_back({"main.js", main + "};\n"});
+  auto test = import_and_generate(files);
+  ASSERT_FALSE(test.empty());
+  const auto& targets = test["summary"].at("package").at("targets");
+  const auto cap = targets.at("cap").to_number<double>();
+  EXPECT_EQ(targets.at("found").to_number<double>(), 601);
+  EXPECT_EQ(targets.at("tested").to_number<double>(), cap);
+  EXPECT_LT(cap, 601);
+  EXPECT_EQ(reason_skipped(test, "lib/unit599.js"), "over_cap");
+  // The entry point and the six modules it requires come first.
+  const auto paths = generated_paths(test);
+  for (const char* reached :
+       {"__tests__/main.test.js", "lib/__tests__/unit7.test.js", "lib/__tests__/unit507.test.js"}) {
+    EXPECT_TRUE(paths.contains(reached)) << reached;
+  }
+  expect_run_passes(test);
+}
+
+// npm installs a package whose package.json says "dependencies": [].
+TEST_F(GeneratePackageShapesTest, LegacyDependencyShapesAreReadNotRefused) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"legacy","dependencies":[]})"}, {"index.js", kRange}});
+  ASSERT_FALSE(test.empty());
+  EXPECT_TRUE(problem_codes(test).empty()) << boost::json::serialize(test["summary"]);
+  EXPECT_GE(test["summary"].at("testsKept").to_number<double>(), 2);
+  expect_run_passes(test);
+}
+
+}  // namespace
+}  // namespace vouch::testing
