@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "log/log.hpp"
+#include "store/info_log.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
@@ -48,6 +49,10 @@ class KeyFolder : public rocksdb::SliceTransform {
 
 // How long a client is told to wait before writing again.
 constexpr unsigned kRetryAfterSeconds = 5;
+
+// Room kept free beyond what resuming writes (the memtables' flush, a new
+// write-ahead log): a new MANIFEST, OPTIONS and log lines.
+constexpr std::uint64_t kResumeMarginBytes = 4 << 20;
 
 // A failure of the storage (as opposed to a refused request, e.g. a batch
 // too large): it closes the gate.
@@ -85,12 +90,16 @@ class Database::FaultListener : public rocksdb::EventListener {
 };
 
 base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::path& folder,
-                                                         Options database_options) {
+                                                       Options database_options) {
   std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec) return base::Error::internal("cannot create " + folder.string() + ": " + ec.message());
 
+  auto info_log = InfoLog::open(folder);
+  if (!info_log) return std::move(info_log).error();
+
   rocksdb::Options options;
+  options.info_log = *info_log;
   options.create_if_missing = true;
   options.create_missing_column_families = true;
   options.IncreaseParallelism(2);
@@ -110,7 +119,8 @@ base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::pa
   rocksdb::ColumnFamilyOptions cf_options(options);
   // A column family's memtable is flushed at a quarter of the shared budget
   // (RocksDB's default, 64 MiB each, would let four of them exceed it).
-  cf_options.write_buffer_size = std::max<std::size_t>(database_options.memory.write_buffer_bytes / 4, 1 << 20);
+  cf_options.write_buffer_size =
+      std::max<std::size_t>(database_options.memory.write_buffer_bytes / 4, 1 << 20);
   cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
 
   // Log positions only grow: every insert into `events` goes after the last.
@@ -139,6 +149,7 @@ base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::pa
   }
   database->db_.reset(raw);
   database->cache_ = std::move(cache);
+  database->info_log_ = std::move(info_log).value();
   database->recovery_ = std::thread([db = database.get()] { db->run_recovery(); });
   return database;
 }
@@ -195,7 +206,9 @@ base::Status Database::write(const rocksdb::WriteOptions& options, rocksdb::Writ
 
 StorageHealth Database::health() const {
   const std::lock_guard lock(state_mutex_);
-  return health_;
+  auto health = health_;
+  health.info_log_lines_dropped = info_log_->dropped_lines();
+  return health;
 }
 
 base::Error Database::refusal() const {
@@ -240,10 +253,33 @@ void Database::run_recovery() {
     if (closing_) return;
     recovery_wake_.wait_for(lock, options_.recovery_interval, [this] { return closing_; });
     if (closing_) return;
+    const bool out_of_space = health_.out_of_space;
     lock.unlock();
-    try_resume();
+    // On a disk still full, DB::Resume() would only fail again, and wear
+    // RocksDB's files with more failed writes.
+    if (!out_of_space || has_room_to_resume()) try_resume();
     lock.lock();
   }
+}
+
+std::uint64_t Database::resume_reserve() const {
+  // Everything in the memtables is flushed, and the next write-ahead log is
+  // preallocated at 1.1 times a memtable's size (RocksDB's default).
+  std::uint64_t memtables = 0;
+  db_->GetAggregatedIntProperty("rocksdb.cur-size-all-mem-tables", &memtables);
+  const std::uint64_t wal = db_->GetOptions(events()).write_buffer_size * 11 / 10;
+  return memtables + wal + kResumeMarginBytes;
+}
+
+bool Database::has_room_to_resume() {
+  std::uint64_t free = 0;
+  const auto status = db_->GetEnv()->GetFreeSpace(folder_.string(), &free);
+  const auto reserve = resume_reserve();
+  const bool room = !status.ok() || free >= reserve;  // unknown: try
+  const std::lock_guard lock(state_mutex_);
+  health_.free_bytes = status.ok() ? free : 0;
+  health_.resume_reserve_bytes = reserve;
+  return room;
 }
 
 void Database::try_resume() {

@@ -29,6 +29,8 @@ struct WriteOptions;
 
 namespace vouch::store {
 
+class InfoLog;
+
 // Whether the data folder takes writes, as GET /readyz and /metrics tell it.
 struct StorageHealth {
   bool writable = true;
@@ -36,6 +38,11 @@ struct StorageHealth {
   std::string problem;           // why writes are refused; empty while writable
   std::uint64_t faults = 0;      // times writes stopped since the folder was opened
   std::uint64_t recoveries = 0;  // times they resumed
+  // While writes are refused for a full disk: the free space last seen, and
+  // how much must be free before DB::Resume() is tried.
+  std::uint64_t free_bytes = 0;
+  std::uint64_t resume_reserve_bytes = 0;
+  std::uint64_t info_log_lines_dropped = 0;  // RocksDB's LOG lines the disk refused
 };
 
 // The RocksDB instance behind a data folder and its column families:
@@ -53,8 +60,11 @@ struct StorageHealth {
 // Database then calls DB::Resume() every `recovery_interval`; the gate opens
 // again once RocksDB has recovered and writes go to a new write-ahead log.
 // RocksDB's own automatic recovery is switched off, since it may resume on
-// the failed log. RocksDB resumes from a full disk (a hard error) but not
-// from an I/O error on its write-ahead log (a fatal one): then health()
+// the failed log. After a full disk, DB::Resume() is tried only once the
+// disk has room for what it writes (resume_reserve()); a failed Resume()
+// leaves the gate closed until one succeeds. RocksDB's info log is an
+// InfoLog, which drops lines on a full disk (RocksDB's own aborts). RocksDB resumes from a full
+// disk (a hard error) but not from an I/O error on its write-ahead log (a fatal one): then health()
 // says so, and writes stay refused until vouchd is restarted.
 class Database {
  public:
@@ -105,7 +115,7 @@ class Database {
   // refusals (not storage faults) are kInternal and leave the gate open.
   // Thread-safe.
   [[nodiscard]] base::Status write(const rocksdb::WriteOptions& options,
-                                     rocksdb::WriteBatch& batch);
+                                   rocksdb::WriteBatch& batch);
   StorageHealth health() const;
 
   // The value of `key` in the views column family; nullopt when absent,
@@ -134,11 +144,16 @@ class Database {
   base::Error refusal() const;  // REQUIRES: state_mutex_ held
   std::optional<std::uint64_t> current_wal() const;
   void run_recovery();
+  // Whether the disk has room for DB::Resume(): free space (as RocksDB's
+  // Env sees it) of at least resume_reserve().
+  bool has_room_to_resume();
+  std::uint64_t resume_reserve() const;
   void try_resume();
 
   std::filesystem::path folder_;
   Options options_;
   std::shared_ptr<rocksdb::Cache> cache_;
+  std::shared_ptr<InfoLog> info_log_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned; released in the destructor
 

@@ -97,9 +97,9 @@ void EventLog::run_writer() {
       if (auto reread = reread_end(); !reread) {
         for (auto& pending : group) {
           answer(pending, base::Error::unavailable("the event log cannot tell where it ends (" +
-                                                         reread.error().message +
-                                                         "); appends wait until it can",
-                                                     5));
+                                                       reread.error().message +
+                                                       "); appends wait until it can",
+                                                   5));
         }
         group.clear();
         continue;
@@ -132,7 +132,7 @@ void EventLog::recover(std::vector<Pending>& group, std::uint64_t first_position
   for (auto& pending : group) {
     if (pending.answered) continue;
     answer(pending, base::Error::internal(std::string("the event log failed while committing (") +
-                                            what + "); " + outcome));
+                                          what + "); " + outcome));
   }
 }
 
@@ -161,7 +161,7 @@ void EventLog::commit_group(std::vector<Pending>& group) {
   std::vector<base::Result<AppendResult>> outcomes;
   outcomes.reserve(group.size());
   std::unordered_map<std::string, std::uint64_t> group_heads;  // heads as this group leaves them
-  std::vector<base::RecordedEvent> committed;
+  std::vector<events::RecordedEvent> committed;
   rocksdb::WriteBatch batch;
   std::uint64_t position = next_position_;
 
@@ -179,7 +179,7 @@ void EventLog::commit_group(std::vector<Pending>& group) {
     AppendResult result;
     std::uint64_t version = head;
     for (const auto& event : request.events) {
-      base::RecordedEvent record{position, request.stream, ++version, event};
+      events::RecordedEvent record{position, request.stream, ++version, event};
       batch.Put(database_.events(), keys::event(position), encode_record(record));
       batch.Put(database_.streams(), keys::stream_index(request.stream, version),
                 keys::encode_u64(position));
@@ -230,9 +230,9 @@ void EventLog::commit_group(std::vector<Pending>& group) {
   }
 }
 
-base::Result<std::vector<base::RecordedEvent>> EventLog::read_stream(
+base::Result<std::vector<events::RecordedEvent>> EventLog::read_stream(
     const std::string& stream, std::uint64_t from_version) const {
-  std::vector<base::RecordedEvent> out;
+  std::vector<events::RecordedEvent> out;
   const std::string prefix = keys::stream_index_prefix(stream);
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.streams()));
@@ -252,9 +252,9 @@ base::Result<std::vector<base::RecordedEvent>> EventLog::read_stream(
   return out;
 }
 
-base::Result<std::vector<base::RecordedEvent>> EventLog::read_all(std::uint64_t from_position,
+base::Result<std::vector<events::RecordedEvent>> EventLog::read_all(std::uint64_t from_position,
                                                                     std::size_t max) const {
-  std::vector<base::RecordedEvent> out;
+  std::vector<events::RecordedEvent> out;
   std::unique_ptr<rocksdb::Iterator> it(
       database_.db().NewIterator(rocksdb::ReadOptions(), database_.events()));
   for (it->Seek(keys::event(from_position)); it->Valid() && out.size() < max; it->Next()) {

@@ -41,8 +41,7 @@ base::Result<std::optional<std::uint64_t>> prepare_read_model_format(Database& d
   rocksdb::WriteOptions options;
   options.sync = true;
   if (auto written = database.write(options, batch); !written) {
-    return base::Error::internal("cannot record the read-model format: " +
-                                   written.error().message);
+    return base::Error::internal("cannot record the read-model format: " + written.error().message);
   }
   if (found == kReadModelFormat) return std::optional<std::uint64_t>{};
   // Drops the cleared keys from disk now rather than at some later compaction.

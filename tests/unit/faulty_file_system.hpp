@@ -10,7 +10,8 @@
 // RocksDB's file system with faults on demand, as LevelDB's
 // fault_injection_test wraps its Env: from fail() on, appends, syncs and
 // renames (as chosen) answer ENOSPC or EIO the way RocksDB's POSIX file
-// system reports them, until heal(). Thread-safe.
+// system reports them, until heal(); while ENOSPC is injected, the disk
+// reports no free space. Thread-safe.
 namespace vouch::testing {
 
 class FaultyFileSystem : public rocksdb::FileSystemWrapper {
@@ -65,6 +66,15 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
     auto status = target()->ReuseWritableFile(name, old_name, options, result, dbg);
     if (status.ok()) *result = std::make_unique<File>(std::move(*result), *this, name);
     return status;
+  }
+  // A full disk has no free space: 0 while ENOSPC is injected.
+  rocksdb::IOStatus GetFreeSpace(const std::string& path, const rocksdb::IOOptions& options,
+                                 uint64_t* free, rocksdb::IODebugContext* dbg) override {
+    if (fault_.load() == Fault::kNoSpace) {
+      *free = 0;
+      return rocksdb::IOStatus::OK();
+    }
+    return target()->GetFreeSpace(path, options, free, dbg);
   }
   rocksdb::IOStatus RenameFile(const std::string& from, const std::string& to,
                                const rocksdb::IOOptions& options,

@@ -191,6 +191,38 @@ TEST_F(FaultyStore, AFailedBackgroundFlushStopsWritesUntilItRecovers) {
   EXPECT_EQ(log_->last_position(), 10u);
 }
 
+// A disk that stays full: DB::Resume() waits until the free space covers
+// what resuming writes, so nothing more is written to the full disk (the
+// RocksDB write-ahead log that failed above all); once space is back,
+// writes resume by themselves.
+TEST_F(FaultyStore, ResumingWaitsForFreeSpaceAndWritesNothingToAFullDisk) {
+  append_acknowledged("before", 5);
+  fs_->fail(Fault::kNoSpace, FaultyFileSystem::kAll);
+  ASSERT_FALSE(log_->append(request("during", 1)).ok());
+  const auto injected = fs_->injected();
+  // Twenty recovery intervals, and as many refused writes.
+  for (int i = 0; i < 20; ++i) {
+    auto refused = log_->append(request("during", i));
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, base::ErrorCode::kInsufficientStorage);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(fs_->injected(), injected) << "a write reached the full disk";
+  const auto health = database_->health();
+  EXPECT_FALSE(health.writable);
+  EXPECT_EQ(health.free_bytes, 0u);
+  EXPECT_GT(health.resume_reserve_bytes, 4u << 20);
+  EXPECT_EQ(health.recoveries, 0u);
+
+  fs_->heal();
+  ASSERT_TRUE(wait_until_writable(std::chrono::seconds(20))) << database_->health().problem;
+  EXPECT_EQ(database_->health().recoveries, 1u);
+  append_acknowledged("after", 5);
+  open();
+  EXPECT_EQ(log_->last_position(), 10u);
+  EXPECT_EQ(log_->read_stream("during")->size(), 0u);
+}
+
 // RocksDB renames CURRENT and its OPTIONS file when it opens a folder.
 TEST_F(FaultyStore, ARenameThatFailsStopsTheOpenWithItsReason) {
   append_acknowledged("before", 5);
