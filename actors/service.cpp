@@ -55,7 +55,8 @@ struct Service::Impl {
         system(config),
         store(spawn_event_store(system, log)),
         projects(spawn_project_registry(
-            system, log, store, ProjectActorLimits{options.idle_after, options.max_live_projects})),
+            system, log, store, ProjectActorLimits{options.idle_after, options.max_live_projects},
+            project_actor_stats)),
         accounts(spawn_account_actor(system, log, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
@@ -144,6 +145,7 @@ struct Service::Impl {
   process::ProcessHost processes;  // outlives the actor system: runners die after their actors
   RunnerStats runner_stats;
   WorkerStats worker_stats;
+  ProjectActorStats project_actor_stats{options.max_live_projects};
   caf::actor_system_config config;
   caf::actor_system system;
   event_store_actor store;
@@ -276,6 +278,8 @@ const RunnerSettings& Service::runner() const { return impl_->runner; }
 const RunnerStats& Service::runner_stats() const { return impl_->runner_stats; }
 
 const WorkerStats& Service::worker_stats() const { return impl_->worker_stats; }
+
+const ProjectActorStats& Service::project_actor_stats() const { return impl_->project_actor_stats; }
 
 base::Result<std::uint16_t> Service::listen_for_workers(const std::string& host,
                                                         std::uint16_t port) {

@@ -10,6 +10,7 @@
 #include "actors/cluster/worker_stats.hpp"
 #include "actors/delivery/webhook_messages.hpp"
 #include "actors/domain/import_messages.hpp"
+#include "actors/domain/project_actor_stats.hpp"
 #include "actors/execution/runner_settings.hpp"
 #include "actors/execution/runner_stats.hpp"
 #include "actors/messages.hpp"
@@ -110,6 +111,7 @@ class Service {
   const RunnerSettings& runner() const;
   const RunnerStats& runner_stats() const;
   const WorkerStats& worker_stats() const;
+  const ProjectActorStats& project_actor_stats() const;
   // Webhooks. start_webhooks() starts delivery: the HTTP(S) client, the
   // webhook actors and the dispatcher, which `relay` tells of every commit.
   // kInvalid when the settings cannot be used (e.g. an unreadable CA file).

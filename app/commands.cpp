@@ -195,8 +195,10 @@ int serve(const std::vector<std::string>& args) {
 
   http::Api::Options api_options;
   api_options.rate_limits = values.count("no-rate-limits") == 0;
+  api_options.memory_budget_bytes = runtime_options.memory.total_bytes;
   if (!api_options.rate_limits) log::warn("vouchd", "rate limits are off (--no-rate-limits)");
-  http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->log, api_options);
+  http::Api api(*(*runtime)->service, *(*runtime)->models, *(*runtime)->database, *(*runtime)->log,
+                api_options);
   server_options.host = listen_address->first;
   server_options.port = listen_address->second;
   server_options.on_drain = [&service = *(*runtime)->service] { service.release_run_waits(); };

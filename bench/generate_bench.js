@@ -88,7 +88,7 @@ function mutationScore(dir, name) {
     coverageAnalysis: 'perTest',
     reporters: ['json'],
     jsonReporter: { fileName: reportFile },
-    concurrency: 2,
+    concurrency: Number(process.env.STRYKER_CONCURRENCY || 1),
     timeoutMS: 5000,
     tempDirName: '.stryker-tmp',
     cleanTempDir: true,

@@ -15,6 +15,7 @@
 #        RUNNER_ROOT a checkout whose runner generates and runs the tests (default: this one)
 #        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
 #                    stretches with the CPU share the job gets; compare the table with LOAD=0)
+#        STRYKER_CONCURRENCY  Stryker's test runners at once (default 1: the machine is shared)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 

@@ -40,6 +40,21 @@ function tarballOf(spec) {
   return fs.readdirSync(tarballs).find((file) => file.startsWith(prefix) && /^\d/.test(file.slice(prefix.length)));
 }
 
+// Keeps each kept suite (the tarball's name and the generated files) in SUITES, for the
+// portability step (bench/package_portability.sh) to run outside vouchd.
+function saveSuite(spec, tarball, files) {
+  if (!process.env.SUITES) return;
+  const folder = path.join(process.env.SUITES, spec.replace(/[/@]/g, '_'));
+  for (const file of files) {
+    const target = path.join(folder, 'tests', file.path);
+    if (!target.startsWith(path.join(folder, 'tests') + path.sep)) continue;
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, file.content);
+  }
+  fs.copyFileSync(path.join(tarballs, tarball), path.join(folder, 'package.tgz'));
+  fs.writeFileSync(path.join(folder, 'spec'), `${spec}\n`);
+}
+
 function median(values) {
   const sorted = values.filter((value) => typeof value === 'number' && Number.isFinite(value)).sort((a, b) => a - b);
   if (!sorted.length) return null;
@@ -63,10 +78,13 @@ async function sweep(spec) {
   const { summary } = generated.json;
   row.kept = summary.testsKept;
   row.targets = summary.package ? `${summary.package.targets.tested}/${summary.package.targets.found}` : '';
-  row.problems = summary.problems.length;
+  row.generated = summary.testsGenerated;
+  row.problems = {};
+  for (const entry of summary.problems) row.problems[entry.code] = (row.problems[entry.code] || 0) + 1;
   row.skipped = {};
   for (const entry of summary.skipped || []) row.skipped[entry.reason] = (row.skipped[entry.reason] || 0) + 1;
   if (!summary.testsKept) return row;
+  saveSuite(spec, file, generated.json.files);
   const run = await runToEnd(generated.json.testId);
   row.outcome = run.outcome;
   if (run.results) {
@@ -84,7 +102,7 @@ function cell(value, width) {
 
 async function main() {
   const rows = [];
-  const columns = [['package', 26], ['import', 7], ['generate', 9], ['gen s', 7], ['kept', 5], ['targets', 9], ['run', 8], ['failed', 7], ['stmts %', 8], ['branch %', 9], ['skipped by reason', 0]];
+  const columns = [['package', 26], ['import', 7], ['generate', 9], ['gen s', 7], ['kept', 9], ['targets', 9], ['run', 8], ['failed', 7], ['stmts %', 8], ['branch %', 9], ['skipped by reason; problems by code', 0]];
   console.log(columns.map(([name, width]) => cell(name, width || name.length)).join(' '));
   for (const spec of packages) {
     let row;
@@ -95,8 +113,10 @@ async function main() {
     }
     rows.push(row);
     const skipped = Object.entries(row.skipped || {}).map(([reason, count]) => `${reason} ${count}`).join(', ');
-    console.log([row.package, row.import, row.generate, row.generateSeconds, row.kept, row.targets, row.outcome, row.failed, row.statements, row.branches]
-      .map((value, index) => cell(value, columns[index][1])).join(' ') + ` ${skipped}${row.error ? ` ERROR ${row.error.replace(/\s+/g, ' ')}` : ''}`);
+    const problems = Object.entries(row.problems || {}).map(([code, count]) => `${code} ${count}`).join(', ');
+    const kept = row.kept === undefined ? undefined : `${row.kept}/${row.generated}`;
+    console.log([row.package, row.import, row.generate, row.generateSeconds, kept, row.targets, row.outcome, row.failed, row.statements, row.branches]
+      .map((value, index) => cell(value, columns[index][1])).join(' ') + ` ${skipped}${problems ? `; ${problems}` : ''}${row.error ? ` ERROR ${row.error.replace(/\s+/g, ' ')}` : ''}`);
   }
   const codes = {};
   for (const row of rows) codes[row.generate ?? row.import ?? 'none'] = (codes[row.generate ?? row.import ?? 'none'] || 0) + 1;

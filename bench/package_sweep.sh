@@ -9,8 +9,10 @@
 # reason.
 #
 # Usage: bench/package_sweep.sh [name@version ...]   (default: issue 26's list)
-# Env:   VOUCHD (the binary, default build/vouchd), OUT (also write the table
-#        as JSON to this file)
+# Env:   VOUCHD (the binary, default build/vouchd), RUNNER (the runner folder it
+#        generates with, default this checkout's runner/), OUT (also write the
+#        table as JSON to this file), SUITES (keep each kept suite and its
+#        tarball in this folder, for bench/package_portability.sh)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
 
@@ -37,11 +39,11 @@ for package in "${PACKAGES[@]}"; do
 done
 
 VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
-  --listen 127.0.0.1:0 --no-rate-limits >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
+  --listen 127.0.0.1:0 --no-rate-limits --runner "${RUNNER:-$ROOT/runner}" >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
 VOUCHD_PID=$!
 for _ in $(seq 100); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
 ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
 [ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
 echo "vouchd on $ADDRESS" >&2
 
-KEY="$KEY" ADDRESS="$ADDRESS" OUT="${OUT:-}" node "$ROOT/bench/package_sweep.js" "$WORK/tarballs" "${PACKAGES[@]}"
+KEY="$KEY" ADDRESS="$ADDRESS" OUT="${OUT:-}" SUITES="${SUITES:-}" node "$ROOT/bench/package_sweep.js" "$WORK/tarballs" "${PACKAGES[@]}"

@@ -11,13 +11,21 @@
 #    highest RSS against the budget and the last minute's throughput against
 #    the first's (targets: under the budget, >= 0.90).
 #  MODE=million: COUNT (default 1,000,000) projects created in a row (wrk
-#    POSTs in 10-second rounds until that many), then IDLE seconds (default
-#    60) without load; prints RSS against projects created, and at the end.
+#    POSTs in 10-second rounds until that many, or until LIMIT seconds,
+#    default 3600, have passed), then IDLE seconds (default 60) without
+#    load; prints RSS against projects created, the time taken, and RSS at
+#    the end.
+#
+# Each row also shows the machine's load average: on a shared machine other
+# work slows vouchd down. The bench stops by itself: every wrk round is
+# bounded, vouchd gone or three rounds in a row without an answer end it
+# with an error, and its temporary folder (data folder included) is removed
+# on exit.
 #
 # Both draw RSS over time (and throughput per minute, or projects created) as
 # a PNG with gnuplot (PLOT, default bench-soak.png / bench-million.png here).
 #
-# Env: MODE, DURATION, COUNT, IDLE, MEMORY_MB (vouchd's --memory-mb, default
+# Env: MODE, DURATION, COUNT, LIMIT, IDLE, MEMORY_MB (vouchd's --memory-mb, default
 #      512), CONNECTIONS (64), THREADS (2), SAMPLE (5), PLOT, VOUCHD (the
 #      binary, default build/vouchd: to compare two builds).
 set -euo pipefail
@@ -27,6 +35,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MODE=${MODE:-soak}
 DURATION=${DURATION:-600}
 COUNT=${COUNT:-1000000}
+LIMIT=${LIMIT:-3600}
 IDLE=${IDLE:-60}
 MEMORY_MB=${MEMORY_MB:-512}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -68,6 +77,8 @@ BASE="http://$ADDRESS"
 echo "vouchd on $ADDRESS, --memory-mb $MEMORY_MB, mode $MODE" >&2
 
 rss_kb() { ps -o rss= -p "$VOUCHD_PID" | tr -d ' '; }
+# The machine's load average over the last minute.
+load() { cut -d' ' -f1 /proc/loadavg; }
 STARTED=$(date +%s)
 # RSS every SAMPLE seconds: "<seconds since start> <KiB>".
 (while kill -0 "$VOUCHD_PID" 2>/dev/null; do
@@ -76,11 +87,28 @@ STARTED=$(date +%s)
 done) &
 pids+=($!)
 
-# Runs wrk for $1 seconds with script $2; prints "<requests> <non-2xx>".
+# Runs wrk for $1 seconds with script $2 (an answer may take 10 s: the machine
+# is shared); prints "<requests> <non-2xx>". Fails when vouchd is gone, or
+# when this is the third round in a row without an answer.
+silent_rounds=0
 wrk_round() {
-  wrk -t"$THREADS" -c"$CONNECTIONS" -d"$1s" -s "$2" "$BASE/v1/projects" >"$WORK/wrk.out" 2>&1 || true
-  awk '/requests in/ { n=$1 } /Non-2xx or 3xx responses/ { bad=$NF }
-       END { printf "%d %d\n", n, bad }' "$WORK/wrk.out"
+  timeout $(($1 + 30)) wrk -t"$THREADS" -c"$CONNECTIONS" -d"$1s" --timeout 10s -s "$2" \
+    "$BASE/v1/projects" >"$WORK/wrk.out" 2>&1 || true
+  if ! kill -0 "$VOUCHD_PID" 2>/dev/null; then
+    echo "vouchd is gone:" >&2
+    tail -5 "$WORK/vouchd.err" >&2
+    return 1
+  fi
+  local answers
+  answers=$(awk '/requests in/ { n=$1 } /Non-2xx or 3xx responses/ { bad=$NF }
+                 END { printf "%d %d\n", n, bad }' "$WORK/wrk.out")
+  if [ "${answers%% *}" -eq 0 ]; then
+    silent_rounds=$((silent_rounds + 1))
+    [ "$silent_rounds" -lt 3 ] || { echo "three rounds without an answer" >&2; return 1; }
+  else
+    silent_rounds=0
+  fi
+  echo "$answers"
 }
 
 budget_kb=$((MEMORY_MB * 1024))
@@ -88,7 +116,7 @@ if [ "$MODE" = soak ]; then
   # A hundred projects for the reads and updates to use.
   ids=()
   for i in $(seq 100); do
-    ids+=("$(curl -sf -X POST "$BASE/v1/projects" -H "Authorization: Bearer $KEY" \
+    ids+=("$(curl -sf --max-time 10 -X POST "$BASE/v1/projects" -H "Authorization: Bearer $KEY" \
       -H 'Content-Type: application/json' -d "{\"name\":\"seed-$i\"}" |
       sed -n 's/.*"id":"\([^"]*\)".*/\1/p')")
   done
@@ -120,18 +148,20 @@ LUA
     2>"$WORK/genruns.err" &
   pids+=($!)
   minutes=$(((DURATION + 59) / 60))
-  printf '%-7s %10s %8s %12s %6s %9s\n' minute "req/s" "non-2xx" generations runs "RSS MiB"
+  printf '%-7s %10s %8s %12s %6s %9s %6s\n' minute "req/s" "non-2xx" generations runs "RSS MiB" load
   for minute in $(seq "$minutes"); do
     seconds=$((DURATION - (minute - 1) * 60))
     [ "$seconds" -gt 60 ] && seconds=60
     t0=$(date +%s)
-    read -r requests bad < <(wrk_round "$seconds" "$WORK/mixed.lua")
+    wrk_round "$seconds" "$WORK/mixed.lua" >"$WORK/round" || exit 1
+    read -r requests bad <"$WORK/round"
     t1=$(date +%s)
     gens=$(awk -v a="$t0" -v b="$t1" '$1 >= a && $1 < b && $2 == "generation" && $3 == "ok"' "$WORK/genruns" 2>/dev/null | wc -l)
     runs=$(awk -v a="$t0" -v b="$t1" '$1 >= a && $1 < b && $2 == "run" && $3 == "ok"' "$WORK/genruns" 2>/dev/null | wc -l)
     rps=$((requests / seconds))
     echo "$((t1 - STARTED)) $rps" >>"$WORK/rps"
-    printf '%-7s %10s %8s %12s %6s %9s\n' "$minute" "$rps" "$bad" "$gens" "$runs" "$(($(rss_kb) / 1024))"
+    printf '%-7s %10s %8s %12s %6s %9s %6s\n' "$minute" "$rps" "$bad" "$gens" "$runs" \
+      "$(($(rss_kb) / 1024))" "$(load)"
   done
   failed=$(grep -c failed "$WORK/genruns" 2>/dev/null || true)
   echo "generations and runs that failed: ${failed:-0}"
@@ -149,19 +179,26 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.body = '{"name":"million","config":{"coverage":{"threshold":85}}}'
 LUA
   created=0
-  printf '%12s %8s %9s\n' "projects" "req/s" "RSS MiB"
+  printf '%12s %8s %9s %6s\n' "projects" "req/s" "RSS MiB" load
   while [ "$created" -lt "$COUNT" ]; do
-    read -r requests bad < <(wrk_round 10 "$WORK/create.lua")
+    if [ $(($(date +%s) - STARTED)) -ge "$LIMIT" ]; then
+      echo "stopped at LIMIT ($LIMIT s) after $created projects"
+      break
+    fi
+    wrk_round 10 "$WORK/create.lua" >"$WORK/round" || exit 1
+    read -r requests bad <"$WORK/round"
     [ "$bad" -eq 0 ] || { echo "wrk saw $bad non-2xx answers" >&2; tail -5 "$WORK/vouchd.err" >&2; exit 1; }
     created=$((created + requests))
-    echo "$created $(rss_kb)" >>"$WORK/created"
-    printf '%12s %8s %9s\n' "$created" "$((requests / 10))" "$(($(rss_kb) / 1024))"
+    echo "$(($(date +%s) - STARTED)) $created" >>"$WORK/created"
+    printf '%12s %8s %9s %6s\n' "$created" "$((requests / 10))" "$(($(rss_kb) / 1024))" "$(load)"
   done
+  took=$(($(date +%s) - STARTED))
+  echo "$created projects created in $took s ($((created / (took > 0 ? took : 1))) per second)"
   echo "idle for $IDLE s"
   sleep "$IDLE"
   echo "after $created projects and $IDLE s idle: RSS $(($(rss_kb) / 1024)) MiB"
   title="vouchd, $created projects created in a row, --memory-mb $MEMORY_MB"
-  second_axis=""
+  second_axis="'$WORK/created' using 1:2 axes x1y2 with lines lw 2 title 'projects created'"
   xlabel="seconds"
 fi
 sleep "$SAMPLE"
@@ -174,7 +211,7 @@ set output '$PLOT'
 set title '$title'
 set xlabel '$xlabel'
 set ylabel 'RSS (MiB)'
-set y2label 'requests/s'
+set y2label '$([ "$MODE" = soak ] && echo "requests/s" || echo "projects created")'
 set ytics nomirror
 set y2tics
 set yrange [0:*]

@@ -41,15 +41,17 @@ void add_rate_headers(Response& response, const RateDecision& decision) {
 
 }  // namespace
 
-Api::Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log,
-         Options options)
+Api::Api(actors::Service& service, store::ReadModels& models, const store::Database& database,
+         const store::EventLog& log, Options options)
     : options_(options),
       authenticator_(models.access()),
       idempotency_(service, models.idempotency()),
       models_(models),
+      database_(database),
       log_(log),
       runner_stats_(service.runner_stats()),
       worker_stats_(service.worker_stats()),
+      project_actor_stats_(service.project_actor_stats()),
       transform_cache_(service.runner().transform_cache.get()),
       code_cache_(service.runner().code_cache.get()) {
   router_.add({"GET", "/healthz", "", false, [](const Request&, const Context&, Respond respond) {
@@ -210,8 +212,10 @@ void Api::handle(Request request, Respond respond) {
 }
 
 std::string Api::metrics() const {
-  return metrics_text({log_, models_.projector(), runner_stats_, worker_stats_, transform_cache_,
-                       code_cache_, responses_by_class_});
+  return metrics_text(
+      {log_, models_.projector(), runner_stats_, worker_stats_, transform_cache_, code_cache_,
+       responses_by_class_,
+       MemorySources{options_.memory_budget_bytes, database_, models_, project_actor_stats_}});
 }
 
 }  // namespace vouch::http

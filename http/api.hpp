@@ -11,6 +11,7 @@
 #include "http/message.hpp"
 #include "http/rate_limiter.hpp"
 #include "http/router.hpp"
+#include "store/database.hpp"
 #include "store/event_log.hpp"
 #include "store/read_models.hpp"
 
@@ -27,11 +28,13 @@ class Api {
     // Off only for benchmarks and trusted single-tenant deployments; the
     // X-RateLimit-* headers are then not sent.
     bool rate_limits = true;
+    // The memory budget (--memory-mb) /metrics reports; 0: none.
+    std::size_t memory_budget_bytes = 0;
   };
 
-  // REQUIRES: all three outlive the Api.
-  Api(actors::Service& service, store::ReadModels& models, const store::EventLog& log,
-      Options options);
+  // REQUIRES: all four outlive the Api.
+  Api(actors::Service& service, store::ReadModels& models, const store::Database& database,
+      const store::EventLog& log, Options options);
 
   void handle(Request request, Respond respond);
 
@@ -56,9 +59,11 @@ class Api {
   RateLimiter limiter_;
   Idempotency idempotency_;
   store::ReadModels& models_;
+  const store::Database& database_;
   const store::EventLog& log_;
   const actors::RunnerStats& runner_stats_;
   const actors::WorkerStats& worker_stats_;
+  const actors::ProjectActorStats& project_actor_stats_;
   const runner_cache::TransformCache* transform_cache_;  // nullptr without one on this machine
   const runner_cache::RunnerCodeCache* code_cache_;      // nullptr without one on this machine
   std::array<std::atomic<std::uint64_t>, 6> responses_by_class_{};  // index: status / 100

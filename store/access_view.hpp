@@ -45,6 +45,8 @@ class AccessView : public StoredView {
 
   base::Status apply(const events::RecordedEvent& event, ViewWriter& writer) override;
   void committed() override;
+  // Bytes of key grants kept in memory (ReadMemo::bytes()).
+  std::size_t memo_bytes() const { return grants_.bytes(); }
 
   // nullopt for an unknown or revoked key.
   [[nodiscard]] base::Result<std::optional<KeyGrant>> find_by_hash(const std::string& hash) const;

@@ -154,7 +154,16 @@ base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::pa
   return database;
 }
 
-std::size_t Database::memory_used() const { return cache_->GetUsage(); }
+Database::MemoryUse Database::memory_use() const {
+  MemoryUse use;
+  use.cache_bytes = cache_->GetUsage();
+  use.cache_capacity = cache_->GetCapacity();
+  if (const auto& write_buffers = db_->GetDBOptions().write_buffer_manager) {
+    use.memtable_bytes = write_buffers->memory_usage();
+    use.memtable_limit = write_buffers->buffer_size();
+  }
+  return use;
+}
 
 Database::~Database() {
   {

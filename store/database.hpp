@@ -57,15 +57,15 @@ struct StorageHealth {
 // closes: later writes are refused without reaching RocksDB, because
 // RocksDB's write-ahead log must not be appended to again once a write to it
 // failed (Debian's RocksDB asserts on it). Reads go on. A thread of the
-// Database then calls DB::Resume() every `recovery_interval`; the gate opens
-// again once RocksDB has recovered and writes go to a new write-ahead log.
-// RocksDB's own automatic recovery is switched off, since it may resume on
-// the failed log. After a full disk, DB::Resume() is tried only once the
-// disk has room for what it writes (resume_reserve()); a failed Resume()
-// leaves the gate closed until one succeeds. RocksDB's info log is an
-// InfoLog, which drops lines on a full disk (RocksDB's own aborts). RocksDB resumes from a full
-// disk (a hard error) but not from an I/O error on its write-ahead log (a fatal one): then health()
-// says so, and writes stay refused until vouchd is restarted.
+// Database then tries DB::Resume() every `recovery_interval`, after a full
+// disk only once the disk has room for what resuming writes
+// (resume_reserve()); the gate opens again once Resume() succeeded and writes
+// go to a new write-ahead log, and stays closed after a failed one. RocksDB's
+// own automatic recovery is switched off, since it may resume on the failed
+// log. RocksDB resumes from a full disk (a hard error) but not from an I/O
+// error on its write-ahead log (a fatal one): then health() says so, and
+// writes stay refused until vouchd is restarted. RocksDB's info log is an
+// InfoLog, which drops lines on a full disk where RocksDB's own aborts.
 class Database {
  public:
   // RocksDB's memory: one block cache, and the memtables of every column
@@ -94,8 +94,14 @@ class Database {
     return open(folder, Options{});
   }
 
-  // Bytes held in RocksDB's block cache, memtables included.
-  std::size_t memory_used() const;
+  // What RocksDB's memory holds now, against its capacities.
+  struct MemoryUse {
+    std::size_t cache_bytes = 0;  // charged to the block cache, the memtables' share included
+    std::size_t cache_capacity = 0;
+    std::size_t memtable_bytes = 0;  // as the write buffer manager counts them
+    std::size_t memtable_limit = 0;  // the write buffer manager flushes at this
+  };
+  MemoryUse memory_use() const;
 
   ~Database();
   Database(const Database&) = delete;

@@ -56,6 +56,8 @@ class OwnedRecords {
 
   const std::string& area() const { return area_; }
   const std::string& noun() const { return noun_; }
+  // Bytes of records kept in memory (ReadMemo::bytes()).
+  std::size_t memo_bytes() const { return found_.bytes(); }
   std::string record_key(std::string_view id) const { return keys::record(area_, id); }
   std::string position_key(std::string_view id) const { return keys::record_position(area_, id); }
 
@@ -196,6 +198,8 @@ class OwnedView : public StoredView {
   }
 
   void committed() override { records_.committed(); }
+  // Bytes of records kept in memory (ReadMemo::bytes()).
+  std::size_t memo_bytes() const { return records_.memo_bytes(); }
 
   // The same, with kNotFound "no <noun> <id>" for nullopt: what a request for
   // a record that the caller cannot see gets.

@@ -66,6 +66,12 @@ class ReadMemo {
     return answer;
   }
 
+  // Bytes of the answers kept, as counted against the budget. Thread-safe.
+  std::size_t bytes() const {
+    const std::lock_guard lock(mutex_);
+    return used_;
+  }
+
   // Forgets every answer, and every lookup under way.
   void drop() {
     const std::lock_guard lock(mutex_);

@@ -34,6 +34,11 @@ ReadModels::ReadModels(Database& database, const ReadMemoBudget& memo)
       projector_(database, {&projects_, &access_, &tests_, &runs_, &webhooks_, &deliveries_,
                             &events_, &idempotency_}) {}
 
+std::size_t ReadModels::memo_bytes() const {
+  return projects_.memo_bytes() + access_.memo_bytes() + tests_.memo_bytes() + runs_.memo_bytes() +
+         webhooks_.memo_bytes();
+}
+
 base::Result<std::vector<std::string>> verify_read_models(Database& database, const EventLog& log,
                                                           const std::filesystem::path& scratch) {
   std::error_code ec;

@@ -35,6 +35,8 @@ class ReadModels {
   const DeliveriesView& deliveries() const { return deliveries_; }
   const IdempotencyView& idempotency() const { return idempotency_; }
   Projector& projector() { return projector_; }
+  // Bytes of answers the read models keep in memory (their ReadMemos).
+  std::size_t memo_bytes() const;
 
  private:
   ProjectsView projects_;

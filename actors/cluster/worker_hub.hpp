@@ -30,7 +30,8 @@ struct WorkerHubConfig {
 // message) or stays silent past heartbeat_timeout is lost: each of its jobs
 // is sent once more to another slot, and a job lost twice, or lost when no
 // other worker offers its kind, fails with `worker_lost`. Answers of a lost
-// attempt are dropped.
+// attempt are dropped. Waits and silences are measured on the actor system's
+// clock (CAF's actor clock), which a test scheduler moves.
 // REQUIRES: everything the config points to outlives the actor.
 worker_hub_actor spawn_worker_hub(caf::actor_system& system, WorkerHubConfig config);
 

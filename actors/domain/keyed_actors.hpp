@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <caf/all.hpp>
 #include <chrono>
 #include <cstddef>
@@ -30,16 +31,29 @@ namespace vouch::actors {
 template <class Handle>
 class KeyedActors {
  public:
-  // Spawns the actor of `id`; the registry monitors and links it.
+  // Spawns the actor of `id`; the registry monitors it.
   using Spawn = std::function<Handle(const std::string& id)>;
   using Use = std::function<void(const Handle&)>;
   using TimePoint = caf::actor_clock::time_point;
   // The registry's clock (CAF's, so that tests on the test coordinator drive it).
   using Now = std::function<TimePoint()>;
 
-  // `max_live` 0: no cap.
-  KeyedActors(Spawn spawn, Now now, std::size_t max_live = 0)
-      : spawn_(std::move(spawn)), now_(std::move(now)), max_live_(max_live) {}
+  // `max_live` 0: no cap. `live_gauge`, when given, follows live().
+  KeyedActors(Spawn spawn, Now now, std::size_t max_live = 0,
+              std::atomic<std::size_t>* live_gauge = nullptr)
+      : spawn_(std::move(spawn)),
+        now_(std::move(now)),
+        max_live_(max_live),
+        live_gauge_(live_gauge) {}
+
+  // With the registry (its state): every actor it holds ends too.
+  ~KeyedActors() {
+    for (const auto& [id, entry] : entries_) {
+      if (entry.actor) caf::anon_send_exit(entry.actor, caf::exit_reason::user_shutdown);
+    }
+  }
+  KeyedActors(const KeyedActors&) = delete;
+  KeyedActors& operator=(const KeyedActors&) = delete;
 
   // Runs `use` with the id's actor: now, or once its stopping actor is gone.
   void with(const std::string& id, Use use) {
@@ -66,6 +80,7 @@ class KeyedActors {
     auto& entry = it->second;
     entry.stopping = true;
     recent_.erase(entry.recent);
+    publish_live();
     caf::anon_send(entry.actor, stop_atom_v);
   }
 
@@ -91,7 +106,10 @@ class KeyedActors {
     ids_.erase(found);
     auto it = entries_.find(id);
     if (it == entries_.end()) return;
-    if (!it->second.stopping) recent_.erase(it->second.recent);  // it ended by itself
+    if (!it->second.stopping) {  // it ended by itself
+      recent_.erase(it->second.recent);
+      publish_live();
+    }
     auto waiting = std::move(it->second.waiting);
     entries_.erase(it);
     for (auto& use : waiting) with(id, std::move(use));
@@ -134,11 +152,17 @@ class KeyedActors {
     ids_[caf::actor_cast<caf::actor_addr>(entry.actor)] = id;
     recent_.push_front(id);
     entry.recent = recent_.begin();
+    publish_live();
+  }
+
+  void publish_live() {
+    if (live_gauge_) live_gauge_->store(recent_.size(), std::memory_order_relaxed);
   }
 
   Spawn spawn_;
   Now now_;
   std::size_t max_live_;
+  std::atomic<std::size_t>* live_gauge_;
   std::unordered_map<std::string, Entry> entries_;
   std::unordered_map<caf::actor_addr, std::string> ids_;
   std::list<std::string> recent_;  // ids of the live actors, most recently used first
@@ -153,21 +177,26 @@ struct RegistryState {
 };
 
 // Makes the registry `self` keep its per-id actors in `actors` (a member of
-// its state), at most `max_live` of them alive (0: no cap): each spawned by
-// `spawn(id)`, linked, so that stopping the registry stops them all, and
-// monitored, so that one is forgotten only once gone (through the down
-// handler this sets).
+// its state), at most `max_live` of them alive (0: no cap; `live_gauge`, when
+// given, counts them): each spawned by `spawn(id)` and monitored, so that one
+// is forgotten only once gone (through the down handler this sets); they end
+// with the registry (~KeyedActors).
+//
+// Not linked: CAF keeps an actor's links and the monitors on it in one list
+// that it scans to remove one (an unlink, a demonitor). Linked to thousands
+// of per-id actors, the registry spent most of its time in those scans
+// (CAF's detach_impl, under perf) as soon as actors stopped at the cap, and
+// every request that monitors it on the way (Service::ask) paid one too.
 template <class Handle, class Self, class SpawnFn>
 void keep_keyed_actors(Self self, std::optional<KeyedActors<Handle>>& actors, SpawnFn spawn,
-                       std::size_t max_live = 0) {
+                       std::size_t max_live = 0, std::atomic<std::size_t>* live_gauge = nullptr) {
   actors.emplace(
       [self, spawn = std::move(spawn)](const std::string& id) {
         Handle actor = spawn(id);
-        self->link_to(actor);
         self->monitor(actor);
         return actor;
       },
-      [self] { return self->clock().now(); }, max_live);
+      [self] { return self->clock().now(); }, max_live, live_gauge);
   self->set_down_handler([&actors](caf::down_msg& down) { actors->gone(down.source); });
 }
 

@@ -16,13 +16,14 @@ caf::result<events::Project> route(Self self, const Command& command) {
 }
 
 project_registry_actor::behavior_type registry(Self self, const store::EventLog* log,
-                                               event_store_actor store, ProjectActorLimits limits) {
+                                               event_store_actor store, ProjectActorLimits limits,
+                                               ProjectActorStats* stats) {
   keep_keyed_actors(
       self, self->state.actors,
       [=](const std::string& id) {
         return spawn_project_actor(self->system(), ProjectActorConfig{id, log, store});
       },
-      limits.max_live);
+      limits.max_live, &stats->live);
   // One timer for all the projects (not one per actor: a timer holds its
   // actor's memory until it fires, even after the actor stopped).
   const auto sweep_every = std::max(limits.idle_after / 4, std::chrono::milliseconds(1));
@@ -42,8 +43,9 @@ project_registry_actor::behavior_type registry(Self self, const store::EventLog*
 }  // namespace
 
 project_registry_actor spawn_project_registry(caf::actor_system& system, const store::EventLog& log,
-                                              event_store_actor store, ProjectActorLimits limits) {
-  return system.spawn(registry, &log, std::move(store), limits);
+                                              event_store_actor store, ProjectActorLimits limits,
+                                              ProjectActorStats& stats) {
+  return system.spawn(registry, &log, std::move(store), limits, &stats);
 }
 
 }  // namespace vouch::actors

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "actors/domain/project_actor_stats.hpp"
 #include "actors/type_ids.hpp"
 #include "store/event_log.hpp"
 
@@ -20,7 +21,9 @@ struct ProjectActorLimits {
 // idle for `limits.idle_after` and the least recently used beyond
 // `limits.max_live`; it holds a stopping project's next commands until its
 // actor is gone, then hands them to a fresh one (actors/domain/keyed_actors.hpp).
+// It counts the live ones in `stats`. REQUIRES: `stats` outlives the registry.
 project_registry_actor spawn_project_registry(caf::actor_system& system, const store::EventLog& log,
-                                              event_store_actor store, ProjectActorLimits limits);
+                                              event_store_actor store, ProjectActorLimits limits,
+                                              ProjectActorStats& stats);
 
 }  // namespace vouch::actors

@@ -2,21 +2,20 @@
 // against a live vouchd started by scripts/test_console.sh, which passes
 // VOUCH_URL and VOUCH_ADMIN_KEY. Walks every page the way a person would, checks
 // that hostile names and code stay text, runs axe-core on each page and writes a
-// screenshot of each under docs/console/.
+// screenshot of each into VOUCH_CONSOLE_SHOTS (scripts/test_console.sh passes a
+// temporary folder; point it at docs/console to refresh the README's pictures).
 import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SHOTS = join(ROOT, 'docs', 'console');
+const SHOTS = process.env.VOUCH_CONSOLE_SHOTS || mkdtempSync(join(tmpdir(), 'vouch-console-shots-'));
 const URL_BASE = process.env.VOUCH_URL;
 const ADMIN_KEY = process.env.VOUCH_ADMIN_KEY;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';

@@ -215,6 +215,39 @@ TEST_F(ApiTest, HealthNeedsNoKeyAndMetricsCount) {
   EXPECT_NE(metrics.body.find("vouch_log_appends_total"), std::string::npos);
 }
 
+// A vouchd held to a 64 MiB budget.
+class MemoryMetricsTest : public ApiTest {
+ protected:
+  void SetUp() override { start({"--memory-mb", "64"}); }
+};
+
+TEST_F(MemoryMetricsTest, MetricsShowTheBudgetAndWhatHoldsMemory) {
+  // The budget and its shares (app/memory_budget.cpp).
+  EXPECT_EQ(metric("vouch_memory_budget_bytes"), 64L << 20);
+  EXPECT_EQ(metric("vouch_rocksdb_block_cache_capacity_bytes"), 16L << 20);
+  EXPECT_EQ(metric("vouch_rocksdb_memtable_limit_bytes"), 8L << 20);
+  EXPECT_EQ(metric("vouch_project_actors_max"), (64L << 20) / 16 / 2048);
+  const long resident = metric("vouch_memory_resident_bytes");
+  EXPECT_GT(resident, 4L << 20);
+  EXPECT_LT(resident, 1L << 30);
+  EXPECT_EQ(metric("vouch_project_actors_live"), 0);
+  const long memos = metric("vouch_read_memo_bytes");
+  EXPECT_GE(memos, 0);
+
+  std::vector<std::string> ids;
+  for (int i = 0; i < 20; ++i) ids.push_back(create_project(kAdmin, "p" + std::to_string(i)));
+  for (const auto& id : ids) EXPECT_EQ(call("GET", "/v1/projects/" + id, kAdmin).status, 200u);
+
+  // Each project created has its live actor, each project read is kept.
+  EXPECT_EQ(metric("vouch_project_actors_live"), 20);
+  EXPECT_GT(metric("vouch_read_memo_bytes"), memos + 20 * 50);
+  // RocksDB's memtables hold the writes, charged to the block cache.
+  const long memtables = metric("vouch_rocksdb_memtable_bytes");
+  EXPECT_GT(memtables, 0);
+  EXPECT_GE(metric("vouch_rocksdb_block_cache_bytes"), memtables);
+  EXPECT_GT(metric("vouch_memory_resident_bytes"), 4L << 20);
+}
+
 TEST_F(ApiTest, SigtermDrainsAndExitsCleanly) {
   create_project(kAdmin);
   // With warm runners waiting in the pool, whose end must end them too.

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <caf/all.hpp>
 #include <caf/scheduler/test_coordinator.hpp>
 #include <memory>
@@ -17,24 +18,19 @@
 #include "store/database.hpp"
 #include "store/event_log.hpp"
 #include "temp_folder.hpp"
+#include "testing_actor_system.hpp"
 
 namespace vouch::actors {
 namespace {
 
 constexpr char kKeyedHostName[] = "keyed-host";
 
-caf::actor_system_config& testing_config(caf::actor_system_config& config) {
-  config.set("scheduler.policy", caf::atom("testing"));
-  config.add_message_types<caf::id_block::vouch>();
-  return config;
-}
-
 class ActorFailuresTest : public ::testing::Test {
  protected:
   ActorFailuresTest()
       : database_(std::move(store::Database::open(folder_.path() / "data").value())),
         log_(std::move(store::EventLog::open(*database_).value())),
-        system_(testing_config(config_)),
+        system_(testing::testing_config(config_)),
         scheduler_(dynamic_cast<caf::scheduler::test_coordinator&>(system_.scheduler())) {
     // Actors left waiting (on the silent store) end with the test.
     system_.await_actors_before_shutdown(false);
@@ -196,6 +192,7 @@ struct KeyedCounts {
   int alive = 0;
   std::vector<std::string> received;  // "id:value"
   std::vector<std::string> stopped;   // ids, in the order they stopped
+  std::atomic<std::size_t> live{0};   // the registry's gauge of its live actors
 };
 
 caf::actor keyed_host(caf::actor_system& system, std::shared_ptr<KeyedCounts> counts,
@@ -220,7 +217,7 @@ caf::actor keyed_host(caf::actor_system& system, std::shared_ptr<KeyedCounts> co
             };
           });
         },
-        max_live);
+        max_live, &counts->live);
     return {
         [self](const std::string& id, int value) {
           self->state.actors->with(
@@ -242,12 +239,14 @@ TEST_F(ActorFailuresTest, ARegistryAtItsCapStopsTheLeastRecentlyUsedActor) {
   scheduler_.run();
   EXPECT_EQ(counts->stopped, (std::vector<std::string>{"b"}));
   EXPECT_EQ(counts->alive, 2);
+  EXPECT_EQ(counts->live.load(), 2u);
   // "b" comes back on a fresh actor, and "a" (least recently used now) makes room.
   caf::anon_send(host, std::string("b"), 2);
   scheduler_.run();
   EXPECT_EQ(counts->stopped, (std::vector<std::string>{"b", "a"}));
   EXPECT_EQ(counts->alive, 2);
   EXPECT_EQ(counts->spawned, 4);
+  EXPECT_EQ(counts->live.load(), 2u);
   // Each actor gets its id's messages in order (actors run in any order between them).
   std::sort(counts->received.begin(), counts->received.end());
   EXPECT_EQ(counts->received, (std::vector<std::string>{"a:1", "a:2", "b:1", "b:2", "c:1"}));
@@ -263,10 +262,12 @@ TEST_F(ActorFailuresTest, ARegistryStopsTheActorsIdleLongerThanItsLimit) {
   caf::anon_send(host, std::string("b"), 1);
   scheduler_.run();
   scheduler_.advance_time(std::chrono::seconds(30));  // "a" unused for 70 s, "b" for 30 s
+  EXPECT_EQ(counts->live.load(), 2u);
   caf::anon_send(host, idle_atom_v, caf::timespan{std::chrono::seconds(60)});
   scheduler_.run();
   EXPECT_EQ(counts->stopped, (std::vector<std::string>{"a"}));
   EXPECT_EQ(counts->alive, 1);
+  EXPECT_EQ(counts->live.load(), 1u);
 }
 
 }  // namespace

@@ -43,6 +43,7 @@ const { suiteText } = require('./verification/suite-text');
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 const MUTATION_PHASE_MS = 4000;
+const ROW_SWEEP_MS = 2500;
 // The most time programs (package.json's bin) are run for, before the search.
 const PROGRAM_PHASE_MS = 4000;
 
@@ -403,11 +404,12 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     const candidates = [...corpus.filter((entry) => !shrunk.includes(entry)), ...search.alternates()];
     // Code that runs timers is slow to run once per mutant; the phase stops after MUTATION_PHASE_MS
     // whatever the budget left, so generation stays quick.
-    const mutationDeadline = Math.min(budget.mutationDeadline, clock.now() + MUTATION_PHASE_MS);
+    // A module's data and rule tables get one lookup per entry first, for ROW_SWEEP_MS at most.
     const { entries: chosen, mutation } = await new Strengthener(search, mutationFiles, log).run(
       shrunk,
       candidates,
-      mutationDeadline,
+      budget.mutationDeadline,
+      { rowMs: ROW_SWEEP_MS, mutantMs: MUTATION_PHASE_MS },
     );
     executor.close();
     phase('mutants');

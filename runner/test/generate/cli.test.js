@@ -145,10 +145,16 @@ export default function greet(user, greeting = 'Hello') {
   },
 ];
 
+// A job on a machine busy with other work says so as a problem of its own (pipeline.js,
+// busyMachineProblem); what a test checks is the rest.
+function withoutBusyMachine(problems) {
+  return problems.filter((problem) => !(problem.code === 'timeout' && /^the machine was busy/.test(problem.message)));
+}
+
 test('generates tests that pass under Jest and reach the coverage they state', () => {
   const result = generated({ files: SOURCES, framework: 'jest', threshold: 80, timeBudgetMs: 15000 });
   const { summary } = result;
-  assert.deepEqual(summary.problems, []);
+  assert.deepEqual(withoutBusyMachine(summary.problems), []);
   assert.ok(summary.testsKept > 5, `kept ${summary.testsKept} tests`);
   assert.ok(result.files.some((file) => file.path === 'src/__tests__/duration.test.js'));
   assert.ok(result.files.some((file) => file.path === 'src/__tests__/inventory.test.js'));
@@ -207,7 +213,7 @@ test('reports bad files as problems and still tests the good ones', () => {
   assert.equal(byPath['lib/crash.js'].code, 'load_error');
   assert.match(byPath['lib/crash.js'].message, /boom at load/);
   assert.equal(byPath['lib/hang.js'].code, 'timeout');
-  assert.equal(result.summary.problems.length, 7);
+  assert.equal(withoutBusyMachine(result.summary.problems).length, 7);
   assert.ok(result.summary.testsKept >= 2);
   assert.deepEqual(result.files.map((file) => file.path).sort(), ['jest.config.js', 'lib/__tests__/ok.test.js']);
 });
@@ -235,7 +241,7 @@ exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
     },
   ];
   const result = generated({ files, timeBudgetMs: 8000 });
-  assert.deepEqual(result.summary.problems, []);
+  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
   assert.deepEqual(
     result.summary.perFile.map((file) => file.path),
     ['pkg/index.js'],
@@ -313,7 +319,7 @@ module.exports = paint;
     },
   ];
   const result = generated({ files, timeBudgetMs: 20000 });
-  assert.deepEqual(result.summary.problems, []);
+  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
   const content = (path) => result.files.find((file) => file.path === path).content;
   const money = content('lib/__tests__/money.test.js');
   for (const method of ['plus', 'times', 'euros', 'format']) assert.match(money, new RegExp(`\\.${method}\\b`), method);
@@ -403,7 +409,7 @@ exports.percent = (part, whole) => {
   ];
   try {
     const result = generated({ files: [...files, wrapped], nodePath, timeBudgetMs: 15000 });
-    assert.deepEqual(result.summary.problems, []);
+    assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
     assert.ok(result.summary.testsKept >= 2, JSON.stringify(result.summary));
     const test = result.files.find((file) => file.path === '__tests__/percent.test.js').content;
     assert.match(test, /'\d+%'/);
@@ -452,7 +458,7 @@ test('ES modules importing each other and TypeScript get tests through the one s
     { path: 'src/types.d.ts', content: 'export declare const x: number;\n' },
   ];
   const result = generated({ files, timeBudgetMs: 15000 });
-  assert.deepEqual(result.summary.problems, []);
+  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
   // Without a package.json no entry point orders the targets: they come in path order.
   assert.deepEqual(
     result.summary.perFile.map((file) => file.path),
@@ -544,4 +550,22 @@ exports.cachePath = (name) => path.join(os.homedir(), '.cache', String(name));
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
+});
+
+test("a source named test.js is tested, not taken by Jest for a test file of the suite's", () => {
+  // The entry point reaches lib/test.js: a source, whatever its name (chai's lib/chai/utils/test.js).
+  const files = [
+    { path: 'package.json', content: JSON.stringify({ name: 'kinds', version: '1.0.0', main: 'index.js' }) },
+    {
+      path: 'index.js',
+      content:
+        "const test = require('./lib/test');\nexports.kind = (value) => (test.isText(value) ? 'text' : 'other');\n",
+    },
+    { path: 'lib/test.js', content: "exports.isText = (value) => typeof value === 'string';\n" },
+  ];
+  const result = generated({ files, timeBudgetMs: 8000 });
+  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+  const paths = result.files.map((file) => file.path);
+  assert.ok(paths.includes('__tests__/index.test.js') && paths.includes('lib/__tests__/test.test.js'), paths.join());
+  assert.match(result.files.find((file) => file.path === 'jest.config.js').content, /testMatch/);
 });

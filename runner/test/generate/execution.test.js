@@ -267,3 +267,79 @@ exports.where = () => {
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test("finds a folder's index.mjs as the package model does, with the same suffix list", async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const { resolveRelative } = require('../../src/generate/package/imports');
+  const main = '/virtual/main.js';
+  const index = '/virtual/lib/index.mjs';
+  const files = [
+    { path: main, code: instrumentSource(main, "exports.name = require('./lib').name;", { esm: false }).code },
+    { path: index, code: instrumentSource(index, "export const name = 'lib';", { esm: true }).code },
+  ];
+  assert.equal(resolveRelative('./lib', 'main.js', new Set(['main.js', 'lib/index.mjs'])), 'lib/index.mjs');
+  const executor = new Executor({ files, coveragePaths: [main, index], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      main,
+      [{ name: 'lib', from: 'module' }],
+      program('await __vouch.step(0, () => lib.name);'),
+      5000,
+    );
+    assert.equal(reply.ok, true);
+    assert.equal(reply.outcomes[0].value.v, 'lib');
+  } finally {
+    executor.close();
+  }
+});
+
+test("recording an emitter's events leaves its own enumerable properties as they were", () => {
+  const { recordEvents } = require('../../src/generate/execution/event-recorder');
+  const methods = {
+    on(name, listener) {
+      (this.listeners = this.listeners || {})[name] = listener;
+      return this;
+    },
+    emit(name, ...args) {
+      if (this.listeners && this.listeners[name]) this.listeners[name](...args);
+      return this;
+    },
+  };
+  // A mixin copies the methods onto the object: `emit` is its own, enumerable property.
+  const mixed = Object.assign({}, methods);
+  const mixedEvents = recordEvents(mixed);
+  mixed.emit('a', 1);
+  assert.deepEqual(Object.keys(mixed), ['on', 'emit']);
+  assert.deepEqual(mixedEvents, [['a', 1]]);
+  // An instance inherits `emit`: the recorder adds no enumerable property.
+  const instance = Object.create(methods);
+  const instanceEvents = recordEvents(instance);
+  instance.on('b', () => {}).emit('b', 2, 3);
+  assert.deepEqual(Object.keys(instance), ['listeners']);
+  assert.deepEqual(instanceEvents, [['b', 2, 3]]);
+});
+
+test('an error in a callback a file-system request calls counts against the scenario that made it', async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-io-'));
+  const file = '/virtual/store.js';
+  const source = `const fs = require('fs');
+exports.save = (text, done) => { fs.writeFile(${JSON.stringify(path.join(folder, 'data'))}, text, (error) => done(error)); return 'saving'; };`;
+  const { code } = instrumentSource(file, source, { esm: false });
+  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
+  try {
+    const run = (body) => executor.run(file, [{ name: 'lib', from: 'module' }], program(body), 5000);
+    // `done` is no function: it throws once the write is done, after the step returned.
+    const broken = await run(`await __vouch.step(0, () => lib.save('abc', 'abc'));`);
+    assert.equal(broken.ok, true);
+    assert.match(broken.disturbances.join('\n'), /done is not a function/);
+    const fine = await run(`await __vouch.step(0, () => lib.save('abc', () => {}));`);
+    assert.deepEqual(fine.disturbances, []);
+  } finally {
+    executor.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+});

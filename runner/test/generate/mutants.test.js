@@ -261,3 +261,25 @@ exports.plural = (word) => (uncountable.has(String(word).toLowerCase()) ? word :
   for (const word of ['advice', 'bison', 'deer', 'fish'])
     assert.match(tests, new RegExp(`plural\\('${word}'\\)\\)\\.toBe\\('${word}'\\)`), tests);
 });
+
+test('a table larger than the mutant sample gets a lookup of its entries in source order, whole outputs asserted', () => {
+  // 400 names: 160 sampled mutants reach every 2.5th entry at most; the row sweep asks for the
+  // entries in order, each test asserting what the lookup returns.
+  const names = Array.from({ length: 400 }, (_, i) => `  c${i}: 'Name ${i}',`).join('\n');
+  const files = [
+    {
+      path: 'names.js',
+      content: `const names = {\n${names}\n};\nexports.nameOf = (code) => names[String(code).toLowerCase()] || null;\n`,
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const tests = JSON.parse(output.stdout.toString()).files.find(
+    (file) => file.path === '__tests__/names.test.js',
+  ).content;
+  for (let i = 0; i < 100; i++)
+    assert.match(
+      tests,
+      new RegExp(`nameOf\\('c${i}'\\)\\)\\.toBe\\('Name ${i}'\\)`),
+      `entry ${i}:\n${tests.slice(0, 3000)}`,
+    );
+});

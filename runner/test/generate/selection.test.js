@@ -38,6 +38,9 @@ test('plans two Jest runs for verification and leaves the rest to the search', (
   assert.ok(small.searchDeadline < small.shrinkDeadline && small.shrinkDeadline < small.mutationDeadline);
   const large = planBudget(0, 20000, 40);
   assert.ok(large.mutationDeadline < small.mutationDeadline, 'more test files, more time for Jest');
+  // A package's 14 test files: about 11 s of budget time a Jest run (marked@4.3.0), two runs.
+  const packageSized = planBudget(0, 42000, 14);
+  assert.ok(packageSized.deadline - packageSized.mutationDeadline >= 18000);
   const tiny = planBudget(0, 1000, 1);
   assert.ok(tiny.searchDeadline >= 0 && tiny.mutationDeadline >= 250);
 });

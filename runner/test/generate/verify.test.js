@@ -166,3 +166,16 @@ test("the even rounds run as another user on another machine: a test asserting t
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 });
+
+test('a run may take all the wall time left until one has passed, then what the budget has left', () => {
+  const { runWallMs } = require('../../src/generate/verification/verify');
+  const now = 1000000; // budget time and wall time alike here
+  // The budget ended 5 s ago; 70 s are left before the hard deadline, 10 s of them to stop.
+  const context = { deadline: now - 5000, hardDeadline: now + 70000 };
+  assert.equal(runWallMs(context, now, now), 60000);
+  context.passed = true;
+  assert.equal(runWallMs(context, now, now), 30000);
+  // Never past the hard deadline, and without one, what the budget has left.
+  assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: now + 20000, passed: true }, now, now), 20000);
+  assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: Infinity }, now, now), 50000);
+});

@@ -18,6 +18,9 @@ function requestsOf(content) {
   return [...requests];
 }
 
+// What a relative request may leave out, tried in this order, as Jest resolves with its
+// moduleFileExtensions (TypeScript included): by the package model here, and by the generator's
+// own module loader (execution/child/module-loader.js), so that both find the same file.
 const RESOLVE_SUFFIXES = [
   '',
   '.js',
@@ -73,4 +76,4 @@ function packageNameOf(request) {
   return request.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-module.exports = { requestsOf, resolveRelative, isRelative, joinPath, packageNameOf };
+module.exports = { requestsOf, resolveRelative, isRelative, joinPath, packageNameOf, RESOLVE_SUFFIXES };

@@ -325,4 +325,4 @@ class Search {
   }
 }
 
-module.exports = { Search };
+module.exports = { Search, outcomeSignature };

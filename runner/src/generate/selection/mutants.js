@@ -166,7 +166,9 @@ function comparedValue(node, constants) {
 // compared number), or null; `row` the other entries of the table row of a string or regex
 // (rowOf), or null; `regex` the original and mutated pattern of a regex mutant.
 // constants: the module's folded constants (name -> value), if known.
-function mutantsOf(code, constants = null) {
+// limit: how many to return at most (MAX_MUTANTS; Infinity for every one, as the row sweep of
+// strengthen.js reads a file's table entries).
+function mutantsOf(code, constants = null, limit = MAX_MUTANTS) {
   let ast;
   try {
     ast = parseSource(code).ast;
@@ -285,9 +287,9 @@ function mutantsOf(code, constants = null) {
     return low + 1;
   };
   const located = mutants.map((mutant) => ({ ...mutant, line: lineOf(mutant.start) }));
-  if (located.length <= MAX_MUTANTS) return located;
-  const step = located.length / MAX_MUTANTS;
-  return Array.from({ length: MAX_MUTANTS }, (_, i) => located[Math.floor(i * step)]);
+  if (located.length <= limit) return located;
+  const step = located.length / limit;
+  return Array.from({ length: limit }, (_, i) => located[Math.floor(i * step)]);
 }
 
 function applyMutant(code, mutant) {

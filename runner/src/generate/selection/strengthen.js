@@ -13,6 +13,7 @@ const { atom } = require('../search/candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
 const { sampleRegex } = require('../analysis/regex-sampler');
 const { matchesRun } = require('../search/stability');
+const { outcomeSignature } = require('../search/search');
 const { transformOptions, loadedOptions } = require('../../transform');
 
 const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
@@ -27,6 +28,9 @@ const ROW_REGEX_SAMPLES = 3;
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'boolean', 'null', 'undefined']);
 const MAX_PROBE_LENGTH = 1000;
 const SIBLING_LINES = 20;
+// The row sweep (Strengthener.rowSweep): tests added per file, strings tried per table entry.
+const MAX_ROW_TESTS = 150;
+const MAX_PROBES_PER_ENTRY = 3;
 
 // What the child runs for a mutant: the mutated code through the shared transform, as the file
 // itself ran (without istanbul's counters); CommonJS runs as written.
@@ -55,9 +59,22 @@ function statementKeyAt(file, fileIndex, line) {
 
 // Candidates whose inputs hold the mutant's probe (the emptied string, the compared number) first.
 function byProbe(candidates, probe) {
-  if (!probe) return candidates;
-  const holds = (candidate) => JSON.stringify(candidate.scenario.steps).includes(JSON.stringify(probe).slice(1, -1));
-  return [...candidates.filter(holds), ...candidates.filter((candidate) => !holds(candidate))];
+  return byProbes(candidates, [probe]);
+}
+
+// Candidates whose inputs hold one of `probes` first, in the order of the probes.
+function byProbes(candidates, probes) {
+  const texts = probes.filter((probe) => probe !== null && probe !== undefined && probe !== '');
+  if (!texts.length) return candidates;
+  const rank = (candidate) => {
+    const steps = JSON.stringify(candidate.scenario.steps);
+    const index = texts.findIndex((text) => steps.includes(JSON.stringify(String(text)).slice(1, -1)));
+    return index < 0 ? texts.length : index;
+  };
+  return candidates
+    .map((candidate, order) => ({ candidate, order, rank: rank(candidate) }))
+    .sort((a, b) => a.rank - b.rank || a.order - b.order)
+    .map(({ candidate }) => candidate);
 }
 
 // A copy of `value` (a scenario's steps) with every atom `replace` maps replaced.
@@ -131,18 +148,35 @@ function variantsFor(mutant, reaching, siblings) {
   for (const probe of probes) {
     for (const candidate of lookups) {
       if (variants.length >= limit) return variants;
-      let replaceable = (value) => value.type === 'string';
-      if (!JSON.stringify(candidate.scenario.steps).includes('"type":"string"'))
-        replaceable = (value) => PRIMITIVE_TYPES.has(value.type);
-      push(
-        candidate,
-        mapAtoms(candidate.scenario.steps, (value) =>
-          replaceable(value) && value.value !== probe ? atom.string(probe) : null,
-        ),
-      );
+      push(candidate, askingWith(candidate.scenario.steps, probe));
     }
   }
   return variants;
+}
+
+// A lookup's steps asking with `probe`: each string argument replaced by it, or, in a scenario
+// without one, each other primitive (`country(1)` becomes `country('NO')`).
+function askingWith(steps, probe) {
+  let replaceable = (value) => value.type === 'string';
+  if (!JSON.stringify(steps).includes('"type":"string"')) replaceable = (value) => PRIMITIVE_TYPES.has(value.type);
+  return mapAtoms(steps, (value) => (replaceable(value) && value.value !== probe ? atom.string(probe) : null));
+}
+
+// The entries of a file's data and rule tables, in source order: each string or regex literal
+// inside an array or object literal, with the strings that ask for it (rowProbes of its mutants:
+// the entry itself, samples of the row's regexes, the row's other strings). `line` places it.
+function tableEntries(code, constants) {
+  const entries = new Map();
+  for (const mutant of mutantsOf(code, constants, Infinity)) {
+    if (!mutant.row || !['StringLiteral', 'Regex'].includes(mutant.mutator)) continue;
+    const entry = entries.get(mutant.start) || { line: mutant.line, probes: [] };
+    entry.probes.push(...rowProbes(mutant));
+    entries.set(mutant.start, entry);
+  }
+  return [...entries.values()].map((entry) => ({
+    line: entry.line,
+    probes: [...new Set(entry.probes)].slice(0, MAX_PROBES_PER_ENTRY),
+  }));
 }
 
 // Strings that ask a table for the row a mutant sits in, the likeliest killers first: for a regex
@@ -237,15 +271,73 @@ class Strengthener {
     return null;
   }
 
+  // One lookup per entry of the file's data and rule tables, whole outputs asserted: a table is
+  // covered by any one lookup, and its entries (a string emptied, a regex changed) are told apart
+  // only by lookups that hit them, more of them than the sampled mutants reach. For each entry in
+  // source order, a kept test that reaches it is asked again with each of the entry's probes
+  // (askingWith); the first that runs, ends in an outcome no test of its export has yet, and runs
+  // alike twice joins the suite. At most MAX_ROW_TESTS per file, until `deadline`.
+  async rowSweep(suite, file, fileIndex, deadline) {
+    let added = 0;
+    const signatures = new Map(); // target -> outcome signatures of its tests
+    const signaturesOf = (target) => {
+      if (!signatures.has(target))
+        signatures.set(
+          target,
+          new Set(suite.filter((entry) => entry.target === target).map((entry) => outcomeSignature(entry.outcomes))),
+        );
+      return signatures.get(target);
+    };
+    const asked = new Set();
+    for (const entry of tableEntries(file.code, file.analysis.literals.constants)) {
+      if (added >= MAX_ROW_TESTS || clock.now() >= deadline) break;
+      const key = statementKeyAt(file, fileIndex, entry.line);
+      const prefix = `${fileIndex}:`;
+      const reaching = suite.filter((candidate) => {
+        const keys = keysOf(candidate);
+        return key ? keys.has(key) : [...keys].some((k) => k.startsWith(prefix));
+      });
+      const lookups = reaching
+        .filter((candidate, index) => reaching.findIndex((other) => other.target === candidate.target) === index)
+        .slice(0, 3);
+      found: for (const probe of entry.probes) {
+        if (asked.has(probe)) break; // a kept test asks with it already: the entry is checked
+        for (const lookup of lookups) {
+          if (clock.now() >= deadline) break found;
+          const scenario = { ...lookup.scenario, steps: askingWith(lookup.scenario.steps, probe) };
+          const reply = await this.search.runOnce(lookup.target, scenario);
+          if (!reply.usable || signaturesOf(lookup.target).has(outcomeSignature(reply.outcomes))) continue;
+          const confirmed = await this.search.confirm(lookup.target, scenario, reply);
+          if (!confirmed) continue;
+          suite.push(confirmed);
+          signaturesOf(lookup.target).add(outcomeSignature(confirmed.outcomes));
+          asked.add(probe);
+          added++;
+          break found;
+        }
+      }
+    }
+    return added;
+  }
+
   // chosen: the corpus entries of the suite; candidates: corpus entries not chosen and the
-  // search's alternates. Returns { entries, mutation: { killed, total } }, entries in suite order.
-  async run(chosen, candidates, deadline) {
+  // search's alternates. The row sweep of every file comes first, for at most `rowMs`, then the
+  // sampled mutants, for at most `mutantMs`; all ends by `deadline`. Returns { entries, mutation:
+  // { killed, total } }, entries in suite order.
+  async run(chosen, candidates, deadline, { rowMs = Infinity, mutantMs = Infinity } = {}) {
     this.started = clock.now();
     const suite = [...chosen];
     const pool = [...candidates];
     const added = new Map();
     let killed = 0;
     let total = 0;
+    const rowDeadline = Math.min(deadline, this.started + rowMs);
+    for (const [fileIndex, file] of this.files.entries()) {
+      if (!file.loaded) continue;
+      const rowTests = await this.rowSweep(suite, file, fileIndex, rowDeadline);
+      if (rowTests) this.log(`mutants: ${rowTests} test(s) for the entries of ${file.absolute}'s tables`);
+    }
+    deadline = Math.min(deadline, clock.now() + mutantMs);
     for (const [fileIndex, file] of this.files.entries()) {
       if (!file.loaded) continue;
       // Regex mutants last: they are many in a rules table, and each survivor tries variants; the
@@ -279,7 +371,8 @@ class Strengthener {
             value: `${mutant.line} ${mutant.mutator} ${mutant.replacement}`,
             enumerable: false,
           });
-        if (await this.killedBy(covering, override)) {
+        // Tests that ask with the mutant's own strings first: a table's entries have one each.
+        if (await this.killedBy(byProbes(covering, [mutant.probe, ...rowProbes(mutant)]), override)) {
           killed++;
           continue;
         }

@@ -20,23 +20,37 @@ const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
 // A round is not started with less wall time than this left before the hard deadline.
 const MIN_ROUND_MS = 5000;
+// What a run stopped at its wall limit, and the answer after it, need on a busy machine (a run
+// allowed up to the hard deadline made the generator outlive its sandbox's wall limit).
+const RUN_STOP_MS = 10000;
 
 // Wall time left before the hard deadline (a Date.now() time; Infinity: none).
 function hardLeft(context) {
   return context.hardDeadline - Date.now();
 }
 
+// The wall time a run may take: what the budget has left, at least MIN_WALL_MS, within the hard
+// deadline. Until a run has passed, all the time left before the hard deadline but RUN_STOP_MS:
+// a package's suite may need more than MIN_WALL_MS on a busy machine, and a run cut short keeps
+// nothing. budgetNow: the budget clock's time; wallNow: Date.now()'s.
+function runWallMs(context, budgetNow, wallNow) {
+  const left = context.hardDeadline - wallNow;
+  const budgeted = Math.max(MIN_WALL_MS, context.deadline - budgetNow);
+  const all = left - RUN_STOP_MS;
+  return Math.min(context.passed || !Number.isFinite(left) ? budgeted : Math.max(budgeted, all), left);
+}
+
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
 // A prestarted runner (startRunner) of the same environment is used when one is left, else one is
 // started unprimed. elsewhere: { home, tmp } to run in another user's environment, or null.
 async function runCases(suites, context, label, elsewhere = null) {
-  const { base, workDir, deadline, nodePath, prestarted } = context;
+  const { base, workDir, nodePath, prestarted } = context;
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) }))];
   const index = prestarted.findIndex((candidate) => Boolean(candidate.elsewhere) === Boolean(elsewhere));
   const runner = index >= 0 ? prestarted.splice(index, 1)[0] : null;
   const dir = runner ? runner.dir : path.join(workDir, label);
   const result = await runSuite(dir, files, {
-    wallMs: Math.min(Math.max(MIN_WALL_MS, deadline - clock.now()), hardLeft(context)),
+    wallMs: runWallMs(context, clock.now(), Date.now()),
     nodePath,
     prestarted: runner,
     elsewhere,
@@ -199,6 +213,7 @@ async function verifySuites({
       );
     if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
     if (result.ok && failures === 0) lastPassing = { suites: live, coverage: result.coverage, files: result.files };
+    if (result.ok) context.passed = true;
   }
   return {
     suites: [],
@@ -213,4 +228,4 @@ async function verifySuites({
   };
 }
 
-module.exports = { verifySuites };
+module.exports = { verifySuites, runWallMs };

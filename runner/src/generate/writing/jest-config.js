@@ -8,6 +8,11 @@
 const { TRANSFORM_PATTERN, transformOptions } = require('../../transform');
 
 const CONFIG_PATH = 'jest.config.js';
+// The generated test files only (`a/__tests__/b.test.js`, `.test.cjs`, `.program.test.cjs`…): by
+// default Jest also takes any `test.js` or `x.spec.js` for a test file, and a package's source
+// named so (chai's lib/chai/utils/test.js) then failed every run ("Your test suite must contain
+// at least one test").
+const TEST_MATCH = ['**/__tests__/**/*.test.?([mc])[jt]s?(x)'];
 // Its name where the package's root package.json says "type": "module".
 const CJS_CONFIG_PATH = 'jest.config.cjs';
 
@@ -25,6 +30,7 @@ function jestConfigFile({ esm, typescript = false }) {
     '// Written by Vouch for the generated tests.',
     'module.exports = {',
     "  testEnvironment: 'node',",
+    `  testMatch: ${literal(TEST_MATCH)},`,
     `  transform: { ${literal(TRANSFORM_PATTERN)}: ['babel-jest', ${literal(transformOptions({ esm, typescript }))}] },`,
     '};',
     '',
@@ -32,4 +38,4 @@ function jestConfigFile({ esm, typescript = false }) {
   return { path: CONFIG_PATH, content };
 }
 
-module.exports = { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH };
+module.exports = { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH, TEST_MATCH };

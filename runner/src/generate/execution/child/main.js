@@ -57,6 +57,21 @@ function describeLoadError(error) {
   return { code: 'load_error', message: `loading the module failed: ${message}` };
 }
 
+// File-system requests complete on libuv's thread pool, later than the next turn of the loop: a
+// callback the scenario passed (`db.set(key, value, 'abc')`, called once a write is done) can throw
+// then, after the test would have ended, and fail the whole run. Waited for up to IO_SETTLE_MS.
+const IO_SETTLE_MS = 200;
+
+function pendingIo() {
+  return process.getActiveResourcesInfo().some((name) => name.startsWith('FS') || name.startsWith('FileHandle'));
+}
+
+async function settleIo() {
+  const deadline = realTimers.now() + IO_SETTLE_MS;
+  await new Promise((resolve) => realTimers.setImmediate(resolve));
+  while (pendingIo() && realTimers.now() < deadline) await new Promise((resolve) => realTimers.setTimeout(resolve, 1));
+}
+
 // Loads the module afresh and runs one scenario in it.
 function runScenarioOnce(message) {
   return withClockShift(message.clockShiftMs, async () => {
@@ -77,8 +92,9 @@ function runScenarioOnce(message) {
       // Timers still pending on a fake clock never fire, as at the end of a Jest test.
       jestStandIn.useRealTimers();
     }
-    // Let timers the scenario started fire now, so their errors count against this scenario.
-    await new Promise((resolve) => realTimers.setImmediate(resolve));
+    // Let timers the scenario started fire now, and its file-system requests complete, so that
+    // their errors count against this scenario.
+    await settleIo();
     return { ok: true, ...result, keys: probe.hits(), disturbances };
   });
 }

@@ -11,24 +11,9 @@ const fs = require('node:fs');
 const vm = require('node:vm');
 const path = require('node:path');
 const { isBuiltin } = require('node:module');
+const { RESOLVE_SUFFIXES } = require('../../package/imports');
 
 const WRAPPER_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
-// As Jest resolves them (its moduleFileExtensions), TypeScript included.
-const EXTENSIONS = [
-  '',
-  '.js',
-  '.cjs',
-  '.mjs',
-  '.ts',
-  '.tsx',
-  '.cts',
-  '.mts',
-  '.json',
-  '/index.js',
-  '/index.cjs',
-  '/index.ts',
-  '/index.json',
-];
 
 class MissingModuleError extends Error {
   constructor(request, fromFile) {
@@ -67,8 +52,8 @@ class ModuleLoader {
     if (this.isInstalled(fromFile)) return this.resolveInstalled(request, path.dirname(fromFile), fromFile);
     if (isRelative(request)) {
       const base = path.resolve(path.dirname(fromFile), request);
-      for (const extension of EXTENSIONS) {
-        if (this.files.has(base + extension)) return { file: base + extension };
+      for (const suffix of RESOLVE_SUFFIXES) {
+        if (this.files.has(base + suffix)) return { file: base + suffix };
       }
       throw new MissingModuleError(request, fromFile);
     }
