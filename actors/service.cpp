@@ -22,6 +22,7 @@
 #include "actors/timeouts.hpp"
 #include "actors/type_ids.hpp"
 #include "process/child_process.hpp"
+#include "secrets/webhook_secrets.hpp"
 #include "store/read_models.hpp"
 
 namespace vouch::actors {
@@ -166,6 +167,7 @@ struct Service::Impl {
   struct WebhookActors {
     CommitRelay* relay = nullptr;
     transport::WebhookClient* client = nullptr;
+    secrets::WebhookSecrets* secrets = nullptr;
     webhook_registry_actor registry;
     webhook_dispatcher_actor dispatcher;
     ~WebhookActors() {
@@ -295,6 +297,9 @@ base::Status Service::start_webhooks(const WebhookSettings& settings, const stor
                                      const store::ReadModels& models, store::Database& database,
                                      CommitRelay& relay) {
   auto& impl = *impl_;
+  if (!settings.secrets) {
+    return base::Error::invalid("webhooks need the secrets key (--secrets-key-file)");
+  }
   transport::WebhookClient::Options client_options;
   client_options.policy = transport::AddressPolicy(settings.allow_cidrs);
   client_options.ca_file = settings.ca_file;
@@ -312,11 +317,13 @@ base::Status Service::start_webhooks(const WebhookSettings& settings, const stor
   prototype.deliveries = &models.deliveries();
   prototype.store = impl.store;
   prototype.client = impl.webhook_client.get();
+  prototype.secrets = settings.secrets;
   prototype.rules.allow_http = settings.allow_http;
   prototype.retry.scale = settings.retry_scale;
   prototype.timeout = settings.timeout;
   prototype.idle_after = impl.options.idle_after;
   impl.webhooks.client = impl.webhook_client.get();
+  impl.webhooks.secrets = settings.secrets;
   impl.webhooks.registry = spawn_webhook_registry(impl.system, std::move(prototype));
   impl.webhooks.dispatcher = spawn_webhook_dispatcher(
       impl.system, WebhookDispatcherConfig{&log, &models.webhooks(), &models.deliveries(),
@@ -359,6 +366,22 @@ void Service::rotate_webhook_secret(events::RotateWebhookSecret command,
                                     Callback<events::Webhook> done) {
   if (refuse_unless_started(impl_->webhooks.registry, done)) return;
   impl_->ask<events::Webhook>(impl_->webhooks.registry, std::move(command), std::move(done));
+}
+
+base::Result<std::string> Service::open_secret(const std::string& owner,
+                                               const events::SealedSecret& sealed) const {
+  if (!impl_->webhooks.secrets) {
+    return base::Error::unavailable("the secrets key store is not open in this process");
+  }
+  return impl_->webhooks.secrets->open(owner, sealed);
+}
+
+base::Result<events::SealedSecret> Service::seal_response_secret(const std::string& stream,
+                                                                 std::string_view plain) {
+  if (!impl_->webhooks.secrets) {
+    return base::Error::unavailable("the secrets key store is not open in this process");
+  }
+  return impl_->webhooks.secrets->seal(stream, plain);
 }
 
 void Service::redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done) {

@@ -126,6 +126,19 @@ class Service {
   void delete_webhook(events::DeleteWebhook command, Callback<events::Webhook> done);
   void rotate_webhook_secret(events::RotateWebhookSecret command, Callback<events::Webhook> done);
   void redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done);
+  // The plain form of a sealed secret of `owner` (a webhook's id, or the
+  // idempotency stream of a recorded API key): kNotFound once its data key is
+  // destroyed, kUnavailable before start_webhooks(). Reads RocksDB on the
+  // caller's thread (a point lookup).
+  [[nodiscard]] base::Result<std::string> open_secret(const std::string& owner,
+                                                      const events::SealedSecret& sealed) const;
+  // `plain` (the API key a recorded idempotent response showed) sealed under
+  // a new data key owned by the idempotency stream `stream`; the key goes
+  // when the record stops answering retries (secrets/key_sweep.hpp).
+  // kUnavailable before start_webhooks(). Writes RocksDB on the caller's
+  // thread (one unsynced put: the record's synced append follows).
+  [[nodiscard]] base::Result<events::SealedSecret> seal_response_secret(const std::string& stream,
+                                                                        std::string_view plain);
 
  private:
   struct Impl;

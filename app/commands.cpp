@@ -12,10 +12,12 @@
 #include "app/runner_options.hpp"
 #include "app/runner_setup.hpp"
 #include "app/runtime.hpp"
+#include "app/secrets_command.hpp"
 #include "app/webhook_options.hpp"
 #include "base/clock.hpp"
 #include "events/public_types.hpp"
 #include "events/scopes.hpp"
+#include "events/secret_redaction.hpp"
 #include "http/api.hpp"
 #include "http/import_handlers.hpp"
 #include "http/key_handlers.hpp"
@@ -119,8 +121,16 @@ int serve(const std::vector<std::string>& args) {
   add_webhook_options(options, webhook_options);
   ImportOptions import_options;
   add_import_options(options, import_options);
+  std::string given_key_file;
+  add_secrets_key_option(options, given_key_file);
   po::variables_map values;
   if (!parse(args, options, values)) return 2;
+  auto key_file = secrets_key_file(given_key_file);
+  if (!key_file) {
+    std::cerr << "vouchd: " << key_file.error().message << "\n";
+    return 2;
+  }
+  runtime_options.secrets_key_file = *key_file;
   auto webhooks = webhook_settings(webhook_options, values);
   if (!webhooks) {
     std::cerr << "vouchd: " << webhooks.error().message << "\n";
@@ -298,7 +308,7 @@ int replay(const std::vector<std::string>& args) {
     if (page->empty()) break;
     for (const auto& record : *page) {
       if (!print_public) {
-        std::cout << store::encode_record(record) << "\n";
+        std::cout << store::encode_record(events::without_secrets(record)) << "\n";
         continue;
       }
       if (account && record.event.account != *account) continue;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/commands.hpp"
+#include "app/secrets_command.hpp"
 #include "log/log.hpp"
 
 // jemalloc's settings (vouchd links it; a build without it ignores this).
@@ -26,6 +27,7 @@ constexpr const char* kUsage =
     "  vouchd replay --data DIR [--from POSITION] [--verify]\n"
     "  vouchd repair --data DIR [--dry-run]\n"
     "  vouchd backup --data DIR --to NEW_DIR\n"
+    "  vouchd rotate-master-key --data DIR --secrets-key-file OLD --new-key-file NEW\n"
     "  vouchd worker --connect HOST:PORT [--generators N] [--executors N] [--data DIR]\n"
     "                [--workers-ca FILE --workers-cert FILE --workers-key FILE]\n";
 
@@ -42,6 +44,9 @@ int command(const std::vector<std::string>& args) {
   if (args[0] == "replay") return vouch::app::replay({args.begin() + 1, args.end()});
   if (args[0] == "repair") return vouch::app::repair({args.begin() + 1, args.end()});
   if (args[0] == "backup") return vouch::app::backup({args.begin() + 1, args.end()});
+  if (args[0] == "rotate-master-key") {
+    return vouch::app::rotate_master_key({args.begin() + 1, args.end()});
+  }
   if (args[0] == "worker") return vouch::app::worker({args.begin() + 1, args.end()});
   std::cerr << "vouchd: unknown command \"" << args[0] << "\"\n" << kUsage;
   return 2;

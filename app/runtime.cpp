@@ -4,6 +4,9 @@
 #include <iostream>
 
 #include "base/clock.hpp"
+#include "log/log.hpp"
+#include "secrets/key_sweep.hpp"
+#include "secrets/plain_secret_migration.hpp"
 #include "store/read_model_format.hpp"
 
 namespace vouch::app {
@@ -28,6 +31,11 @@ base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path
   auto log = store::EventLog::open(*runtime->database);
   if (!log) return std::move(log).error();
   runtime->log = std::move(log).value();
+  if (options.secrets_key_file) {
+    if (auto status = runtime->open_secrets(*options.secrets_key_file); !status) {
+      return std::move(status).error();
+    }
+  }
   // Nothing appends before the service exists, so nothing slips between the
   // catch-up and the listener.
   if (auto status = runtime->models->projector().catch_up(*runtime->log); !status) {
@@ -52,8 +60,32 @@ base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path
   return runtime;
 }
 
+base::Status Runtime::open_secrets(const std::filesystem::path& key_file) {
+  auto opened = secrets::open_key_store(*database, key_file);
+  if (!opened) return std::move(opened).error();
+  keys = std::move(opened).value();
+  webhook_secrets = std::make_unique<secrets::WebhookSecrets>(*keys);
+  auto migrated = secrets::seal_plain_secrets(*database, *webhook_secrets);
+  if (!migrated) return std::move(migrated).error();
+  if (migrated->events + migrated->responses > 0) {
+    log::info("secrets", "sealed the plain webhook secrets of " + std::to_string(migrated->events) +
+                             " events and " + std::to_string(migrated->responses) +
+                             " recorded responses, and compacted the data folder");
+  }
+  auto destroyed = secrets::destroy_unneeded_keys(*log, *webhook_secrets, base::now_millis());
+  if (!destroyed) return std::move(destroyed).error();
+  if (*destroyed > 0) {
+    if (auto purged = keys->purge(); !purged) return std::move(purged).error();
+    log::info("secrets", "destroyed " + std::to_string(*destroyed) +
+                             " data keys no webhook needs (deleted, or rotated out)");
+  }
+  return base::ok_status();
+}
+
 Runtime::~Runtime() {
   service.reset();
+  webhook_secrets.reset();
+  keys.reset();
   snapshots.reset();
   reports.reset();
   log.reset();
@@ -71,7 +103,8 @@ base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
   return future.get();
 }
 
-base::Status Runtime::start_webhooks(const actors::WebhookSettings& settings) {
+base::Status Runtime::start_webhooks(actors::WebhookSettings settings) {
+  settings.secrets = webhook_secrets.get();
   return service->start_webhooks(settings, *log, *models, *database, *relay);
 }
 

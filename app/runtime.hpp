@@ -3,11 +3,14 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "actors/domain/commit_relay.hpp"
 #include "actors/service.hpp"
 #include "app/memory_budget.hpp"
 #include "base/result.hpp"
+#include "secrets/key_store.hpp"
+#include "secrets/webhook_secrets.hpp"
 #include "store/coverage_reports.hpp"
 #include "store/database.hpp"
 #include "store/event_log.hpp"
@@ -25,6 +28,9 @@ struct Runtime {
   std::unique_ptr<store::Database> database;
   std::unique_ptr<store::ReadModels> models;
   std::unique_ptr<store::EventLog> log;
+  // With Options::secrets_key_file: the data keys and the webhook secrets they seal.
+  std::unique_ptr<secrets::KeyStore> keys;
+  std::unique_ptr<secrets::WebhookSecrets> webhook_secrets;
   std::unique_ptr<store::CoverageReports> reports;  // in <folder>/reports
   std::unique_ptr<store::SnapshotStore> snapshots;  // in <folder>/snapshots
   std::unique_ptr<actors::Service> service;
@@ -36,6 +42,10 @@ struct Runtime {
     // actors comes from it too (it overrides service.max_live_projects).
     MemoryBudget memory = divide_memory(kDefaultMemoryMb);
     actors::Service::Options service;
+    // The master key file (serve): opens the key store, seals the plain
+    // secrets of an older folder (secrets/plain_secret_migration.hpp) and
+    // destroys the data keys no webhook needs, before anything is served.
+    std::optional<std::filesystem::path> secrets_key_file;
   };
 
   // `runner` says how tests are generated and run; it is asked once the
@@ -48,9 +58,13 @@ struct Runtime {
       const std::filesystem::path& folder, const RunnerFactory& runner) {
     return open(folder, runner, Options{});
   }
-  // Starts webhook delivery (serve only); the dispatcher catches up from its cursor.
-  [[nodiscard]] base::Status start_webhooks(const actors::WebhookSettings& settings);
+  // Starts webhook delivery (serve only, with secrets_key_file); the
+  // dispatcher catches up from its cursor.
+  [[nodiscard]] base::Status start_webhooks(actors::WebhookSettings settings);
   ~Runtime();
+
+ private:
+  [[nodiscard]] base::Status open_secrets(const std::filesystem::path& key_file);
 };
 
 // Issues a key through the actors and waits for it (tools and start-up only).

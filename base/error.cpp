@@ -1,23 +1,25 @@
 #include "base/error.hpp"
 
+#include <utility>
+
 namespace vouch::base {
+namespace {
+
+// Each code and its name in error bodies and logs.
+constexpr std::pair<ErrorCode, std::string_view> kCodeNames[] = {
+    {ErrorCode::kInvalid, "invalid"},
+    {ErrorCode::kNotFound, "not_found"},
+    {ErrorCode::kConflict, "conflict"},
+    {ErrorCode::kUnavailable, "unavailable"},
+    {ErrorCode::kInternal, "internal"},
+    {ErrorCode::kTooLarge, "too_large"},
+    {ErrorCode::kInsufficientStorage, "insufficient_storage"}};
+
+}  // namespace
 
 std::string_view to_string(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::kInvalid:
-      return "invalid";
-    case ErrorCode::kNotFound:
-      return "not_found";
-    case ErrorCode::kConflict:
-      return "conflict";
-    case ErrorCode::kUnavailable:
-      return "unavailable";
-    case ErrorCode::kInternal:
-      return "internal";
-    case ErrorCode::kTooLarge:
-      return "too_large";
-    case ErrorCode::kInsufficientStorage:
-      return "insufficient_storage";
+  for (const auto& [known, name] : kCodeNames) {
+    if (known == code) return name;
   }
   return "internal";
 }

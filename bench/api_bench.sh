@@ -18,41 +18,22 @@
 # Env:   ROUNDS (latency samples, default 15), RUNS (throughput runs, default 24),
 #        SWEEP (runs posted at once, default "1 2 4 8 16 24"), PLOT (the PNG),
 #        VOUCHD (the binary, default build/vouchd: to compare two builds)
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=("$@")
 if [ ${#PACKAGES[@]} -eq 0 ]; then
   PACKAGES=(ms bytes minimist escape-html camelcase@6 is-number fresh vary statuses)
 fi
-need=()
-for p in acct gnuplot-nox; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+apt_install_missing api-bench acct gnuplot-nox
 PLOT="$(realpath -m "${PLOT:-bench-runs.png}")"
-WORK="$(mktemp -d /tmp/vouch-api-bench-XXXXXX)"
-KEY="vk_bench_$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-cleanup() {
-  [ -n "${VOUCHD_PID:-}" ] && kill "$VOUCHD_PID" 2>/dev/null && wait "$VOUCHD_PID" 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+bench_work api-bench
 
 echo "installing ${PACKAGES[*]} into $WORK/packages" >&2
 mkdir -p "$WORK/packages"
 (cd "$WORK/packages" && npm init -y >/dev/null &&
   npm install --no-audit --no-fund --ignore-scripts "${PACKAGES[@]}" >/dev/null)
 
-VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
-  --listen 127.0.0.1:0 --no-rate-limits >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
-VOUCHD_PID=$!
-for _ in $(seq 100); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
-ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
-[ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
+bench_vouchd
 echo "vouchd on $ADDRESS" >&2
 
 ROOT="$ROOT" WORK="$WORK" KEY="$KEY" ADDRESS="$ADDRESS" VOUCHD_PID="$VOUCHD_PID" ROUNDS="${ROUNDS:-15}" RUNS="${RUNS:-24}" PLOT="$PLOT" \

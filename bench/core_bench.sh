@@ -12,21 +12,14 @@
 # PostgreSQL TPS, p99 <= 20 ms; idle RSS <= 40 MB.
 # Env: CONNECTIONS (64), THREADS (2), DURATION (10 s), VOUCHD (the binary,
 # default build/vouchd: to compare two builds).
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$(dirname "$0")/.."
 
 CONNECTIONS=${CONNECTIONS:-64}
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-10}
 
-need=()
-for p in wrk nginx-light postgresql postgresql-contrib; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+apt_install_missing core-bench wrk nginx-light postgresql postgresql-contrib
 scripts/setup.sh >/dev/null
 
 work=$(mktemp -d /tmp/vouch-bench-XXXXXX)
@@ -89,7 +82,8 @@ a_cpu1=$(cpu_seconds "${nginx_workers[@]}")
 # --- b) and d) vouchd --------------------------------------------------------------
 key=vk_bench_admin_key
 # Rate limits off: the plans cap any one account far below what is measured here.
-VOUCH_BOOTSTRAP_KEY=$key "${VOUCHD:-build/vouchd}" --data "$work/vouch" --listen 127.0.0.1:0 --no-rate-limits > "$work/vouchd.out" 2>"$work/vouchd.err" &
+VOUCH_BOOTSTRAP_KEY=$key "${VOUCHD:-build/vouchd}" --data "$work/vouch" --listen 127.0.0.1:0 --no-rate-limits \
+  --secrets-key-file "$work/secrets.key" > "$work/vouchd.out" 2>"$work/vouchd.err" &
 vouchd_pid=$!
 pids+=($vouchd_pid)
 for _ in $(seq 50); do grep -q "listening on" "$work/vouchd.out" 2>/dev/null && break; sleep 0.1; done
@@ -112,12 +106,7 @@ b_cpu0=$(cpu_seconds "$vouchd_pid")
 read -r b_rps b_p50 b_p99 < <(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$work/get.lua" "http://127.0.0.1:$vouch_port/v1/projects/$project" | wrk_figures)
 b_cpu1=$(cpu_seconds "$vouchd_pid")
 
-cat > "$work/post.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Authorization"] = "Bearer $key"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"name":"bench","config":{"coverage":{"threshold":85}}}'
-LUA
+wrk_post_script "$work/post.lua" "$key" '{"name":"bench","config":{"coverage":{"threshold":85}}}'
 read -r d_rps d_p50 d_p99 < <(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$work/post.lua" "http://127.0.0.1:$vouch_port/v1/projects" | wrk_figures)
 loaded_rss_kb=$(ps -o rss= -p "$vouchd_pid" | tr -d ' ')
 syncs=$(curl -s "http://127.0.0.1:$vouch_port/metrics" | awk '/^vouch_log_syncs_total/ {print $2}')

@@ -96,7 +96,7 @@ function mutationScore(dir, name) {
   fs.writeFileSync(path.join(dir, 'stryker.config.json'), JSON.stringify(config, null, 2));
   const started = Date.now();
   const stryker = spawnSync(process.execPath, [path.join(toolsDir, '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', 'stryker.config.json'],
-    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(runner, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'], timeout: 900000, maxBuffer: 64 << 20 });
+    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(runner, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'], timeout: Number(process.env.STRYKER_TIMEOUT_MIN || 15) * 60000, maxBuffer: 64 << 20 });
   const seconds = (Date.now() - started) / 1000;
   if (!fs.existsSync(reportFile)) {
     process.stderr.write(`${name}: stryker produced no report (exit ${stryker.status}): ${String(stryker.stdout).slice(-1500)}${String(stryker.stderr).slice(-1500)}\n`);

@@ -16,10 +16,9 @@
 #        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
 #                    stretches with the CPU share the job gets; compare the table with LOAD=0)
 #        STRYKER_CONCURRENCY  Stryker's test runners at once (default 1: the machine is shared)
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+#        STRYKER_TIMEOUT_MIN  minutes a Stryker run may take (default 15)
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=("$@")
 if [ ${#PACKAGES[@]} -eq 0 ]; then
   PACKAGES=(ms bytes debounce ini fraction.js tinycolor2 eventemitter3 minimist lru-cache@6)

@@ -12,10 +12,8 @@
 #
 # Usage: bench/package_portability.sh SUITES_DIR
 # Prints one line per package and Jest version (passed/failed tests, exit code) and the pass rates.
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SUITES="${1:?usage: bench/package_portability.sh SUITES_DIR (from SUITES=DIR bench/package_sweep.sh)}"
 JEST_VERSIONS=(29.7.0 30.2.0)
 WORK="$(mktemp -d /tmp/vouch-portability-XXXXXX)"

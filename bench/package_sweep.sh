@@ -13,10 +13,8 @@
 #        generates with, default this checkout's runner/), OUT (also write the
 #        table as JSON to this file), SUITES (keep each kept suite and its
 #        tarball in this folder, for bench/package_portability.sh)
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PACKAGES=("$@")
 if [ ${#PACKAGES[@]} -eq 0 ]; then
   PACKAGES=(lodash@4.17.21 minimatch@9.0.3 marked@4.3.0 mustache@4.2.0 ejs@3.1.9
@@ -25,25 +23,14 @@ if [ ${#PACKAGES[@]} -eq 0 ]; then
     immer@10.0.3 superstruct@1.0.3 yup@1.3.3 date-fns@2.30.0 moment@2.29.4 rimraf@3.0.2
     mkdirp@1.0.4 chai@4.3.10 graceful-fs@4.2.11)
 fi
-WORK="$(mktemp -d /tmp/vouch-package-sweep-XXXXXX)"
-KEY="vk_bench_$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-cleanup() {
-  [ -n "${VOUCHD_PID:-}" ] && kill "$VOUCHD_PID" 2>/dev/null && wait "$VOUCHD_PID" 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+bench_work package-sweep
 
 mkdir -p "$WORK/tarballs"
 for package in "${PACKAGES[@]}"; do
   (cd "$WORK/tarballs" && npm pack --silent "$package" >/dev/null) || echo "could not pack $package" >&2
 done
 
-VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
-  --listen 127.0.0.1:0 --no-rate-limits --runner "${RUNNER:-$ROOT/runner}" >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
-VOUCHD_PID=$!
-for _ in $(seq 100); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
-ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
-[ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
+bench_vouchd --runner "${RUNNER:-$ROOT/runner}"
 echo "vouchd on $ADDRESS" >&2
 
 KEY="$KEY" ADDRESS="$ADDRESS" OUT="${OUT:-}" SUITES="${SUITES:-}" node "$ROOT/bench/package_sweep.js" "$WORK/tarballs" "${PACKAGES[@]}"

@@ -9,8 +9,7 @@
 # of each and the ratio of the medians, b/a.
 #
 # Usage: bench/run_bench.sh [RUNS]     (default 20)
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 runs="${1:-20}"
 runner_dir="$(cd "$(dirname "$0")/../runner" && pwd)"
@@ -39,18 +38,7 @@ function divide(a, b) {
 }
 module.exports = { add, divide };
 ` },
-  { path: 'src/stack.js', content: `
-class Stack {
-  constructor() { this.items = []; }
-  push(item) { this.items.push(item); return this; }
-  pop() {
-    if (this.items.length === 0) throw new RangeError('empty stack');
-    return this.items.pop();
-  }
-  get size() { return this.items.length; }
-}
-module.exports = { Stack };
-` },
+  { path: 'src/stack.js', content: fs.readFileSync('../tests/fixtures/classes/stack.js', 'utf8') },
   { path: 'src/slug.js', content: `
 module.exports = function slug(text, separator = '-') {
   return text.toLowerCase().trim().replace(/[^a-z0-9]+/g, separator).replace(/^-|-$/g, '');

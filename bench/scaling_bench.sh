@@ -10,33 +10,21 @@
 #
 # Usage: bench/scaling_bench.sh        Env: COUNTS ("1 2 4"), RUNS_PER_WORKER (6),
 #                                           GENERATIONS_PER_WORKER (3)
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-WORK="$(mktemp -d /tmp/vouch-scaling-bench-XXXXXX)"
-KEY="vk_bench_$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+bench_work scaling-bench
 WORKER_PIDS=()
 stop_workers() {
   for pid in "${WORKER_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${WORKER_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   WORKER_PIDS=()
 }
-cleanup() {
-  stop_workers
-  [ -n "${VOUCHD_PID:-}" ] && kill "$VOUCHD_PID" 2>/dev/null && wait "$VOUCHD_PID" 2>/dev/null
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap 'stop_workers; bench_cleanup' EXIT
 
-VOUCH_BOOTSTRAP_KEY="$KEY" "$ROOT/build/vouchd" serve --data "$WORK/data" --listen 127.0.0.1:0 \
-  --no-rate-limits --generators 0 --executors 0 --workers-listen 127.0.0.1:0 \
-  --generation-queue-ms 600000 >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
-VOUCHD_PID=$!
-for _ in $(seq 100); do grep -q "^listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
-ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
+bench_vouchd --generators 0 --executors 0 --workers-listen 127.0.0.1:0 \
+  --generation-queue-ms 600000
 WORKERS_AT="$(sed -n 's/^workers listening on //p' "$WORK/vouchd.out")"
-[ -n "$ADDRESS" ] && [ -n "$WORKERS_AT" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
+[ -n "$WORKERS_AT" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
 echo "vouchd on $ADDRESS, workers join on $WORKERS_AT" >&2
 
 CPUS="$(nproc)"

@@ -28,10 +28,8 @@
 # Env: MODE, DURATION, COUNT, LIMIT, IDLE, MEMORY_MB (vouchd's --memory-mb, default
 #      512), CONNECTIONS (64), THREADS (2), SAMPLE (5), PLOT, VOUCHD (the
 #      binary, default build/vouchd: to compare two builds).
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 MODE=${MODE:-soak}
 DURATION=${DURATION:-600}
 COUNT=${COUNT:-1000000}
@@ -47,32 +45,10 @@ case "$MODE" in
 esac
 PLOT="$(realpath -m "${PLOT:-bench-$MODE.png}")"
 
-need=()
-for p in wrk gnuplot-nox curl; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
-done
-if [ ${#need[@]} -gt 0 ]; then
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+apt_install_missing soak-bench wrk gnuplot-nox curl
 
-WORK="$(mktemp -d /tmp/vouch-soak-XXXXXX)"
-KEY="vk_bench_$(head -c 8 /dev/urandom | od -An -tx1 | tr -d ' \n')"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-VOUCH_BOOTSTRAP_KEY="$KEY" "${VOUCHD:-$ROOT/build/vouchd}" serve --data "$WORK/data" \
-  --listen 127.0.0.1:0 --no-rate-limits --memory-mb "$MEMORY_MB" \
-  >"$WORK/vouchd.out" 2>"$WORK/vouchd.err" &
-VOUCHD_PID=$!
-pids+=("$VOUCHD_PID")
-for _ in $(seq 300); do grep -q "listening on" "$WORK/vouchd.out" 2>/dev/null && break; sleep 0.1; done
-ADDRESS="$(sed -n 's/^listening on //p' "$WORK/vouchd.out")"
-[ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
+bench_work soak
+bench_vouchd --memory-mb "$MEMORY_MB"
 BASE="http://$ADDRESS"
 echo "vouchd on $ADDRESS, --memory-mb $MEMORY_MB, mode $MODE" >&2
 
@@ -85,7 +61,7 @@ STARTED=$(date +%s)
   echo "$(($(date +%s) - STARTED)) $(rss_kb)" >>"$WORK/rss"
   sleep "$SAMPLE"
 done) &
-pids+=($!)
+BENCH_PIDS+=($!)
 
 # Runs wrk for $1 seconds with script $2 (an answer may take 10 s: the machine
 # is shared); prints "<requests> <non-2xx>". Fails when vouchd is gone, or
@@ -146,7 +122,7 @@ end
 LUA
   ADDRESS="$ADDRESS" KEY="$KEY" OUT="$WORK/genruns" node "$ROOT/bench/soak_gen_runs.js" \
     2>"$WORK/genruns.err" &
-  pids+=($!)
+  BENCH_PIDS+=($!)
   minutes=$(((DURATION + 59) / 60))
   printf '%-7s %10s %8s %12s %6s %9s %6s\n' minute "req/s" "non-2xx" generations runs "RSS MiB" load
   for minute in $(seq "$minutes"); do
@@ -172,12 +148,7 @@ LUA
   second_axis="'$WORK/rps' using 1:2 axes x1y2 with steps lw 2 title 'requests/s (per minute)'"
   xlabel="seconds"
 else
-  cat >"$WORK/create.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Authorization"] = "Bearer $KEY"
-wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"name":"million","config":{"coverage":{"threshold":85}}}'
-LUA
+  wrk_post_script "$WORK/create.lua" "$KEY" '{"name":"million","config":{"coverage":{"threshold":85}}}'
   created=0
   printf '%12s %8s %9s %6s\n' "projects" "req/s" "RSS MiB" load
   while [ "$created" -lt "$COUNT" ]; do

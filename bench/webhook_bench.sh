@@ -12,21 +12,10 @@
 # pays for node compiling its handler. a and b then alternate for ROUNDS
 # rounds, so that both meet the same machine (on a shared 2-core VM a round
 # can be much slower than its neighbours); the figures are the medians.
-set -euo pipefail
-source "$(dirname "${BASH_SOURCE[0]}")/results.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$(dirname "$0")/.."
 
-WEBHOOKS=${WEBHOOKS:-20}
-EVENTS=${EVENTS:-2000}
-ROUNDS=${ROUNDS:-3}
-LATENCY_EVENTS=${LATENCY_EVENTS:-300}
-DURATION=${DURATION:-4}
-
-if ! command -v wrk >/dev/null || ! command -v ab >/dev/null; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq wrk apache2-utils >/dev/null
-fi
+apt_install_missing webhook-bench wrk apache2-utils
 scripts/setup.sh >/dev/null
 
 work=$(mktemp -d /tmp/vouch-webhook-bench-XXXXXX)
@@ -51,7 +40,7 @@ api_port=$(free_port)
 # after start, inside the fan-out window on 2 cores; a server that has been up
 # for a while has paid it long ago, and no test runs here.
 VOUCH_BOOTSTRAP_KEY=vk_bench_admin build/vouchd --data "$work/data" --listen "127.0.0.1:$api_port" \
-  --no-rate-limits --warm-runners 0 --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
+  --secrets-key-file "$work/secrets.key" --no-rate-limits --warm-runners 0 --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
   > "$work/vouchd.out" 2> "$work/vouchd.err" &
 vouchd_pid=$!
 pids+=($vouchd_pid)
@@ -74,7 +63,8 @@ wrk.headers["x-service-timestamp"] = "1795345548"
 wrk.headers["x-service-signature"] = "aa040786a9a3c9907f331b36e23e007ef7f86334253b3c6446cb1c0388c8b196"
 LUA
 
-python3 - "$api_port" "$receiver_port" "$WEBHOOKS" "$EVENTS" "$ROUNDS" "$LATENCY_EVENTS" "$DURATION" "$work" <<'PY'
+python3 - "$api_port" "$receiver_port" "${WEBHOOKS:-20}" "${EVENTS:-2000}" "${ROUNDS:-3}" \
+  "${LATENCY_EVENTS:-300}" "${DURATION:-4}" "$work" <<'PY'
 import http.client, json, re, statistics, subprocess, sys, time
 api, receiver, webhooks, events, rounds, latency_events, duration, work = sys.argv[1:]
 webhooks, events, rounds, latency_events = int(webhooks), int(events), int(rounds), int(latency_events)

@@ -12,6 +12,8 @@ namespace {
 
 namespace ja = json_access;
 
+constexpr std::string_view kIdempotencyStreamPrefix = "idempotency-";
+
 }  // namespace
 
 base::Status check_idempotency_key(std::string_view key) {
@@ -33,7 +35,11 @@ std::string idempotency_stream(std::string_view account, std::string_view key) {
   std::string scoped(account);
   scoped.push_back('\n');  // account names never hold a newline
   scoped.append(key);
-  return "idempotency-" + base::sha256_hex(scoped);
+  return std::string(kIdempotencyStreamPrefix) + base::sha256_hex(scoped);
+}
+
+bool is_idempotency_stream(std::string_view name) {
+  return name.starts_with(kIdempotencyStreamPrefix);
 }
 
 std::string request_fingerprint(std::string_view method, std::string_view target,
@@ -55,6 +61,11 @@ EncodedEvent encode(const IdempotentResponseRecorded& event) {
                            {"headers", std::move(headers)},
                            {"body", response.body},
                            {"at", response.at}};
+  if (response.secret_at) {
+    data["secretAt"] = *response.secret_at;
+    data["secretOf"] = response.secret_of;
+    data["secret"] = sealed_secret_to_json(response.secret);
+  }
   return ja::encoded(kIdempotentResponseRecordedV1, data);
 }
 
@@ -80,6 +91,15 @@ base::Result<IdempotentResponseRecorded> decode_idempotent_response(std::string_
         }
         response.body = ja::string_at(object, "body");
         response.at = ja::int_at(object, "at");
+        if (object.contains("secretAt")) {
+          const auto at = ja::int_at(object, "secretAt");
+          if (at < 0 || static_cast<std::size_t>(at) > response.body.size()) {
+            throw ja::CorruptRecord{"secretAt is outside the body"};
+          }
+          response.secret_at = static_cast<std::size_t>(at);
+          response.secret_of = ja::string_at(object, "secretOf");
+          response.secret = sealed_secret_at(object, "secret");
+        }
         return IdempotentResponseRecorded{std::move(response)};
       });
 }

@@ -9,6 +9,7 @@
 #include "base/clock.hpp"
 #include "base/result.hpp"
 #include "events/encoded_event.hpp"
+#include "events/sealed_secret.hpp"
 
 // Idempotency keys (Stripe's semantics; docs/decisions.md): the first response to a
 // POST that carried `Idempotency-Key` is recorded, and a retry with the same
@@ -31,6 +32,15 @@ struct IdempotentResponse {
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. Location
   std::string body;
   base::Millis at = 0;
+  // A secret the response held is never recorded in plain text: it is cut
+  // out of `body` at byte `secret_at`, and `secret` keeps it sealed (empty
+  // when it could not be kept). A webhook's secret (creation, rotation) is
+  // sealed under the webhook's data key; a new API key (POST /v1/keys) under
+  // a data key of the idempotency stream's own, destroyed once the record
+  // stops answering retries. A replay puts it back while that key exists.
+  std::optional<std::size_t> secret_at;
+  std::string secret_of;  // the webhook's id, or this record's idempotency stream
+  SealedSecret secret;
 };
 
 // The one event of the stream "idempotency-<sha256 of account and key>"
@@ -46,6 +56,8 @@ struct IdempotentResponseRecorded {
 // The stream of `account`'s key: a hash, so that any key makes a safe name
 // and two accounts' equal keys never meet.
 std::string idempotency_stream(std::string_view account, std::string_view key);
+// Whether `name` is such a stream.
+bool is_idempotency_stream(std::string_view name);
 
 // SHA-256 over the method, the target and the body: equal requests, equal
 // fingerprints.

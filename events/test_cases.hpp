@@ -12,8 +12,6 @@
 // (kTestCasesFile), so it lives exactly as long as that report.
 namespace vouch::events {
 
-inline constexpr std::string_view kTestCasesFile = "vouch-test-cases.json";
-
 inline constexpr std::string_view kCasePassed = "passed";
 inline constexpr std::string_view kCaseFailed = "failed";
 inline constexpr std::string_view kCaseSkipped = "skipped";
@@ -33,6 +31,8 @@ struct TestCase {
 inline constexpr std::size_t kMaxTestCases = 10'000;
 inline constexpr std::size_t kMaxCaseText = 8 * 1024;
 
+// The cases' file in the run's coverage report, and its text.
+inline constexpr std::string_view kTestCasesFile = "vouch-test-cases.json";
 std::string encode_test_cases(const std::vector<TestCase>& cases);
 // kInternal when the text is not a list of cases.
 base::Result<std::vector<TestCase>> decode_test_cases(std::string_view text);

@@ -95,9 +95,8 @@ std::optional<std::string> check_webhook_url(std::string_view url, bool allow_ht
   return std::nullopt;
 }
 
-base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
-                                               const CreateWebhook& command,
-                                               const WebhookRules& rules) {
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
+                                         const SealedSecret& sealed, const WebhookRules& rules) {
   if (state.webhook) return base::Error::conflict("webhook " + command.id + " already exists");
   std::vector<base::FieldError> errors;
   check_url(command.url, rules, errors);
@@ -110,7 +109,7 @@ base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
   webhook.url = command.url;
   webhook.events = command.events;
   webhook.description = command.description;
-  webhook.secret = command.secret;
+  webhook.secret = sealed;
   webhook.created = command.at;
   webhook.updated = command.at;
   return std::vector<WebhookEvent>{WebhookCreated{std::move(webhook)}};
@@ -150,12 +149,11 @@ base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
 }
 
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
-                                               const RotateWebhookSecret& command) {
-  if (!visible_to(state, command.account))
-    return base::Error::not_found("no webhook " + command.id);
+                                         const RotateWebhookSecret& command,
+                                         const SealedSecret& sealed) {
+  if (!visible_to(state, command.account)) return base::Error::not_found("no webhook " + command.id);
   return std::vector<WebhookEvent>{
-      WebhookSecretRotated{command.id, command.secret, state.webhook->secret,
-                           command.at + kSecretOverlapMillis, command.at}};
+      WebhookSecretRotated{command.id, sealed, command.at + kSecretOverlapMillis, command.at}};
 }
 
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
@@ -199,8 +197,8 @@ WebhookState evolve(WebhookState state, const WebhookEvent& event) {
                  },
                  [&](const WebhookSecretRotated& rotated) {
                    if (!state.webhook) return;
+                   state.webhook->previous_secret = std::move(state.webhook->secret);
                    state.webhook->secret = rotated.secret;
-                   state.webhook->previous_secret = rotated.previous_secret;
                    state.webhook->previous_secret_until = rotated.previous_secret_until;
                    state.webhook->updated = rotated.at;
                  },
@@ -215,12 +213,21 @@ WebhookState evolve(WebhookState state, const WebhookEvent& event) {
   return state;
 }
 
-std::vector<std::string> signing_secrets(const Webhook& webhook, base::Millis at) {
-  std::vector<std::string> secrets{webhook.secret};
+std::vector<SealedSecret> signing_secrets(const Webhook& webhook, base::Millis at) {
+  std::vector<SealedSecret> secrets{webhook.secret};
   if (!webhook.previous_secret.empty() && at < webhook.previous_secret_until) {
     secrets.push_back(webhook.previous_secret);
   }
   return secrets;
+}
+
+std::vector<std::string> needed_keys(const WebhookState& state, base::Millis at) {
+  std::vector<std::string> keys;
+  if (!state.webhook || state.deleted) return keys;
+  for (const auto& secret : signing_secrets(*state.webhook, at)) {
+    if (!secret.empty()) keys.push_back(secret.key_id);
+  }
+  return keys;
 }
 
 }  // namespace vouch::events

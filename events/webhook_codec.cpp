@@ -1,5 +1,6 @@
 #include "events/json_access.hpp"
 #include "events/json_fields.hpp"
+#include "events/sealed_secret.hpp"
 #include "events/stored_events.hpp"
 #include "events/webhook.hpp"
 
@@ -16,19 +17,24 @@ constexpr auto kWebhookFields = std::make_tuple(
     ja::field("disabledReason", &Webhook::disabled_reason), ja::field("created", &Webhook::created),
     ja::field("updated", &Webhook::updated));
 
-// The webhook of WebhookCreated: the record and its secrets, which a record
-// (written without them) reads as empty.
-constexpr auto kWebhookWithSecretsFields = std::tuple_cat(
+// A sealed secret, as an object {"key", "sealed"}.
+constexpr auto kSealedForm = [](const SealedSecret& secret) -> boost::json::value {
+  return sealed_secret_to_json(secret);
+};
+constexpr auto kSealedRead = [](const boost::json::object& object, std::string_view key) {
+  return sealed_secret_at(object, key);
+};
+
+// The webhook of WebhookCreated.v2: the record and its sealed secret.
+constexpr auto kWebhookWithSecretFields = std::tuple_cat(
     kWebhookFields,
-    std::make_tuple(ja::field_or_default("secret", &Webhook::secret),
-                    ja::field_or_default("previousSecret", &Webhook::previous_secret),
-                    ja::field_or_default("previousSecretUntil", &Webhook::previous_secret_until)));
+    std::make_tuple(ja::field("secret", &Webhook::secret, kSealedForm, kSealedRead)));
 
 // How each webhook event is stored; an update names only what changed.
 constexpr auto kWebhookEvents = std::make_tuple(
     ja::stored_event<WebhookCreated>(
-        kWebhookCreatedV1,
-        std::make_tuple(ja::inline_fields(&WebhookCreated::webhook, kWebhookWithSecretsFields))),
+        kWebhookCreatedV2,
+        std::make_tuple(ja::inline_fields(&WebhookCreated::webhook, kWebhookWithSecretFields))),
     ja::stored_event<WebhookUpdated>(
         kWebhookUpdatedV1,
         std::make_tuple(ja::field("id", &WebhookUpdated::id), ja::field("at", &WebhookUpdated::at),
@@ -40,11 +46,10 @@ constexpr auto kWebhookEvents = std::make_tuple(
                                      std::make_tuple(ja::field("id", &WebhookDeleted::id),
                                                      ja::field("at", &WebhookDeleted::at))),
     ja::stored_event<WebhookSecretRotated>(
-        kWebhookSecretRotatedV1,
+        kWebhookSecretRotatedV2,
         std::make_tuple(
             ja::field("id", &WebhookSecretRotated::id),
-            ja::field("secret", &WebhookSecretRotated::secret),
-            ja::field("previousSecret", &WebhookSecretRotated::previous_secret),
+            ja::field("secret", &WebhookSecretRotated::secret, kSealedForm, kSealedRead),
             ja::field("previousSecretUntil", &WebhookSecretRotated::previous_secret_until),
             ja::field("at", &WebhookSecretRotated::at))),
     ja::stored_event<WebhookDisabled>(kWebhookDisabledV1,
@@ -52,13 +57,31 @@ constexpr auto kWebhookEvents = std::make_tuple(
                                                       ja::field("reason", &WebhookDisabled::reason),
                                                       ja::field("at", &WebhookDisabled::at))));
 
+// Version 1 of the two events that held plain secrets, read without them
+// (their secrets stay empty: nothing signs with a secret that was never sealed).
+constexpr auto kPlainSecretEvents = std::make_tuple(
+    ja::stored_event<WebhookCreated>(
+        kWebhookCreatedV1,
+        std::make_tuple(ja::inline_fields(&WebhookCreated::webhook, kWebhookFields))),
+    ja::stored_event<WebhookSecretRotated>(
+        kWebhookSecretRotatedV1,
+        std::make_tuple(
+            ja::field("id", &WebhookSecretRotated::id),
+            ja::field("previousSecretUntil", &WebhookSecretRotated::previous_secret_until),
+            ja::field("at", &WebhookSecretRotated::at))));
+
 }  // namespace
 
 EncodedEvent encode(const WebhookEvent& event) { return ja::encode_event(event, kWebhookEvents); }
 
-bool is_webhook_event(std::string_view type) { return ja::is_stored_event(type, kWebhookEvents); }
+bool is_webhook_event(std::string_view type) {
+  return ja::is_stored_event(type, kWebhookEvents) || ja::is_stored_event(type, kPlainSecretEvents);
+}
 
 base::Result<WebhookEvent> decode_webhook_event(std::string_view type, std::string_view data) {
+  if (ja::is_stored_event(type, kPlainSecretEvents)) {
+    return ja::decode_event<WebhookEvent>(type, data, "a webhook event", kPlainSecretEvents);
+  }
   return ja::decode_event<WebhookEvent>(type, data, "a webhook event", kWebhookEvents);
 }
 
@@ -90,7 +113,7 @@ std::string encode_webhook_record(const Webhook& webhook) {
 }
 
 base::Result<Webhook> decode_webhook_record(std::string_view text) {
-  return ja::parse<Webhook>(text, "webhook record", kWebhookWithSecretsFields);
+  return ja::parse<Webhook>(text, "webhook record", kWebhookFields);
 }
 
 }  // namespace vouch::events

@@ -1,12 +1,24 @@
 #include "http/junit_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <map>
 
 #include "base/clock.hpp"
 
 namespace vouch::http {
 namespace {
+
+// The characters XML escapes: as written in text, and in an attribute.
+struct Escape {
+  char c;
+  std::string_view text;
+  std::string_view attribute;
+};
+constexpr Escape kEscapes[] = {
+    {'&', "&amp;", "&amp;"}, {'<', "&lt;", "&lt;"},    {'>', "&gt;", "&gt;"}, {'"', "\"", "&quot;"},
+    {'\n', "\n", "&#10;"},   {'\r', "&#13;", "&#13;"}, {'\t', "\t", "&#9;"}};
 
 // XML 1.0 text: markup characters escaped; control characters other than tab,
 // newline and carriage return, and U+FFFE/U+FFFF, left out (no XML holds
@@ -22,31 +34,12 @@ std::string escaped(std::string_view text, bool attribute) {
       i += 2;
       continue;
     }
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += attribute ? "&quot;" : "\"";
-        break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7F) break;
-        out.push_back(static_cast<char>(c));
+    const auto escape = std::find_if(std::begin(kEscapes), std::end(kEscapes),
+                                     [&](const Escape& e) { return e.c == text[i]; });
+    if (escape != std::end(kEscapes)) {
+      out += attribute ? escape->attribute : escape->text;
+    } else if (c >= 0x20 && c != 0x7F) {
+      out.push_back(static_cast<char>(c));
     }
   }
   return out;

@@ -33,6 +33,7 @@ void issue(actors::Service& service, const Request& request, const Context& cont
                       if (!result) return respond(error_response(result.error(), request_id));
                       Response response = json_response(201, to_json(*result));
                       response.set_header("Location", "/v1/keys/" + result->record.key_id);
+                      response.secret = BodySecret{result->secret, {}, {}};
                       respond(std::move(response));
                     });
 }

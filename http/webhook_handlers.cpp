@@ -14,15 +14,31 @@
 namespace vouch::http {
 namespace {
 
-// Answers a command's result: `status` with the webhook (and its secret when
-// `with_secret`), or its problem.
+// Answers a command's result: `status` with the webhook, or its problem.
 actors::Service::Callback<events::Webhook> answer_with_webhook(Respond respond,
                                                                std::string request_id,
-                                                               unsigned status, bool with_secret) {
+                                                               unsigned status) {
   return answer_with<events::Webhook>(
       std::move(respond), std::move(request_id), status,
-      [with_secret](const events::Webhook& webhook) { return to_json(webhook, with_secret); },
-      "/v1/webhooks");
+      [](const events::Webhook& webhook) { return to_json(webhook); }, "/v1/webhooks");
+}
+
+// The same for creation and rotation, whose answer also shows the plain
+// secret `plain` the command carried (the only time it is shown). The
+// response names its sealed form, which an idempotency record keeps instead.
+actors::Service::Callback<events::Webhook> answer_with_secret(Respond respond,
+                                                              std::string request_id,
+                                                              unsigned status, std::string plain) {
+  return [respond = std::move(respond), request_id = std::move(request_id), status,
+          plain = std::move(plain)](base::Result<events::Webhook> result) {
+    if (!result) return respond(error_response(result.error(), request_id));
+    auto body = to_json(*result);
+    body["secret"] = plain;
+    Response response = json_response(status, body);
+    response.set_header("Location", "/v1/webhooks/" + result->id);
+    response.secret = BodySecret{plain, result->id, result->secret};
+    respond(std::move(response));
+  };
 }
 
 const std::string* webhook_id(const Context& context, const Respond& respond) {
@@ -43,8 +59,8 @@ void create(actors::Service& service, const Request& request, const Context& con
   command.at = base::now_millis();
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
   command.events = std::move(patterns).value_or(std::vector<std::string>{});
-  service.create_webhook(std::move(command),
-                         answer_with_webhook(std::move(respond), context.request_id, 201, true));
+  auto answer = answer_with_secret(std::move(respond), context.request_id, 201, command.secret);
+  service.create_webhook(std::move(command), std::move(answer));
 }
 
 void update(actors::Service& service, const Request& request, const Context& context,
@@ -64,23 +80,23 @@ void update(actors::Service& service, const Request& request, const Context& con
   if (body->has("secret")) body->reject("secret", "changes only through rotate-secret");
   if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
   service.update_webhook(std::move(command),
-                         answer_with_webhook(std::move(respond), context.request_id, 200, false));
+                         answer_with_webhook(std::move(respond), context.request_id, 200));
 }
 
 void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
   service.delete_webhook(events::DeleteWebhook{*id, context.caller.account, base::now_millis()},
-                         answer_with_webhook(std::move(respond), context.request_id, 204, false));
+                         answer_with_webhook(std::move(respond), context.request_id, 204));
 }
 
 void rotate(actors::Service& service, const Request&, const Context& context, Respond respond) {
   const auto* id = webhook_id(context, respond);
   if (!id) return;
-  service.rotate_webhook_secret(
-      events::RotateWebhookSecret{*id, context.caller.account, events::new_webhook_secret(),
-                                  base::now_millis()},
-      answer_with_webhook(std::move(respond), context.request_id, 200, true));
+  events::RotateWebhookSecret command{*id, context.caller.account, events::new_webhook_secret(),
+                                      base::now_millis()};
+  auto answer = answer_with_secret(std::move(respond), context.request_id, 200, command.secret);
+  service.rotate_webhook_secret(std::move(command), std::move(answer));
 }
 
 void read(const store::WebhooksView& webhooks, const Request&, const Context& context,
@@ -89,7 +105,7 @@ void read(const store::WebhooksView& webhooks, const Request&, const Context& co
   if (!id) return;
   auto webhook = webhooks.get(context.caller.account, *id);
   if (!webhook) return respond(error_response(webhook.error(), context.request_id));
-  respond(json_response(200, to_json(*webhook, false)));
+  respond(json_response(200, to_json(*webhook)));
 }
 
 void list(const store::WebhooksView& webhooks, const Request& request, const Context& context,
@@ -98,7 +114,7 @@ void list(const store::WebhooksView& webhooks, const Request& request, const Con
   if (!query) return respond(error_response(query.error(), context.request_id));
   auto page = webhooks.list(context.caller.account, query->starting_after, query->limit);
   if (!page) return respond(error_response(page.error(), context.request_id));
-  respond(page_response("webhooks", *page, [](const auto& item) { return to_json(item, false); }));
+  respond(page_response("webhooks", *page, [](const auto& item) { return to_json(item); }));
 }
 
 void list_deliveries(const store::WebhooksView& webhooks, const store::DeliveriesView& deliveries,

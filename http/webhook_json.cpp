@@ -6,7 +6,7 @@
 
 namespace vouch::http {
 
-boost::json::object to_json(const events::Webhook& webhook, bool with_secret) {
+boost::json::object to_json(const events::Webhook& webhook) {
   boost::json::array patterns;
   for (const auto& pattern : webhook.events) patterns.emplace_back(pattern);
   boost::json::object out{{"id", webhook.id},
@@ -17,7 +17,6 @@ boost::json::object to_json(const events::Webhook& webhook, bool with_secret) {
                           {"created", base::format_timestamp(webhook.created)},
                           {"updated", base::format_timestamp(webhook.updated)}};
   if (!webhook.disabled_reason.empty()) out["disabledReason"] = webhook.disabled_reason;
-  if (with_secret) out["secret"] = webhook.secret;
   return out;
 }
 

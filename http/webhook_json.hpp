@@ -9,9 +9,9 @@
 namespace vouch::http {
 
 // The API's webhook record: {id, url, events, description, active,
-// disabledReason (when the service disabled it), created, updated}; the
-// secret only when `with_secret` (creation and rotation).
-boost::json::object to_json(const events::Webhook& webhook, bool with_secret);
+// disabledReason (when the service disabled it), created, updated}. The
+// secret is never in it: creation and rotation add the plain one they made.
+boost::json::object to_json(const events::Webhook& webhook);
 
 // A delivery log entry: {id, eventId, event, url, status, duration, created,
 // attempt, success, error, nextAttempt, manual}.

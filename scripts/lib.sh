@@ -31,19 +31,22 @@ npm_install_locked() {
 }
 
 # start_test_vouchd TAG VOUCHD RUNNER [ARG...]: starts `VOUCHD serve` with the runner folder
-# RUNNER on a free port of 127.0.0.1, a temporary data folder, a fresh admin key and webhooks
-# allowed to loopback over http, plus ARGs, and waits until it listens. Sets VOUCHD_ADDRESS
-# (host:port), VOUCHD_KEY and VOUCHD_LOG (its stderr, left for a failure's diagnosis), and an
-# EXIT trap (stop_test_vouchd) that stops it and removes its data folder.
+# RUNNER on a free port of 127.0.0.1, a temporary folder holding its data folder and its master
+# key of webhook secrets, a fresh admin key and webhooks allowed to loopback over http, plus
+# ARGs, and waits until it listens. Sets VOUCHD_ADDRESS (host:port), VOUCHD_KEY, VOUCHD_DATA and
+# VOUCHD_LOG (its stderr, left for a failure's diagnosis), and an EXIT trap (stop_test_vouchd)
+# that stops it and removes the temporary folder.
 start_test_vouchd() {
   local tag=$1 vouchd=$2 runner=$3 out
   shift 3
   [ -x "$vouchd" ] || { echo "$tag: no $vouchd (run scripts/setup.sh)" >&2; exit 1; }
-  VOUCHD_DATA=$(mktemp -d)
-  VOUCHD_LOG=$VOUCHD_DATA.log
-  out=$VOUCHD_DATA.out
+  VOUCHD_WORK=$(mktemp -d)
+  VOUCHD_DATA=$VOUCHD_WORK/data
+  VOUCHD_LOG=$VOUCHD_WORK.log
+  out=$VOUCHD_WORK/vouchd.out
   VOUCHD_KEY="vk_$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')"
   VOUCH_BOOTSTRAP_KEY=$VOUCHD_KEY "$vouchd" serve --data "$VOUCHD_DATA" --listen 127.0.0.1:0 \
+    --secrets-key-file "$VOUCHD_WORK/secrets.key" \
     --runner "$runner" --webhook-allow-http --webhook-allow-cidr 127.0.0.0/8 \
     --webhook-retry-scale 0.001 "$@" >"$out" 2>"$VOUCHD_LOG" &
   VOUCHD_PID=$!
@@ -60,7 +63,7 @@ start_test_vouchd() {
 }
 stop_test_vouchd() {
   kill -TERM "$VOUCHD_PID" 2>/dev/null && wait "$VOUCHD_PID" 2>/dev/null || true
-  rm -rf "$VOUCHD_DATA" "$VOUCHD_DATA.out"
+  rm -rf "$VOUCHD_WORK"
 }
 
 # stage NAME COMMAND...: runs one stage of scripts/test.sh and says how long it took on stderr

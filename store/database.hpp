@@ -50,6 +50,8 @@ struct StorageHealth {
 //   streams — stream heads and the per-stream index
 //   views   — read models and their checkpoints
 //   meta    — the log's own bookkeeping (last position)
+//   secrets — wrapped data keys (secrets/key_store.hpp); not part of the log, so
+//             a key can be destroyed
 // Thread-safe, like rocksdb::DB itself. Outlives everything that uses it.
 //
 // Every write goes through write(), the folder's write gate. After the first
@@ -112,6 +114,7 @@ class Database {
   rocksdb::ColumnFamilyHandle* events() const { return handles_[1]; }
   rocksdb::ColumnFamilyHandle* streams() const { return handles_[2]; }
   rocksdb::ColumnFamilyHandle* views() const { return handles_[3]; }
+  rocksdb::ColumnFamilyHandle* secrets() const { return handles_[4]; }
 
   // Writes `batch` atomically. While the gate is closed: kInsufficientStorage
   // (507) when the disk is full, else kUnavailable (503), both with a

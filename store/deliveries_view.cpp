@@ -9,7 +9,6 @@
 #include "store/record_codec.hpp"
 
 namespace vouch::store {
-namespace {}  // namespace
 
 base::Status DeliveriesView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   if (record.event.type != events::kWebhookDeliveryAttemptedV1) return base::ok_status();
@@ -135,13 +134,10 @@ base::Result<Page<events::DeliveryAttempted>> DeliveriesView::list(
 
 base::Result<std::vector<events::DeliveryAttempted>> DeliveriesView::pending() const {
   std::vector<events::DeliveryAttempted> out;
-  auto scanned = scan_prefix(database_, keys::pending_deliveries_prefix(),
-                             [&](std::string_view, std::string_view value) -> base::Status {
-                               auto attempt = events::decode_delivery_attempted(value);
-                               if (!attempt) return std::move(attempt).error();
-                               out.push_back(std::move(attempt).value());
-                               return base::ok_status();
-                             });
+  auto scanned =
+      scan_prefix(database_, keys::pending_deliveries_prefix(),
+                  [append = append_decoded(out, events::decode_delivery_attempted)](
+                      std::string_view, std::string_view value) { return append(value); });
   if (!scanned) return std::move(scanned).error();
   return out;
 }

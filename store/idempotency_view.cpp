@@ -3,7 +3,6 @@
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
-namespace {}  // namespace
 
 base::Status IdempotencyView::apply(const events::RecordedEvent& record, ViewWriter& writer) {
   if (record.event.type != events::kIdempotentResponseRecordedV1) return base::ok_status();

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.hpp"
 #include "store/database.hpp"
@@ -35,6 +36,18 @@ namespace vouch::store {
     Database& database, std::string_view prefix,
     const std::function<std::string(std::string_view id)>& record_key,
     const std::function<base::Status(std::string_view record)>& visit);
+
+// A visit that decodes each text with `decode` and appends the item to `out`
+// (which must outlive it); stops at the first error.
+template <class T, class Decode>
+auto append_decoded(std::vector<T>& out, Decode decode) {
+  return [&out, decode](std::string_view text) -> base::Status {
+    auto item = decode(text);
+    if (!item) return std::move(item).error();
+    out.push_back(std::move(item).value());
+    return base::ok_status();
+  };
+}
 
 // One page of the records an index names, from `start` on: each record's
 // text goes through `decode`, which gives a T, nullopt to skip the record

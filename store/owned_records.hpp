@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "base/result.hpp"
 #include "store/database.hpp"
@@ -118,6 +119,17 @@ class OwnedRecords {
     writer.erase(record_key(id));
     writer.erase(position_key(id));
     changed_ = true;
+  }
+
+  // Every record whose id is listed under `prefix` (an index of ids, such as
+  // the runs still running), in key order; kInternal when one is missing.
+  base::Result<std::vector<T>> listed(std::string_view prefix) const {
+    std::vector<T> out;
+    auto walked = walk_listed(
+        database_, prefix, [this](std::string_view id) { return record_key(id); },
+        append_decoded(out, decode_));
+    if (!walked) return std::move(walked).error();
+    return out;
   }
 
   // The record `id` if it belongs to `account`; nullopt when absent or another's.

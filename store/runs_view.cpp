@@ -2,7 +2,6 @@
 
 #include <rocksdb/db.h>
 
-#include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
@@ -51,18 +50,7 @@ RunsView::RunsView(Database& database, std::size_t kept_bytes)
     : OwnedView(database, "runs", "run", events::decode_run, kept_bytes) {}
 
 base::Result<std::vector<events::TestRun>> RunsView::running() const {
-  std::vector<events::TestRun> out;
-  auto scanned = walk_listed(
-      database_, keys::running_runs_prefix(),
-      [&](std::string_view id) { return records_.record_key(id); },
-      [&](std::string_view text) -> base::Status {
-        auto run = events::decode_run(text);
-        if (!run) return std::move(run).error();
-        out.push_back(std::move(run).value());
-        return base::ok_status();
-      });
-  if (!scanned) return std::move(scanned).error();
-  return out;
+  return records_.listed(keys::running_runs_prefix());
 }
 
 }  // namespace vouch::store

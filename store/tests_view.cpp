@@ -3,7 +3,6 @@
 #include <rocksdb/db.h>
 
 #include "base/overloaded.hpp"
-#include "store/index_walk.hpp"
 #include "store/key_coding.hpp"
 
 namespace vouch::store {
@@ -105,18 +104,7 @@ base::Result<Page<events::GeneratedTest>> TestsView::list(
 }
 
 base::Result<std::vector<events::GeneratedTest>> TestsView::generating() const {
-  std::vector<events::GeneratedTest> out;
-  auto walked = walk_listed(
-      database_, keys::generating_tests_prefix(),
-      [&](std::string_view id) { return records_.record_key(id); },
-      [&](std::string_view text) -> base::Status {
-        auto test = events::decode_generated_test(text);
-        if (!test) return std::move(test).error();
-        out.push_back(std::move(test).value());
-        return base::ok_status();
-      });
-  if (!walked) return std::move(walked).error();
-  return out;
+  return records_.listed(keys::generating_tests_prefix());
 }
 
 base::Result<std::optional<events::Coverage>> TestsView::latest_coverage(

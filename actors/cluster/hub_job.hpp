@@ -16,27 +16,23 @@
 // JobWork is a compile error wherever the hub does not handle it.
 namespace vouch::actors {
 
+// A kind of work: its task, the promise of whoever asked for it, and the
+// slots of a worker's offer that it takes.
+template <class TaskType, class DoneType, std::uint32_t WorkerOffer::*kSlots>
+struct Work {
+  using Task = TaskType;
+  using Done = DoneType;
+
+  static std::size_t slots(const WorkerOffer& offer) { return offer.*kSlots; }
+
+  Task task;
+  caf::typed_response_promise<Done> promise;
+};
+
 // A test generation, taken by a worker's generator slots.
-struct GenerationWork {
-  using Task = GenerationTask;
-  using Done = GenerationDone;
-
-  static std::size_t slots(const WorkerOffer& offer) { return offer.generators; }
-
-  Task task;
-  caf::typed_response_promise<Done> promise;
-};
-
+using GenerationWork = Work<GenerationTask, GenerationDone, &WorkerOffer::generators>;
 // A run of a generated suite, taken by a worker's executor slots.
-struct RunWork {
-  using Task = RunTask;
-  using Done = RunDone;
-
-  static std::size_t slots(const WorkerOffer& offer) { return offer.executors; }
-
-  Task task;
-  caf::typed_response_promise<Done> promise;
-};
+using RunWork = Work<RunTask, RunDone, &WorkerOffer::executors>;
 
 using JobWork = std::variant<GenerationWork, RunWork>;
 

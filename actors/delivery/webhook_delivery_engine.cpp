@@ -2,6 +2,7 @@
 // through the webhook client, each recorded as an event (in batches, one
 // append in flight), and what follows once it is durable: the dispatcher's
 // ack, the retry timer, disabling a webhook that keeps failing.
+#include <algorithm>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value.hpp>
 
@@ -132,6 +133,36 @@ void record(Self self, Send send, const transport::OutboundResult& result, bool 
   flush_records(self);
 }
 
+// The plain secrets an attempt at `now` is signed with, opened from their
+// sealed forms once and then kept in the actor's memory. The data key of a
+// previous secret whose overlap has passed is destroyed on the way.
+base::Result<std::vector<std::string>> plain_signing_secrets(Self self, base::Millis now) {
+  auto& state = self->state;
+  const auto& webhook = *state.webhook.webhook;
+  const auto& previous = webhook.previous_secret;
+  if (!previous.empty() && now >= webhook.previous_secret_until &&
+      state.retired_key != previous.key_id) {
+    state.retired_key = previous.key_id;
+    destroy_keys(self, {previous.key_id});
+  }
+  std::vector<std::string> plain;
+  decltype(state.opened) opened;
+  for (const auto& sealed : events::signing_secrets(webhook, now)) {
+    auto kept = std::find_if(state.opened.begin(), state.opened.end(),
+                             [&](const auto& entry) { return entry.first == sealed.key_id; });
+    if (kept != state.opened.end()) {
+      opened.push_back(*kept);
+    } else {
+      auto secret = state.config.secrets->open(webhook.id, sealed);
+      if (!secret) return std::move(secret).error();
+      opened.emplace_back(sealed.key_id, std::move(secret).value());
+    }
+    plain.push_back(opened.back().second);
+  }
+  state.opened = std::move(opened);
+  return plain;
+}
+
 // Signs and sends one attempt through the client.
 void start(Self self, Send send) {
   auto& state = self->state;
@@ -144,7 +175,15 @@ void start(Self self, Send send) {
   const auto& webhook = *state.webhook.webhook;
   const auto now = base::now_millis();
   const std::int64_t timestamp = now / 1000;
-  const auto secrets = events::signing_secrets(webhook, now);
+  auto opened = plain_signing_secrets(self, now);
+  if (!opened) {
+    log::error("webhooks", "cannot open the signing secret: " + opened.error().message,
+               {{"webhookId", state.config.webhook_id}});
+    transport::OutboundResult result;
+    result.error = "not sent: the signing secret cannot be opened (" + opened.error().message + ")";
+    return record(self, std::move(send), result, false);
+  }
+  const auto& secrets = *opened;
   std::string standard;
   for (const auto& secret : secrets) {
     if (auto signature = events::standard_signature(secret, send.event_id, timestamp, *send.body)) {

@@ -82,9 +82,7 @@ void hand_over(Self self, DeliverEvents batch) {
 
 // A stored type that changes the webhooks read model.
 bool changes_webhooks(std::string_view type) {
-  return type == events::kWebhookCreatedV1 || type == events::kWebhookUpdatedV1 ||
-         type == events::kWebhookDeletedV1 || type == events::kWebhookSecretRotatedV1 ||
-         type == events::kWebhookDisabledV1;
+  return events::is_webhook_event(type);
 }
 
 // What the dispatcher decodes: events that go to webhooks, and those that

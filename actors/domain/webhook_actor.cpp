@@ -1,5 +1,7 @@
 #include "actors/domain/webhook_actor.hpp"
 
+#include <algorithm>
+
 #include "actors/domain/append_request.hpp"
 #include "actors/domain/fold_stream.hpp"
 #include "actors/domain/webhook_actor_state.hpp"
@@ -68,6 +70,63 @@ caf::result<events::Webhook> handle(Self self, const Command& command, const Rul
   return promise;
 }
 
+// A command that brings a new secret (creation, rotation): the secret is
+// sealed under a fresh data key first, and decide() records only the sealed
+// form. A refused command makes no key; one whose events are not stored has
+// its key destroyed again.
+template <class Command, class... Rules>
+caf::result<events::Webhook> handle_with_secret(Self self, const Command& command,
+                                                const Rules&... rules) {
+  auto& state = self->state;
+  state.last_active = Clock::now();
+  if (state.load_error) return to_caf_error(*state.load_error);
+  // Refused commands make no key: decide() is pure, so it can be asked first.
+  auto checked = events::decide(state.webhook, command, events::SealedSecret{}, rules...);
+  if (!checked) return to_caf_error(std::move(checked).error());
+  if (checked->empty()) return *state.webhook.webhook;
+  auto sealed = state.config.secrets->seal(command.id, command.secret);
+  if (!sealed) return to_caf_error(std::move(sealed).error());
+  auto decided = events::decide(state.webhook, command, *sealed, rules...);
+  if (!decided) {
+    destroy_keys(self, {sealed->key_id});
+    return to_caf_error(std::move(decided).error());
+  }
+  auto promise = self->make_response_promise<events::Webhook>();
+  commit(
+      self, *decided, command.account, command.at,
+      [self, promise, key = sealed->key_id](caf::error error) mutable {
+        // Reloaded from the log: the key goes unless the events were stored after all.
+        const auto needed = events::needed_keys(self->state.webhook, base::now_millis());
+        if (std::find(needed.begin(), needed.end(), key) == needed.end()) {
+          destroy_keys(self, {key});
+        }
+        promise.deliver(std::move(error));
+      },
+      [self, promise]() mutable { promise.deliver(*self->state.webhook.webhook); });
+  return promise;
+}
+
+void destroy_keys(Self self, std::vector<std::string> key_ids) {
+  auto& state = self->state;
+  std::erase(key_ids, std::string());
+  if (key_ids.empty()) return;
+  std::erase_if(state.opened, [&](const auto& opened) {
+    return std::find(key_ids.begin(), key_ids.end(), opened.first) != key_ids.end();
+  });
+  if (auto destroyed = state.config.secrets->destroy(key_ids); !destroyed) {
+    log::error("webhooks", "could not destroy data keys: " + destroyed.error().message,
+               {{"webhookId", state.config.webhook_id}});
+    return;
+  }
+  // A flush and a compaction: off the cooperative workers.
+  self->system().spawn<caf::detached>(
+      [keys = &state.config.secrets->keys()](caf::event_based_actor*) {
+        if (auto purged = keys->purge(); !purged) {
+          log::error("webhooks", "could not purge destroyed data keys: " + purged.error().message);
+        }
+      });
+}
+
 void disable(Self self, std::string reason) {
   auto& state = self->state;
   const auto now = base::now_millis();
@@ -90,13 +149,32 @@ webhook_actor::behavior_type webhook_behavior(Self self, WebhookActorConfig conf
   self->delayed_send(self, self->state.config.idle_after, idle_atom_v);
   return {
       [self](const events::CreateWebhook& command) {
-        return handle(self, command, self->state.config.rules);
+        return handle_with_secret(self, command, self->state.config.rules);
       },
       [self](const events::UpdateWebhook& command) {
         return handle(self, command, self->state.config.rules);
       },
-      [self](const events::DeleteWebhook& command) { return handle(self, command); },
-      [self](const events::RotateWebhookSecret& command) { return handle(self, command); },
+      [self](const events::DeleteWebhook& command) -> caf::result<events::Webhook> {
+        auto& state = self->state;
+        state.last_active = Clock::now();
+        if (state.load_error) return to_caf_error(*state.load_error);
+        auto decided = events::decide(state.webhook, command);
+        if (!decided) return to_caf_error(std::move(decided).error());
+        auto promise = self->make_response_promise<events::Webhook>();
+        commit(
+            self, *decided, command.account, command.at,
+            [promise](caf::error error) mutable { promise.deliver(std::move(error)); },
+            [self, promise]() mutable {
+              // Crypto-shredding: without its keys, no copy of the log opens its secrets.
+              const auto& webhook = *self->state.webhook.webhook;
+              destroy_keys(self, {webhook.secret.key_id, webhook.previous_secret.key_id});
+              promise.deliver(webhook);
+            });
+        return promise;
+      },
+      [self](const events::RotateWebhookSecret& command) {
+        return handle_with_secret(self, command);
+      },
       [self](DeliverEvents& batch) -> caf::result<bool> {
         auto& state = self->state;
         state.last_active = Clock::now();

@@ -79,6 +79,10 @@ struct WebhookActorState {
   std::mt19937_64 random{std::random_device{}()};
   Clock::time_point last_active = Clock::now();
   bool stopping = false;  // the registry forgot this actor; quit once nothing is left
+  // The plain secrets that sign, by data key id, opened once and kept in
+  // memory only (signing_secrets() in the delivery engine).
+  std::vector<std::pair<std::string, std::string>> opened;
+  std::string retired_key;  // a previous secret's key destroyed after its overlap
   static inline const char* name = "vouch.webhook";
 };
 
@@ -87,6 +91,10 @@ using Self = webhook_actor::stateful_pointer<WebhookActorState>;
 // The aggregate's side.
 bool accepting(const WebhookActorState& state);
 void disable(Self self, std::string reason);
+
+// Destroys the data keys `key_ids` (logged when it fails: the next start's
+// sweep destroys them), then clears them from the files on a detached actor.
+void destroy_keys(Self self, std::vector<std::string> key_ids);
 
 // The delivery engine's side.
 // Queues an attempt, and starts it when a slot is free.

@@ -27,16 +27,14 @@ using Self = generation_coordinator_actor::stateful_pointer<GenerationCoordinato
 
 // What a generated test takes from the command that asked for it.
 events::GeneratedTest test_of(const GenerateTests& command) {
-  events::GeneratedTest test;
-  test.id = command.test_id;
-  test.account = command.account;
-  test.project_id = command.project_id;
-  test.framework = command.framework;
-  test.threshold = command.threshold;
-  test.environment = command.environment;
-  test.created = command.at;
-  test.updated = command.at;
-  return test;
+  return {.id = command.test_id,
+          .account = command.account,
+          .project_id = command.project_id,
+          .framework = command.framework,
+          .threshold = command.threshold,
+          .environment = command.environment,
+          .created = command.at,
+          .updated = command.at};
 }
 
 events::GeneratedTest generated_test(const GenerateTests& command, GenerationDone& done) {
@@ -125,12 +123,7 @@ void record_end(Self self, const GenerateTests& command,
 // Ends every asynchronous generation a previous process accepted and never
 // ended: its sources and generator are gone with that process.
 void interrupt_unfinished(Self self) {
-  auto generating = self->state.config.tests->generating();
-  if (!generating) {
-    log::error("generator", generating.error().message);
-    return;
-  }
-  for (const auto& test : *generating) {
+  for (const auto& test : items_or_logged(self->state.config.tests->generating(), "generator")) {
     log::warn("generator", test.id + " was being generated when vouchd stopped; ended as failed");
     const auto at = base::now_millis();
     events::TestGenerationFailed failed{

@@ -92,12 +92,7 @@ void end_run(Self self, const events::TestRun& run, const events::RunReport& rep
 }
 
 void interrupt_unfinished(Self self) {
-  auto running = self->state.config.runs->running();
-  if (!running) {
-    log::error("runs", running.error().message);
-    return;
-  }
-  for (const auto& run : *running) {
+  for (const auto& run : items_or_logged(self->state.config.runs->running(), "runs")) {
     auto decided = events::interrupt_run(run, base::now_millis());
     if (!decided) continue;
     log::warn("runs", run.id + " was running when vouchd stopped; ended as interrupted");

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <map>
 #include <optional>
+#include <utility>
 
 namespace vouch::sandbox {
 namespace {
@@ -20,10 +21,16 @@ bool takes_value(std::string_view name) {
   return false;
 }
 
+// Each isolation mode and its name on the command line, both ways.
+constexpr std::pair<Isolation, std::string_view> kIsolationNames[] = {
+    {Isolation::kAuto, "auto"},
+    {Isolation::kBubblewrap, "bubblewrap"},
+    {Isolation::kUnshare, "unshare"},
+    {Isolation::kNone, "none"}};
+
 std::optional<Isolation> isolation_named(std::string_view name) {
-  for (auto isolation :
-       {Isolation::kAuto, Isolation::kBubblewrap, Isolation::kUnshare, Isolation::kNone}) {
-    if (name_of(isolation) == name) return isolation;
+  for (const auto& [isolation, known] : kIsolationNames) {
+    if (known == name) return isolation;
   }
   return std::nullopt;
 }
@@ -90,15 +97,8 @@ const char* const kUsage =
     "  --isolation MODE  auto, bubblewrap, unshare or none (default auto)";
 
 std::string_view name_of(Isolation isolation) {
-  switch (isolation) {
-    case Isolation::kAuto:
-      return "auto";
-    case Isolation::kBubblewrap:
-      return "bubblewrap";
-    case Isolation::kUnshare:
-      return "unshare";
-    case Isolation::kNone:
-      return "none";
+  for (const auto& [known, name] : kIsolationNames) {
+    if (known == isolation) return name;
   }
   return "none";
 }

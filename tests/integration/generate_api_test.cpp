@@ -71,11 +71,8 @@ TEST_F(GenerateTest, GeneratedTestsPassUnderJestAndReachTheStatedCoverage) {
   EXPECT_TRUE(summary["problems"].as_array().empty()) << response.body;
 
   // Every returned test passes under Jest and reaches the stated coverage.
-  auto run = run_to_end(std::string(test["testId"].as_string()));
-  EXPECT_EQ(run["outcome"], "success") << boost::json::serialize(run);
+  auto run = run_passes(test);
   auto& results = run["results"].as_object();
-  EXPECT_EQ(results["failed"].to_number<double>(), 0);
-  EXPECT_EQ(results["passed"].to_number<double>(), summary["testsKept"].to_number<double>());
   for (const char* metric : {"statements", "branches", "functions", "lines"}) {
     EXPECT_EQ(results["coverage"].at(metric).to_number<double>(),
               stated.at(metric).to_number<double>())

@@ -44,23 +44,21 @@ class GenerateAsyncTest : public RunnerTest {
   // progress phases seen on the way.
   boost::json::object wait_for_generation(const std::string& test, std::set<std::string>* phases,
                                           std::chrono::seconds limit = std::chrono::seconds(180)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-      auto response = call("GET", "/v1/tests/" + test);
-      EXPECT_EQ(response.status, 200u) << response.body;
-      auto body = json(response);
-      if (body["status"] != "generating") {
-        EXPECT_FALSE(body.contains("progress")) << response.body;
-        return body;
-      }
-      const auto& progress = body.at("progress").as_object();
-      EXPECT_LE(progress.at("filesDone").to_number<double>(),
-                progress.at("filesTotal").to_number<double>());
-      if (phases) phases->insert(std::string(progress.at("phase").as_string()));
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ADD_FAILURE() << "test " << test << " was still generating after " << limit.count() << " s";
-    return {};
+    return poll(
+        "/v1/tests/" + test,
+        [&](boost::json::object& body) {
+          if (body["status"] != "generating") {
+            EXPECT_FALSE(body.contains("progress")) << boost::json::serialize(body);
+            return true;
+          }
+          const auto& progress = body.at("progress").as_object();
+          EXPECT_LE(progress.at("filesDone").to_number<double>(),
+                    progress.at("filesTotal").to_number<double>());
+          if (phases) phases->insert(std::string(progress.at("phase").as_string()));
+          return false;
+        },
+        limit,
+        "test " + test + " was still generating after " + std::to_string(limit.count()) + " s");
   }
 };
 

@@ -5,6 +5,9 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <chrono>
+#include <fstream>
+#include <functional>
+#include <iterator>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -19,6 +22,14 @@ namespace vouch::testing {
 class RunnerTest : public VouchdTest {
  public:
   using Files = std::vector<std::pair<std::string, std::string>>;  // path, content
+
+  // The text of tests/fixtures/`path`: sources that other suites and benches
+  // use too.
+  static std::string fixture(const std::string& path) {
+    std::ifstream file(std::string(VOUCH_SOURCE_DIR) + "/tests/fixtures/" + path, std::ios::binary);
+    EXPECT_TRUE(file) << "no fixture " << path;
+    return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+  }
 
  protected:
   static std::string files_json(const Files& files) {
@@ -57,19 +68,30 @@ class RunnerTest : public VouchdTest {
                 R"({"testId":")" + test + R"(","environment":)" + environment + "}");
   }
 
+  // Reads GET `path` (200) every 50 ms until `done(body)`, for at most `limit`:
+  // the last body, or {} and a failure saying `late`.
+  boost::json::object poll(const std::string& path,
+                           const std::function<bool(boost::json::object& body)>& done,
+                           std::chrono::seconds limit, const std::string& late) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto response = call("GET", path);
+      EXPECT_EQ(response.status, 200u) << response.body;
+      auto body = json(response);
+      if (done(body)) return body;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    ADD_FAILURE() << late;
+    return {};
+  }
+
   // Polls GET /v1/tests/results/{runId} until the run has completed.
   boost::json::object wait_for_run(const std::string& run,
                                    std::chrono::seconds limit = std::chrono::seconds(90)) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < deadline) {
-      auto response = call("GET", "/v1/tests/results/" + run);
-      EXPECT_EQ(response.status, 200u) << response.body;
-      auto body = json(response);
-      if (body["status"] == "completed") return body;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ADD_FAILURE() << "run " << run << " did not complete in time";
-    return {};
+    return poll(
+        "/v1/tests/results/" + run,
+        [](boost::json::object& body) { return body["status"] == "completed"; }, limit,
+        "run " + run + " did not complete in time");
   }
 
   // Starts a run and waits for its end.
@@ -80,6 +102,41 @@ class RunnerTest : public VouchdTest {
     EXPECT_EQ(started["status"], "running");
     EXPECT_TRUE(started["results"].is_null());
     return wait_for_run(std::string(started["runId"].as_string()));
+  }
+
+  // Starts a run of each test at once, in this order, then waits for each to
+  // end; the runs as they ended.
+  std::vector<boost::json::object> run_at_once(const std::vector<std::string>& tests) {
+    std::vector<std::string> runs;
+    for (const auto& test : tests) {
+      auto response = start_run(test);
+      EXPECT_EQ(response.status, 202u) << response.body;
+      runs.emplace_back(json(response)["runId"].as_string());
+    }
+    std::vector<boost::json::object> ended;
+    for (const auto& run : runs) ended.push_back(wait_for_run(run));
+    return ended;
+  }
+
+  // Runs the generated suite `test` (a generate answer) to its end: it must
+  // pass whole, with every kept test. Returns the run.
+  boost::json::object run_passes(boost::json::object& test) {
+    auto run = run_to_end(std::string(test["testId"].as_string()));
+    EXPECT_EQ(run["outcome"], "success") << boost::json::serialize(run);
+    auto& results = run["results"].as_object();
+    EXPECT_EQ(results["failed"].to_number<double>(), 0) << boost::json::serialize(run);
+    EXPECT_EQ(results["passed"].to_number<double>(),
+              test["summary"].at("testsKept").to_number<double>());
+    return run;
+  }
+
+  // The content of the generated file `path` in a generate answer.
+  static std::string content_of(boost::json::object& test, const std::string& path) {
+    for (const auto& file : test["files"].as_array()) {
+      if (file.at("path").as_string() == path) return std::string(file.at("content").as_string());
+    }
+    ADD_FAILURE() << "no " << path << " among the generated files";
+    return {};
   }
 
   static std::string field_of(const HttpResponse& response) {

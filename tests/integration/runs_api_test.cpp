@@ -392,14 +392,7 @@ TEST_F(RunsTest, RunsPostedAtOnceStartRunnersFromTheCodeCache) {
   const auto primed = run_to_end(test);
   ASSERT_EQ(primed.at("outcome"), "success") << boost::json::serialize(primed);
 
-  std::vector<std::string> runs;
-  for (int i = 0; i < 4; ++i) {
-    auto response = start_run(test);
-    ASSERT_EQ(response.status, 202u) << response.body;
-    runs.emplace_back(json(response)["runId"].as_string());
-  }
-  for (const auto& run : runs) {
-    const auto ended = wait_for_run(run);
+  for (const auto& ended : run_at_once({test, test, test, test})) {
     EXPECT_EQ(ended.at("outcome"), "success") << boost::json::serialize(ended);
     EXPECT_EQ(ended.at("results"), primed.at("results"));
   }
@@ -426,14 +419,7 @@ TEST_F(RunsTest, RunsPostedAtOnceStartRunnersFromTheCodeCache) {
                            "exports.plant = () => {\n"
                            "  require('fs').writeFileSync('.vouch-code-cache', 'planted');\n"
                            "  return 'planted';\n};\n"}});
-  runs.clear();
-  for (const auto& subject : {planting, test, planting, test}) {
-    auto response = start_run(subject);
-    ASSERT_EQ(response.status, 202u) << response.body;
-    runs.emplace_back(json(response)["runId"].as_string());
-  }
-  for (const auto& run : runs) {
-    const auto ended = wait_for_run(run);
+  for (const auto& ended : run_at_once({planting, test, planting, test})) {
     EXPECT_EQ(ended.at("outcome"), "success") << boost::json::serialize(ended);
   }
   EXPECT_EQ(metric("vouch_runner_code_cache_bytes"), bytes);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -107,10 +108,19 @@ StartedChild start_child(std::vector<std::string> args, const std::string& env,
   return child;
 }
 
+std::filesystem::path secrets_key_file_of(const std::filesystem::path& data) {
+  return data.parent_path() / (data.filename().string() + ".secrets.key");
+}
+
 VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string> extra_args,
                              Launch launch) {
   std::vector<std::string> args = std::move(launch.through);
   args.insert(args.end(), {vouchd_path(), "--data", data.string(), "--listen", "127.0.0.1:0"});
+  // The master key of webhook secrets beside the data folder (so in the
+  // test's temporary folder), unless the test names one.
+  if (std::find(extra_args.begin(), extra_args.end(), "--secrets-key-file") == extra_args.end()) {
+    args.insert(args.end(), {"--secrets-key-file", secrets_key_file_of(data).string()});
+  }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   const std::string marker = "listening on 127.0.0.1:";
   auto child = start_child(std::move(args), std::string("VOUCH_BOOTSTRAP_KEY=") + kAdminKey, marker,

@@ -10,8 +10,13 @@
 
 namespace vouch::testing {
 
+// Where VouchdProcess keeps the master key of webhook secrets for `data`:
+// beside it, "<data>.secrets.key".
+std::filesystem::path secrets_key_file_of(const std::filesystem::path& data);
+
 // The real vouchd, started as a child process on 127.0.0.1:0 with a data
-// folder, VOUCH_BOOTSTRAP_KEY set, and its printed port read back.
+// folder, --secrets-key-file secrets_key_file_of(data) unless `extra_args`
+// names one, VOUCH_BOOTSTRAP_KEY set, and its printed port read back.
 class VouchdProcess {
  public:
   static constexpr const char* kAdminKey = "vk_integration_admin_key";

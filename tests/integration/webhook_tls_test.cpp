@@ -82,11 +82,14 @@ TEST_F(WebhookTls, AnUnknownCaIsRefused) {
 
 TEST(WebhookSettings, AnUnreadableCaFileStopsTheStart) {
   TempFolder folder;
+  const auto key_file = (folder.path() / "secrets.key").string();
   auto result = run_vouchd({"--data", (folder.path() / "data").string(), "--listen", "127.0.0.1:0",
-                            "--webhook-ca", (folder.path() / "nope.pem").string()});
+                            "--secrets-key-file", key_file, "--webhook-ca",
+                            (folder.path() / "nope.pem").string()});
   EXPECT_NE(result.status, 0);
-  auto bad_cidr = run_vouchd({"--data", (folder.path() / "data").string(), "--listen",
-                              "127.0.0.1:0", "--webhook-allow-cidr", "10.0.0.0/99"});
+  auto bad_cidr =
+      run_vouchd({"--data", (folder.path() / "data").string(), "--listen", "127.0.0.1:0",
+                  "--secrets-key-file", key_file, "--webhook-allow-cidr", "10.0.0.0/99"});
   EXPECT_EQ(bad_cidr.status, 2);
 }
 

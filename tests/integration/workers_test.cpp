@@ -223,11 +223,14 @@ TEST_F(WorkersTest, AWorkerWithACertificateOfAnotherCaIsRefused) {
 
 TEST(WorkersCommandLine, WithoutCertificatesWorkersMustBeOnLoopback) {
   TempFolder folder;
-  auto refused = run_vouchd({"serve", "--data", (folder.path() / "d").string(), "--listen",
-                             "127.0.0.1:0", "--workers-listen", "0.0.0.0:0"});
+  const auto key_file = (folder.path() / "secrets.key").string();
+  auto refused =
+      run_vouchd({"serve", "--data", (folder.path() / "d").string(), "--listen", "127.0.0.1:0",
+                  "--secrets-key-file", key_file, "--workers-listen", "0.0.0.0:0"});
   EXPECT_EQ(refused.status, 2);
-  auto no_slots = run_vouchd({"serve", "--data", (folder.path() / "d").string(), "--listen",
-                              "127.0.0.1:0", "--generators", "0", "--executors", "0"});
+  auto no_slots =
+      run_vouchd({"serve", "--data", (folder.path() / "d").string(), "--listen", "127.0.0.1:0",
+                  "--secrets-key-file", key_file, "--generators", "0", "--executors", "0"});
   EXPECT_EQ(no_slots.status, 2);
   auto half_tls =
       run_vouchd({"worker", "--connect", "127.0.0.1:1", "--workers-ca", "/nonexistent"});

@@ -48,9 +48,9 @@ TEST(StoredForm, EventsAndRecordsAreWrittenExactlyAsBefore) {
            .data,
        R"({"id":"prj_1","at":31,"framework":"jest"})"},
       {events::encode(
-           events::WebhookEvent{events::WebhookSecretRotated{"whk_1", "s1", "s0", 100, 8}})
+           events::WebhookEvent{events::WebhookSecretRotated{"whk_1", {"dk_1", "czE="}, 100, 8}})
            .data,
-       R"({"id":"whk_1","secret":"s1","previousSecret":"s0","previousSecretUntil":100,"at":8})"},
+       R"({"id":"whk_1","secret":{"key":"dk_1","sealed":"czE="},"previousSecretUntil":100,"at":8})"},
       {events::encode(attempt).data,
        R"({"delivery":"dlv_1","webhook":"whk_1","eventId":"evt_1","eventPosition":12,)"
        R"("event":"project.created","url":"https://h/x","attempt":3,"status":503,"duration":44,)"

@@ -11,28 +11,40 @@ namespace {
 // Each answer weighs nothing beyond its key (one byte in these tests).
 std::size_t weightless(const std::optional<int>&) { return 0; }
 
-TEST(ReadMemo, KeepsAnAnswerUntilTheNextDrop) {
-  ReadMemo<std::optional<int>> memo(8);
+// A memo of `budget` bytes in front of a database whose reads answer 1, 2,
+// 3, … in turn and are counted.
+struct CountedMemo {
+  explicit CountedMemo(std::size_t budget) : memo(budget) {}
+
+  template <class Weight = decltype(&weightless)>
+  base::Result<std::optional<int>> find(const std::string& key, Weight weight = &weightless) {
+    return memo.find(
+        key, [this]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; },
+        weight);
+  }
+
+  ReadMemo<std::optional<int>> memo;
   int reads = 0;
-  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
-  EXPECT_EQ(*memo.find("a", read, weightless), 1);
-  EXPECT_EQ(*memo.find("a", read, weightless), 1);
-  EXPECT_EQ(reads, 1);
-  memo.drop();
-  EXPECT_EQ(*memo.find("a", read, weightless), 2);
+};
+
+TEST(ReadMemo, KeepsAnAnswerUntilTheNextDrop) {
+  CountedMemo counted(8);
+  EXPECT_EQ(*counted.find("a"), 1);
+  EXPECT_EQ(*counted.find("a"), 1);
+  EXPECT_EQ(counted.reads, 1);
+  counted.memo.drop();
+  EXPECT_EQ(*counted.find("a"), 2);
 }
 
 TEST(ReadMemo, AnAnswerReadBeforeADropIsReturnedButNotKept) {
-  ReadMemo<std::optional<int>> memo(8);
-  int reads = 0;
+  CountedMemo counted(8);
   // The commit lands while this lookup reads the database.
   auto read_across_a_commit = [&]() -> base::Result<std::optional<int>> {
-    memo.drop();
-    return std::optional<int>{++reads};
+    counted.memo.drop();
+    return std::optional<int>{++counted.reads};
   };
-  EXPECT_EQ(*memo.find("a", read_across_a_commit, weightless), 1);
-  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
-  EXPECT_EQ(*memo.find("a", read, weightless), 2);
+  EXPECT_EQ(*counted.memo.find("a", read_across_a_commit, weightless), 1);
+  EXPECT_EQ(*counted.find("a"), 2);
 }
 
 TEST(ReadMemo, NothingFoundAndErrorsAreNotKept) {
@@ -56,27 +68,23 @@ TEST(ReadMemo, NothingFoundAndErrorsAreNotKept) {
 
 // A budget of two bytes: two one-byte keys.
 TEST(ReadMemo, AFullMemoStartsOver) {
-  ReadMemo<std::optional<int>> memo(2);
-  int reads = 0;
-  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
-  EXPECT_TRUE(memo.find("a", read, weightless).ok());
-  EXPECT_TRUE(memo.find("b", read, weightless).ok());
-  EXPECT_TRUE(memo.find("c", read, weightless).ok());  // full: a and b are dropped, c is kept
-  EXPECT_EQ(reads, 3);
-  EXPECT_TRUE(memo.find("c", read, weightless).ok());
-  EXPECT_EQ(reads, 3);
-  EXPECT_TRUE(memo.find("a", read, weightless).ok());
-  EXPECT_EQ(reads, 4);
+  CountedMemo counted(2);
+  EXPECT_TRUE(counted.find("a").ok());
+  EXPECT_TRUE(counted.find("b").ok());
+  EXPECT_TRUE(counted.find("c").ok());  // full: a and b are dropped, c is kept
+  EXPECT_EQ(counted.reads, 3);
+  EXPECT_TRUE(counted.find("c").ok());
+  EXPECT_EQ(counted.reads, 3);
+  EXPECT_TRUE(counted.find("a").ok());
+  EXPECT_EQ(counted.reads, 4);
 }
 
 TEST(ReadMemo, AnAnswerHeavierThanTheBudgetIsNeverKept) {
-  ReadMemo<std::optional<int>> memo(100);
-  int reads = 0;
-  auto read = [&]() -> base::Result<std::optional<int>> { return std::optional<int>{++reads}; };
+  CountedMemo counted(100);
   auto heavy = [](const std::optional<int>&) -> std::size_t { return 1000; };
-  EXPECT_TRUE(memo.find("big", read, heavy).ok());
-  EXPECT_TRUE(memo.find("big", read, heavy).ok());
-  EXPECT_EQ(reads, 2);
+  EXPECT_TRUE(counted.find("big", heavy).ok());
+  EXPECT_TRUE(counted.find("big", heavy).ok());
+  EXPECT_EQ(counted.reads, 2);
 }
 
 }  // namespace

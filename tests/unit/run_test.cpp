@@ -127,11 +127,12 @@ TEST(UploadPaths, OnlySafeRelativePathsAreAccepted) {
                           "a\\b.js", "a\nb.js"}) {
     EXPECT_TRUE(invalid_upload_path(bad)) << bad;
   }
-  EXPECT_TRUE(is_javascript_path("a.mjs"));
-  EXPECT_TRUE(is_javascript_path("a.ts"));
-  EXPECT_TRUE(is_javascript_path("src/App.tsx"));
-  EXPECT_FALSE(is_javascript_path("types/index.d.ts"));
-  EXPECT_FALSE(is_javascript_path(".js"));
+  for (const char* source : {"a.mjs", "a.ts", "src/App.tsx"}) {
+    EXPECT_TRUE(is_javascript_path(source)) << source;
+  }
+  for (const char* other : {"types/index.d.ts", ".js"}) {
+    EXPECT_FALSE(is_javascript_path(other)) << other;
+  }
 }
 
 }  // namespace

@@ -6,13 +6,15 @@ namespace vouch::events {
 namespace {
 
 const WebhookRules kHttpsOnly{false};
+const SealedSecret kOne{"dk_one", "c2VhbGVkIG9uZQ=="};
+const SealedSecret kTwo{"dk_two", "c2VhbGVkIHR3bw=="};
 
 CreateWebhook create_command() {
   return {"whk_1", "acme", "https://hooks.example.com/in", {"project.*"}, "ci", "whsec_one", 1000};
 }
 
 WebhookState created() {
-  auto decided = decide(WebhookState{}, create_command(), kHttpsOnly);
+  auto decided = decide(WebhookState{}, create_command(), kOne, kHttpsOnly);
   EXPECT_TRUE(decided.ok());
   return evolve(WebhookState{}, decided->front());
 }
@@ -58,13 +60,13 @@ TEST(WebhookUrl, MustBeAnAbsoluteHttpsUrl) {
 }
 
 TEST(Webhook, CreateRecordsTheSubscription) {
-  auto decided = decide(WebhookState{}, create_command(), kHttpsOnly);
+  auto decided = decide(WebhookState{}, create_command(), kOne, kHttpsOnly);
   ASSERT_TRUE(decided.ok());
   ASSERT_EQ(decided->size(), 1u);
   const auto& webhook = std::get<WebhookCreated>(decided->front()).webhook;
   EXPECT_EQ(webhook.url, "https://hooks.example.com/in");
   EXPECT_TRUE(webhook.active);
-  EXPECT_EQ(webhook.secret, "whsec_one");
+  EXPECT_EQ(webhook.secret, kOne);  // only the sealed form is recorded
   EXPECT_EQ(webhook.created, 1000);
 }
 
@@ -72,7 +74,7 @@ TEST(Webhook, CreateNamesEveryBadField) {
   auto command = create_command();
   command.url = "http://plain.example/";
   command.events = {"project.created", "bogus"};
-  auto decided = decide(WebhookState{}, command, kHttpsOnly);
+  auto decided = decide(WebhookState{}, command, kOne, kHttpsOnly);
   ASSERT_FALSE(decided.ok());
   EXPECT_EQ(decided.error().code, base::ErrorCode::kInvalid);
   ASSERT_EQ(decided.error().fields.size(), 2u);
@@ -82,10 +84,10 @@ TEST(Webhook, CreateNamesEveryBadField) {
 
   command = create_command();
   command.events = {};
-  auto empty = decide(WebhookState{}, command, kHttpsOnly);
+  auto empty = decide(WebhookState{}, command, kOne, kHttpsOnly);
   ASSERT_FALSE(empty.ok());
   EXPECT_EQ(empty.error().fields[0].field, "events");
-  EXPECT_EQ(decide(created(), create_command(), kHttpsOnly).error().code,
+  EXPECT_EQ(decide(created(), create_command(), kOne, kHttpsOnly).error().code,
             base::ErrorCode::kConflict);
 }
 
@@ -118,21 +120,21 @@ TEST(Webhook, AnotherAccountsOrADeletedWebhookIsNotFound) {
   auto deleted = decide(state, DeleteWebhook{"whk_1", "acme", 5});
   ASSERT_TRUE(deleted.ok());
   const auto gone = evolve(state, deleted->front());
-  EXPECT_EQ(decide(gone, DeleteWebhook{"whk_1", "acme", 6}).error().code,
-            base::ErrorCode::kNotFound);
-  EXPECT_EQ(decide(gone, RotateWebhookSecret{"whk_1", "acme", "whsec_two", 7}).error().code,
+  EXPECT_EQ(decide(gone, DeleteWebhook{"whk_1", "acme", 6}).error().code, base::ErrorCode::kNotFound);
+  EXPECT_EQ(decide(gone, RotateWebhookSecret{"whk_1", "acme", "whsec_two", 7}, kTwo).error().code,
             base::ErrorCode::kNotFound);
 }
 
 TEST(Webhook, RotationKeepsThePreviousSecretFor24Hours) {
-  auto rotated = decide(created(), RotateWebhookSecret{"whk_1", "acme", "whsec_two", 10'000});
+  auto rotated = decide(created(), RotateWebhookSecret{"whk_1", "acme", "whsec_two", 10'000}, kTwo);
   ASSERT_TRUE(rotated.ok());
   const auto state = evolve(created(), rotated->front());
-  EXPECT_EQ(state.webhook->secret, "whsec_two");
-  EXPECT_EQ(signing_secrets(*state.webhook, 10'001),
-            (std::vector<std::string>{"whsec_two", "whsec_one"}));
-  EXPECT_EQ(signing_secrets(*state.webhook, 10'000 + kSecretOverlapMillis),
-            std::vector<std::string>{"whsec_two"});
+  EXPECT_EQ(state.webhook->secret, kTwo);
+  EXPECT_EQ(signing_secrets(*state.webhook, 10'001), (std::vector<SealedSecret>{kTwo, kOne}));
+  EXPECT_EQ(needed_keys(state, 10'001), (std::vector<std::string>{"dk_two", "dk_one"}));
+  const auto after_overlap = 10'000 + kSecretOverlapMillis;
+  EXPECT_EQ(signing_secrets(*state.webhook, after_overlap), std::vector<SealedSecret>{kTwo});
+  EXPECT_EQ(needed_keys(state, after_overlap), std::vector<std::string>{"dk_two"});
 }
 
 TEST(Webhook, DisablingDeactivatesWithAReasonOnce) {
@@ -150,13 +152,39 @@ TEST(Webhook, DisablingDeactivatesWithAReasonOnce) {
   EXPECT_TRUE(state.webhook->disabled_reason.empty());
 }
 
+TEST(Webhook, DeletingNeedsNoKeyAnyMore) {
+  auto deleted = decide(created(), DeleteWebhook{"whk_1", "acme", 5});
+  ASSERT_TRUE(deleted.ok());
+  EXPECT_EQ(needed_keys(created(), 5), std::vector<std::string>{"dk_one"});
+  EXPECT_TRUE(needed_keys(evolve(created(), deleted->front()), 5).empty());
+}
+
+TEST(WebhookCodec, PlainSecretEventsOfOlderFoldersDecodeWithoutTheirSecrets) {
+  const std::string created_v1 =
+      R"({"id":"whk_1","account":"acme","url":"https://h/x","events":["*"],"description":"",)"
+      R"("active":true,"disabledReason":"","created":1,"updated":1,"secret":"whsec_old",)"
+      R"("previousSecret":"","previousSecretUntil":0})";
+  ASSERT_TRUE(is_webhook_event(kWebhookCreatedV1));
+  auto created = decode_webhook_event(kWebhookCreatedV1, created_v1);
+  ASSERT_TRUE(created.ok()) << created.error().message;
+  const auto& webhook = std::get<WebhookCreated>(*created).webhook;
+  EXPECT_EQ(webhook.url, "https://h/x");
+  EXPECT_TRUE(webhook.secret.empty());
+  auto rotated = decode_webhook_event(
+      kWebhookSecretRotatedV1,
+      R"({"id":"whk_1","secret":"whsec_new","previousSecret":"whsec_old","previousSecretUntil":9,"at":2})");
+  ASSERT_TRUE(rotated.ok()) << rotated.error().message;
+  EXPECT_TRUE(std::get<WebhookSecretRotated>(*rotated).secret.empty());
+  EXPECT_EQ(std::get<WebhookSecretRotated>(*rotated).previous_secret_until, 9);
+}
+
 TEST(WebhookCodec, EventsRoundTrip) {
   const auto state = created();
   const std::vector<WebhookEvent> events{
       WebhookCreated{*state.webhook},
       WebhookUpdated{"whk_1", "https://x.example/", std::vector<std::string>{"*"}, "d", false, 2},
-      WebhookSecretRotated{"whk_1", "whsec_two", "whsec_one", 99, 3},
-      WebhookDisabled{"whk_1", "gone", 4}, WebhookDeleted{"whk_1", 5}};
+      WebhookSecretRotated{"whk_1", kTwo, 99, 3}, WebhookDisabled{"whk_1", "gone", 4},
+      WebhookDeleted{"whk_1", 5}};
   auto replayed = WebhookState{};
   auto direct = WebhookState{};
   for (const auto& event : events) {
@@ -167,6 +195,8 @@ TEST(WebhookCodec, EventsRoundTrip) {
     replayed = evolve(replayed, *decoded);
     direct = evolve(direct, event);
   }
+  EXPECT_EQ(replayed.webhook->secret, kTwo);
+  EXPECT_EQ(replayed.webhook->previous_secret, kOne);
   EXPECT_EQ(replayed.webhook->secret, direct.webhook->secret);
   EXPECT_EQ(replayed.webhook->previous_secret_until, 99);
   EXPECT_EQ(replayed.webhook->url, "https://x.example/");

@@ -112,30 +112,30 @@ class WorkerHubTest : public ::testing::Test {
 
   // Asks `hub` for a run from a client that waits without a limit of its own.
   void ask_run(const worker_hub_actor& hub, const std::string& run_id) {
-    auto answers = answers_;
-    system_.spawn([hub, run_id, answers](caf::event_based_actor* self) {
-      RunTask task;
-      task.run_id = run_id;
-      self->request(hub, caf::infinite, std::move(task))
-          .then([run_id, answers](RunDone& done) { answers->runs[run_id] = std::move(done); },
-                [run_id](caf::error& error) {
-                  ADD_FAILURE() << run_id << " ended with " << caf::to_string(error);
-                });
-    });
-    scheduler_.run();
+    RunTask task;
+    task.run_id = run_id;
+    ask(hub, run_id, std::move(task), &Answers::runs);
   }
 
   void ask_generation(const worker_hub_actor& hub, const std::string& test_id) {
-    auto answers = answers_;
-    system_.spawn([hub, test_id, answers](caf::event_based_actor* self) {
-      GenerationTask task;
-      task.test_id = test_id;
+    GenerationTask task;
+    task.test_id = test_id;
+    ask(hub, test_id, std::move(task), &Answers::generations);
+  }
+
+  // Sends `task` (of the job `id`) to `hub` from a client that waits without a
+  // limit of its own; the answer goes to `answered` of answers_.
+  template <class Task, class Done>
+  void ask(const worker_hub_actor& hub, const std::string& id, Task task,
+           std::map<std::string, Done> Answers::*answered) {
+    system_.spawn([hub, id, task = std::move(task), answers = answers_,
+                   answered](caf::event_based_actor* self) mutable {
       self->request(hub, caf::infinite, std::move(task))
-          .then([test_id, answers](
-                    GenerationDone& done) { answers->generations[test_id] = std::move(done); },
-                [test_id](caf::error& error) {
-                  ADD_FAILURE() << test_id << " ended with " << caf::to_string(error);
-                });
+          .then(
+              [id, answers, answered](Done& done) { ((*answers).*answered)[id] = std::move(done); },
+              [id](caf::error& error) {
+                ADD_FAILURE() << id << " ended with " << caf::to_string(error);
+              });
     });
     scheduler_.run();
   }
@@ -160,6 +160,18 @@ class WorkerHubTest : public ::testing::Test {
   void advance(caf::timespan by) {
     scheduler_.advance_time(by);
     scheduler_.run();
+  }
+
+  // Advances the clock to one second short of `wait`, then to `wait`: the
+  // answer to `id` in `answered` comes only at the end. Returns it.
+  template <class Done>
+  const Done& answered_after(seconds wait, const std::map<std::string, Done>& answered,
+                             const std::string& id) {
+    advance(wait - seconds(1));
+    EXPECT_EQ(answered.count(id), 0u) << id << " answered early";
+    advance(seconds(1));
+    EXPECT_EQ(answered.count(id), 1u) << id << " not answered";
+    return answered.at(id);
   }
 
   const WorkerLog& log_of(const std::string& name) { return *logs_.at(name); }
@@ -307,11 +319,7 @@ TEST_F(WorkerHubTest, ARunWaitingPastTheRunQueueWaitFailsWithNoRunner) {
   ask_run(hub, "run_1");
   EXPECT_EQ(stats_.runs_waiting.load(), 1);
 
-  advance(seconds(4));
-  EXPECT_EQ(answers_->runs.count("run_1"), 0u);
-  advance(seconds(1));
-  ASSERT_EQ(answers_->runs.count("run_1"), 1u);
-  const auto& done = answers_->runs.at("run_1");
+  const auto& done = answered_after(seconds(5), answers_->runs, "run_1");
   ASSERT_TRUE(done.has_error);
   EXPECT_EQ(done.error.code, "no_runner");
   EXPECT_EQ(done.error.detail, "no runner was free within 5 s");
@@ -323,11 +331,7 @@ TEST_F(WorkerHubTest, AGenerationWaitingPastTheGenerationQueueWaitIsRefused) {
   ask_generation(hub, "tst_1");
   EXPECT_EQ(runner_stats_.generations_waiting.load(), 1);
 
-  advance(seconds(9));
-  EXPECT_EQ(answers_->generations.count("tst_1"), 0u);
-  advance(seconds(1));
-  ASSERT_EQ(answers_->generations.count("tst_1"), 1u);
-  const auto error = to_error(answers_->generations.at("tst_1").failure);
+  const auto error = to_error(answered_after(seconds(10), answers_->generations, "tst_1").failure);
   EXPECT_EQ(error.code, base::ErrorCode::kUnavailable);
   EXPECT_EQ(error.message, "every test generator is busy; try again later");
   EXPECT_EQ(error.retry_after_seconds, 20u);  // the generator's time budget

@@ -85,6 +85,13 @@ class Resource {
 
 const byId = (item: { id: string }) => item.id;
 
+/** The milliseconds left until `deadline`; past it, throws VouchError `wait_timeout` (status 0). */
+function timeLeft(deadline: number, detail: string): number {
+  const left = deadline - Date.now();
+  if (left <= 0) throw new VouchError({ status: 0, code: 'wait_timeout', detail });
+  return left;
+}
+
 /**
  * A resource created, read, updated, deleted and listed the same way: projects and webhooks.
  * `noun` names its operations (`createProject`, `listProjects`, …), `idParam` its path parameter
@@ -217,15 +224,8 @@ export class Tests extends Resource {
         if (seen !== last) options.onProgress(test.progress, test);
         last = seen;
       }
-      const now = Date.now();
-      if (now >= deadline) {
-        throw new VouchError({
-          status: 0,
-          code: 'wait_timeout',
-          detail: `test ${testId} was still generating after ${timeoutMs} ms`,
-        });
-      }
-      await this.transport.sleep(Math.min(interval, deadline - now));
+      const left = timeLeft(deadline, `test ${testId} was still generating after ${timeoutMs} ms`);
+      await this.transport.sleep(Math.min(interval, left));
     }
   }
   get(testId: string): Promise<T.GeneratedTest> {
@@ -291,17 +291,10 @@ export class Tests extends Resource {
         if (!(error instanceof VouchError) || (error.status !== 0 && error.status < 500)) throw error;
       }
       if (run?.status === 'completed') return run;
-      const now = Date.now();
-      if (now >= deadline) {
-        throw new VouchError({
-          status: 0,
-          code: 'wait_timeout',
-          detail: `run ${runId} did not complete within ${timeoutMs} ms`,
-        });
-      }
-      if (run === undefined || now - started < wait * 900) {
+      const left = timeLeft(deadline, `run ${runId} did not complete within ${timeoutMs} ms`);
+      if (run === undefined || Date.now() - started < wait * 900) {
         // No answer, or the request was not held: back off before asking again.
-        await this.transport.sleep(Math.min(this.transport.backoff(attempt++), deadline - now));
+        await this.transport.sleep(Math.min(this.transport.backoff(attempt++), left));
       } else {
         attempt = 0;
       }

@@ -153,50 +153,22 @@ describe('writing generated files', () => {
   it('replaces only what it wrote and nobody changed since', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-written-'));
     try {
-      const first = writeGeneratedFiles(
-        dir,
-        [
-          { path: 'a/t.test.js', content: 'one' },
-          { path: 'jest.config.js', content: 'cfg' },
-        ],
-        { testId: 'tst_1' },
-      );
-      assert.deepEqual(
-        first.map((f) => f.status),
-        ['written', 'written'],
-      );
+      // The status of each file written.
+      const write = (files, options) => writeGeneratedFiles(dir, files, options).map((f) => f.status);
+      const testFile = (content) => ({ path: 'a/t.test.js', content });
+      const config = { path: 'jest.config.js', content: 'cfg' };
+      assert.deepEqual(write([testFile('one'), config], { testId: 'tst_1' }), ['written', 'written']);
       // unchanged on disk: replaced; the same content: unchanged
-      const second = writeGeneratedFiles(
-        dir,
-        [
-          { path: 'a/t.test.js', content: 'two' },
-          { path: 'jest.config.js', content: 'cfg' },
-        ],
-        { testId: 'tst_2' },
-      );
-      assert.deepEqual(
-        second.map((f) => f.status),
-        ['updated', 'unchanged'],
-      );
+      assert.deepEqual(write([testFile('two'), config], { testId: 'tst_2' }), ['updated', 'unchanged']);
       assert.equal(fs.readFileSync(path.join(dir, 'a/t.test.js'), 'utf8'), 'two');
       // changed by its user: kept, unless forced
       fs.writeFileSync(path.join(dir, 'a/t.test.js'), 'mine');
-      assert.equal(
-        writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'three' }], { testId: 'tst_3' })[0].status,
-        'kept',
-      );
+      assert.deepEqual(write([testFile('three')], { testId: 'tst_3' }), ['kept']);
       assert.equal(fs.readFileSync(path.join(dir, 'a/t.test.js'), 'utf8'), 'mine');
-      assert.equal(
-        writeGeneratedFiles(dir, [{ path: 'a/t.test.js', content: 'three' }], { testId: 'tst_3', force: true })[0]
-          .status,
-        'overwritten',
-      );
+      assert.deepEqual(write([testFile('three')], { testId: 'tst_3', force: true }), ['overwritten']);
       // a file vouch never wrote is the user's
       fs.writeFileSync(path.join(dir, 'own.test.js'), 'theirs');
-      assert.equal(
-        writeGeneratedFiles(dir, [{ path: 'own.test.js', content: 'ours' }], { testId: 'tst_4' })[0].status,
-        'kept',
-      );
+      assert.deepEqual(write([{ path: 'own.test.js', content: 'ours' }], { testId: 'tst_4' }), ['kept']);
       assert.throws(
         () => writeGeneratedFiles(dir, [{ path: '../escape.js', content: 'x' }], { testId: 'tst_5' }),
         /would leave/,

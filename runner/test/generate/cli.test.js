@@ -11,6 +11,8 @@ const path = require('node:path');
 
 const RUNNER = path.resolve(__dirname, '..', '..');
 const GENERATE = path.join(RUNNER, 'bin', 'generate.js');
+// Sources in tests/fixtures that the server's tests and the benches use too.
+const fixture = (name) => fs.readFileSync(path.join(RUNNER, '..', 'tests', 'fixtures', name), 'utf8');
 
 function runGenerate(job) {
   const output = spawnSync(process.execPath, [GENERATE], {
@@ -151,6 +153,13 @@ function withoutBusyMachine(problems) {
   return problems.filter((problem) => !(problem.code === 'timeout' && /^the machine was busy/.test(problem.message)));
 }
 
+// generated(job), whose summary states no problem but a busy machine.
+function generatedCleanly(job) {
+  const result = generated(job);
+  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+  return result;
+}
+
 test('generates tests that pass under Jest and reach the coverage they state', () => {
   const result = generated({ files: SOURCES, framework: 'jest', threshold: 80, timeBudgetMs: 15000 });
   const { summary } = result;
@@ -240,8 +249,7 @@ exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
 `,
     },
   ];
-  const result = generated({ files, timeBudgetMs: 8000 });
-  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+  const result = generatedCleanly({ files, timeBudgetMs: 8000 });
   assert.deepEqual(
     result.summary.perFile.map((file) => file.path),
     ['pkg/index.js'],
@@ -318,8 +326,7 @@ module.exports = paint;
 `,
     },
   ];
-  const result = generated({ files, timeBudgetMs: 20000 });
-  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+  const result = generatedCleanly({ files, timeBudgetMs: 20000 });
   const content = (path) => result.files.find((file) => file.path === path).content;
   const money = content('lib/__tests__/money.test.js');
   for (const method of ['plus', 'times', 'euros', 'format']) assert.match(money, new RegExp(`\\.${method}\\b`), method);
@@ -408,8 +415,7 @@ exports.percent = (part, whole) => {
     },
   ];
   try {
-    const result = generated({ files: [...files, wrapped], nodePath, timeBudgetMs: 15000 });
-    assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+    const result = generatedCleanly({ files: [...files, wrapped], nodePath, timeBudgetMs: 15000 });
     assert.ok(result.summary.testsKept >= 2, JSON.stringify(result.summary));
     const test = result.files.find((file) => file.path === '__tests__/percent.test.js').content;
     assert.match(test, /'\d+%'/);
@@ -457,8 +463,7 @@ test('ES modules importing each other and TypeScript get tests through the one s
     },
     { path: 'src/types.d.ts', content: 'export declare const x: number;\n' },
   ];
-  const result = generated({ files, timeBudgetMs: 15000 });
-  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+  const result = generatedCleanly({ files, timeBudgetMs: 15000 });
   // Without a package.json no entry point orders the targets: they come in path order.
   assert.deepEqual(
     result.summary.perFile.map((file) => file.path),
@@ -478,31 +483,7 @@ test('ES modules importing each other and TypeScript get tests through the one s
 
 test('a class whose methods must be called in order gets tests that call each where it completes; no test asserts the environment it was generated in', () => {
   const files = [
-    {
-      path: 'lib/journal.js',
-      content: `class Journal {
-  constructor() { this.lines = null; this.name = null; }
-  open(name) {
-    if (this.lines) throw new Error('already open');
-    this.name = String(name);
-    this.lines = [];
-    return this;
-  }
-  write(text) {
-    if (!this.lines) throw new Error('not open');
-    this.lines.push(String(text).trim());
-    return this.lines.length;
-  }
-  close() {
-    if (!this.lines) throw new Error('not open');
-    const text = this.name + ': ' + this.lines.join(' | ');
-    this.lines = null;
-    return text;
-  }
-}
-module.exports = { Journal };
-`,
-    },
+    { path: 'lib/journal.js', content: fixture('classes/journal.js') },
     {
       path: 'lib/owner.js',
       content: `const os = require('os');
@@ -563,8 +544,7 @@ test("a source named test.js is tested, not taken by Jest for a test file of the
     },
     { path: 'lib/test.js', content: "exports.isText = (value) => typeof value === 'string';\n" },
   ];
-  const result = generated({ files, timeBudgetMs: 8000 });
-  assert.deepEqual(withoutBusyMachine(result.summary.problems), []);
+  const result = generatedCleanly({ files, timeBudgetMs: 8000 });
   const paths = result.files.map((file) => file.path);
   assert.ok(paths.includes('__tests__/index.test.js') && paths.includes('lib/__tests__/test.test.js'), paths.join());
   assert.match(result.files.find((file) => file.path === 'jest.config.js').content, /testMatch/);

@@ -47,39 +47,29 @@ exports.size = function size(n, opts) {
 });
 
 test('a run matches what a test asserts: equal values, values of the type where runs disagreed, the same error', () => {
-  const expected = {
-    outcomes: [
-      {
-        kind: 'return',
-        value: {
-          t: 'object',
-          ctor: null,
-          entries: [
-            ['id', { t: 'unstable', types: ['string'] }],
-            ['n', { t: 'number', v: 2 }],
-          ],
-        },
+  // What a call returned: an object { id, n }.
+  const returned = (id, n) => [
+    {
+      kind: 'return',
+      value: {
+        t: 'object',
+        ctor: null,
+        entries: [
+          ['id', id],
+          ['n', n],
+        ],
       },
-    ],
+    },
+  ];
+  const expected = {
+    outcomes: returned({ t: 'unstable', types: ['string'] }, { t: 'number', v: 2 }),
     effects: [[]],
   };
   const run = (n, id = { t: 'string', v: 'x1' }) => ({
     ok: true,
     disturbances: [],
     effects: [[]],
-    outcomes: [
-      {
-        kind: 'return',
-        value: {
-          t: 'object',
-          ctor: null,
-          entries: [
-            ['id', id],
-            ['n', { t: 'number', v: n }],
-          ],
-        },
-      },
-    ],
+    outcomes: returned(id, { t: 'number', v: n }),
   });
   assert.equal(matchesRun(expected, run(2)), true);
   assert.equal(matchesRun(expected, run(3)), false);

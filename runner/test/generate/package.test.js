@@ -15,6 +15,8 @@ const files = (map) =>
     path,
     content: typeof content === 'string' ? content : JSON.stringify(content),
   }));
+// A package named p of these files beside its package.json.
+const packageP = (sources) => new PackageModel(files({ 'package.json': { name: 'p' }, ...sources }));
 const reasons = (model) => Object.fromEntries(model.skipped.map((entry) => [entry.path, entry.reason]));
 
 test('package.json is normalized as npm reads it: legacy dependency shapes, a bin string, no refusal', () => {
@@ -68,22 +70,19 @@ test('targets: what the entry point reaches first, in the order it reaches it, t
 test("a package's own tests, tooling, minified copies and bundles are skipped with reasons and left out of the suite's folder", () => {
   const umd =
     "(function (g, f) { typeof exports === 'object' && typeof module !== 'undefined' ? module.exports = f() : typeof define === 'function' && define.amd ? define(f) : 0 })(this, function () { return 1; });";
-  const model = new PackageModel(
-    files({
-      'package.json': { name: 'p' },
-      'index.js': "module.exports = require('./lib/a');",
-      'lib/a.js': "module.exports = () => require('./helper-fixture-free');",
-      'lib/helper-fixture-free.js': 'module.exports = 1;',
-      'test/test.js': "suite('x', () => {});",
-      'test/helpers.js': 'module.exports = {};',
-      'bench/speed.js': "require('../index');",
-      'dist/p.min.js': 'x',
-      'dist/p.umd.js': umd,
-      'jest.config.js': 'module.exports = {};',
-      '.mocharc.js': "module.exports = { ui: 'tdd' };",
-      'index.d.ts': 'export {};',
-    }),
-  );
+  const model = packageP({
+    'index.js': "module.exports = require('./lib/a');",
+    'lib/a.js': "module.exports = () => require('./helper-fixture-free');",
+    'lib/helper-fixture-free.js': 'module.exports = 1;',
+    'test/test.js': "suite('x', () => {});",
+    'test/helpers.js': 'module.exports = {};',
+    'bench/speed.js': "require('../index');",
+    'dist/p.min.js': 'x',
+    'dist/p.umd.js': umd,
+    'jest.config.js': 'module.exports = {};',
+    '.mocharc.js': "module.exports = { ui: 'tdd' };",
+    'index.d.ts': 'export {};',
+  });
   assert.deepEqual(reasons(model), {
     'index.d.ts': 'type_declaration',
     'test/test.js': 'own_test',
@@ -99,23 +98,17 @@ test("a package's own tests, tooling, minified copies and bundles are skipped wi
 });
 
 test("a skipped file that a kept source requires stays in the suite's folder; what the entry point reaches is never skipped by its path", () => {
-  const model = new PackageModel(
-    files({
-      'package.json': { name: 'p' },
-      'index.js': 'module.exports = 0;',
-      'other.js': "module.exports = require('./fixtures/table.js');",
-      'fixtures/table.js': 'module.exports = [1, 2];',
-    }),
-  );
+  const model = packageP({
+    'index.js': 'module.exports = 0;',
+    'other.js': "module.exports = require('./fixtures/table.js');",
+    'fixtures/table.js': 'module.exports = [1, 2];',
+  });
   assert.equal(reasons(model)['fixtures/table.js'], 'fixture');
   assert.ok(model.runPaths.includes('fixtures/table.js'));
-  const reached = new PackageModel(
-    files({
-      'package.json': { name: 'p' },
-      'index.js': "module.exports = require('./test/util');",
-      'test/util.js': 'module.exports = 1;',
-    }),
-  );
+  const reached = packageP({
+    'index.js': "module.exports = require('./test/util');",
+    'test/util.js': 'module.exports = 1;',
+  });
   assert.deepEqual(reached.targets, ['index.js', 'test/util.js']);
 });
 

@@ -186,6 +186,11 @@ test('asserts messages quoting instrumented code by the text before it', () => {
     new TypeError("Cannot destructure property 'type' of '((cov_1xqe64bgy0(...).s[11]++) , obj)' as it is null."),
   );
   assert.deepEqual([quoted.message, quoted.messagePrefix], ["Cannot destructure property 'type' of", true]);
+  // V8 names an instrumented expression "(intermediate value)"; a plain run quotes its source.
+  const iterated = describeValue(
+    new TypeError('yield* (intermediate value)(intermediate value)(intermediate value) is not iterable'),
+  );
+  assert.deepEqual([iterated.message, iterated.messagePrefix], ['yield*', true]);
 });
 
 test('a table too large to read whole is asserted by its size and by its first, middle and last parts', () => {

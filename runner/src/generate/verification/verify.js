@@ -30,14 +30,17 @@ function hardLeft(context) {
 }
 
 // The wall time a run may take: what the budget has left, at least MIN_WALL_MS, within the hard
-// deadline. Until a run has passed, all the time left before the hard deadline but RUN_STOP_MS:
-// a package's suite may need more than MIN_WALL_MS on a busy machine, and a run cut short keeps
-// nothing. budgetNow: the budget clock's time; wallNow: Date.now()'s.
+// deadline. A package's suite may need more than MIN_WALL_MS a run on a busy machine, and a run
+// cut short keeps nothing: until a run has completed, it may take all the time left before the
+// hard deadline but RUN_STOP_MS; after that, twice the longest completed run (chai's took 42 s,
+// and the next one, allowed 30 s, was cut). budgetNow: the budget clock's time; wallNow:
+// Date.now()'s; context.longestRunMs: the longest completed run so far, if any.
 function runWallMs(context, budgetNow, wallNow) {
   const left = context.hardDeadline - wallNow;
   const budgeted = Math.max(MIN_WALL_MS, context.deadline - budgetNow);
-  const all = left - RUN_STOP_MS;
-  return Math.min(context.passed || !Number.isFinite(left) ? budgeted : Math.max(budgeted, all), left);
+  if (!Number.isFinite(left)) return budgeted;
+  const wanted = context.longestRunMs ? 2 * context.longestRunMs : left - RUN_STOP_MS;
+  return Math.min(Math.max(budgeted, wanted), left);
 }
 
 // Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
@@ -49,12 +52,15 @@ async function runCases(suites, context, label, elsewhere = null) {
   const index = prestarted.findIndex((candidate) => Boolean(candidate.elsewhere) === Boolean(elsewhere));
   const runner = index >= 0 ? prestarted.splice(index, 1)[0] : null;
   const dir = runner ? runner.dir : path.join(workDir, label);
+  const started = Date.now();
   const result = await runSuite(dir, files, {
     wallMs: runWallMs(context, clock.now(), Date.now()),
     nodePath,
     prestarted: runner,
     elsewhere,
   });
+  // A run that gave its tests' results completed: the next ones may take about as long.
+  if (result.tests.size) context.longestRunMs = Math.max(context.longestRunMs || 0, Date.now() - started);
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -213,7 +219,6 @@ async function verifySuites({
       );
     if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
     if (result.ok && failures === 0) lastPassing = { suites: live, coverage: result.coverage, files: result.files };
-    if (result.ok) context.passed = true;
   }
   return {
     suites: [],

@@ -13,12 +13,18 @@ const MAX_DEPTH = 8;
 const STACK_FRAME = /\n\s*at (?:\S.*\(.*\)|\S+:\d+:\d+|<anonymous>)/;
 // Istanbul's counters (`cov_1xqe64bgy0().s[11]++`), named after the file's path.
 const COVERAGE_COUNTER = /\bcov_\w+\b/;
+// What V8 quotes for an expression it cannot print, as instrumented code's are: "yield*
+// (intermediate value)(intermediate value) is not iterable" under coverage is "yield*
+// refiner(value, context) is not iterable" in a plain run.
+const INTERMEDIATE_VALUE = /\(intermediate value\)/;
 
 // Where a message starts to quote what differs where the test runs, or -1: stack traces
 // (AggregateError's list of errors), instrumented code V8 quotes ("Cannot destructure property
-// 'type' of '(cov_….s[11]++, obj)'"). Only the text before it is asserted.
+// 'type' of '(cov_….s[11]++, obj)'", "(intermediate value)"). Only the text before it is asserted.
 function unportableAt(message) {
-  const found = [STACK_FRAME.exec(message), COVERAGE_COUNTER.exec(message)].filter(Boolean).map((match) => match.index);
+  const found = [STACK_FRAME.exec(message), COVERAGE_COUNTER.exec(message), INTERMEDIATE_VALUE.exec(message)]
+    .filter(Boolean)
+    .map((match) => match.index);
   return found.length ? Math.min(...found) : -1;
 }
 const MAX_NODES = 600;
