@@ -265,8 +265,11 @@ TEST(LogEnd, ARolledBackCounterRefusesToStartAndRepairFindsTheTrueEnd) {
   std::uint64_t end = 0;
   {
     // Roll the counter back by ten, as the operator's mishap did.
-    std::vector<rocksdb::ColumnFamilyDescriptor> families{
-        {rocksdb::kDefaultColumnFamilyName, {}}, {"events", {}}, {"streams", {}}, {"views", {}}};
+    std::vector<rocksdb::ColumnFamilyDescriptor> families{{rocksdb::kDefaultColumnFamilyName, {}},
+                                                          {"events", {}},
+                                                          {"streams", {}},
+                                                          {"views", {}},
+                                                          {"secrets", {}}};
     std::vector<rocksdb::ColumnFamilyHandle*> handles;
     rocksdb::DB* raw = nullptr;
     ASSERT_TRUE(rocksdb::DB::Open({}, data.string(), families, &handles, &raw).ok());
