@@ -344,7 +344,8 @@ TEST(Backup, ALiveBackupUnderLoadRestoresEveryWriteAcknowledgedBeforeIt) {
     EXPECT_EQ(server.terminate(), 0);
   }
   {
-    VouchdProcess restored(copy);
+    // The copy's data keys are wrapped by the original's master key.
+    VouchdProcess restored(copy, {"--secrets-key-file", secrets_key_file_of(data).string()});
     expect_all_present(restored.port(), before);
     EXPECT_EQ(create_project(restored.port(), "on-the-copy").status, 201u);
     EXPECT_EQ(restored.terminate(), 0);
