@@ -1,5 +1,7 @@
 #include "actors/service.hpp"
 
+#include <initializer_list>
+#include <optional>
 #include <tuple>
 
 #include "actors/cluster/remote.hpp"
@@ -48,17 +50,22 @@ caf::actor_system_config make_config(const Service::Options& options) {
 }  // namespace
 
 struct Service::Impl {
-  Impl(store::EventLog& log, const store::ReadModels& models, RunnerSettings runner_settings,
-       const Options& options)
-      : options(options),
-        runner(std::move(runner_settings)),
-        config(make_config(options)),
-        system(config),
-        store(spawn_event_store(system, log)),
+  // The core: the event store, the domain actors and the execution actors.
+  // The optional subsystems are added by start_webhooks() and
+  // start_worker_listener(), both called by Service::create() only.
+  explicit Impl(Config& config)
+      : options(config.options),
+        runner(std::move(config.runner)),
+        webhook_secrets(config.webhook_secrets),
+        imports(std::move(config.imports)),
+        actor_config(make_config(options)),
+        system(actor_config),
+        store(spawn_event_store(system, config.log)),
         projects(spawn_project_registry(
-            system, log, store, ProjectActorLimits{options.idle_after, options.max_live_projects},
+            system, config.log, store,
+            ProjectActorLimits{options.idle_after, options.max_live_projects},
             project_actor_stats)),
-        accounts(spawn_account_actor(system, log, store)),
+        accounts(spawn_account_actor(system, config.log, store)),
         dependencies(spawn_dependency_cache(system, runner, processes)),
         executors(spawn_executor_pool(system, runner, processes, runner_stats)),
         local_worker(spawn_worker(
@@ -69,25 +76,48 @@ struct Service::Impl {
                             WorkerOffer{"local", static_cast<std::uint32_t>(runner.generator_slots),
                                         static_cast<std::uint32_t>(runner.executor_slots)}})),
         generators(spawn_generation_coordinator(
-            system, GenerationCoordinatorConfig{workers, store, &models.tests()})),
+            system, GenerationCoordinatorConfig{workers, store, &config.models.tests()})),
         runs(spawn_run_coordinator(
-            system, RunCoordinatorConfig{&runner, &models.projects(), &models.tests(),
-                                         &models.runs(), store, workers})) {}
+            system, RunCoordinatorConfig{&runner, &config.models.projects(), &config.models.tests(),
+                                         &config.models.runs(), store, workers})) {
+    if (imports) imports->settings.work_root = runner.work_root;
+  }
 
-  ~Impl() {
-    for (const caf::actor& actor :
-         {caf::actor_cast<caf::actor>(projects), caf::actor_cast<caf::actor>(accounts),
-          caf::actor_cast<caf::actor>(generators), caf::actor_cast<caf::actor>(gate),
-          caf::actor_cast<caf::actor>(workers), caf::actor_cast<caf::actor>(local_worker),
-          caf::actor_cast<caf::actor>(dependencies), caf::actor_cast<caf::actor>(executors),
-          caf::actor_cast<caf::actor>(runs), caf::actor_cast<caf::actor>(store)}) {
-      caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
-    }
-    // Runs still executing would keep their actors, and so the actor system,
-    // alive until their wall-time limit. Their runners die now; their run
-    // actors report to a coordinator that has stopped, so nothing is
+  ~Impl() { stop(); }
+
+  base::Status start_webhooks(const Webhooks& settings, const store::EventLog& log,
+                              const store::ReadModels& models);
+  base::Status start_worker_listener(const WorkerListener& listener);
+
+  // Service::stop(), in the order its comment states.
+  void stop() {
+    if (stopped) return;
+    stopped = true;
+    // 1. Webhook delivery: no more commit notices, no more HTTP callbacks.
+    if (webhooks.relay) webhooks.relay->disconnect();
+    if (webhook_client) webhook_client->shutdown();
+    exit_all({caf::actor_cast<caf::actor>(webhooks.dispatcher),
+              caf::actor_cast<caf::actor>(webhooks.registry)});
+    // 2. Intake, 3. execution, then the event store.
+    exit_all({caf::actor_cast<caf::actor>(gate), caf::actor_cast<caf::actor>(projects),
+              caf::actor_cast<caf::actor>(accounts), caf::actor_cast<caf::actor>(generators),
+              caf::actor_cast<caf::actor>(runs)});
+    exit_all({caf::actor_cast<caf::actor>(workers), caf::actor_cast<caf::actor>(local_worker),
+              caf::actor_cast<caf::actor>(dependencies), caf::actor_cast<caf::actor>(executors),
+              caf::actor_cast<caf::actor>(store)});
+    // 4. Runs still executing would keep their actors, and so the actor
+    // system, alive until their wall-time limit. Their runners die now; their
+    // run actors report to a coordinator that has stopped, so nothing is
     // recorded, and the next start ends those runs as interrupted.
     processes.kill_all();
+    // 5. Every actor has ended (the request bridges see their targets go).
+    system.await_all_actors_done();
+  }
+
+  static void exit_all(std::initializer_list<caf::actor> actors) {
+    for (const auto& actor : actors) {
+      if (actor) caf::anon_send_exit(actor, caf::exit_reason::user_shutdown);
+    }
   }
 
   // Bridges one request from a plain thread into the actor world: a
@@ -136,18 +166,20 @@ struct Service::Impl {
         });
   }
 
-  // Declared before the actor system so that it outlives it: webhook actors
-  // may still post to it (harmlessly, once shut down) while the system stops.
-  std::unique_ptr<transport::WebhookClient> webhook_client;
   Options options;
-  ImportSettings import_settings;
-  store::SnapshotStore* snapshots = nullptr;
   RunnerSettings runner;
-  process::ProcessHost processes;  // outlives the actor system: runners die after their actors
+  secrets::WebhookSecrets* webhook_secrets;
+  std::optional<Imports> imports;
+  std::optional<std::uint16_t> workers_port;
+  bool stopped = false;
+  // Each subsystem's resources outlive the actor system (members are
+  // destroyed in reverse order), although stop() has ended every actor first.
+  std::unique_ptr<transport::WebhookClient> webhook_client;
+  process::ProcessHost processes;
   RunnerStats runner_stats;
   WorkerStats worker_stats;
   ProjectActorStats project_actor_stats{options.max_live_projects};
-  caf::actor_system_config config;
+  caf::actor_system_config actor_config;
   caf::actor_system system;
   event_store_actor store;
   project_registry_actor projects;
@@ -160,30 +192,37 @@ struct Service::Impl {
   worker_hub_actor workers;
   generation_coordinator_actor generators;
   run_coordinator_actor runs;
-  worker_gate_actor gate;  // published by listen_for_workers()
-
-  // Stops webhook delivery first (destroyed before the system): no more
-  // commit notices, no more HTTP callbacks, then the actors.
-  struct WebhookActors {
+  worker_gate_actor gate;  // with Config::workers
+  struct WebhookActors {   // with Config::webhooks
     CommitRelay* relay = nullptr;
-    transport::WebhookClient* client = nullptr;
-    secrets::WebhookSecrets* secrets = nullptr;
     webhook_registry_actor registry;
     webhook_dispatcher_actor dispatcher;
-    ~WebhookActors() {
-      if (relay) relay->disconnect();
-      if (client) client->shutdown();
-      if (dispatcher) caf::anon_send_exit(dispatcher, caf::exit_reason::user_shutdown);
-      if (registry) caf::anon_send_exit(registry, caf::exit_reason::user_shutdown);
-    }
   } webhooks;
 };
 
-Service::Service(store::EventLog& log, const store::ReadModels& models, RunnerSettings runner,
-                 Options options)
-    : impl_(std::make_unique<Impl>(log, models, std::move(runner), options)) {}
+base::Result<std::unique_ptr<Service>> Service::create(Config config) {
+  auto impl = std::make_unique<Impl>(config);
+  if (config.webhooks) {
+    if (auto started = impl->start_webhooks(*config.webhooks, config.log, config.models);
+        !started) {
+      return std::move(started).error();  // ~Impl stops what started
+    }
+  }
+  if (config.workers) {
+    if (auto started = impl->start_worker_listener(*config.workers); !started) {
+      return std::move(started).error();
+    }
+  }
+  return std::make_unique<Service>(std::move(impl));
+}
+
+Service::Service(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Service::~Service() = default;
+
+void Service::stop() { impl_->stop(); }
+
+std::optional<std::uint16_t> Service::workers_port() const { return impl_->workers_port; }
 
 void Service::create_project(events::CreateProject command, Callback<events::Project> done) {
   impl_->ask<events::Project>(impl_->projects, std::move(command), std::move(done));
@@ -243,17 +282,14 @@ void Service::await_run_end(std::string run_id, std::chrono::milliseconds wait,
 
 void Service::release_run_waits() { caf::anon_send(impl_->runs, release_all_atom_v); }
 
-void Service::configure_imports(ImportSettings settings, store::SnapshotStore& snapshots) {
-  impl_->import_settings = std::move(settings);
-  impl_->snapshots = &snapshots;
+const store::SnapshotStore* Service::snapshots() const {
+  return impl_->imports ? impl_->imports->snapshots : nullptr;
 }
-
-const store::SnapshotStore* Service::snapshots() const { return impl_->snapshots; }
 
 void Service::import_project(ImportRequest request, Callback<ImportedSnapshot> done) {
   auto& impl = *impl_;
-  if (!impl.snapshots) return done(base::Error::unavailable("imports are not configured", 60));
-  import_snapshot(impl.system, &impl.import_settings, &impl.processes, impl.snapshots,
+  if (!impl.imports) return done(base::Error::unavailable("imports are not configured", 60));
+  import_snapshot(impl.system, &impl.imports->settings, &impl.processes, impl.imports->snapshots,
                   impl.projects, std::move(request), std::move(done));
 }
 
@@ -283,22 +319,24 @@ const WorkerStats& Service::worker_stats() const { return impl_->worker_stats; }
 
 const ProjectActorStats& Service::project_actor_stats() const { return impl_->project_actor_stats; }
 
-base::Result<std::uint16_t> Service::listen_for_workers(const std::string& host,
-                                                        std::uint16_t port) {
-  auto& impl = *impl_;
-  if (!impl.options.network.enabled) {
-    return base::Error::invalid("the service was started without the network");
+base::Status Service::Impl::start_worker_listener(const WorkerListener& listener) {
+  if (!options.network.enabled) {
+    return base::Error::invalid("the service was configured without the network");
   }
-  impl.gate = spawn_worker_gate(impl.system, impl.workers);
-  return publish_gate(impl.system, impl.options.network, impl.gate, host, port);
+  gate = spawn_worker_gate(system, workers);
+  auto port = publish_gate(system, options.network, gate, listener.host, listener.port);
+  if (!port) return std::move(port).error();
+  workers_port = *port;
+  return base::ok_status();
 }
 
-base::Status Service::start_webhooks(const WebhookSettings& settings, const store::EventLog& log,
-                                     const store::ReadModels& models, store::Database& database,
-                                     CommitRelay& relay) {
-  auto& impl = *impl_;
-  if (!settings.secrets) {
+base::Status Service::Impl::start_webhooks(const Webhooks& config, const store::EventLog& log,
+                                           const store::ReadModels& models) {
+  const auto& settings = config.settings;
+  if (!webhook_secrets)
     return base::Error::invalid("webhooks need the secrets key (--secrets-key-file)");
+  if (!config.database || !config.relay) {
+    return base::Error::invalid("webhooks need the database and the commit relay");
   }
   transport::WebhookClient::Options client_options;
   client_options.policy = transport::AddressPolicy(settings.allow_cidrs);
@@ -310,26 +348,24 @@ base::Status Service::start_webhooks(const WebhookSettings& settings, const stor
   client_options.max_idle_per_host = 16 * kMaxAttemptsInFlight;
   auto client = transport::WebhookClient::create(std::move(client_options));
   if (!client) return std::move(client).error();
-  impl.webhook_client = std::move(client).value();
+  webhook_client = std::move(client).value();
 
   WebhookActorConfig prototype;
   prototype.log = &log;
   prototype.deliveries = &models.deliveries();
-  prototype.store = impl.store;
-  prototype.client = impl.webhook_client.get();
-  prototype.secrets = settings.secrets;
+  prototype.store = store;
+  prototype.client = webhook_client.get();
+  prototype.secrets = webhook_secrets;
   prototype.rules.allow_http = settings.allow_http;
   prototype.retry.scale = settings.retry_scale;
   prototype.timeout = settings.timeout;
-  prototype.idle_after = impl.options.idle_after;
-  impl.webhooks.client = impl.webhook_client.get();
-  impl.webhooks.secrets = settings.secrets;
-  impl.webhooks.registry = spawn_webhook_registry(impl.system, std::move(prototype));
-  impl.webhooks.dispatcher = spawn_webhook_dispatcher(
-      impl.system, WebhookDispatcherConfig{&log, &models.webhooks(), &models.deliveries(),
-                                           &database, impl.webhooks.registry});
-  impl.webhooks.relay = &relay;
-  relay.connect([dispatcher = impl.webhooks.dispatcher](std::uint64_t last) {
+  prototype.idle_after = options.idle_after;
+  webhooks.registry = spawn_webhook_registry(system, std::move(prototype));
+  webhooks.dispatcher = spawn_webhook_dispatcher(
+      system, WebhookDispatcherConfig{&log, &models.webhooks(), &models.deliveries(),
+                                      config.database, webhooks.registry});
+  webhooks.relay = config.relay;
+  webhooks.relay->connect([dispatcher = webhooks.dispatcher](std::uint64_t last) {
     caf::anon_send(dispatcher, committed_atom_v, last);
   });
   return base::ok_status();
@@ -370,18 +406,18 @@ void Service::rotate_webhook_secret(events::RotateWebhookSecret command,
 
 base::Result<std::string> Service::open_secret(const std::string& owner,
                                                const events::SealedSecret& sealed) const {
-  if (!impl_->webhooks.secrets) {
+  if (!impl_->webhook_secrets) {
     return base::Error::unavailable("the secrets key store is not open in this process");
   }
-  return impl_->webhooks.secrets->open(owner, sealed);
+  return impl_->webhook_secrets->open(owner, sealed);
 }
 
 base::Result<events::SealedSecret> Service::seal_response_secret(const std::string& stream,
                                                                  std::string_view plain) {
-  if (!impl_->webhooks.secrets) {
+  if (!impl_->webhook_secrets) {
     return base::Error::unavailable("the secrets key store is not open in this process");
   }
-  return impl_->webhooks.secrets->seal(stream, plain);
+  return impl_->webhook_secrets->seal(stream, plain);
 }
 
 void Service::redeliver(RedeliverWebhook command, Callback<RedeliveryQueued> done) {

@@ -149,7 +149,6 @@ int serve(const std::vector<std::string>& args) {
   runtime_options.memory = *memory;
 
   const auto runner_options = runner.parsed(values.count("allow-unsandboxed") != 0);
-  std::pair<std::string, std::uint16_t> workers_address;
   if (!workers_listen.empty()) {
     auto parsed = actors::parse_host_port(workers_listen);
     auto usable = parsed ? actors::check_network(network, parsed->first) : parsed.error();
@@ -157,31 +156,29 @@ int serve(const std::vector<std::string>& args) {
       std::cerr << "vouchd: --workers-listen: " << usable.error().message << "\n";
       return 2;
     }
-    workers_address = *parsed;
+    runtime_options.workers = actors::Service::WorkerListener{parsed->first, parsed->second};
     network.enabled = true;
   } else if (runner_options.generator_slots == 0 || runner_options.executor_slots == 0) {
     std::cerr << "vouchd: --generators 0 or --executors 0 need --workers-listen (workers do "
                  "that work)\n";
     return 2;
   }
-  log::info("vouchd", raise_open_file_limit());
-  auto runtime = Runtime::open(
-      data, [&] { return prepare_runner(data, runner_options); }, runtime_options);
-  if (!runtime) {
-    log::error("vouchd", runtime.error().message);
-    return 1;
-  }
-  auto imports = import_settings(import_options, values, (*runtime)->service->runner().work_root);
+  auto imports = import_settings(import_options, values);
   if (!imports) {
-    log::error("vouchd", imports.error().message);
+    std::cerr << "vouchd: " << imports.error().message << "\n";
     return 2;
   }
   // An upload may be as large as the snapshot it expands to.
   server_options.large_body = http::is_import_upload;
   server_options.large_body_limit = imports->limits.max_bytes;
-  (*runtime)->service->configure_imports(std::move(imports).value(), *(*runtime)->snapshots);
-  if (auto status = (*runtime)->start_webhooks(*webhooks); !status) {
-    log::error("vouchd", status.error().message);
+  runtime_options.imports = std::move(imports).value();
+  runtime_options.webhooks = std::move(webhooks).value();
+
+  log::info("vouchd", raise_open_file_limit());
+  auto runtime = Runtime::open(
+      data, [&] { return prepare_runner(data, runner_options); }, runtime_options);
+  if (!runtime) {
+    log::error("vouchd", runtime.error().message);
     return 1;
   }
   if (!bootstrap(**runtime)) return 1;
@@ -190,14 +187,8 @@ int serve(const std::vector<std::string>& args) {
     log::error("vouchd", admin_socket.error().message);
     return 1;
   }
-  if (network.enabled) {
-    auto port =
-        (*runtime)->service->listen_for_workers(workers_address.first, workers_address.second);
-    if (!port) {
-      log::error("vouchd", port.error().message);
-      return 1;
-    }
-    const auto where = workers_address.first + ":" + std::to_string(*port);
+  if (const auto port = (*runtime)->service->workers_port()) {
+    const auto where = runtime_options.workers->host + ":" + std::to_string(*port);
     std::cout << "workers listening on " << where << std::endl;
     log::info("vouchd", "workers join on " + where +
                             (network.tls() ? " (mutual TLS)" : " (loopback, no TLS)"));
@@ -224,10 +215,11 @@ int serve(const std::vector<std::string>& args) {
   std::cout << "console: http://" << address << "/console/" << std::endl;
   log::info("vouchd", "serving " + data + " on " + address);
   server.run();
-  // The actors stop first, while the Api and the server they answer through
-  // still exist: a request still in flight (past the drain) is answered into
-  // the stopped server, never into freed memory.
-  runtime->reset();
+  // The server has stopped accepting and drained. The runtime stops next
+  // (Runtime::stop(): the service, then the store), while the Api and the
+  // server they answer through still exist: a request still in flight (past
+  // the drain) is answered into the stopped server, never into freed memory.
+  (*runtime)->stop();
   log::info("vouchd", "stopped: drained in-flight requests");
   return 0;
 }

@@ -20,8 +20,7 @@ void add_import_options(po::options_description& options, ImportOptions& values)
 }
 
 base::Result<actors::ImportSettings> import_settings(const ImportOptions& options,
-                                                     const po::variables_map& values,
-                                                     const std::filesystem::path& work_root) {
+                                                     const po::variables_map& values) {
   actors::ImportSettings settings;
   auto allowed = transport::Cidr::parse_all(options.allow_cidrs, "--import-allow-cidr");
   if (!allowed) return std::move(allowed).error();
@@ -33,7 +32,6 @@ base::Result<actors::ImportSettings> import_settings(const ImportOptions& option
   }
   settings.clone_timeout = std::chrono::seconds(options.clone_timeout_s);
   settings.git = on_path("git").value_or(std::filesystem::path());
-  settings.work_root = work_root;
   return settings;
 }
 

@@ -23,9 +23,9 @@ void add_import_options(boost::program_options::options_description& options,
                         ImportOptions& values);
 
 // kInvalid naming the flag when a value is unusable. git is looked up on
-// PATH (none: repository imports answer 503). Clones work below `work_root`.
+// PATH (none: repository imports answer 503). work_root is left to the
+// service (its runner's).
 [[nodiscard]] base::Result<actors::ImportSettings> import_settings(
-    const ImportOptions& options, const boost::program_options::variables_map& values,
-    const std::filesystem::path& work_root);
+    const ImportOptions& options, const boost::program_options::variables_map& values);
 
 }  // namespace vouch::app

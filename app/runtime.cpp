@@ -42,7 +42,7 @@ base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path
     return std::move(status).error();
   }
   runtime->log->add_listener(&runtime->models->projector());
-  // Listens from the start; it tells the webhook dispatcher once start_webhooks() connects it.
+  // Listens from the start; the service connects it to the webhook dispatcher.
   runtime->relay = std::make_unique<actors::CommitRelay>();
   runtime->log->add_listener(runtime->relay.get());
   auto settings = runner();
@@ -55,8 +55,23 @@ base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path
   settings->coverage_reports = runtime->reports.get();
   runtime->snapshots = std::make_unique<store::SnapshotStore>(folder / "snapshots");
   options.service.max_live_projects = options.memory.project_actors;
-  runtime->service = std::make_unique<actors::Service>(
-      *runtime->log, *runtime->models, std::move(settings).value(), options.service);
+  actors::Service::Config config{.log = *runtime->log,
+                                 .models = *runtime->models,
+                                 .runner = std::move(settings).value(),
+                                 .options = options.service,
+                                 .webhook_secrets = runtime->webhook_secrets.get()};
+  if (options.imports) {
+    config.imports =
+        actors::Service::Imports{std::move(*options.imports), runtime->snapshots.get()};
+  }
+  if (options.webhooks) {
+    config.webhooks = actors::Service::Webhooks{std::move(*options.webhooks),
+                                                runtime->database.get(), runtime->relay.get()};
+  }
+  config.workers = std::move(options.workers);
+  auto service = actors::Service::create(std::move(config));
+  if (!service) return std::move(service).error();
+  runtime->service = std::move(service).value();
   return runtime;
 }
 
@@ -82,7 +97,8 @@ base::Status Runtime::open_secrets(const std::filesystem::path& key_file) {
   return base::ok_status();
 }
 
-Runtime::~Runtime() {
+void Runtime::stop() {
+  if (service) service->stop();
   service.reset();
   webhook_secrets.reset();
   keys.reset();
@@ -91,6 +107,7 @@ Runtime::~Runtime() {
   log.reset();
   models.reset();
   database.reset();
+  relay.reset();
 }
 
 base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
@@ -101,11 +118,6 @@ base::Result<actors::IssuedKey> issue_key_and_wait(actors::Service& service,
     promise.set_value(std::move(result));
   });
   return future.get();
-}
-
-base::Status Runtime::start_webhooks(actors::WebhookSettings settings) {
-  settings.secrets = webhook_secrets.get();
-  return service->start_webhooks(settings, *log, *models, *database, *relay);
 }
 
 }  // namespace vouch::app

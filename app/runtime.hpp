@@ -20,10 +20,11 @@
 namespace vouch::app {
 
 // Everything behind a data folder, opened in order: the database, the read
-// models caught up with the log, the log with the projector listening, and
-// the actors. Destroyed in reverse, so queued appends commit before close.
+// models caught up with the log, the secrets, the log with the projector
+// listening, and the service with every subsystem Options names. stop()
+// closes them in the reverse order, so queued appends commit before close.
 struct Runtime {
-  // First, so it is destroyed last: the log tells it of commits until it closes.
+  // The log tells it of commits until it closes.
   std::unique_ptr<actors::CommitRelay> relay;
   std::unique_ptr<store::Database> database;
   std::unique_ptr<store::ReadModels> models;
@@ -44,8 +45,13 @@ struct Runtime {
     actors::Service::Options service;
     // The master key file (serve): opens the key store, seals the plain
     // secrets of an older folder (secrets/plain_secret_migration.hpp) and
-    // destroys the data keys no webhook needs, before anything is served.
+    // destroys the data keys nothing needs, before anything is served.
     std::optional<std::filesystem::path> secrets_key_file;
+    // Serve's subsystems; tools leave them out. Webhooks need
+    // secrets_key_file; the dispatcher catches up from its cursor.
+    std::optional<actors::ImportSettings> imports;  // in <folder>/snapshots
+    std::optional<actors::WebhookSettings> webhooks;
+    std::optional<actors::Service::WorkerListener> workers;
   };
 
   // `runner` says how tests are generated and run; it is asked once the
@@ -58,10 +64,13 @@ struct Runtime {
       const std::filesystem::path& folder, const RunnerFactory& runner) {
     return open(folder, runner, Options{});
   }
-  // Starts webhook delivery (serve only, with secrets_key_file); the
-  // dispatcher catches up from its cursor.
-  [[nodiscard]] base::Status start_webhooks(actors::WebhookSettings settings);
-  ~Runtime();
+  // Closes everything, in this order: the service (Service::stop(): webhook
+  // delivery, the actors, the runners); the secrets, snapshots and reports it
+  // used; the log (queued appends commit), the read models and the database;
+  // last the relay the log told of commits. Idempotent.
+  // REQUIRES: the HTTP server has stopped accepting.
+  void stop();
+  ~Runtime() { stop(); }
 
  private:
   [[nodiscard]] base::Status open_secrets(const std::filesystem::path& key_file);

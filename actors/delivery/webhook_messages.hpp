@@ -10,10 +10,6 @@
 #include "events/event_record.hpp"
 #include "transport/webhook_client.hpp"
 
-namespace vouch::secrets {
-class WebhookSecrets;
-}  // namespace vouch::secrets
-
 // Settings, commands and replies of webhook delivery that are not the webhook
 // aggregate's own (those live in events/webhook.hpp). Plain structs: no CAF.
 namespace vouch::actors {
@@ -25,9 +21,6 @@ struct WebhookSettings {
   double retry_scale = 1.0;                   // --webhook-retry-scale
   std::chrono::milliseconds timeout{15'000};  // --webhook-timeout
   std::string ca_file;                        // --webhook-ca
-  // Seals new secrets and opens them to sign (--secrets-key-file); must
-  // outlive the service.
-  secrets::WebhookSecrets* secrets = nullptr;
 };
 
 // One public event to send to a webhook. The body is built once per event

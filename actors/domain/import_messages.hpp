@@ -35,7 +35,7 @@ struct ImportedSnapshot {
 // How imports reach repositories.
 struct ImportSettings {
   std::filesystem::path git;        // absolute; empty: git imports are refused
-  std::filesystem::path work_root;  // a scratch folder per clone below it
+  std::filesystem::path work_root;  // a scratch folder per clone below it (the runner's)
   bool allow_file_urls = false;     // file:// repositories (tests, local mirrors)
   transport::AddressPolicy policy;  // which addresses an https clone may reach
   std::chrono::seconds clone_timeout{120};
