@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/admin_socket.hpp"
+#include "app/command_line.hpp"
 #include "app/import_options.hpp"
 #include "app/memory_budget.hpp"
 #include "app/open_files.hpp"
@@ -29,19 +30,6 @@ namespace vouch::app {
 namespace {
 
 namespace po = boost::program_options;
-
-// Parses `args` against `options`; prints the problem and returns false on error.
-bool parse(const std::vector<std::string>& args, const po::options_description& options,
-           po::variables_map& values) {
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), values);
-    po::notify(values);
-    return true;
-  } catch (const po::error& error) {
-    std::cerr << "vouchd: " << error.what() << "\n" << options;
-    return false;
-  }
-}
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> out;
@@ -124,7 +112,7 @@ int serve(const std::vector<std::string>& args) {
   std::string given_key_file;
   add_secrets_key_option(options, given_key_file);
   po::variables_map values;
-  if (!parse(args, options, values)) return 2;
+  if (!parse_command_line(args, options, values)) return 2;
   auto key_file = secrets_key_file(given_key_file);
   if (!key_file) {
     std::cerr << "vouchd: " << key_file.error().message << "\n";
@@ -233,7 +221,7 @@ int create_key(const std::vector<std::string>& args) {
       "scopes", po::value(&scopes)->required(), "comma-separated scopes")("name", po::value(&name),
                                                                           "a label for the key");
   po::variables_map values;
-  if (!parse(args, options, values)) return 2;
+  if (!parse_command_line(args, options, values)) return 2;
   const auto parsed_plan = events::parse_plan(plan);
   if (!parsed_plan) {
     std::cerr << "vouchd: --plan must be free, pro or enterprise\n";
@@ -272,7 +260,7 @@ int replay(const std::vector<std::string>& args) {
       "public", "print only public events, in their published form (for auditors)")(
       "account", po::value<std::string>(), "with --public: only this account's events");
   po::variables_map values;
-  if (!parse(args, options, values)) return 2;
+  if (!parse_command_line(args, options, values)) return 2;
   if (!std::filesystem::exists(data)) {
     std::cerr << "vouchd: no data folder " << data << "\n";
     return 1;

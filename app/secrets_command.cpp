@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "app/command_line.hpp"
 #include "secrets/key_store.hpp"
 #include "secrets/master_key.hpp"
 #include "store/database.hpp"
@@ -31,13 +32,7 @@ int rotate_master_key(const std::vector<std::string>& args) {
       "new-key-file", po::value(&new_file)->required(),
       "the new master key (created with mode 0600 when missing)");
   po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    std::cerr << "vouchd: " << error.what() << "\n" << options;
-    return 2;
-  }
+  if (!parse_command_line(args, options, values)) return 2;
   if (!std::filesystem::exists(data)) {
     std::cerr << "vouchd: no data folder " << data << "\n";
     return 1;

@@ -4,29 +4,15 @@
 #include <iostream>
 
 #include "app/admin_socket.hpp"
+#include "app/command_line.hpp"
 #include "app/commands.hpp"
 #include "store/backup.hpp"
 #include "store/database.hpp"
 #include "store/log_repair.hpp"
 
 namespace vouch::app {
-namespace {
 
 namespace po = boost::program_options;
-
-bool parse_args(const std::vector<std::string>& args, const po::options_description& options,
-                po::variables_map& values) {
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), values);
-    po::notify(values);
-    return true;
-  } catch (const po::error& error) {
-    std::cerr << "vouchd: " << error.what() << "\n" << options;
-    return false;
-  }
-}
-
-}  // namespace
 
 int repair(const std::vector<std::string>& args) {
   std::string data;
@@ -34,7 +20,7 @@ int repair(const std::vector<std::string>& args) {
   options.add_options()("data", po::value(&data)->required(), "data folder (vouchd stopped)")(
       "dry-run", "explain what differs without changing anything");
   po::variables_map values;
-  if (!parse_args(args, options, values)) return 2;
+  if (!parse_command_line(args, options, values)) return 2;
   if (!std::filesystem::exists(data)) {
     std::cerr << "vouchd: no data folder " << data << "\n";
     return 1;
@@ -81,7 +67,7 @@ int backup(const std::vector<std::string>& args) {
   options.add_options()("data", po::value(&data)->required(), "data folder (vouchd may run on it)")(
       "to", po::value(&to)->required(), "a folder that does not exist yet");
   po::variables_map values;
-  if (!parse_args(args, options, values)) return 2;
+  if (!parse_command_line(args, options, values)) return 2;
   if (!std::filesystem::exists(data)) {
     std::cerr << "vouchd: no data folder " << data << "\n";
     return 1;

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "actors/cluster/worker_node.hpp"
+#include "app/command_line.hpp"
 #include "app/commands.hpp"
 #include "app/runner_options.hpp"
 #include "app/runner_setup.hpp"
@@ -53,13 +54,7 @@ int worker(const std::vector<std::string>& args) {
   add_runner_options(options, runner);
   add_worker_tls_options(options, network);
   po::variables_map values;
-  try {
-    po::store(po::command_line_parser(args).options(options).run(), values);
-    po::notify(values);
-  } catch (const po::error& error) {
-    std::cerr << "vouchd: " << error.what() << "\n" << options;
-    return 2;
-  }
+  if (!parse_command_line(args, options, values)) return 2;
   auto server = actors::parse_host_port(connect);
   auto usable = server ? actors::check_network(network, server->first) : server.error();
   if (!usable) {

@@ -95,8 +95,10 @@ std::optional<std::string> check_webhook_url(std::string_view url, bool allow_ht
   return std::nullopt;
 }
 
-base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
-                                         const SealedSecret& sealed, const WebhookRules& rules) {
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const CreateWebhook& command,
+                                               const SealedSecret& sealed,
+                                               const WebhookRules& rules) {
   if (state.webhook) return base::Error::conflict("webhook " + command.id + " already exists");
   std::vector<base::FieldError> errors;
   check_url(command.url, rules, errors);
@@ -149,9 +151,10 @@ base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
 }
 
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
-                                         const RotateWebhookSecret& command,
-                                         const SealedSecret& sealed) {
-  if (!visible_to(state, command.account)) return base::Error::not_found("no webhook " + command.id);
+                                               const RotateWebhookSecret& command,
+                                               const SealedSecret& sealed) {
+  if (!visible_to(state, command.account))
+    return base::Error::not_found("no webhook " + command.id);
   return std::vector<WebhookEvent>{
       WebhookSecretRotated{command.id, sealed, command.at + kSecretOverlapMillis, command.at}};
 }

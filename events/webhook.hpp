@@ -154,14 +154,18 @@ struct WebhookState {
 // kInvalid with field errors, kNotFound for a missing, deleted or foreign
 // webhook, kConflict for a create over an existing id.
 // `sealed` is the command's secret, sealed.
-base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const CreateWebhook& command,
-                                         const SealedSecret& sealed, const WebhookRules& rules);
-base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const UpdateWebhook& command,
-                                         const WebhookRules& rules);
-base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state, const DeleteWebhook& command);
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
-                                         const RotateWebhookSecret& command,
-                                         const SealedSecret& sealed);
+                                               const CreateWebhook& command,
+                                               const SealedSecret& sealed,
+                                               const WebhookRules& rules);
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const UpdateWebhook& command,
+                                               const WebhookRules& rules);
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const DeleteWebhook& command);
+base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
+                                               const RotateWebhookSecret& command,
+                                               const SealedSecret& sealed);
 // No event when the webhook is already inactive or gone.
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
                                                const DisableWebhook& command);

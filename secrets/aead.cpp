@@ -35,7 +35,7 @@ base::Result<Key> Key::random() {
 base::Result<Key> Key::from_bytes(std::string_view text) {
   if (text.size() != kKeyBytes) {
     return base::Error::invalid("a key is " + std::to_string(kKeyBytes) + " bytes, not " +
-                                  std::to_string(text.size()));
+                                std::to_string(text.size()));
   }
   std::array<unsigned char, kKeyBytes> bytes{};
   std::copy(text.begin(), text.end(), bytes.begin());
@@ -94,6 +94,15 @@ base::Result<std::string> open(const Key& key, std::string_view sealed, std::str
         "the sealed value does not authenticate (another key, another binding, or altered bytes)");
   }
   return plain;
+}
+
+std::string binding(std::string_view label, std::initializer_list<std::string_view> names) {
+  std::string out(label);
+  for (const auto name : names) {
+    out.push_back('\0');
+    out.append(name);
+  }
+  return out;
 }
 
 }  // namespace vouch::secrets

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -41,11 +42,16 @@ class Key {
 // `plain` encrypted under `key` with a fresh random nonce, authenticated with
 // `aad`: nonce, ciphertext and tag, in that order. kInternal when OpenSSL fails.
 [[nodiscard]] base::Result<std::string> seal(const Key& key, std::string_view plain,
-                                               std::string_view aad);
+                                             std::string_view aad);
 
 // The plain text of `sealed` (as seal() makes it), or kInvalid when it does
 // not authenticate: another key, another `aad`, or altered bytes.
 [[nodiscard]] base::Result<std::string> open(const Key& key, std::string_view sealed,
-                                               std::string_view aad);
+                                             std::string_view aad);
+
+// The associated data that binds a sealed value to where it belongs: a
+// versioned label and the names it belongs to, each ended by a NUL byte, so
+// that a value copied under another name does not open.
+std::string binding(std::string_view label, std::initializer_list<std::string_view> names);
 
 }  // namespace vouch::secrets

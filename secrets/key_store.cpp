@@ -11,6 +11,7 @@
 #include "events/json_access.hpp"
 #include "events/webhook_signature.hpp"
 #include "log/log.hpp"
+#include "secrets/compaction.hpp"
 #include "secrets/master_key.hpp"
 
 namespace vouch::secrets {
@@ -23,18 +24,11 @@ constexpr std::string_view kCheckKey = "master-key-check";
 constexpr std::string_view kCheckText = "vouch master key";
 constexpr std::string_view kCheckBinding = "vouch.master-key-check.v1";
 
-std::string record_key(std::string_view id) { return std::string(kKeyPrefix) + std::string(id); }
+// The label of a wrapped data key's binding (aead.hpp): the key's id and its owner, so that a
+// wrapped key copied under another id or owner does not open.
+constexpr std::string_view kWrapBinding = "vouch.data-key.v1";
 
-// What a wrapping is bound to: the key's id and its owner, so that a wrapped
-// key copied under another id or owner does not open.
-std::string wrap_binding(std::string_view id, std::string_view owner) {
-  std::string out("vouch.data-key.v1");
-  out.push_back('\0');
-  out.append(id);
-  out.push_back('\0');
-  out.append(owner);
-  return out;
-}
+std::string record_key(std::string_view id) { return std::string(kKeyPrefix) + std::string(id); }
 
 struct Record {
   std::string owner;
@@ -43,9 +37,9 @@ struct Record {
 };
 
 base::Result<std::string> encode_record(const Key& master, std::string_view id,
-                                          std::string_view owner, base::Millis created,
-                                          const Key& key) {
-  auto wrapped = seal(master, key.view(), wrap_binding(id, owner));
+                                        std::string_view owner, base::Millis created,
+                                        const Key& key) {
+  auto wrapped = seal(master, key.view(), binding(kWrapBinding, {id, owner}));
   if (!wrapped) return std::move(wrapped).error();
   return boost::json::serialize(boost::json::object{
       {"owner", owner}, {"created", created}, {"wrapped", events::base64_encode(*wrapped)}});
@@ -63,7 +57,7 @@ base::Result<Record> decode_record(std::string_view text) {
 
 base::Error storage_error(const rocksdb::Status& status, std::string_view what) {
   return base::Error::internal("the key store cannot " + std::string(what) + ": " +
-                                 status.ToString());
+                               status.ToString());
 }
 
 }  // namespace
@@ -142,9 +136,9 @@ base::Result<Key> KeyStore::find(std::string_view id, std::string_view owner) co
   if (!record) return std::move(record).error();
   if (record->owner != owner) {
     return base::Error::invalid("the data key " + std::string(id) + " is not " +
-                                  std::string(owner) + "'s");
+                                std::string(owner) + "'s");
   }
-  auto bytes = secrets::open(master_, record->wrapped, wrap_binding(id, owner));
+  auto bytes = secrets::open(master_, record->wrapped, binding(kWrapBinding, {id, owner}));
   if (!bytes) return std::move(bytes).error();
   auto key = Key::from_bytes(*bytes);
   OPENSSL_cleanse(bytes->data(), bytes->size());
@@ -198,23 +192,11 @@ base::Result<std::size_t> KeyStore::rewrap(const Key& next) {
 }
 
 base::Status KeyStore::purge() {
-  auto& db = database_.db();
-  std::vector<rocksdb::ColumnFamilyHandle*> families{db.DefaultColumnFamily(), database_.events(),
-                                                     database_.streams(), database_.views(),
-                                                     database_.secrets()};
-  rocksdb::FlushOptions flush;
-  flush.wait = true;
-  if (auto status = db.Flush(flush, families); !status.ok()) return storage_error(status, "flush");
-  rocksdb::CompactRangeOptions compact;
-  compact.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  if (auto status = db.CompactRange(compact, database_.secrets(), nullptr, nullptr); !status.ok()) {
-    return storage_error(status, "compact");
-  }
-  return base::ok_status();
+  return flush_and_compact(database_, {database_.secrets()}, "the key store");
 }
 
 base::Result<std::unique_ptr<KeyStore>> open_key_store(store::Database& database,
-                                                         const std::filesystem::path& key_file) {
+                                                       const std::filesystem::path& key_file) {
   if (auto outside = check_outside_data_folder(key_file, database.folder()); !outside) {
     return std::move(outside).error();
   }

@@ -32,7 +32,7 @@ class KeyStore {
   // value sealed under `master`. kInvalid when the folder's check value does
   // not open under `master`: its keys were wrapped by another master key.
   [[nodiscard]] static base::Result<std::unique_ptr<KeyStore>> open(store::Database& database,
-                                                                      Key master);
+                                                                    Key master);
   // Whether a master key was ever recorded for the folder.
   [[nodiscard]] static base::Result<bool> has_master_key(const store::Database& database);
 

@@ -38,7 +38,7 @@ base::Result<std::filesystem::path> default_master_key_path() {
 }
 
 base::Status check_outside_data_folder(const std::filesystem::path& key_file,
-                                         const std::filesystem::path& data_folder) {
+                                       const std::filesystem::path& data_folder) {
   std::error_code ec;
   const auto key = std::filesystem::weakly_canonical(std::filesystem::absolute(key_file), ec);
   const auto data = std::filesystem::weakly_canonical(std::filesystem::absolute(data_folder), ec);
@@ -47,9 +47,9 @@ base::Status check_outside_data_folder(const std::filesystem::path& key_file,
   const bool inside = !relative.empty() && *relative.begin() != "..";
   if (inside) {
     return base::Error::invalid("the secrets key file " + key_file.string() +
-                                  " is inside the data folder " + data_folder.string() +
-                                  ": keep it elsewhere, so that a copy of the folder does not "
-                                  "carry the key that opens its secrets");
+                                " is inside the data folder " + data_folder.string() +
+                                ": keep it elsewhere, so that a copy of the folder does not "
+                                "carry the key that opens its secrets");
   }
   return base::ok_status();
 }
@@ -61,28 +61,27 @@ base::Result<Key> read_master_key(const std::filesystem::path& path) {
       return base::Error::not_found("the secrets key file " + path.string() + " does not exist");
     }
     return base::Error::invalid("cannot open the secrets key file " + path.string() + ": " +
-                                  errno_text());
+                                errno_text());
   }
   struct stat status {};
   if (::fstat(file.fd, &status) != 0) {
     return base::Error::invalid("cannot stat the secrets key file " + path.string() + ": " +
-                                  errno_text());
+                                errno_text());
   }
   if (!S_ISREG(status.st_mode)) {
-    return base::Error::invalid("the secrets key file " + path.string() +
-                                  " is not a regular file");
+    return base::Error::invalid("the secrets key file " + path.string() + " is not a regular file");
   }
   if ((status.st_mode & 077) != 0) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(status.st_mode & 07777));
     return base::Error::invalid("the secrets key file " + path.string() + " has mode " + mode +
-                                  ": group and others must have no access (chmod 600 " +
-                                  path.string() + ")");
+                                ": group and others must have no access (chmod 600 " +
+                                path.string() + ")");
   }
   if (status.st_size != static_cast<off_t>(kKeyBytes)) {
     return base::Error::invalid("the secrets key file " + path.string() + " holds " +
-                                  std::to_string(status.st_size) + " bytes; a key is exactly " +
-                                  std::to_string(kKeyBytes) + " random bytes");
+                                std::to_string(status.st_size) + " bytes; a key is exactly " +
+                                std::to_string(kKeyBytes) + " random bytes");
   }
   std::string bytes(kKeyBytes, '\0');
   std::size_t read_so_far = 0;
@@ -91,7 +90,7 @@ base::Result<Key> read_master_key(const std::filesystem::path& path) {
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
       return base::Error::invalid("cannot read the secrets key file " + path.string() + ": " +
-                                    (got < 0 ? errno_text() : "it is shorter than it says"));
+                                  (got < 0 ? errno_text() : "it is shorter than it says"));
     }
     read_so_far += static_cast<std::size_t>(got);
   }
@@ -107,7 +106,7 @@ base::Result<Key> create_master_key(const std::filesystem::path& path) {
     std::filesystem::create_directories(parent, ec);
     if (ec) {
       return base::Error::invalid("cannot create " + parent.string() +
-                                    " for the secrets key: " + ec.message());
+                                  " for the secrets key: " + ec.message());
     }
     std::filesystem::permissions(parent, std::filesystem::perms::owner_all, ec);
   }
@@ -116,7 +115,7 @@ base::Result<Key> create_master_key(const std::filesystem::path& path) {
   Descriptor file{::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)};
   if (file.fd < 0) {
     return base::Error::invalid("cannot create the secrets key file " + path.string() + ": " +
-                                  errno_text());
+                                errno_text());
   }
   const auto bytes = key->view();
   std::size_t written = 0;
@@ -127,7 +126,7 @@ base::Result<Key> create_master_key(const std::filesystem::path& path) {
       const auto reason = errno_text();
       ::unlink(path.c_str());
       return base::Error::invalid("cannot write the secrets key file " + path.string() + ": " +
-                                    reason);
+                                  reason);
     }
     written += static_cast<std::size_t>(put);
   }
@@ -135,7 +134,7 @@ base::Result<Key> create_master_key(const std::filesystem::path& path) {
     const auto reason = errno_text();
     ::unlink(path.c_str());
     return base::Error::invalid("cannot sync the secrets key file " + path.string() + ": " +
-                                  reason);
+                                reason);
   }
   // The file's name is durable once its folder is synced.
   Descriptor folder{

@@ -16,7 +16,7 @@ namespace vouch::secrets {
 
 // kInvalid when `key_file` is inside `data_folder` (or is it).
 [[nodiscard]] base::Status check_outside_data_folder(const std::filesystem::path& key_file,
-                                                       const std::filesystem::path& data_folder);
+                                                     const std::filesystem::path& data_folder);
 
 // The key in `path`. kInvalid naming the file and the fix when it is not a
 // regular file, is readable or writable by group or others, or is not

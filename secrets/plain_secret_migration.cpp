@@ -12,6 +12,7 @@
 #include "events/idempotency.hpp"
 #include "events/json_access.hpp"
 #include "events/webhook.hpp"
+#include "secrets/compaction.hpp"
 #include "store/record_codec.hpp"
 
 namespace vouch::secrets {
@@ -126,21 +127,8 @@ base::Result<std::optional<events::RecordedEvent>> migrate(events::RecordedEvent
 }  // namespace
 
 base::Status compact_all(store::Database& database) {
-  auto& db = database.db();
-  std::vector<rocksdb::ColumnFamilyHandle*> families{db.DefaultColumnFamily(), database.events(),
-                                                     database.streams(), database.views(),
-                                                     database.secrets()};
-  rocksdb::FlushOptions flush;
-  flush.wait = true;
-  if (auto status = db.Flush(flush, families); !status.ok()) return storage_error(status, "flush");
-  rocksdb::CompactRangeOptions compact;
-  compact.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
-  for (auto* family : {database.events(), database.views(), database.secrets()}) {
-    if (auto status = db.CompactRange(compact, family, nullptr, nullptr); !status.ok()) {
-      return storage_error(status, "compact");
-    }
-  }
-  return base::ok_status();
+  return flush_and_compact(database, {database.events(), database.views(), database.secrets()},
+                           "sealing plain webhook secrets");
 }
 
 base::Result<MigrationReport> seal_plain_secrets(store::Database& database,

@@ -25,14 +25,13 @@ struct MigrationReport {
 // version, event id, account and time; the webhook events as version 2 with
 // each secret sealed under a new data key, the responses with the secret cut
 // out of the body and sealed beside it (an API key under a new data key of
-// the idempotency stream, and only while the record answers retries). Then flushes and compacts the events,
-// views and secrets column families to their last level, so that no file of
-// the data folder still holds the plain text, and records that the folder is
-// migrated (later calls return at once).
+// the idempotency stream, and only while the record answers retries). Then flushes and compacts the
+// events, views and secrets column families to their last level, so that no file of the data folder
+// still holds the plain text, and records that the folder is migrated (later calls return at once).
 // REQUIRES: nothing reads or appends to the log meanwhile (start-up, before
 // the read models catch up).
 [[nodiscard]] base::Result<MigrationReport> seal_plain_secrets(store::Database& database,
-                                                                 WebhookSecrets& secrets);
+                                                               WebhookSecrets& secrets);
 
 // Flushes every column family, then compacts the events, views and secrets
 // families to their last level: superseded values leave the files.

@@ -20,12 +20,12 @@ class WebhookSecrets {
 
   // `plain` sealed under a new data key of `webhook_id`.
   [[nodiscard]] base::Result<events::SealedSecret> seal(const std::string& webhook_id,
-                                                          std::string_view plain);
+                                                        std::string_view plain);
   // The plain secret: kNotFound when its key was destroyed (the webhook was
   // deleted, or the secret rotated out), kInvalid when it does not
   // authenticate (another webhook's, altered bytes, another master key).
   [[nodiscard]] base::Result<std::string> open(const std::string& webhook_id,
-                                                 const events::SealedSecret& sealed) const;
+                                               const events::SealedSecret& sealed) const;
   // Destroys the data keys `key_ids` (crypto-shredding: what they sealed can
   // no longer be opened). Synced; purge() later clears them from the files.
   [[nodiscard]] base::Status destroy(const std::vector<std::string>& key_ids);

@@ -81,9 +81,7 @@ void hand_over(Self self, DeliverEvents batch) {
 }
 
 // A stored type that changes the webhooks read model.
-bool changes_webhooks(std::string_view type) {
-  return events::is_webhook_event(type);
-}
+bool changes_webhooks(std::string_view type) { return events::is_webhook_event(type); }
 
 // What the dispatcher decodes: events that go to webhooks, and those that
 // change the webhooks (to drop its cache of them).

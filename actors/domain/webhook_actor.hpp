@@ -18,7 +18,7 @@ struct WebhookActorConfig {
   const store::EventLog* log = nullptr;  // streams and events to send; outlives the actors
   const store::DeliveriesView* deliveries = nullptr;
   event_store_actor store;
-  webhook_registry_actor registry;  // told when the actor has been idle for idle_after
+  webhook_registry_actor registry;             // told when the actor has been idle for idle_after
   transport::WebhookClient* client = nullptr;  // outlives the actors
   // Seals each new secret under a fresh data key, opens them to sign, and
   // destroys the keys of a deleted webhook; outlives the actors.

@@ -79,6 +79,15 @@ class WebhookSecrets : public WebhookTest {
     return send(server_->port(), request);
   }
 
+  // A retry of an idempotent POST answers its first response, byte for byte.
+  void expect_retry_answers(const std::string& target, const std::string& body,
+                            const std::string& key, const HttpResponse& first) {
+    auto again = post_idempotent(target, body, key);
+    ASSERT_EQ(again.status, 201u) << again.body;
+    EXPECT_EQ(again.header("idempotent-replayed"), "true");
+    EXPECT_EQ(again.body, first.body);
+  }
+
   // vouchd again on the same folder, delivering to the same receiver.
   void restart() { VouchdTest::start(local_flags()); }
 
@@ -112,10 +121,7 @@ TEST_F(WebhookSecrets, NoFileOfTheDataFolderAndNoReplayHoldsASecret) {
   EXPECT_TRUE(signed_with[1].as_object().at("servicePrevious").as_bool());
 
   // A retry of the idempotent creation answers the first response, secret included.
-  auto again = post_idempotent("/v1/webhooks", body, "create-kept");
-  ASSERT_EQ(again.status, 201u) << again.body;
-  EXPECT_EQ(again.header("idempotent-replayed"), "true");
-  EXPECT_EQ(again.body, created.body);
+  expect_retry_answers("/v1/webhooks", body, "create-kept", created);
 
   // Restarted (the start-up sweep and compaction run), then stopped.
   ASSERT_EQ(server_->terminate(), 0);
@@ -150,10 +156,7 @@ TEST_F(WebhookSecrets, AnIdempotentKeyIssueKeepsTheNewApiKeySealedAndAnswersItsR
   ASSERT_EQ(issued.status, 201u) << issued.body;
   const auto api_key = str(json(issued)["key"]);
   ASSERT_EQ(api_key.rfind("vk_", 0), 0u) << api_key;
-  auto again = post_idempotent("/v1/keys", body, "issue-acme");
-  ASSERT_EQ(again.status, 201u) << again.body;
-  EXPECT_EQ(again.header("idempotent-replayed"), "true");
-  EXPECT_EQ(again.body, issued.body);
+  expect_retry_answers("/v1/keys", body, "issue-acme", issued);
 
   // The start-up sweep keeps the key while the record answers retries.
   ASSERT_EQ(server_->terminate(), 0);
@@ -210,8 +213,12 @@ TEST_F(WebhookSecrets, ADeletedWebhooksSecretCanNoLongerBeOpened) {
 TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
   start(local_flags());  // bootstraps the admin account
   ASSERT_EQ(server_->terminate(), 0);
-  const std::string plain = "whsec_" + std::string("UGxhaW5TZWNyZXRPZkFuT2xkRm9sZGVyISE=");
-  const std::string id = "whk_plainold";
+  // Shaped as the code before sealing answered them (the OpenAPI check reads
+  // the replayed answers too): 24 random bytes in base64, ids of 24 hex digits.
+  const std::string plain = "whsec_" + std::string("UGxhaW5TZWNyZXRPZkFuT2xkRm9sZGVy");
+  const std::string id = base::new_id(base::kWebhookIdPrefix);
+  const std::string key_id = base::new_id("key_");
+  const std::string created_at = "2026-11-20T10:00:00.000Z";
   const std::string url = receiver_url("old");
   const std::string create_body = R"({"url":")" + url + R"(","events":["*"]})";
   // New API keys in the recorded responses of idempotent POST /v1/keys: one
@@ -245,7 +252,9 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
     response.status = 201;
     response.content_type = "application/json";
     response.headers = {{"Location", "/v1/webhooks/" + id}};
-    response.body = R"({"id":")" + id + R"(","url":")" + url + R"(","secret":")" + plain + R"("})";
+    response.body = R"({"id":")" + id + R"(","url":")" + url +
+                    R"(","events":["*"],"description":"","active":true,"created":")" + created_at +
+                    R"(","updated":")" + created_at + R"(","secret":")" + plain + R"("})";
     response.at = now;
     const auto recorded = events::encode(events::IdempotentResponseRecorded{response});
     ASSERT_TRUE(log.append({events::idempotency_stream("admin", "create-old"),
@@ -260,8 +269,10 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
       issued.fingerprint = events::request_fingerprint("POST", "/v1/keys", issue_body);
       issued.status = 201;
       issued.content_type = "application/json";
-      issued.headers = {{"Location", "/v1/keys/key_old"}};
-      issued.body = R"({"id":"key_old","key":")" + plain_key + R"(","account":"acme"})";
+      issued.headers = {{"Location", "/v1/keys/" + key_id}};
+      issued.body = R"({"id":")" + key_id + R"(","key":")" + plain_key +
+                    R"(","account":"acme","plan":"free","scopes":["projects:read"],"name":"",)" +
+                    R"("created":")" + created_at + R"("})";
       issued.at = at;
       const auto encoded = events::encode(events::IdempotentResponseRecorded{issued});
       return log

@@ -120,7 +120,8 @@ TEST(Webhook, AnotherAccountsOrADeletedWebhookIsNotFound) {
   auto deleted = decide(state, DeleteWebhook{"whk_1", "acme", 5});
   ASSERT_TRUE(deleted.ok());
   const auto gone = evolve(state, deleted->front());
-  EXPECT_EQ(decide(gone, DeleteWebhook{"whk_1", "acme", 6}).error().code, base::ErrorCode::kNotFound);
+  EXPECT_EQ(decide(gone, DeleteWebhook{"whk_1", "acme", 6}).error().code,
+            base::ErrorCode::kNotFound);
   EXPECT_EQ(decide(gone, RotateWebhookSecret{"whk_1", "acme", "whsec_two", 7}, kTwo).error().code,
             base::ErrorCode::kNotFound);
 }

@@ -100,7 +100,19 @@ const INSTANCE_TYPES = {
   Buffer: 'buffer',
 };
 
+// String methods whose result is the string itself up to case and surrounding spaces.
+const NORMALIZING_STRING_METHODS = [
+  'toLowerCase',
+  'toUpperCase',
+  'toLocaleLowerCase',
+  'toLocaleUpperCase',
+  'trim',
+  'trimStart',
+  'trimEnd',
+];
+
 module.exports = {
+  NORMALIZING_STRING_METHODS,
   STRING_METHODS,
   ARRAY_METHODS,
   SHARED_METHODS,

@@ -5,18 +5,11 @@
 // any element). Local variables that alias a parameter (or part of one) are followed.
 
 const walk = require('acorn-walk');
+const { NORMALIZING_STRING_METHODS } = require('./builtins');
 const { staticKeyName } = require('./declarations');
 
-// String methods whose result is the value itself, up to case and surrounding spaces.
-const NORMALIZING_METHODS = new Set([
-  'toLowerCase',
-  'toUpperCase',
-  'toLocaleLowerCase',
-  'toLocaleUpperCase',
-  'trim',
-  'trimStart',
-  'trimEnd',
-]);
+// Calls on a parameter that read the parameter itself (a string up to case and spaces).
+const NORMALIZING_METHODS = new Set(NORMALIZING_STRING_METHODS);
 
 // Paths are arrays: [parameterIndex, 'prop', '[]', ...].
 class ParameterScope {

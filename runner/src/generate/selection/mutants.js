@@ -7,6 +7,7 @@
 
 const walk = require('acorn-walk');
 const { parseSource } = require('../analysis/parse');
+const { NORMALIZING_STRING_METHODS } = require('../analysis/builtins');
 
 const MAX_MUTANTS = 160;
 
@@ -24,13 +25,7 @@ const ARITHMETIC = { '+': ['-'], '-': ['+'], '*': ['/'], '/': ['*'], '%': ['*'] 
 const LOGICAL = { '&&': ['||'], '||': ['&&'], '??': ['&&'] };
 // Calls whose result is their receiver, changed: dropping the call keeps the program valid.
 const DROPPABLE_METHODS = new Set([
-  'toLowerCase',
-  'toUpperCase',
-  'toLocaleLowerCase',
-  'toLocaleUpperCase',
-  'trim',
-  'trimStart',
-  'trimEnd',
+  ...NORMALIZING_STRING_METHODS,
   'sort',
   'reverse',
   'slice',
