@@ -242,9 +242,9 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
         R"(","previousSecret":"","previousSecretUntil":0})";
     ASSERT_TRUE(
         log->append({events::webhook_stream(id),
-                    0,
-                    {events::NewEvent{base::new_id("evt"), std::string(events::kWebhookCreatedV1),
-                                      "admin", now, created}}})
+                     0,
+                     {events::NewEvent{base::new_id("evt"), std::string(events::kWebhookCreatedV1),
+                                       "admin", now, created}}})
             .ok());
     events::IdempotentResponse response;
     response.key = "create-old";
@@ -257,10 +257,10 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
                     R"(","updated":")" + created_at + R"(","secret":")" + plain + R"("})";
     response.at = now;
     const auto recorded = events::encode(events::IdempotentResponseRecorded{response});
-    ASSERT_TRUE(log.append({events::idempotency_stream("admin", "create-old"),
-                            0,
-                            {events::NewEvent{base::new_id("evt"), recorded.type, "admin", now,
-                                              recorded.data}}})
+    ASSERT_TRUE(log->append({events::idempotency_stream("admin", "create-old"),
+                             0,
+                             {events::NewEvent{base::new_id("evt"), recorded.type, "admin", now,
+                                               recorded.data}}})
                     .ok());
     const auto record_issue = [&](const std::string& key, const std::string& plain_key,
                                   base::Millis at) {
@@ -276,7 +276,7 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
       issued.at = at;
       const auto encoded = events::encode(events::IdempotentResponseRecorded{issued});
       return log
-          .append(
+          ->append(
               {events::idempotency_stream("admin", key),
                0,
                {events::NewEvent{base::new_id("evt"), encoded.type, "admin", at, encoded.data}}})
