@@ -90,9 +90,11 @@ void add_storage(std::vector<MetricFamily>& families, const store::StorageHealth
         "1 while the data folder takes writes, 0 while they are refused (degraded)",
         storage.writable ? 1 : 0},
        {"vouch_storage_out_of_space",
-        "1 while writes are refused because the data folder's disk is full",
+        "1 while writes are refused because the data folder's disk is full, or too full to write "
+        "safely",
         storage.out_of_space ? 1 : 0},
-       {"vouch_storage_faults_total", "times writes stopped after a failed write or a storage error",
+       {"vouch_storage_faults_total",
+        "times writes stopped: a disk too full to write safely, a failed write or a storage error",
         storage.faults},
        {"vouch_storage_recoveries_total", "times writes resumed after a fault", storage.recoveries},
        {"vouch_storage_info_log_lines_dropped_total",

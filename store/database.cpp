@@ -54,6 +54,10 @@ constexpr unsigned kRetryAfterSeconds = 5;
 // write-ahead log): a new MANIFEST, OPTIONS and log lines.
 constexpr std::uint64_t kResumeMarginBytes = 4 << 20;
 
+// How long DB::Resume() may run before health() says it is stuck (see
+// Database::try_resume()).
+constexpr std::chrono::seconds kResumeLimit{30};
+
 // A failure of the storage (as opposed to a refused request, e.g. a batch
 // too large): it closes the gate.
 bool is_storage_fault(const rocksdb::Status& status) {
@@ -108,8 +112,9 @@ base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::pa
   // writing on the write-ahead log that failed.
   options.max_bgerror_resume_count = 0;
   auto cache = rocksdb::NewLRUCache(database_options.memory.cache_bytes);
-  options.write_buffer_manager = std::make_shared<rocksdb::WriteBufferManager>(
+  auto write_buffers = std::make_shared<rocksdb::WriteBufferManager>(
       database_options.memory.write_buffer_bytes, cache);
+  options.write_buffer_manager = write_buffers;
   // Reads (auth, GETs) hit small hot keys; a bloom filter keeps misses cheap.
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
@@ -156,7 +161,9 @@ base::Result<std::unique_ptr<Database>> Database::open(const std::filesystem::pa
                                  status.ToString());
   }
   database->db_.reset(raw);
+  database->wal_preallocation_bytes_ = cf_options.write_buffer_size * 11 / 10;
   database->cache_ = std::move(cache);
+  database->write_buffers_ = std::move(write_buffers);
   database->info_log_ = std::move(info_log).value();
   database->recovery_ = std::thread([db = database.get()] { db->run_recovery(); });
   return database;
@@ -166,10 +173,8 @@ Database::MemoryUse Database::memory_use() const {
   MemoryUse use;
   use.cache_bytes = cache_->GetUsage();
   use.cache_capacity = cache_->GetCapacity();
-  if (const auto& write_buffers = db_->GetDBOptions().write_buffer_manager) {
-    use.memtable_bytes = write_buffers->memory_usage();
-    use.memtable_limit = write_buffers->buffer_size();
-  }
+  use.memtable_bytes = write_buffers_->memory_usage();
+  use.memtable_limit = write_buffers_->buffer_size();
   return use;
 }
 
@@ -186,6 +191,11 @@ Database::~Database() {
 }
 
 base::Status Database::write(const rocksdb::WriteOptions& options, rocksdb::WriteBatch& batch) {
+  // Checked before the lock too, so that no writer waits for a recovery.
+  if (!writable_.load(std::memory_order_acquire) || !has_room_to_write()) {
+    const std::lock_guard state(state_mutex_);
+    return refusal();
+  }
   const std::shared_lock lock(write_mutex_);
   if (!writable_.load(std::memory_order_acquire)) {
     const std::lock_guard state(state_mutex_);
@@ -224,19 +234,28 @@ base::Status Database::write(const rocksdb::WriteOptions& options, rocksdb::Writ
 StorageHealth Database::health() const {
   const std::lock_guard lock(state_mutex_);
   auto health = health_;
+  health.problem = problem();
   health.info_log_lines_dropped = info_log_->dropped_lines();
   return health;
+}
+
+std::string Database::problem() const {
+  if (resuming_since_ && std::chrono::steady_clock::now() - *resuming_since_ > kResumeLimit) {
+    return health_.problem + "; RocksDB's recovery (DB::Resume) has not finished after " +
+           std::to_string(kResumeLimit.count()) + " s: restart vouchd to resume writes";
+  }
+  return health_.problem;
 }
 
 base::Error Database::refusal() const {
   if (health_.out_of_space) {
     return base::Error::insufficient_storage(
-        "the data folder's disk is full (" + health_.problem +
+        "the data folder's disk is full (" + problem() +
             "); writes resume by themselves once space is freed",
         kRetryAfterSeconds);
   }
   return base::Error::unavailable(
-      "the data folder cannot be written (" + health_.problem + "); writes resume once it recovers",
+      "the data folder cannot be written (" + problem() + "); writes resume once it recovers",
       kRetryAfterSeconds);
 }
 
@@ -250,6 +269,7 @@ void Database::record_fault(const rocksdb::Status& status, bool wal) {
   {
     const std::lock_guard lock(state_mutex_);
     wal_failed_ = wal_failed_ || wal;
+    rocksdb_failed_ = true;
     if (!writable_.load(std::memory_order_acquire)) return;
     writable_.store(false, std::memory_order_release);
     health_.writable = false;
@@ -282,10 +302,35 @@ void Database::run_recovery() {
 std::uint64_t Database::resume_reserve() const {
   // Everything in the memtables is flushed, and the next write-ahead log is
   // preallocated at 1.1 times a memtable's size (RocksDB's default).
-  std::uint64_t memtables = 0;
-  db_->GetAggregatedIntProperty("rocksdb.cur-size-all-mem-tables", &memtables);
-  const std::uint64_t wal = db_->GetOptions(events()).write_buffer_size * 11 / 10;
-  return memtables + wal + kResumeMarginBytes;
+  return write_buffers_->memory_usage() + wal_preallocation_bytes_ + kResumeMarginBytes;
+}
+
+bool Database::has_room_to_write() {
+  std::uint64_t free = 0;
+  // Unknown: the write goes ahead, and a failure closes the gate.
+  if (!db_->GetEnv()->GetFreeSpace(folder_.string(), &free).ok()) return true;
+  const auto reserve = resume_reserve();
+  if (free >= reserve) return true;
+  {
+    const std::lock_guard lock(state_mutex_);
+    health_.free_bytes = free;
+    health_.resume_reserve_bytes = reserve;
+    if (!writable_.load(std::memory_order_acquire)) return false;
+    writable_.store(false, std::memory_order_release);
+    health_.writable = false;
+    health_.out_of_space = true;
+    health_.problem = "only " + std::to_string(free >> 20) +
+                      " MiB free on the data folder's disk, below the " +
+                      std::to_string(reserve >> 20) + " MiB kept for RocksDB";
+    ++health_.faults;
+    last_resume_problem_.clear();
+  }
+  recovery_wake_.notify_one();
+  log::error("store", "writes to the data folder stopped before the disk is full: " +
+                          std::to_string(free >> 20) + " MiB free, " +
+                          std::to_string(reserve >> 20) +
+                          " MiB needed; reads go on, and writes resume once space is freed");
+  return false;
 }
 
 bool Database::has_room_to_resume() {
@@ -301,13 +346,17 @@ bool Database::has_room_to_resume() {
 
 void Database::try_resume() {
   const std::unique_lock writes(write_mutex_);
+  bool resume = false;
   {
     // Nothing switches the write-ahead log between the failure and Resume()
     // (RocksDB refuses writes meanwhile): the current one is the one that failed.
     const std::lock_guard lock(state_mutex_);
     if (wal_failed_ && !failed_wal_) failed_wal_ = current_wal();
+    // Stopped before the disk was full, RocksDB has nothing to resume from.
+    resume = rocksdb_failed_;
+    if (resume) resuming_since_ = std::chrono::steady_clock::now();
   }
-  auto status = db_->Resume();
+  auto status = resume ? db_->Resume() : rocksdb::Status::OK();
   std::string problem;
   bool needs_restart = false;
   if (!status.ok()) {
@@ -319,12 +368,13 @@ void Database::try_resume() {
   } else {
     const std::lock_guard lock(state_mutex_);
     const auto wal = current_wal();
-    if (wal_failed_ && (!wal || !failed_wal_ || *wal == *failed_wal_)) {
+    if (resume && wal_failed_ && (!wal || !failed_wal_ || *wal == *failed_wal_)) {
       problem = "the write-ahead log that failed is still in use; restart vouchd to resume writes";
       needs_restart = true;
     }
   }
   const std::lock_guard lock(state_mutex_);
+  resuming_since_.reset();
   if (!problem.empty()) {
     if (needs_restart) health_.problem = problem;
     if (problem != last_resume_problem_) {
@@ -334,6 +384,7 @@ void Database::try_resume() {
     return;
   }
   wal_failed_ = false;
+  rocksdb_failed_ = false;
   failed_wal_.reset();
   health_.writable = true;
   health_.out_of_space = false;

@@ -24,6 +24,7 @@ class ColumnFamilyHandle;
 class Env;
 class Status;
 class WriteBatch;
+class WriteBufferManager;
 struct WriteOptions;
 }  // namespace rocksdb
 
@@ -54,15 +55,20 @@ struct StorageHealth {
 //             a key can be destroyed
 // Thread-safe, like rocksdb::DB itself. Outlives everything that uses it.
 //
-// Every write goes through write(), the folder's write gate. After the first
+// Every write goes through write(), the folder's write gate. Before a write,
+// the gate checks the disk's free space: below what RocksDB may need next
+// (resume_reserve(): the memtables' flush and a new write-ahead log) it
+// closes as for a full disk, before RocksDB fails; that keeps RocksDB out of
+// its error recovery, which can hang (see try_resume()). After the first
 // failed write or a background error (a full disk, an I/O error) the gate
-// closes: later writes are refused without reaching RocksDB, because
+// closes too: later writes are refused without reaching RocksDB, because
 // RocksDB's write-ahead log must not be appended to again once a write to it
 // failed (Debian's RocksDB asserts on it). Reads go on. A thread of the
 // Database then tries DB::Resume() every `recovery_interval`, after a full
 // disk only once the disk has room for what resuming writes
 // (resume_reserve()); the gate opens again once Resume() succeeded and writes
-// go to a new write-ahead log, and stays closed after a failed one. RocksDB's
+// go to a new write-ahead log, and stays closed after a failed one. Closed
+// for low space alone, it opens once there is room, without Resume(). RocksDB's
 // own automatic recovery is switched off, since it may resume on the failed
 // log. RocksDB resumes from a full disk (a hard error) but not from an I/O
 // error on its write-ahead log (a fatal one): then health() says so, and
@@ -117,8 +123,9 @@ class Database {
   rocksdb::ColumnFamilyHandle* secrets() const { return handles_[4]; }
 
   // Writes `batch` atomically. While the gate is closed: kInsufficientStorage
-  // (507) when the disk is full, else kUnavailable (503), both with a
-  // Retry-After, and RocksDB is not called. A write that fails closes the
+  // (507) when the disk is full (or too full to write safely), else
+  // kUnavailable (503), both with a Retry-After, and RocksDB is not called;
+  // never waits for a recovery. A write that fails closes the
   // gate and returns the same kinds: the batch is not acknowledged (when its
   // fsync failed, it may still be found whole after a restart). Other
   // refusals (not storage faults) are kInternal and leave the gate open.
@@ -151,17 +158,31 @@ class Database {
   // so writes resume only once RocksDB writes to another one.
   void record_fault(const rocksdb::Status& status, bool wal);
   base::Error refusal() const;  // REQUIRES: state_mutex_ held
+  // Why writes are refused, a recovery that is stuck included.
+  std::string problem() const;  // REQUIRES: state_mutex_ held
   std::optional<std::uint64_t> current_wal() const;
   void run_recovery();
   // Whether the disk has room for DB::Resume(): free space (as RocksDB's
   // Env sees it) of at least resume_reserve().
   bool has_room_to_resume();
+  // Whether the disk has room for a write; closes the gate when it has not.
+  bool has_room_to_write();
   std::uint64_t resume_reserve() const;
+  // Opens the gate again: after DB::Resume() when RocksDB failed, else at
+  // once. Debian's RocksDB (7.8) can wait forever in Resume() when a flush
+  // job was scheduled before the failure and ran after it: that job leaves
+  // its request on the flush queue uncounted, and the flush Resume() waits
+  // for is never scheduled. Writers do not wait for it (write() refuses
+  // while the gate is closed), and after kResumeLimit health() says a
+  // restart is needed. The free-space check in write() keeps a full disk
+  // from failing RocksDB's writes in the first place.
   void try_resume();
 
   std::filesystem::path folder_;
   Options options_;
+  std::uint64_t wal_preallocation_bytes_ = 0;  // what a new write-ahead log takes at once
   std::shared_ptr<rocksdb::Cache> cache_;
+  std::shared_ptr<rocksdb::WriteBufferManager> write_buffers_;  // counts the memtables' bytes
   std::shared_ptr<InfoLog> info_log_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // owned; released in the destructor
@@ -173,6 +194,9 @@ class Database {
   mutable std::mutex state_mutex_;  // guards what follows
   StorageHealth health_;
   bool wal_failed_ = false;
+  bool rocksdb_failed_ = false;  // RocksDB holds a background error: resuming needs Resume()
+  // Since when DB::Resume() runs; it may never return (see try_resume()).
+  std::optional<std::chrono::steady_clock::time_point> resuming_since_;
   // The write-ahead log that failed (read before the first Resume()).
   std::optional<std::uint64_t> failed_wal_;
   std::string last_resume_problem_;

@@ -4,14 +4,16 @@
 #include <rocksdb/file_system.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 // RocksDB's file system with faults on demand, as LevelDB's
 // fault_injection_test wraps its Env: from fail() on, appends, syncs and
 // renames (as chosen) answer ENOSPC or EIO the way RocksDB's POSIX file
-// system reports them, until heal(); while ENOSPC is injected, the disk
-// reports no free space. Thread-safe.
+// system reports them, until heal(); report_free() sets the free space the
+// disk reports. Thread-safe.
 namespace vouch::testing {
 
 class FaultyFileSystem : public rocksdb::FileSystemWrapper {
@@ -27,6 +29,11 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
     fault_.store(fault);
   }
   void heal() { fault_.store(Fault::kNone); }
+  // The free space the disk reports from now on (nullopt: the real disk's),
+  // independently of injected faults: a disk may fill before a write fails.
+  void report_free(std::optional<std::uint64_t> bytes) {
+    reported_free_.store(bytes ? static_cast<std::int64_t>(*bytes) : -1);
+  }
   // Faults answered so far.
   int injected() const { return injected_.load(); }
 
@@ -67,11 +74,10 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
     if (status.ok()) *result = std::make_unique<File>(std::move(*result), *this, name);
     return status;
   }
-  // A full disk has no free space: 0 while ENOSPC is injected.
   rocksdb::IOStatus GetFreeSpace(const std::string& path, const rocksdb::IOOptions& options,
                                  uint64_t* free, rocksdb::IODebugContext* dbg) override {
-    if (fault_.load() == Fault::kNoSpace) {
-      *free = 0;
+    if (const auto reported = reported_free_.load(); reported >= 0) {
+      *free = static_cast<uint64_t>(reported);
       return rocksdb::IOStatus::OK();
     }
     return target()->GetFreeSpace(path, options, free, dbg);
@@ -136,6 +142,7 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
   std::atomic<Fault> fault_{Fault::kNone};
   std::atomic<unsigned> operations_{0};
   std::atomic<int> injected_{0};
+  std::atomic<std::int64_t> reported_free_{-1};  // -1: the real disk's
 };
 
 // An Env over `fs`, for Database::Options::env.

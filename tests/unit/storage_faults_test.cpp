@@ -199,6 +199,7 @@ TEST_F(FaultyStore, ResumingWaitsForFreeSpaceAndWritesNothingToAFullDisk) {
   append_acknowledged("before", 5);
   fs_->fail(Fault::kNoSpace, FaultyFileSystem::kAll);
   ASSERT_FALSE(log_->append(request("during", 1)).ok());
+  fs_->report_free(0);
   const auto injected = fs_->injected();
   // Twenty recovery intervals, and as many refused writes.
   for (int i = 0; i < 20; ++i) {
@@ -215,6 +216,39 @@ TEST_F(FaultyStore, ResumingWaitsForFreeSpaceAndWritesNothingToAFullDisk) {
   EXPECT_EQ(health.recoveries, 0u);
 
   fs_->heal();
+  fs_->report_free(std::nullopt);
+  ASSERT_TRUE(wait_until_writable(std::chrono::seconds(20))) << database_->health().problem;
+  EXPECT_EQ(database_->health().recoveries, 1u);
+  append_acknowledged("after", 5);
+  open();
+  EXPECT_EQ(log_->last_position(), 10u);
+  EXPECT_EQ(log_->read_stream("during")->size(), 0u);
+}
+
+// A disk with less free space than RocksDB may need next (a new write-ahead
+// log, the memtables' flush): writes are refused before any reaches the
+// disk, so RocksDB never fails and has nothing to resume from; once space
+// is back, writes go on.
+TEST_F(FaultyStore, ADiskTooFullToWriteSafelyRefusesWritesBeforeRocksDBFails) {
+  append_acknowledged("before", 5);
+  fs_->report_free(1 << 20);
+  fs_->fail(Fault::kNoSpace, FaultyFileSystem::kAll);  // what reached the disk would fail
+  for (int i = 0; i < 5; ++i) {
+    auto refused = log_->append(request("during", i));
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, base::ErrorCode::kInsufficientStorage);
+    EXPECT_EQ(refused.error().retry_after_seconds, 5u);
+  }
+  EXPECT_EQ(fs_->injected(), 0) << "a write reached the nearly full disk";
+  const auto health = database_->health();
+  EXPECT_FALSE(health.writable);
+  EXPECT_TRUE(health.out_of_space);
+  EXPECT_EQ(health.free_bytes, 1u << 20);
+  EXPECT_GT(health.resume_reserve_bytes, 1u << 20);
+  EXPECT_NE(health.problem.find("1 MiB free"), std::string::npos) << health.problem;
+
+  fs_->heal();
+  fs_->report_free(std::nullopt);
   ASSERT_TRUE(wait_until_writable(std::chrono::seconds(20))) << database_->health().problem;
   EXPECT_EQ(database_->health().recoveries, 1u);
   append_acknowledged("after", 5);
