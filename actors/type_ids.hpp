@@ -13,65 +13,50 @@
 
 // Every type and atom that travels in a CAF message, registered once.
 //
-// These messages stay inside one process, so they are allowed without
-// inspect() overloads; the messages that cross nodes (to and from workers,
-// actors/cluster/worker_messages.hpp) have inspect() overloads.
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateProject)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::UpdateProject)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::DeleteProject)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::ImportProject)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Project)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendRequest)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::store::AppendResult)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::base::Error)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssueKey)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::IssuedKey)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RevokeKey)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::GenerateTests)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::StartRun)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::WarmRunner)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RunnerStart)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::GenerationOutcome)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::InstallOutcome)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::GeneratedTest)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::TestRun)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RunReport)
+// The messages of VOUCH_IN_PROCESS_MESSAGES stay inside one process, so they
+// are allowed without inspect() overloads; the messages that cross nodes (to
+// and from workers, actors/cluster/worker_messages.hpp) have inspect()
+// overloads and are registered after them.
+#define VOUCH_IN_PROCESS_MESSAGES(X)    \
+  X(vouch::events::CreateProject)       \
+  X(vouch::events::UpdateProject)       \
+  X(vouch::events::DeleteProject)       \
+  X(vouch::events::ImportProject)       \
+  X(vouch::events::Project)             \
+  X(vouch::store::AppendRequest)        \
+  X(vouch::store::AppendResult)         \
+  X(vouch::base::Error)                 \
+  X(vouch::actors::IssueKey)            \
+  X(vouch::actors::IssuedKey)           \
+  X(vouch::actors::RevokeKey)           \
+  X(vouch::actors::GenerateTests)       \
+  X(vouch::actors::StartRun)            \
+  X(vouch::actors::WarmRunner)          \
+  X(vouch::actors::RunnerStart)         \
+  X(vouch::actors::GenerationOutcome)   \
+  X(vouch::actors::InstallOutcome)      \
+  X(vouch::events::GeneratedTest)       \
+  X(vouch::events::TestRun)             \
+  X(vouch::events::RunReport)           \
+  /* Webhooks. */                       \
+  X(vouch::events::CreateWebhook)       \
+  X(vouch::events::UpdateWebhook)       \
+  X(vouch::events::DeleteWebhook)       \
+  X(vouch::events::RotateWebhookSecret) \
+  X(vouch::events::Webhook)             \
+  X(vouch::actors::DeliverEvents)       \
+  X(vouch::actors::RetryDelivery)       \
+  X(vouch::actors::RedeliverWebhook)    \
+  X(vouch::actors::RedeliveryQueued)    \
+  X(vouch::actors::AttemptFinished)
 
-// Webhooks.
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::CreateWebhook)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::UpdateWebhook)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::DeleteWebhook)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::RotateWebhookSecret)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::events::Webhook)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::DeliverEvents)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RetryDelivery)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliverWebhook)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::RedeliveryQueued)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(vouch::actors::AttemptFinished)
+#define VOUCH_ADD_TYPE_ID(type) CAF_ADD_TYPE_ID(vouch, (type))
+
+VOUCH_IN_PROCESS_MESSAGES(CAF_ALLOW_UNSAFE_MESSAGE_TYPE)
 
 CAF_BEGIN_TYPE_ID_BLOCK(vouch, caf::first_custom_type_id)
 
-CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateProject))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateProject))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::DeleteProject))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::ImportProject))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::Project))
-CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendRequest))
-CAF_ADD_TYPE_ID(vouch, (vouch::store::AppendResult))
-CAF_ADD_TYPE_ID(vouch, (vouch::base::Error))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssueKey))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::IssuedKey))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::RevokeKey))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerateTests))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::StartRun))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::WarmRunner))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunnerStart))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationOutcome))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::InstallOutcome))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::GeneratedTest))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::TestRun))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::RunReport))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::RunEnvironment))
+VOUCH_IN_PROCESS_MESSAGES(VOUCH_ADD_TYPE_ID)
 
 CAF_ADD_ATOM(vouch, vouch::actors, append_atom, "append")
 CAF_ADD_ATOM(vouch, vouch::actors, appended_atom, "appended")
@@ -91,17 +76,8 @@ CAF_ADD_ATOM(vouch, vouch::actors, release_all_atom, "releaseall")
 CAF_ADD_ATOM(vouch, vouch::actors, async_atom, "async")
 CAF_ADD_ATOM(vouch, vouch::actors, progress_atom, "progress")
 
-CAF_ADD_TYPE_ID(vouch, (vouch::events::CreateWebhook))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::UpdateWebhook))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::DeleteWebhook))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::RotateWebhookSecret))
-CAF_ADD_TYPE_ID(vouch, (vouch::events::Webhook))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::DeliverEvents))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::RetryDelivery))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliverWebhook))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::RedeliveryQueued))
-CAF_ADD_TYPE_ID(vouch, (vouch::actors::AttemptFinished))
-// Workers (actors/cluster/): serializable, they cross machines.
+// Workers (actors/cluster/): these cross machines, with inspect() overloads.
+CAF_ADD_TYPE_ID(vouch, (vouch::events::RunEnvironment))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationTask))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::GenerationDone))
 CAF_ADD_TYPE_ID(vouch, (vouch::actors::RunTask))
@@ -124,6 +100,9 @@ CAF_ADD_ATOM(vouch, vouch::actors, flush_atom, "flush")
 
 CAF_END_TYPE_ID_BLOCK(vouch)
 
+#undef VOUCH_ADD_TYPE_ID
+#undef VOUCH_IN_PROCESS_MESSAGES
+
 namespace vouch::actors {
 
 // The typed interfaces between actors. Each actor knows nothing of HTTP.
@@ -135,23 +114,21 @@ using event_store_actor =
                      caf::reacts_to<appended_atom, std::uint64_t, store::AppendResult>,
                      caf::reacts_to<appended_atom, std::uint64_t, base::Error>>;
 
-// One per project: serialises that project's commands.
-using project_actor =
+// What a project takes: its commands, each answered with the project.
+using project_interface =
     caf::typed_actor<caf::replies_to<events::CreateProject>::with<events::Project>,
                      caf::replies_to<events::UpdateProject>::with<events::Project>,
                      caf::replies_to<events::DeleteProject>::with<events::Project>,
-                     caf::replies_to<events::ImportProject>::with<events::Project>,
-                     caf::reacts_to<stop_atom>>;  // from the registry, after the last routed
-                                                  // command
+                     caf::replies_to<events::ImportProject>::with<events::Project>>;
+
+// One per project: serialises that project's commands. stop comes from the
+// registry, after the last routed command.
+using project_actor = project_interface::extend<caf::reacts_to<stop_atom>>;
 
 // Routes project commands to project actors, spawning them on demand and
-// stopping them when idle or when too many are alive.
-using project_registry_actor =
-    caf::typed_actor<caf::replies_to<events::CreateProject>::with<events::Project>,
-                     caf::replies_to<events::UpdateProject>::with<events::Project>,
-                     caf::replies_to<events::DeleteProject>::with<events::Project>,
-                     caf::replies_to<events::ImportProject>::with<events::Project>,
-                     caf::reacts_to<idle_atom>>;  // its own timer: stop the idle ones
+// stopping them when idle or when too many are alive (idle: its own timer,
+// stop the idle ones).
+using project_registry_actor = project_interface::extend<caf::reacts_to<idle_atom>>;
 
 // Serialises account and API-key commands (rare: operator actions).
 using account_actor = caf::typed_actor<caf::replies_to<IssueKey>::with<IssuedKey>,

@@ -81,6 +81,9 @@ async function sweep(spec) {
   row.generated = summary.testsGenerated;
   row.problems = {};
   for (const entry of summary.problems) row.problems[entry.code] = (row.problems[entry.code] || 0) + 1;
+  // The package-wide problems (path `files`: a busy machine, verification cut at the wall limit)
+  // in full, in OUT's JSON.
+  row.packageProblems = summary.problems.filter((entry) => entry.path === 'files').map((entry) => entry.message);
   row.skipped = {};
   for (const entry of summary.skipped || []) row.skipped[entry.reason] = (row.skipped[entry.reason] || 0) + 1;
   if (!summary.testsKept) return row;

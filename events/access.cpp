@@ -1,7 +1,8 @@
 #include "events/access.hpp"
 
+#include <algorithm>
+
 #include "base/overloaded.hpp"
-#include "events/scopes.hpp"
 
 namespace vouch::events {
 namespace {
@@ -13,6 +14,20 @@ std::string account_name_rule() {
 }
 
 }  // namespace
+
+const std::vector<std::string>& known_scopes() {
+  static const std::vector<std::string> kScopes{
+      std::string(kScopeProjectsRead), std::string(kScopeProjectsWrite),
+      std::string(kScopeTestsRead),    std::string(kScopeTestsWrite),
+      std::string(kScopeWebhooksRead), std::string(kScopeWebhooksWrite),
+      std::string(kScopeEventsRead),   std::string(kScopeAdmin)};
+  return kScopes;
+}
+
+bool is_known_scope(std::string_view scope) {
+  const auto& scopes = known_scopes();
+  return std::find(scopes.begin(), scopes.end(), scope) != scopes.end();
+}
 
 bool is_valid_account_name(std::string_view name) {
   if (name.empty() || name.size() > kMaxAccountNameLength) return false;

@@ -2,6 +2,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -20,6 +21,20 @@ inline constexpr std::size_t kMaxAccountNameLength = 64;
 bool is_valid_account_name(std::string_view name);
 // The longest name of an API key.
 inline constexpr std::size_t kMaxKeyNameLength = 200;
+
+// What an API key may grant: each route needs one of these.
+inline constexpr std::string_view kScopeProjectsRead = "projects:read";
+inline constexpr std::string_view kScopeProjectsWrite = "projects:write";
+inline constexpr std::string_view kScopeTestsRead = "tests:read";
+inline constexpr std::string_view kScopeTestsWrite = "tests:write";
+inline constexpr std::string_view kScopeWebhooksRead = "webhooks:read";
+inline constexpr std::string_view kScopeWebhooksWrite = "webhooks:write";
+inline constexpr std::string_view kScopeEventsRead = "events:read";
+// The operator's scope: issues and revokes keys. It does not imply the others.
+inline constexpr std::string_view kScopeAdmin = "admin";
+
+const std::vector<std::string>& known_scopes();
+bool is_known_scope(std::string_view scope);
 
 // --- Account --------------------------------------------------------------
 

@@ -69,40 +69,30 @@ base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
 
 base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
                                                const UpdateProject& command) {
-  if (!visible_to(state, command.account))
-    return base::Error::not_found("no project " + command.id);
+  if (!visible_to(state, command.account)) return no_such("project", command.id);
   std::vector<base::FieldError> errors;
-  if (command.name) check_name(*command.name, errors);
-  if (command.framework) check_framework(*command.framework, errors);
-  if (command.threshold) check_threshold(*command.threshold, errors);
+  const ProjectChanges& asked = command.changes;
+  if (asked.name) check_name(*asked.name, errors);
+  if (asked.framework) check_framework(*asked.framework, errors);
+  if (asked.threshold) check_threshold(*asked.threshold, errors);
   if (!errors.empty()) return base::Error::invalid("the update is not valid", std::move(errors));
 
-  // Only what actually changes is recorded; an update that changes nothing
-  // produces no event (and no webhook).
   const Project& current = *state.project;
-  ProjectUpdated event{command.id, std::nullopt, std::nullopt, std::nullopt, command.at};
-  if (command.name && *command.name != current.name) event.name = command.name;
-  if (command.framework && *command.framework != current.framework) {
-    event.framework = command.framework;
-  }
-  if (command.threshold && *command.threshold != current.threshold) {
-    event.threshold = command.threshold;
-  }
-  if (!event.name && !event.framework && !event.threshold) return std::vector<ProjectEvent>{};
-  return std::vector<ProjectEvent>{std::move(event)};
+  return updated_events<ProjectEvent>(
+      command, ProjectChanges{changed_value(asked.name, current.name),
+                              changed_value(asked.framework, current.framework),
+                              changed_value(asked.threshold, current.threshold)});
 }
 
 base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
                                                const DeleteProject& command) {
-  if (!visible_to(state, command.account))
-    return base::Error::not_found("no project " + command.id);
+  if (!visible_to(state, command.account)) return no_such("project", command.id);
   return std::vector<ProjectEvent>{ProjectDeleted{command.id, command.at}};
 }
 
 base::Result<std::vector<ProjectEvent>> decide(const ProjectState& state,
                                                const ImportProject& command) {
-  if (!visible_to(state, command.account))
-    return base::Error::not_found("no project " + command.id);
+  if (!visible_to(state, command.account)) return no_such("project", command.id);
   return std::vector<ProjectEvent>{ProjectImported{command.id, command.snapshot, command.at}};
 }
 
@@ -114,9 +104,10 @@ ProjectState evolve(ProjectState state, const ProjectEvent& event) {
                  },
                  [&](const ProjectUpdated& updated) {
                    if (!state.project) return;
-                   if (updated.name) state.project->name = *updated.name;
-                   if (updated.framework) state.project->framework = *updated.framework;
-                   if (updated.threshold) state.project->threshold = *updated.threshold;
+                   const ProjectChanges& changes = updated.changes;
+                   if (changes.name) state.project->name = *changes.name;
+                   if (changes.framework) state.project->framework = *changes.framework;
+                   if (changes.threshold) state.project->threshold = *changes.threshold;
                    state.project->updated = updated.at;
                  },
                  [&](const ProjectDeleted& deleted) {

@@ -8,6 +8,7 @@
 #include "base/clock.hpp"
 #include "base/result.hpp"
 #include "events/encoded_event.hpp"
+#include "events/owned_resource.hpp"
 
 // The project aggregate: its commands, events, state and the pure rules that
 // connect them (decide/evolve). Stream: "project-<id>".
@@ -46,21 +47,17 @@ struct CreateProject {
   base::Millis at = 0;
 };
 
-// A partial update: only the fields present change.
-struct UpdateProject {
-  std::string id;
-  std::string account;
+// What an update changes: only the fields present.
+struct ProjectChanges {
   std::optional<std::string> name;
   std::optional<std::string> framework;
   std::optional<double> threshold;
-  base::Millis at = 0;
+
+  bool any() const { return name || framework || threshold; }
 };
 
-struct DeleteProject {
-  std::string id;
-  std::string account;
-  base::Millis at = 0;
-};
+using UpdateProject = Update<ProjectChanges>;
+using DeleteProject = Delete<Project>;
 
 // Where an imported snapshot came from.
 inline constexpr std::string_view kImportUpload = "upload";    // files in a JSON body
@@ -91,18 +88,8 @@ struct ProjectCreated {
   Project project;
 };
 
-struct ProjectUpdated {
-  std::string id;
-  std::optional<std::string> name;
-  std::optional<std::string> framework;
-  std::optional<double> threshold;
-  base::Millis at = 0;
-};
-
-struct ProjectDeleted {
-  std::string id;
-  base::Millis at = 0;
-};
+using ProjectUpdated = Updated<ProjectChanges>;
+using ProjectDeleted = Deleted<Project>;
 
 struct ProjectImported {
   std::string id;

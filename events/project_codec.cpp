@@ -1,5 +1,6 @@
 #include "events/json_access.hpp"
 #include "events/json_fields.hpp"
+#include "events/owned_resource_codec.hpp"
 #include "events/project.hpp"
 #include "events/stored_events.hpp"
 
@@ -21,20 +22,19 @@ constexpr auto kSnapshotFields = std::make_tuple(
     ja::field("source", &SnapshotSummary::source), ja::field("ref", &SnapshotSummary::ref),
     ja::field("commit", &SnapshotSummary::commit));
 
+// What ProjectUpdated changed: only the fields present are stored.
+constexpr auto kProjectChangesFields = std::make_tuple(
+    ja::field("name", &ProjectChanges::name), ja::field("framework", &ProjectChanges::framework),
+    ja::field("threshold", &ProjectChanges::threshold));
+
 // How each project event is stored; an update names only what changed.
 constexpr auto kProjectEvents = std::make_tuple(
     ja::stored_event<ProjectCreated>(
         kProjectCreatedV1,
         std::make_tuple(ja::inline_fields(&ProjectCreated::project, kProjectFields))),
-    ja::stored_event<ProjectUpdated>(
-        kProjectUpdatedV1,
-        std::make_tuple(ja::field("id", &ProjectUpdated::id), ja::field("at", &ProjectUpdated::at),
-                        ja::field("name", &ProjectUpdated::name),
-                        ja::field("framework", &ProjectUpdated::framework),
-                        ja::field("threshold", &ProjectUpdated::threshold))),
-    ja::stored_event<ProjectDeleted>(kProjectDeletedV1,
-                                     std::make_tuple(ja::field("id", &ProjectDeleted::id),
-                                                     ja::field("at", &ProjectDeleted::at))),
+    ja::stored_event<ProjectUpdated>(kProjectUpdatedV1,
+                                     ja::updated_fields<ProjectChanges>(kProjectChangesFields)),
+    ja::stored_event<ProjectDeleted>(kProjectDeletedV1, ja::deleted_fields<Project>()),
     ja::stored_event<ProjectImported>(
         kProjectImportedV1,
         std::make_tuple(ja::field("id", &ProjectImported::id),

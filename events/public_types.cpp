@@ -14,12 +14,13 @@ namespace {
 
 // What changed, in the project's shape.
 boost::json::object project_updated_data(const ProjectUpdated& updated) {
+  const ProjectChanges& changes = updated.changes;
   boost::json::object data{{"id", updated.id}};
-  if (updated.name) data["name"] = *updated.name;
+  if (changes.name) data["name"] = *changes.name;
   boost::json::object config;
-  if (updated.framework) config["framework"] = *updated.framework;
-  if (updated.threshold) {
-    config["coverage"] = boost::json::object{{"threshold", json_number(*updated.threshold)}};
+  if (changes.framework) config["framework"] = *changes.framework;
+  if (changes.threshold) {
+    config["coverage"] = boost::json::object{{"threshold", json_number(*changes.threshold)}};
   }
   if (!config.empty()) data["config"] = std::move(config);
   data["updated"] = base::format_timestamp(updated.at);

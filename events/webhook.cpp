@@ -120,41 +120,32 @@ base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
                                                const UpdateWebhook& command,
                                                const WebhookRules& rules) {
-  if (!visible_to(state, command.account))
-    return base::Error::not_found("no webhook " + command.id);
+  if (!visible_to(state, command.account)) return no_such("webhook", command.id);
   std::vector<base::FieldError> errors;
-  if (command.url) check_url(*command.url, rules, errors);
-  if (command.events) check_patterns(*command.events, errors);
-  if (command.description) check_description(*command.description, errors);
+  const WebhookChanges& asked = command.changes;
+  if (asked.url) check_url(*asked.url, rules, errors);
+  if (asked.events) check_patterns(*asked.events, errors);
+  if (asked.description) check_description(*asked.description, errors);
   if (!errors.empty()) return base::Error::invalid("the update is not valid", std::move(errors));
 
   const Webhook& current = *state.webhook;
-  WebhookUpdated event{command.id,   std::nullopt, std::nullopt,
-                       std::nullopt, std::nullopt, command.at};
-  if (command.url && *command.url != current.url) event.url = command.url;
-  if (command.events && *command.events != current.events) event.events = command.events;
-  if (command.description && *command.description != current.description) {
-    event.description = command.description;
-  }
-  if (command.active && *command.active != current.active) event.active = command.active;
-  if (!event.url && !event.events && !event.description && !event.active) {
-    return std::vector<WebhookEvent>{};
-  }
-  return std::vector<WebhookEvent>{std::move(event)};
+  return updated_events<WebhookEvent>(
+      command, WebhookChanges{changed_value(asked.url, current.url),
+                              changed_value(asked.events, current.events),
+                              changed_value(asked.description, current.description),
+                              changed_value(asked.active, current.active)});
 }
 
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
                                                const DeleteWebhook& command) {
-  if (!visible_to(state, command.account))
-    return base::Error::not_found("no webhook " + command.id);
+  if (!visible_to(state, command.account)) return no_such("webhook", command.id);
   return std::vector<WebhookEvent>{WebhookDeleted{command.id, command.at}};
 }
 
 base::Result<std::vector<WebhookEvent>> decide(const WebhookState& state,
                                                const RotateWebhookSecret& command,
                                                const SealedSecret& sealed) {
-  if (!visible_to(state, command.account))
-    return base::Error::not_found("no webhook " + command.id);
+  if (!visible_to(state, command.account)) return no_such("webhook", command.id);
   return std::vector<WebhookEvent>{
       WebhookSecretRotated{command.id, sealed, command.at + kSecretOverlapMillis, command.at}};
 }
@@ -185,11 +176,12 @@ WebhookState evolve(WebhookState state, const WebhookEvent& event) {
                  [&](const WebhookUpdated& updated) {
                    if (!state.webhook) return;
                    auto& webhook = *state.webhook;
-                   if (updated.url) webhook.url = *updated.url;
-                   if (updated.events) webhook.events = *updated.events;
-                   if (updated.description) webhook.description = *updated.description;
-                   if (updated.active) {
-                     webhook.active = *updated.active;
+                   const WebhookChanges& changes = updated.changes;
+                   if (changes.url) webhook.url = *changes.url;
+                   if (changes.events) webhook.events = *changes.events;
+                   if (changes.description) webhook.description = *changes.description;
+                   if (changes.active) {
+                     webhook.active = *changes.active;
                      webhook.disabled_reason.clear();
                    }
                    webhook.updated = updated.at;

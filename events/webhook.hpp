@@ -9,6 +9,7 @@
 #include "base/clock.hpp"
 #include "base/result.hpp"
 #include "events/encoded_event.hpp"
+#include "events/owned_resource.hpp"
 #include "events/sealed_secret.hpp"
 #include "events/webhook_delivery.hpp"
 
@@ -72,22 +73,18 @@ struct CreateWebhook {
   base::Millis at = 0;
 };
 
-// A partial update: only the fields present change.
-struct UpdateWebhook {
-  std::string id;
-  std::string account;
+// What an update changes: only the fields present.
+struct WebhookChanges {
   std::optional<std::string> url;
   std::optional<std::vector<std::string>> events;
   std::optional<std::string> description;
   std::optional<bool> active;
-  base::Millis at = 0;
+
+  bool any() const { return url || events || description || active; }
 };
 
-struct DeleteWebhook {
-  std::string id;
-  std::string account;
-  base::Millis at = 0;
-};
+using UpdateWebhook = Update<WebhookChanges>;
+using DeleteWebhook = Delete<Webhook>;
 
 struct RotateWebhookSecret {
   std::string id;
@@ -109,19 +106,8 @@ struct WebhookCreated {
   Webhook webhook;
 };
 
-struct WebhookUpdated {
-  std::string id;
-  std::optional<std::string> url;
-  std::optional<std::vector<std::string>> events;
-  std::optional<std::string> description;
-  std::optional<bool> active;
-  base::Millis at = 0;
-};
-
-struct WebhookDeleted {
-  std::string id;
-  base::Millis at = 0;
-};
+using WebhookUpdated = Updated<WebhookChanges>;
+using WebhookDeleted = Deleted<Webhook>;
 
 // The secret before it becomes the previous one, which signs until
 // previous_secret_until.

@@ -1,5 +1,6 @@
 #include "events/json_access.hpp"
 #include "events/json_fields.hpp"
+#include "events/owned_resource_codec.hpp"
 #include "events/sealed_secret.hpp"
 #include "events/stored_events.hpp"
 #include "events/webhook.hpp"
@@ -30,21 +31,20 @@ constexpr auto kWebhookWithSecretFields = std::tuple_cat(
     kWebhookFields,
     std::make_tuple(ja::field("secret", &Webhook::secret, kSealedForm, kSealedRead)));
 
+// What WebhookUpdated changed: only the fields present are stored.
+constexpr auto kWebhookChangesFields = std::make_tuple(
+    ja::field("url", &WebhookChanges::url), ja::field("events", &WebhookChanges::events),
+    ja::field("description", &WebhookChanges::description),
+    ja::field("active", &WebhookChanges::active));
+
 // How each webhook event is stored; an update names only what changed.
 constexpr auto kWebhookEvents = std::make_tuple(
     ja::stored_event<WebhookCreated>(
         kWebhookCreatedV2,
         std::make_tuple(ja::inline_fields(&WebhookCreated::webhook, kWebhookWithSecretFields))),
-    ja::stored_event<WebhookUpdated>(
-        kWebhookUpdatedV1,
-        std::make_tuple(ja::field("id", &WebhookUpdated::id), ja::field("at", &WebhookUpdated::at),
-                        ja::field("url", &WebhookUpdated::url),
-                        ja::field("events", &WebhookUpdated::events),
-                        ja::field("description", &WebhookUpdated::description),
-                        ja::field("active", &WebhookUpdated::active))),
-    ja::stored_event<WebhookDeleted>(kWebhookDeletedV1,
-                                     std::make_tuple(ja::field("id", &WebhookDeleted::id),
-                                                     ja::field("at", &WebhookDeleted::at))),
+    ja::stored_event<WebhookUpdated>(kWebhookUpdatedV1,
+                                     ja::updated_fields<WebhookChanges>(kWebhookChangesFields)),
+    ja::stored_event<WebhookDeleted>(kWebhookDeletedV1, ja::deleted_fields<Webhook>()),
     ja::stored_event<WebhookSecretRotated>(
         kWebhookSecretRotatedV2,
         std::make_tuple(

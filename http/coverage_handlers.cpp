@@ -3,7 +3,7 @@
 #include <boost/json/parse.hpp>
 
 #include "base/clock.hpp"
-#include "events/scopes.hpp"
+#include "events/access.hpp"
 #include "events/test_cases.hpp"
 #include "http/junit_report.hpp"
 #include "http/reply.hpp"

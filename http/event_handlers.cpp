@@ -1,7 +1,7 @@
 #include "http/event_handlers.hpp"
 
 #include "base/ids.hpp"
-#include "events/scopes.hpp"
+#include "events/access.hpp"
 #include "events/webhook.hpp"
 #include "http/query.hpp"
 #include "http/reply.hpp"

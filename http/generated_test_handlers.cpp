@@ -7,8 +7,8 @@
 
 #include "base/clock.hpp"
 #include "base/ids.hpp"
+#include "events/access.hpp"
 #include "events/dependency_spec.hpp"
-#include "events/scopes.hpp"
 #include "events/source_file.hpp"
 #include "http/environment_fields.hpp"
 #include "http/generated_test_json.hpp"

@@ -6,8 +6,8 @@
 
 #include "base/clock.hpp"
 #include "base/ids.hpp"
+#include "events/access.hpp"
 #include "events/resource_json.hpp"
-#include "events/scopes.hpp"
 #include "http/json_body.hpp"
 #include "http/reply.hpp"
 #include "store/snapshots.hpp"

@@ -4,7 +4,7 @@
 
 #include "base/clock.hpp"
 #include "base/ids.hpp"
-#include "events/scopes.hpp"
+#include "events/access.hpp"
 #include "http/json_body.hpp"
 #include "http/reply.hpp"
 

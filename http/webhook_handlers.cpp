@@ -4,9 +4,10 @@
 
 #include "base/clock.hpp"
 #include "base/ids.hpp"
-#include "events/scopes.hpp"
+#include "events/access.hpp"
 #include "events/webhook_signature.hpp"
 #include "http/json_body.hpp"
+#include "http/owned_resource_routes.hpp"
 #include "http/query.hpp"
 #include "http/reply.hpp"
 #include "http/webhook_json.hpp"
@@ -14,16 +15,7 @@
 namespace vouch::http {
 namespace {
 
-// Answers a command's result: `status` with the webhook, or its problem.
-actors::Service::Callback<events::Webhook> answer_with_webhook(Respond respond,
-                                                               std::string request_id,
-                                                               unsigned status) {
-  return answer_with<events::Webhook>(
-      std::move(respond), std::move(request_id), status,
-      [](const events::Webhook& webhook) { return to_json(webhook); }, "/v1/webhooks");
-}
-
-// The same for creation and rotation, whose answer also shows the plain
+// Answers creation and rotation: `status` with the webhook and the plain
 // secret `plain` the command carried (the only time it is shown). The
 // response names its sealed form, which an idempotency record keeps instead.
 actors::Service::Callback<events::Webhook> answer_with_secret(Respond respond,
@@ -41,9 +33,22 @@ actors::Service::Callback<events::Webhook> answer_with_secret(Respond respond,
   };
 }
 
-const std::string* webhook_id(const Context& context, const Respond& respond) {
-  return path_id(context, respond, "id", base::kWebhookIdPrefix, "webhook");
+events::WebhookChanges webhook_changes(JsonBody& body) {
+  events::WebhookChanges changes{body.string("url"), body.strings("events"),
+                                 body.string("description"), body.boolean("active")};
+  if (body.has("secret")) body.reject("secret", "changes only through rotate-secret");
+  return changes;
 }
+
+constexpr OwnedResource<events::Webhook, events::WebhookChanges> kWebhooks{
+    .collection = "/v1/webhooks",
+    .items = "webhooks",
+    .id_prefix = base::kWebhookIdPrefix,
+    .noun = "webhook",
+    .to_json = &to_json,
+    .read_changes = &webhook_changes,
+    .update = &actors::Service::update_webhook,
+    .remove = &actors::Service::delete_webhook};
 
 void create(actors::Service& service, const Request& request, const Context& context,
             Respond respond) {
@@ -63,35 +68,8 @@ void create(actors::Service& service, const Request& request, const Context& con
   service.create_webhook(std::move(command), std::move(answer));
 }
 
-void update(actors::Service& service, const Request& request, const Context& context,
-            Respond respond) {
-  const auto* id = webhook_id(context, respond);
-  if (!id) return;
-  auto body = JsonBody::parse(request.body);
-  if (!body) return respond(error_response(body.error(), context.request_id));
-  events::UpdateWebhook command;
-  command.id = *id;
-  command.account = context.caller.account;
-  command.url = body->string("url");
-  command.events = body->strings("events");
-  command.description = body->string("description");
-  command.active = body->boolean("active");
-  command.at = base::now_millis();
-  if (body->has("secret")) body->reject("secret", "changes only through rotate-secret");
-  if (!body->errors().empty()) return respond(error_response(body->error(), context.request_id));
-  service.update_webhook(std::move(command),
-                         answer_with_webhook(std::move(respond), context.request_id, 200));
-}
-
-void remove(actors::Service& service, const Request&, const Context& context, Respond respond) {
-  const auto* id = webhook_id(context, respond);
-  if (!id) return;
-  service.delete_webhook(events::DeleteWebhook{*id, context.caller.account, base::now_millis()},
-                         answer_with_webhook(std::move(respond), context.request_id, 204));
-}
-
 void rotate(actors::Service& service, const Request&, const Context& context, Respond respond) {
-  const auto* id = webhook_id(context, respond);
+  const auto* id = resource_id(kWebhooks, context, respond);
   if (!id) return;
   events::RotateWebhookSecret command{*id, context.caller.account, events::new_webhook_secret(),
                                       base::now_millis()};
@@ -99,27 +77,9 @@ void rotate(actors::Service& service, const Request&, const Context& context, Re
   service.rotate_webhook_secret(std::move(command), std::move(answer));
 }
 
-void read(const store::WebhooksView& webhooks, const Request&, const Context& context,
-          Respond respond) {
-  const auto* id = webhook_id(context, respond);
-  if (!id) return;
-  auto webhook = webhooks.get(context.caller.account, *id);
-  if (!webhook) return respond(error_response(webhook.error(), context.request_id));
-  respond(json_response(200, to_json(*webhook)));
-}
-
-void list(const store::WebhooksView& webhooks, const Request& request, const Context& context,
-          Respond respond) {
-  auto query = parse_page_query(request.target);
-  if (!query) return respond(error_response(query.error(), context.request_id));
-  auto page = webhooks.list(context.caller.account, query->starting_after, query->limit);
-  if (!page) return respond(error_response(page.error(), context.request_id));
-  respond(page_response("webhooks", *page, [](const auto& item) { return to_json(item); }));
-}
-
 void list_deliveries(const store::WebhooksView& webhooks, const store::DeliveriesView& deliveries,
                      const Request& request, const Context& context, Respond respond) {
-  const auto* id = webhook_id(context, respond);
+  const auto* id = resource_id(kWebhooks, context, respond);
   if (!id) return;
   auto query = parse_page_query(request.target);
   if (!query) return respond(error_response(query.error(), context.request_id));
@@ -131,7 +91,7 @@ void list_deliveries(const store::WebhooksView& webhooks, const store::Deliverie
 }
 
 void redeliver(actors::Service& service, const Request&, const Context& context, Respond respond) {
-  const auto* id = webhook_id(context, respond);
+  const auto* id = resource_id(kWebhooks, context, respond);
   if (!id) return;
   const auto* delivery_id =
       path_id(context, respond, "deliveryId", base::kDeliveryIdPrefix, "delivery");
@@ -149,12 +109,8 @@ void add_webhook_routes(Router& router, actors::Service& service,
                         const store::DeliveriesView& deliveries) {
   const std::string read_scope(events::kScopeWebhooksRead);
   const std::string write_scope(events::kScopeWebhooksWrite);
-  add_resource_routes(router, "/v1/webhooks", read_scope, write_scope,
-                      {.create = bind_handler(create, std::ref(service)),
-                       .list = bind_handler(list, std::ref(webhooks)),
-                       .read = bind_handler(read, std::ref(webhooks)),
-                       .update = bind_handler(update, std::ref(service)),
-                       .remove = bind_handler(remove, std::ref(service))});
+  add_owned_resource_routes(router, kWebhooks, read_scope, write_scope,
+                            bind_handler(create, std::ref(service)), service, webhooks);
   router.add({"POST", "/v1/webhooks/{id}/rotate-secret", write_scope, false,
               bind_handler(rotate, std::ref(service))});
   router.add({"GET", "/v1/webhooks/{id}/deliveries", read_scope, false,

@@ -212,5 +212,48 @@ TEST_F(GeneratePackageShapesTest, LegacyDependencyShapesAreReadNotRefused) {
   run_passes(test);
 }
 
+// Code that writes files by relative paths: each scenario and each test runs in an empty
+// temporary folder of its own, so what the tests assert (the folder holding just what the code
+// wrote) holds on the run path too, and nothing is written into the package's folder.
+TEST_F(GeneratePackageShapesTest, CodeThatWritesFilesIsTestedInATemporaryFolderNotThePackages) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"notes","version":"1.0.0","main":"index.js"})"},
+       {"index.js", R"(const fs = require('fs');
+exports.save = (name, text) => {
+  if (typeof name !== 'string' || name === '') throw new TypeError('name must be a string');
+  fs.writeFileSync(name, String(text));
+  return fs.readdirSync('.').sort();
+};
+)"}});
+  ASSERT_FALSE(test.empty());
+  const auto suite = content_of(test, "__tests__/index.test.js");
+  EXPECT_NE(suite.find("process.chdir("), std::string::npos) << suite;
+  // A listing of the folder the code wrote in, holding only what it wrote.
+  EXPECT_NE(suite.find("toEqual(['"), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("package.json"), std::string::npos) << suite;
+  EXPECT_GE(test["summary"].at("testsKept").to_number<double>(), 2);
+  run_passes(test);
+}
+
+// Jest 30's mock functions carry Symbol.dispose (Node's 'nodejs.dispose'), Jest 29's do not: a
+// test asserting what code read from a mock's own symbols would fail in a user's Jest 29.
+// Verification's other environment gives mocks only what both have, and drops such a test.
+TEST_F(GeneratePackageShapesTest, AssertionsOnMembersOnlyJest30MocksHaveAreNotKept) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"symbols","version":"1.0.0","main":"index.js"})"},
+       {"index.js", R"(exports.symbolsOf = (fn) => {
+  if (typeof fn !== 'function') return 'not a function';
+  return Object.getOwnPropertySymbols(fn).map(String);
+};
+)"}});
+  ASSERT_FALSE(test.empty());
+  EXPECT_GE(test["summary"].at("testsKept").to_number<double>(), 1);
+  for (const auto& file : test["files"].as_array()) {
+    const std::string content(file.at("content").as_string());
+    EXPECT_EQ(content.find("nodejs.dispose"), std::string::npos) << content;
+  }
+  run_passes(test);
+}
+
 }  // namespace
 }  // namespace vouch::testing

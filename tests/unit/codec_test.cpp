@@ -17,8 +17,8 @@ TEST(ProjectCodec, EveryEventRoundTrips) {
   const std::vector<events::ProjectEvent> all{
       events::ProjectCreated{
           events::Project{"prj_1", "acme", "shop \"quoted\" ✓", "", "jest", 72.5, 1, 2}},
-      events::ProjectUpdated{"prj_1", std::string("n"), std::nullopt, 10.0, 3},
-      events::ProjectUpdated{"prj_1", std::nullopt, std::string("jest"), std::nullopt, 4},
+      events::ProjectUpdated{"prj_1", {std::string("n"), std::nullopt, 10.0}, 3},
+      events::ProjectUpdated{"prj_1", {std::nullopt, std::string("jest"), std::nullopt}, 4},
       events::ProjectDeleted{"prj_1", 5}};
   for (const auto& event : all) {
     auto encoded = events::encode(event);
@@ -43,8 +43,8 @@ TEST(StoredForm, EventsAndRecordsAreWrittenExactlyAsBefore) {
   run.environment = events::RunEnvironment{"20", {{"left-pad", "1.3.0"}}};
   run.created = 1700000000123;
   const std::pair<std::string, std::string> cases[] = {
-      {events::encode(events::ProjectEvent{
-                          events::ProjectUpdated{"prj_1", std::nullopt, "jest", std::nullopt, 31}})
+      {events::encode(events::ProjectEvent{events::ProjectUpdated{
+                          "prj_1", {std::nullopt, "jest", std::nullopt}, 31}})
            .data,
        R"({"id":"prj_1","at":31,"framework":"jest"})"},
       {events::encode(

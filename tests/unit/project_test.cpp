@@ -71,24 +71,24 @@ TEST(ProjectDecide, ThresholdBoundsAreInclusive) {
 }
 
 TEST(ProjectDecide, UpdateRecordsOnlyWhatChanges) {
-  UpdateProject update{"prj_1", "acme", std::string("shop"), std::nullopt, 90.0, 2000};
+  UpdateProject update{"prj_1", "acme", {std::string("shop"), std::nullopt, 90.0}, 2000};
   auto events = decide(given({created()}), update);
   ASSERT_TRUE(events.ok());
   ASSERT_EQ(events->size(), 1u);
   const auto& updated = std::get<ProjectUpdated>(events->front());
-  EXPECT_FALSE(updated.name.has_value());
-  EXPECT_EQ(updated.threshold, 90.0);
+  EXPECT_FALSE(updated.changes.name.has_value());
+  EXPECT_EQ(updated.changes.threshold, 90.0);
 }
 
 TEST(ProjectDecide, UpdateThatChangesNothingRecordsNothing) {
-  UpdateProject update{"prj_1", "acme", std::string("shop"), std::string("jest"), 80.0, 2000};
+  UpdateProject update{"prj_1", "acme", {std::string("shop"), std::string("jest"), 80.0}, 2000};
   auto events = decide(given({created()}), update);
   ASSERT_TRUE(events.ok());
   EXPECT_TRUE(events->empty());
 }
 
 TEST(ProjectDecide, AnotherAccountsProjectIsNotFound) {
-  UpdateProject update{"prj_1", "other", std::string("x"), std::nullopt, std::nullopt, 2000};
+  UpdateProject update{"prj_1", "other", {std::string("x"), std::nullopt, std::nullopt}, 2000};
   auto events = decide(given({created()}), update);
   ASSERT_FALSE(events.ok());
   EXPECT_EQ(events.error().code, base::ErrorCode::kNotFound);
@@ -98,7 +98,7 @@ TEST(ProjectDecide, AnotherAccountsProjectIsNotFound) {
 
 TEST(ProjectDecide, DeletedProjectCannotBeUpdatedOrDeletedAgain) {
   auto state = given({created(), ProjectDeleted{"prj_1", 3000}});
-  UpdateProject update{"prj_1", "acme", std::string("x"), std::nullopt, std::nullopt, 4000};
+  UpdateProject update{"prj_1", "acme", {std::string("x"), std::nullopt, std::nullopt}, 4000};
   EXPECT_EQ(decide(state, update).error().code, base::ErrorCode::kNotFound);
   EXPECT_EQ(decide(state, DeleteProject{"prj_1", "acme", 4000}).error().code,
             base::ErrorCode::kNotFound);
@@ -106,7 +106,7 @@ TEST(ProjectDecide, DeletedProjectCannotBeUpdatedOrDeletedAgain) {
 
 TEST(ProjectEvolve, UpdateChangesFieldsAndTimestamp) {
   auto state =
-      given({created(), ProjectUpdated{"prj_1", std::string("new"), std::nullopt, 55.0, 5000}});
+      given({created(), ProjectUpdated{"prj_1", {std::string("new"), std::nullopt, 55.0}, 5000}});
   ASSERT_TRUE(state.project.has_value());
   EXPECT_EQ(state.project->name, "new");
   EXPECT_EQ(state.project->threshold, 55.0);

@@ -72,12 +72,12 @@ TEST(PublicEvent, ProjectCreatedIsTheProjectResource) {
 
 TEST(PublicEvent, ProjectUpdatedCarriesWhatChangedInTheProjectsShape) {
   const auto data = public_data(
-      events::encode(events::ProjectUpdated{"prj_1", std::nullopt, std::nullopt, 72.5, kAt}));
+      events::encode(events::ProjectUpdated{"prj_1", {std::nullopt, std::nullopt, 72.5}, kAt}));
   EXPECT_EQ(boost::json::value(data),
             boost::json::parse(R"({"id":"prj_1","config":{"coverage":{"threshold":72.5}},)"
                                R"("updated":"2026-11-28T10:00:00.123Z"})"));
   const auto renamed = public_data(events::encode(
-      events::ProjectUpdated{"prj_1", std::string("n"), std::nullopt, std::nullopt, kAt}));
+      events::ProjectUpdated{"prj_1", {std::string("n"), std::nullopt, std::nullopt}, kAt}));
   EXPECT_EQ(renamed.at("name"), "n");
   EXPECT_FALSE(renamed.contains("config"));
   const auto deleted = public_data(events::encode(events::ProjectDeleted{"prj_1", kAt}));

@@ -87,7 +87,7 @@ TEST_F(ReadModelsTest, UpdatesAndDeletesFoldIn) {
   EXPECT_EQ((*models_->projects().find("acme", "prj_a"))->name, "n-prj_a");
   append(events::project_stream("prj_a"),
          events::ProjectEvent{
-             events::ProjectUpdated{"prj_a", std::string("renamed"), std::nullopt, 42.0, 9}});
+             events::ProjectUpdated{"prj_a", {std::string("renamed"), std::nullopt, 42.0}, 9}});
   auto updated = models_->projects().find("acme", "prj_a");
   EXPECT_EQ((*updated)->name, "renamed");
   EXPECT_EQ((*updated)->threshold, 42.0);

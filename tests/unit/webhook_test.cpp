@@ -93,20 +93,21 @@ TEST(Webhook, CreateNamesEveryBadField) {
 
 TEST(Webhook, UpdateRecordsOnlyWhatChanges) {
   const auto state = created();
-  UpdateWebhook same{"whk_1", "acme", "https://hooks.example.com/in", std::nullopt, "ci", true, 2};
+  UpdateWebhook same{
+      "whk_1", "acme", {"https://hooks.example.com/in", std::nullopt, "ci", true}, 2};
   auto nothing = decide(state, same, kHttpsOnly);
   ASSERT_TRUE(nothing.ok());
   EXPECT_TRUE(nothing->empty());
 
-  UpdateWebhook off{"whk_1", "acme", std::nullopt, std::vector<std::string>{"*"}, std::nullopt,
-                    false,   3};
+  UpdateWebhook off{
+      "whk_1", "acme", {std::nullopt, std::vector<std::string>{"*"}, std::nullopt, false}, 3};
   auto changed = decide(state, off, kHttpsOnly);
   ASSERT_TRUE(changed.ok());
   ASSERT_EQ(changed->size(), 1u);
   const auto& event = std::get<WebhookUpdated>(changed->front());
-  EXPECT_FALSE(event.url.has_value());
-  EXPECT_TRUE(event.events.has_value());
-  EXPECT_EQ(event.active, false);
+  EXPECT_FALSE(event.changes.url.has_value());
+  EXPECT_TRUE(event.changes.events.has_value());
+  EXPECT_EQ(event.changes.active, false);
   const auto after = evolve(state, changed->front());
   EXPECT_FALSE(after.webhook->active);
   EXPECT_EQ(after.webhook->events, std::vector<std::string>{"*"});
@@ -115,7 +116,7 @@ TEST(Webhook, UpdateRecordsOnlyWhatChanges) {
 
 TEST(Webhook, AnotherAccountsOrADeletedWebhookIsNotFound) {
   const auto state = created();
-  UpdateWebhook foreign{"whk_1", "other", std::nullopt, std::nullopt, std::nullopt, false, 2};
+  UpdateWebhook foreign{"whk_1", "other", {std::nullopt, std::nullopt, std::nullopt, false}, 2};
   EXPECT_EQ(decide(state, foreign, kHttpsOnly).error().code, base::ErrorCode::kNotFound);
   auto deleted = decide(state, DeleteWebhook{"whk_1", "acme", 5});
   ASSERT_TRUE(deleted.ok());
@@ -147,7 +148,7 @@ TEST(Webhook, DisablingDeactivatesWithAReasonOnce) {
   EXPECT_EQ(state.webhook->disabled_reason, "the receiver answered 410 Gone");
   EXPECT_TRUE(decide(state, DisableWebhook{"whk_1", "again", 10})->empty());
   // Re-activating clears the reason.
-  UpdateWebhook on{"whk_1", "acme", std::nullopt, std::nullopt, std::nullopt, true, 11};
+  UpdateWebhook on{"whk_1", "acme", {std::nullopt, std::nullopt, std::nullopt, true}, 11};
   state = evolve(state, decide(state, on, kHttpsOnly)->front());
   EXPECT_TRUE(state.webhook->active);
   EXPECT_TRUE(state.webhook->disabled_reason.empty());
@@ -183,7 +184,7 @@ TEST(WebhookCodec, EventsRoundTrip) {
   const auto state = created();
   const std::vector<WebhookEvent> events{
       WebhookCreated{*state.webhook},
-      WebhookUpdated{"whk_1", "https://x.example/", std::vector<std::string>{"*"}, "d", false, 2},
+      WebhookUpdated{"whk_1", {"https://x.example/", std::vector<std::string>{"*"}, "d", false}, 2},
       WebhookSecretRotated{"whk_1", kTwo, 99, 3}, WebhookDisabled{"whk_1", "gone", 4},
       WebhookDeleted{"whk_1", 5}};
   auto replayed = WebhookState{};

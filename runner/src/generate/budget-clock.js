@@ -4,7 +4,7 @@
 // runs with less done than on an idle machine: other tests kept, for the same files. This clock
 // advances with the share of the CPU the job gets compared with an idle machine instead. Every
 // SAMPLE_MS it reads how many tasks are runnable on the machine (`procs_running` in /proc/stat)
-// and how many of them are the job's own (this process and its descendants in state R); with
+// and how many of them are the job's own (threads of this process and its descendants in state R); with
 // `own` of the job's tasks beside `others` on `cores` cores, the job gets
 // cores * own / (own + others) cores where it would get min(cores, own) alone. Where /proc cannot
 // be read it is the wall clock.
@@ -17,14 +17,41 @@ const os = require('node:os');
 
 const SAMPLE_MS = 500;
 
-// { total, own }: runnable tasks on the machine and those of this process's tree; null when /proc
-// says nothing.
+// The state letter of a /proc/…/stat line: `pid (comm) state ppid …`, where comm may hold spaces
+// and parentheses (it ends at the last ')').
+function statFields(stat) {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ', 2);
+}
+
+// How many threads of process `pid` are runnable. procs_running counts threads, and a job's node
+// processes run V8's garbage collection and compiler threads and libuv's pool beside their main
+// thread (a node process allocating had 0.4 of them runnable at an average reading): counting
+// only main threads took them for other jobs' load, and an idle machine for a busy one.
+function runnableThreads(pid) {
+  let count = 0;
+  let threads;
+  try {
+    threads = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0; // gone meanwhile
+  }
+  for (const thread of threads) {
+    try {
+      if (statFields(fs.readFileSync(`/proc/${pid}/task/${thread}/stat`, 'latin1'))[0] === 'R') count++;
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return count;
+}
+
+// { total, own }: runnable tasks (threads) on the machine and those of this process's tree; null
+// when /proc says nothing.
 function readRunnable() {
   try {
     const match = /^procs_running (\d+)$/m.exec(fs.readFileSync('/proc/stat', 'latin1'));
     if (!match) return null;
     const children = new Map();
-    const running = new Set();
     for (const entry of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       let stat;
@@ -33,9 +60,7 @@ function readRunnable() {
       } catch {
         continue; // gone meanwhile
       }
-      // pid (comm) state ppid …: comm may hold spaces and parentheses; it ends at the last ')'.
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 2);
-      if (state === 'R') running.add(Number(entry));
+      const ppid = statFields(stat)[1];
       if (!children.has(ppid)) children.set(ppid, []);
       children.get(ppid).push(entry);
     }
@@ -43,7 +68,7 @@ function readRunnable() {
     const queue = [String(process.pid)];
     while (queue.length) {
       const pid = queue.pop();
-      if (running.has(Number(pid))) own++;
+      own += runnableThreads(pid);
       queue.push(...(children.get(pid) || []));
     }
     return { total: Number(match[1]), own: Math.max(1, own) };

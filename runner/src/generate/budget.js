@@ -15,6 +15,27 @@ const MIN_VERIFY_MS = 2000;
 // Parts of the whole budget.
 const SHARE = { maxVerify: 0.5, minSearch: 0.25, shrink: 0.1, mutation: 0.1 };
 
+// The wall time verification needs at least, for `testFileCount` test files verified in groups of
+// `groupSize` (verification/verify.js) over `sourceBytes` of JavaScript in the suite's folder.
+// Each run collects coverage over every source of the folder, which costs about the same however
+// few tests it runs: Jest instruments, and parses again, each source no test loaded (lodash's
+// 206 files, 0.7 MB: 9 s a run of one small test file on a busy machine, 1.3 s without
+// coverage), besides a fixed start and a share per test file. The first runs of each lane also
+// transform every source: about three runs' time (lodash: 60 s in the sandbox, load 8). The
+// budget may stretch on a busy machine only as far as it leaves this much before the job's
+// deadline: a suite found but not verified keeps nothing.
+const VERIFY_RUN_MS = { base: 1000, perSourceKb: 12, perTestFile: 500, firstRuns: 3 };
+
+function verificationWallMs(testFileCount, groupSize, sourceBytes = 0) {
+  if (!testFileCount) return 0;
+  const groups = Math.ceil(testFileCount / groupSize);
+  const runMs =
+    VERIFY_RUN_MS.base +
+    (VERIFY_RUN_MS.perSourceKb * sourceBytes) / 1024 +
+    VERIFY_RUN_MS.perTestFile * Math.min(groupSize, testFileCount);
+  return Math.round((VERIFY_RUN_MS.firstRuns + groups - 1) * runMs);
+}
+
 // Returns the absolute times at which each phase must end.
 function planBudget(started, budgetMs, testFileCount) {
   const deadline = started + budgetMs;
@@ -25,4 +46,4 @@ function planBudget(started, budgetMs, testFileCount) {
   return { searchDeadline: shrinkDeadline - budgetMs * SHARE.shrink, shrinkDeadline, mutationDeadline, deadline };
 }
 
-module.exports = { planBudget };
+module.exports = { planBudget, verificationWallMs };

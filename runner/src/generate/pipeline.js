@@ -25,14 +25,12 @@ const { Shrinker } = require('./selection/shrink');
 const { Strengthener } = require('./selection/strengthen');
 const { testFileFor, prepareTestCase, uniqueNames } = require('./writing/test-writer');
 const { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
-const { verifySuites } = require('./verification/verify');
-const { startRunner } = require('./verification/run-suite');
+const { verifySuites, startLaneRunners, GROUP_TEST_FILES } = require('./verification/verify');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
-const path = require('node:path');
 const { Rng } = require('./search/rng');
-const { planBudget } = require('./budget');
+const { planBudget, verificationWallMs } = require('./budget');
 const { clock } = require('./budget-clock');
 const { PackageModel } = require('./package/package-model');
 const { plainSource } = require('./execution/plain-source');
@@ -225,6 +223,8 @@ function prepareSuite(module, corpus, model, takenPaths) {
     bindings: module.bindings,
     fakeTimers: module.fakeTimers,
     isolated,
+    // Code that writes files gets a temporary folder per test, never the package's.
+    freshFolder: model.reachesFileSystem(module.path),
   };
   const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
   return { testPath, spec, cases };
@@ -267,7 +267,7 @@ function programSuites(model, workspace, { nodePath, deadline, log, problems }) 
 // test, or verification dropped every test written for it.
 function untestedProblems(modules, suites, verified) {
   const kept = new Set(verified.suites.map((suite) => suite.spec.sourcePath));
-  const written = new Set(suites.map((suite) => suite.spec.sourcePath));
+  const written = new Map(suites.map((suite) => [suite.spec.sourcePath, suite.testPath]));
   return modules
     .filter((module) => !kept.has(module.path))
     .map((module) =>
@@ -275,7 +275,7 @@ function untestedProblems(modules, suites, verified) {
         ? problem(
             module.path,
             'no_tests',
-            `every test written for it failed verification: ${verified.dropped || 'the suite did not pass'}`,
+            `every test written for it failed verification: ${droppedReason(verified, written.get(module.path))}`,
           )
         : problem(
             module.path,
@@ -294,7 +294,8 @@ const ANSWER_MARGIN_MS = 2000;
 const DEFAULT_STRETCH = 1.5;
 const MIN_CUT_REPORTED_MS = 1000;
 
-// The machine was too busy for the budget to stretch enough: the job as a whole got less done.
+// The machine was too busy for the budget to stretch enough, and the search ran until its
+// deadline: the job as a whole got less done. (A search that stopped on its own lost nothing.)
 function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
   const seconds = (ms) => `${Math.round(ms / 100) / 10} s`;
   return problem(
@@ -304,14 +305,44 @@ function busyMachineProblem(cutMs, budgetMs, wallLimitMs) {
   );
 }
 
+const MIN_STRETCH_SHARE = 0.25;
+
+// The wall time the budget may stretch to, from now: the job's wall limit (1.5 times the budget
+// without one), less what verifying the suite needs before the deadline, if the job has one
+// (suite: { testFiles, sourceBytes }, see budget.js); never less than a quarter of the wall
+// limit. elapsedMs: wall time the job has already taken.
+function budgetWallMs(job, suite, elapsedMs) {
+  const wallLimitMs = (job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs) - elapsedMs;
+  if (job.deadlineMs == null) return wallLimitMs;
+  const verifying = verificationWallMs(suite.testFiles, GROUP_TEST_FILES, suite.sourceBytes);
+  const beforeVerification = job.deadlineMs - ANSWER_MARGIN_MS - elapsedMs - verifying;
+  return Math.max(MIN_STRETCH_SHARE * wallLimitMs, Math.min(wallLimitMs, beforeVerification));
+}
+
+// The bytes of JavaScript and TypeScript in the suite's folder, which every verification run
+// instruments for coverage.
+function suiteSourceBytes(model) {
+  const code = new Set(model.code);
+  return model.runPaths
+    .filter((path) => code.has(path))
+    .reduce((sum, path) => sum + Buffer.byteLength(model.contents.get(path)), 0);
+}
+
 // `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
 // counts the job's JavaScript and TypeScript sources, filesDone those the generator is through
 // with (dropped with a problem, or tested once verification ended).
 async function generateTests(job, { log = () => {}, progress = () => {} } = {}) {
-  // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js).
-  const wallLimitMs = job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs;
-  const started = clock.start(job.timeBudgetMs, wallLimitMs);
   const wallStarted = Date.now();
+  const model = new PackageModel(job.files);
+  // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js), up to the
+  // wall limit, and never so far that verification is left less than it needs before the job's
+  // deadline (a test file per target and program).
+  const wallLimitMs = budgetWallMs(
+    job,
+    { testFiles: model.targets.length + model.programs.length, sourceBytes: suiteSourceBytes(model) },
+    Date.now() - wallStarted,
+  );
+  const started = clock.start(job.timeBudgetMs, wallLimitMs);
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
   const phases = [];
   let phaseStart = started;
@@ -322,7 +353,6 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   };
   const problems = [];
   const rng = new Rng();
-  const model = new PackageModel(job.files);
   if (!model.code.length)
     problems.push(problem('files', 'no_tests', 'the files hold no JavaScript or TypeScript source to test'));
   log(
@@ -383,16 +413,14 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
       problems,
     });
     const corpus = targets.length ? await search.run(budget.searchDeadline) : [];
+    // Whether the search ran until its deadline, rather than stopping on its own (everything
+    // covered, or no more progress): only then could a busy machine have taken work from it.
+    const searchRanOut = targets.length > 0 && clock.now() >= budget.searchDeadline;
     phase('search');
     // Verification needs at least two Jest runs: their runners start now and prime Jest (about a
     // second each) while shrinking and mutants use the child, instead of loading Jest cold then.
     // The second runs the suite as another user on another machine (verify.js).
-    prestarted =
-      corpus.length || programs.length
-        ? [null, workspace.elsewhere].map((elsewhere, n) =>
-            startRunner(path.join(workspace.workDir, `warm-${n + 1}`), elsewhere),
-          )
-        : [];
+    prestarted = corpus.length || programs.length ? startLaneRunners(workspace.workDir, workspace.elsewhere) : [];
     report('shrinking', filesTotal - searched);
     const minimal = minimizeCorpus(corpus);
     const shrunk = await new Shrinker(search, modulesByPath).shrinkAll(minimal, budget.shrinkDeadline);
@@ -413,7 +441,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     );
     executor.close();
     phase('mutants');
-    if (clock.cutMs() >= MIN_CUT_REPORTED_MS)
+    if (searchRanOut && clock.cutMs() >= MIN_CUT_REPORTED_MS)
       problems.push(busyMachineProblem(clock.cutMs(), job.timeBudgetMs, wallLimitMs));
 
     const suites = [...prepareSuites(loadedModules, chosen, model, problems, log), ...programs];
@@ -452,13 +480,15 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
           elsewhere: workspace.elsewhere,
           hardDeadline: job.deadlineMs != null ? wallStarted + job.deadlineMs - ANSWER_MARGIN_MS : Infinity,
         })
-      : { suites: [], coverage: null, files: [], dropped: null };
+      : { suites: [], coverage: null, files: [], dropped: null, reasons: new Map(), cut: 0, groups: 0 };
     if (verified.cut)
       problems.push(
         problem(
           'files',
           'timeout',
-          'verification reached the wall limit: the kept tests passed one run of the suite, not two',
+          verified.groups > 1
+            ? `verification reached the wall limit: the kept tests of ${verified.cut} of its ${verified.groups} groups of test files passed one run, not two`
+            : 'verification reached the wall limit: the kept tests passed one run of the suite, not two',
         ),
       );
     phase('verify');
@@ -506,6 +536,11 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   }
 }
 
+// Why verification kept no test of a test file: its group's reason, or the suite's.
+function droppedReason(verified, testPath) {
+  return (verified.reasons && verified.reasons.get(testPath)) || verified.dropped || 'the suite did not pass';
+}
+
 // A program whose tests verification dropped says so.
 function untestedPrograms(programs, verified) {
   const kept = new Set(verified.suites.map((suite) => suite.testPath));
@@ -515,9 +550,9 @@ function untestedPrograms(programs, verified) {
       problem(
         suite.spec.program.path,
         'no_tests',
-        `every test written for the program failed verification: ${verified.dropped || 'the suite did not pass'}`,
+        `every test written for the program failed verification: ${droppedReason(verified, suite.testPath)}`,
       ),
     );
 }
 
-module.exports = { generateTests };
+module.exports = { generateTests, budgetWallMs };

@@ -48,25 +48,26 @@ function suiteLoadErrors(aggregated, root) {
 // Istanbul's percentages. Where there is nothing to cover (no statements,
 // or no source file loaded at all) istanbul says "Unknown"; that counts as 100.
 function coverageTotals(coverageMap) {
-  const summary = coverageMap ? coverageMap.getCoverageSummary() : null;
+  return percentages(coverageMap ? coverageMap.getCoverageSummary() : null);
+}
+
+// Istanbul's percentages for each source file, by its path in the work folder.
+function coverageByFile(coverageMap, root) {
+  if (!coverageMap) return [];
+  return coverageMap.files().map((file) => ({
+    path: relativePath(root, file),
+    coverage: percentages(coverageMap.fileCoverageFor(file).toSummary()),
+  }));
+}
+
+// { statements, branches, functions, lines } in percent of an istanbul coverage summary.
+function percentages(summary) {
   return Object.fromEntries(
     COVERAGE_KEYS.map((key) => {
       const totals = summary?.[key];
       return [key, totals && totals.total > 0 ? totals.pct : 100];
     }),
   );
-}
-
-// Istanbul's percentages for each source file, by its path in the work folder.
-function coverageByFile(coverageMap, root) {
-  if (!coverageMap) return [];
-  return coverageMap.files().map((file) => {
-    const summary = coverageMap.fileCoverageFor(file).toSummary();
-    return {
-      path: relativePath(root, file),
-      coverage: Object.fromEntries(COVERAGE_KEYS.map((key) => [key, summary[key].total > 0 ? summary[key].pct : 100])),
-    };
-  });
 }
 
 // The failure's message without its stack trace, trimmed to a readable size.
@@ -98,4 +99,4 @@ function relativePath(root, file) {
   return path.relative(root, file).split(path.sep).join('/');
 }
 
-module.exports = { summarize, suiteLoadErrors };
+module.exports = { summarize, suiteLoadErrors, percentages };

@@ -197,6 +197,45 @@ test('follows a parameter into the module-level helper it is passed to', () => {
   assert.equal(input.hint.regexes[0].pattern, '^(\\d+)(ms|s)$');
 });
 
+test('character codes compared with constants give the string the characters on both sides of each boundary', () => {
+  const [text] = hintsOf(`
+    module.exports = function width(text) {
+      let n = 0;
+      for (let i = 0; i < text.length; i++) {
+        const code = text.codePointAt(i);
+        if (code <= 0x1f || (0x7f <= code && code <= 0x9f)) continue;
+        if (text.charCodeAt(i) === 0x2f) n--;
+        n += code > 0xffff ? 2 : 1;
+      }
+      return n;
+    };
+  `);
+  assert.ok(text.hint.types.has('string'));
+  assert.deepEqual(text.hint.values, ['\x1f', ' ', '\x7e', '\x7f', '\x9f', '\xa0', '/', '\uffff', '\u{10000}']);
+});
+
+test("follows a parameter into the constructor and methods of the module's classes it is handed to", () => {
+  const [p, , options] = hintsOf(`
+    class Matcher {
+      constructor(pattern, options = {}) { this.nocase = !!options.nocase; if (options.dot) this.dot = true; }
+      match(f) { if (typeof f !== 'string') return false; return this.split(f); }
+      split(text, sep) { return text.split(sep || '/'); }
+    }
+    module.exports = (p, pattern, options) => new Matcher(pattern, options).match(p);
+  `);
+  assert.ok(p.hint.types.has('string'));
+  assert.deepEqual([...options.hint.props.keys()], ['nocase', 'dot']);
+  const analysis = analyzeSource(`
+    class Parser {
+      parse(input) { return this.tokens(input); }
+      tokens(source) { return source.split(',').map((token) => token.trim()); }
+    }
+    module.exports = Parser;
+  `);
+  const [input] = paramHints(analysis.declarations.methods.get('parse'), analysis.paramContext);
+  assert.ok(input.hint.types.has('string'), 'this.tokens(input) says input is split like a string');
+});
+
 test('follows a parameter through a conditional alias and case-normalizing calls', () => {
   const [name] = hintsOf(`
     module.exports = function serialize(name, value) {

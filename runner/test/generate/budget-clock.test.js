@@ -77,3 +77,17 @@ test("the job's own tasks are not a load on it", () => {
   assert.equal(shareOf({ total: 3, own: 1 }, 2), 2 / 3);
   assert.equal(shareOf({ total: 6, own: 3 }, 2), 0.5);
 });
+
+test("the job's own threads count as its own, not as load: a busy worker thread beside the main one", async () => {
+  if (readRunnable() === null) return; // no /proc here
+  const { Worker } = require('node:worker_threads');
+  const worker = new Worker('const end = Date.now() + 3000; while (Date.now() < end);', { eval: true });
+  try {
+    await new Promise((resolve) => worker.once('online', resolve));
+    // The main thread reading /proc and the spinning worker are both runnable.
+    const readings = Array.from({ length: 20 }, () => readRunnable().own);
+    assert.ok(readings.filter((own) => own >= 2).length >= 15, `own at each reading: ${readings}`);
+  } finally {
+    await worker.terminate();
+  }
+});

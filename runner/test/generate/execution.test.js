@@ -48,6 +48,39 @@ const runWithMock = (executor, name, implementation, method) =>
     ].join('\n'),
   );
 
+test("a request's deadline counts from when the child has started, not from its spawn", async () => {
+  await withExecutor(async (executor) => {
+    // Starting Node and the child's loader takes far longer than 30 ms; loading lib.js does not.
+    const loaded = await executor.load(FILE, 30);
+    assert.equal(loaded.ok, true, JSON.stringify(loaded));
+    const spun = await run(executor, 'await __vouch.step(0, () => lib.double(2));');
+    assert.equal(spun.ok, true);
+    // After a child is replaced (an endless loop), the next request waits for the new one too.
+    const lost = await executor.run(FILE, [{ name: 'lib', from: 'module' }], program('lib.spin();'), 300);
+    assert.equal(lost.lost, 'timeout');
+    assert.equal((await executor.load(FILE, 30)).ok, true);
+  });
+});
+
+test("a returned class instance is described with its prototype's methods, by name, for follow-up calls", async () => {
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, 'await __vouch.step(0, () => lib.service);');
+    assert.equal(reply.ok, true);
+    const [outcome] = reply.outcomes;
+    assert.equal(outcome.value.ctor, 'Service');
+    assert.deepEqual(outcome.value.methods, ['ping']);
+    // Plain objects and Node's own classes have none of the code's methods to list.
+    const plain = await run(
+      executor,
+      'await __vouch.step(0, () => ({ a: 1 })); await __vouch.step(1, () => new Map());',
+    );
+    assert.deepEqual(
+      plain.outcomes.map((step) => step.value.methods),
+      [undefined, undefined],
+    );
+  });
+});
+
 test('loads a module and describes its exports', async () => {
   await withExecutor(async (executor) => {
     const loaded = await executor.load(FILE, 5000);
@@ -341,5 +374,63 @@ exports.save = (text, done) => { fs.writeFile(${JSON.stringify(path.join(folder,
   } finally {
     executor.close();
     fs.rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("run as root, the code under test cannot change the files behind its standard streams: they are the child's own pipes", async () => {
+  const fs = require('node:fs');
+  const { code } = instrumentSource(
+    FILE,
+    "const fs = require('fs'); exports.streams = () => [0, 1, 2].map((fd) => fs.fstatSync(fd).isCharacterDevice());",
+    { esm: false },
+  );
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      FILE,
+      [{ name: 'lib', from: 'module' }],
+      program('await __vouch.step(0, () => lib.streams());'),
+      5000,
+    );
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    // As another user they stay /dev/null: reading them gives EOF, as in a test run.
+    const root = process.getuid() === 0;
+    assert.deepEqual(
+      reply.outcomes[0].value.items.map((item) => item.v),
+      [!root, !root, !root],
+    );
+    assert.ok(fs.statSync('/dev/null').isCharacterDevice());
+  } finally {
+    executor.close();
+  }
+});
+
+test("an emitter's methods are not listed for follow-up calls: they start I/O whose errors come after the test", async () => {
+  const { code } = instrumentSource(
+    FILE,
+    `const { EventEmitter } = require('events');
+class Source extends EventEmitter { open() { return 1; } }
+class Plain { open() { return 1; } }
+exports.make = () => [new Source(), new Plain()];`,
+    { esm: false },
+  );
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      FILE,
+      [{ name: 'lib', from: 'module' }],
+      program('const [a, b] = lib.make(); await __vouch.step(0, () => a); await __vouch.step(1, () => b);'),
+      5000,
+    );
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    assert.deepEqual(
+      reply.outcomes.map((outcome) => [outcome.value.ctor, outcome.value.methods]),
+      [
+        ['Source', undefined],
+        ['Plain', ['open']],
+      ],
+    );
+  } finally {
+    executor.close();
   }
 });

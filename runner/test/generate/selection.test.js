@@ -45,6 +45,28 @@ test('plans two Jest runs for verification and leaves the rest to the search', (
   assert.ok(tiny.searchDeadline >= 0 && tiny.mutationDeadline >= 250);
 });
 
+test("a busy machine's budget stretches only as far as it leaves verification the wall time its groups need", () => {
+  const { budgetWallMs } = require('../../src/generate/pipeline');
+  const { verificationWallMs } = require('../../src/generate/budget');
+  // A run: 1 s, 12 ms a KB of sources, 0.5 s a test file of its group; the first runs count three.
+  assert.equal(verificationWallMs(1, 20, 0), 4500);
+  assert.equal(verificationWallMs(0, 20, 1024), 0);
+  // lodash: 80 test files in 4 groups over 740 KB of sources, 19.88 s a run, 6 runs' time.
+  const lodash = { testFiles: 80, sourceBytes: 740 * 1024 };
+  assert.equal(verificationWallMs(80, 20, lodash.sourceBytes), 119280);
+  // vouchd's job for one module (20 s budget, 30 s stretch, answer by 70 s): the stretch as asked.
+  const oneModule = { testFiles: 1, sourceBytes: 2000 };
+  assert.equal(budgetWallMs({ timeBudgetMs: 20000, wallLimitMs: 30000, deadlineMs: 70000 }, oneModule, 0), 30000);
+  // lodash (60 s, 120 s, answer by 160 s): 158 s less verification's 119.28 s.
+  assert.equal(budgetWallMs({ timeBudgetMs: 60000, wallLimitMs: 120000, deadlineMs: 160000 }, lodash, 0), 38720);
+  // Time already taken counts; the stretch never falls under a quarter of the wall limit.
+  assert.equal(budgetWallMs({ timeBudgetMs: 60000, wallLimitMs: 120000, deadlineMs: 160000 }, lodash, 1000), 37720);
+  const huge = { testFiles: 400, sourceBytes: 0 };
+  assert.equal(budgetWallMs({ timeBudgetMs: 20000, wallLimitMs: 40000, deadlineMs: 50000 }, huge, 0), 10000);
+  // Without a deadline, the wall limit (1.5 times the budget without one).
+  assert.equal(budgetWallMs({ timeBudgetMs: 20000 }, lodash, 0), 30000);
+});
+
 test('keeps a direct test that ends in a value for every target, even when error paths cover its code', () => {
   const parse = { label: 'parse' };
   const format = { label: 'format' };

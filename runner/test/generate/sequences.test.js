@@ -144,3 +144,62 @@ test('an object a factory returns is used whole too, its events recorded when it
   assert.equal(off.args[1], on.args[1]);
   assert.equal(emit.args[0], on.args[0]);
 });
+
+test("a returned function's own methods get the parameters of the functions the module attaches to it", () => {
+  const { analyzeSource } = require('../../src/generate/analysis/analyze');
+  const { buildTargets } = require('../../src/generate/analysis/targets');
+  const analysis = analyzeSource(`
+    function wrapfunction(fn, message) {
+      if (typeof fn !== 'function') throw new TypeError('argument fn must be a function');
+      return function () { return fn.apply(this, arguments); };
+    }
+    function depd(namespace) {
+      function deprecate(message) {}
+      deprecate.function = wrapfunction;
+      return deprecate;
+    }
+    module.exports = depd;
+  `);
+  const shape = { kind: 'function', fnName: 'depd', length: 1, own: true, statics: {} };
+  const [target] = buildTargets({ path: 'depd.js' }, analysis, [{ name: 'depd', from: 'module', shape }]);
+  assert.deepEqual(
+    target.methodParams('function').map((p) => p.name),
+    ['fn', 'message'],
+  );
+  const factory = new ScenarioFactory(target, pool, new Rng(1));
+  const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'depd', args: [], params: [] }] };
+  const returned = {
+    kind: 'return',
+    value: { t: 'function', members: [{ kind: 'method', name: 'function' }] },
+  };
+  const calls = factory
+    .extend(scenario, [returned])
+    .map((extended) => extended.steps[1])
+    .filter((step) => step.op === 'method');
+  assert.deepEqual(
+    calls.map((step) => step.args.map((arg) => arg.kind)),
+    [['mock', 'atom'], []],
+    'called with a function first, then with no arguments',
+  );
+});
+
+test("a returned class instance is used through its prototype's methods, every one across extensions", () => {
+  const target = {
+    id: 'lib.js#size',
+    file: 'lib.js',
+    kind: 'function',
+    callee: 'size',
+    params: [],
+    members: [],
+    methodParams: () => null,
+  };
+  const factory = new ScenarioFactory(target, pool, new Rng(3));
+  const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'size', args: [], params: [] }] };
+  const names = ['mask', 'assert', 'create', 'is', 'validate', 'refine'];
+  const returned = { kind: 'return', value: { t: 'object', ctor: 'Struct', entries: [], methods: names } };
+  const called = new Set();
+  for (let i = 0; i < 20; i++)
+    for (const extended of factory.extend(scenario, [returned]))
+      extended.steps.slice(1).forEach((step) => called.add(step.name));
+  assert.deepEqual([...called].sort(), [...names].sort());
+});

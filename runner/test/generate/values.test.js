@@ -133,6 +133,19 @@ test('tries a mock function for a parameter nothing is known about (a handler th
   assert.ok(pool.seeds(new Hint()).some((candidate) => candidate.kind === 'mock'));
 });
 
+test('tries text with wide and astral characters for a string parameter (code that measures or splits text)', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Hint } = require('../../src/generate/analysis/hint');
+  const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+  const text = new Hint();
+  text.addType('string');
+  const values = pool.seeds(text).map((candidate) => candidate.value);
+  assert.ok(
+    values.some((value) => /[\u3000-\u9fff]/.test(value) && /[\ud800-\udbff]/.test(value)),
+    JSON.stringify(values),
+  );
+});
+
 test('writes an error inside a value by name, message and code, which also matches errors from another realm', () => {
   const { expect: jestExpect } = require('expect');
   const coded = Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' });

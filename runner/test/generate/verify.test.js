@@ -71,9 +71,14 @@ test('drops a test that fails when run again and a test whose timer breaks the r
 });
 
 test('with prestarted runners, round 2 runs beside round 1 and counts only when round 1 left the suite unchanged', async () => {
-  const { startRunner } = require('../../src/generate/verification/run-suite');
+  const { startLaneRunners } = require('../../src/generate/verification/verify');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
-  const prestart = (label) => [1, 2].map((n) => startRunner(path.join(workDir, `${label}-${n}`)));
+  const elsewhere = { home: path.join(workDir, 'elsewhere-home'), tmp: path.join(workDir, 'elsewhere-tmp') };
+  Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
+  const prestart = (label) => {
+    fs.mkdirSync(path.join(workDir, label));
+    return startLaneRunners(path.join(workDir, label), elsewhere);
+  };
   const runners = [];
   try {
     // Every test passes: both runs count, the suite is settled after the pair.
@@ -81,6 +86,8 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
     runners.push(...passing);
     const { verified: settled } = await verify(workDir, [testCase('adds', ['expect(m.add(1, 2)).toBe(3);'])], {
       prestarted: passing,
+      elsewhere,
+      workDir: path.join(workDir, 'passing'),
     });
     assert.equal(settled.rounds, 2);
     assert.deepEqual(keptNames(settled), ['adds']);
@@ -92,7 +99,7 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
     const { verified, log } = await verify(
       workDir,
       [testCase('adds', ['expect(m.add(1, 2)).toBe(3);']), testCase('wrong', ['expect(m.add(1, 2)).toBe(4);'])],
-      { prestarted: failing },
+      { prestarted: failing, elsewhere, workDir: path.join(workDir, 'failing') },
     );
     assert.deepEqual(keptNames(verified), ['adds'], log);
     assert.ok(verified.rounds > 2, log);
@@ -102,7 +109,7 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
   }
 });
 
-test("the even rounds run as another user on another machine: a test asserting the sandbox's uid, host or home is dropped, the rest kept", async () => {
+test("the even rounds run as another user on another machine, with another Jest's mocks: a test asserting the sandbox's uid, host or home, or Jest 30's own mock members, is dropped, the rest kept", async () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
   const elsewhere = { home: path.join(workDir, 'elsewhere-home'), tmp: path.join(workDir, 'elsewhere-tmp') };
   Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
@@ -113,9 +120,15 @@ test("the even rounds run as another user on another machine: a test asserting t
       testCase('host', [`expect(require('os').hostname()).toBe(${JSON.stringify(os.hostname())});`]),
       testCase('home', [`expect(require('os').homedir()).toBe(${JSON.stringify(os.homedir())});`]),
       testCase('uid by type', ['expect(process.getuid()).toEqual(expect.any(Number));']),
+      // Jest 30's mocks only (Jest 29's have neither): a user's Jest 29 would fail these.
+      testCase('mock symbols', [
+        "expect(Object.getOwnPropertySymbols(jest.fn()).map(String)).toEqual(['Symbol(nodejs.dispose)']);",
+      ]),
+      testCase('mock keys', ["expect(Object.keys(jest.fn())).toContain('whenCalledWith');"]),
+      testCase('mock members of every Jest', ["expect(Object.keys(jest.fn())).toContain('mockReturnValue');"]),
     ];
     const { verified, log } = await verify(workDir, cases, { elsewhere });
-    assert.deepEqual(keptNames(verified), ['adds', 'uid by type'], log);
+    assert.deepEqual(keptNames(verified), ['adds', 'uid by type', 'mock members of every Jest'], log);
     assert.match(log, /round 2 .*another user's environment/);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -136,4 +149,131 @@ test('a run may take all the wall time left until one has completed, then twice 
   // Never past the hard deadline, and without one, what the budget has left.
   assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: now + 20000, longestRunMs: 1 }, now, now), 20000);
   assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: Infinity }, now, now), 50000);
+});
+
+test('suites are verified in groups of test files, as even as they can be, in order', () => {
+  const { groupSuites } = require('../../src/generate/verification/verify');
+  const sizes = (count, size) => groupSuites([...Array(count).keys()], size).map((group) => group.length);
+  assert.deepEqual(sizes(5, 8), [5]);
+  assert.deepEqual(sizes(8, 8), [8]);
+  assert.deepEqual(sizes(9, 8), [5, 4]);
+  assert.deepEqual(sizes(80, 8), Array(10).fill(8));
+  assert.deepEqual(sizes(81, 8), [8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7]);
+  assert.deepEqual(groupSuites([1, 2, 3], 2), [[1, 2], [3]]);
+  assert.deepEqual(sizes(0, 8), []);
+});
+
+// Three modules, a test file each: a.js and b.js get passing tests, c.js a test file whose every
+// test fails the run after the tests (a timer calls an undefined callback).
+const GROUP_SOURCES = ['a', 'b', 'c'].map((name) => ({
+  path: `${name}.js`,
+  content: `exports.twice = (n) => { if (n > 10) return 'big'; return n * 2; };
+exports.later = (callback, ms) => { setTimeout(() => callback(), ms); return 'scheduled'; };
+`,
+}));
+
+function groupSuite(name, cases) {
+  return {
+    testPath: `__tests__/${name}.test.js`,
+    spec: { sourcePath: `${name}.js`, request: `../${name}`, esm: false, bindings: [{ name: 'm', from: 'module' }] },
+    cases,
+  };
+}
+
+function groupedSuites() {
+  return [
+    groupSuite('a', [testCase('twice', ['expect(m.twice(2)).toBe(4);'])]),
+    groupSuite('b', [testCase('big', ["expect(m.twice(11)).toBe('big');"])]),
+    groupSuite('c', [
+      testCase('schedules', ["expect(m.later(undefined, 0)).toBe('scheduled');"]),
+      testCase('schedules again', ["expect(m.later(undefined, 0)).toBe('scheduled');"]),
+    ]),
+  ];
+}
+
+async function verifyGrouped(workDir, options) {
+  const logs = [];
+  const verified = await verifySuites({
+    workDir,
+    sources: GROUP_SOURCES,
+    config: jestConfigFile({ esm: false }),
+    suites: groupedSuites(),
+    deadline: Date.now() + 60000,
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  return { verified, log: logs.join('\n') };
+}
+
+test("in groups of test files, a group that breaks its runs loses only its own tests; the coverage is the union of the groups' runs, as one run measures it", async () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  try {
+    // One test file a group: c's group fails as a whole (no test of it is run twice alike), a's
+    // and b's are kept.
+    const { verified: grouped, log } = await verifyGrouped(path.join(workDir, 'grouped'), { groupSize: 1 });
+    assert.equal(grouped.groups, 3);
+    assert.deepEqual(keptNames(grouped), ['twice', 'big'], log);
+    assert.match(log, /verify: group 3\/3: round 1: the run failed as a whole/);
+    assert.match(grouped.reasons.get('__tests__/c.test.js'), /the run ended early/);
+    assert.equal(grouped.reasons.has('__tests__/a.test.js'), false);
+    // The same kept tests verified as one group measure the same coverage in one run.
+    const kept = groupedSuites().slice(0, 2);
+    const { verified: whole } = await verifyGrouped(path.join(workDir, 'whole'), { suites: kept });
+    assert.equal(whole.groups, 1);
+    assert.deepEqual(grouped.coverage, whole.coverage);
+    const byPath = (files) => Object.fromEntries(files.map((file) => [file.path, file.coverage]));
+    assert.deepEqual(byPath(grouped.files), byPath(whole.files));
+    // a.js's group covered its `return n * 2`, b.js's its `return 'big'`; c.js counts, at 0%.
+    assert.equal(byPath(grouped.files)['a.js'].functions, 33.33); // twice, not later nor its timer's callback
+    assert.equal(byPath(grouped.files)['b.js'].functions, 33.33);
+    assert.equal(byPath(grouped.files)['c.js'].statements, 0);
+    assert.ok(grouped.coverage.statements > 0 && grouped.coverage.statements < 100);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});
+
+test('a group the wall limit leaves no time for loses its tests and says why', async () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  try {
+    const { verified, log } = await verifyGrouped(workDir, { groupSize: 2, hardDeadline: Date.now() + 1000 });
+    assert.deepEqual(keptNames(verified), [], log);
+    assert.equal(verified.groups, 2);
+    for (const name of ['a', 'b', 'c'])
+      assert.match(verified.reasons.get(`__tests__/${name}.test.js`), /wall limit before its group of test files ran/);
+    assert.deepEqual(verified.coverage, null);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});
+
+test("runs with a lane's cache folder lend it Jest's transforms: a run in the same folder transforms nothing again", async () => {
+  const { runSuite } = require('../../src/generate/verification/run-suite');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  const cache = path.join(workDir, 'lane.jest-cache');
+  const files = [
+    ...GROUP_SOURCES,
+    jestConfigFile({ esm: false }),
+    { path: '__tests__/a.test.js', content: "test('twice', () => { expect(require('../a').twice(2)).toBe(4); });\n" },
+  ];
+  const cachedFiles = () =>
+    fs.readdirSync(cache, { recursive: true }).filter((entry) => fs.statSync(path.join(cache, entry)).isFile()).length;
+  try {
+    const first = await runSuite(path.join(workDir, 'lane'), files, { wallMs: 60000, cache });
+    assert.equal(first.ok, true, first.error);
+    assert.equal(fs.existsSync(path.join(workDir, 'lane')), false);
+    const afterFirst = cachedFiles();
+    assert.ok(afterFirst >= 4, `${afterFirst} files in the cache`); // three sources and the test file
+    const second = await runSuite(path.join(workDir, 'lane'), files, { wallMs: 60000, cache });
+    assert.equal(second.ok, true, second.error);
+    assert.equal(cachedFiles(), afterFirst);
+    assert.deepEqual(second.coverage, first.coverage);
+    assert.deepEqual(Object.keys(second.coverageData).sort(), ['a.js', 'b.js', 'c.js']);
+    // Another folder's transforms hold its path: they are made again.
+    const elsewhere = await runSuite(path.join(workDir, 'other'), files, { wallMs: 60000, cache });
+    assert.equal(elsewhere.ok, true, elsewhere.error);
+    assert.ok(cachedFiles() > afterFirst);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
 });

@@ -38,6 +38,9 @@ class Declarations {
     this.attached = new Map(); // name -> [{ name, static, node }] from assignments
     this.methods = new Map(); // method name -> function node of the first class or object method so named
     this.parents = new Map(); // constructor name -> parent node, from util.inherits(Child, Parent)
+    // property name -> function (or identifier naming one) first assigned to it on any object:
+    // `deprecate.function = wrapfunction` inside a factory gives the returned function's method
+    this.assigned = new Map();
     this.collect(ast);
   }
 
@@ -82,6 +85,13 @@ class Declarations {
     const chain = node.left.type === 'MemberExpression' ? memberChain(node.left) : null;
     if (!chain) return;
     const [owner] = chain;
+    const key = chain[chain.length - 1];
+    if (
+      chain.length >= 2 &&
+      (isFunctionNode(node.right) || node.right.type === 'Identifier') &&
+      !this.assigned.has(key)
+    )
+      this.assigned.set(key, node.right);
     if (chain.length === 2 && chain[1] === 'prototype' && node.right.type === 'ObjectExpression') {
       this.attachObject(owner, node.right);
       return;

@@ -6,26 +6,17 @@
 const walk = require('acorn-walk');
 const { Hint } = require('./hint');
 const { ParameterScope } = require('./parameter-scope');
-const {
-  STRING_METHODS,
-  ARRAY_METHODS,
-  SHARED_METHODS,
-  DATE_METHODS,
-  OBJECT_METHODS,
-  CALLBACK_TAKING_METHODS,
-  REGEX_TAKING_METHODS,
-  NUMBER_FUNCTIONS,
-  GLOBAL_CALLS,
-  INSTANCE_TYPES,
-} = require('./builtins');
+const builtins = require('./builtins');
 const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
-const { isFunctionNode, staticKeyName } = require('./declarations');
+const { isFunctionNode, isClassNode, staticKeyName } = require('./declarations');
 const { paramTypesFromDoc } = require('./jsdoc');
 
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
 const EQUALITY = new Set(['==', '===', '!=', '!==']);
+// A comparison read from its right side: `3 < x` is `x > 3`.
+const FLIPPED = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '===': '===', '!=': '!=', '!==': '!==' };
 const PROPAGATION_DEPTH = 3;
 const FUNCTION_METHODS = new Set(['apply', 'call', 'bind']);
 
@@ -162,11 +153,11 @@ class HintCollector {
     if (
       isCallee &&
       (FUNCTION_METHODS.has(key) ||
-        STRING_METHODS.has(key) ||
-        ARRAY_METHODS.has(key) ||
-        SHARED_METHODS.has(key) ||
-        OBJECT_METHODS.has(key) ||
-        DATE_METHODS.test(key))
+        builtins.STRING_METHODS.has(key) ||
+        builtins.ARRAY_METHODS.has(key) ||
+        builtins.SHARED_METHODS.has(key) ||
+        builtins.OBJECT_METHODS.has(key) ||
+        builtins.DATE_METHODS.test(key))
     )
       return;
     const path = this.scope.pathOf(node);
@@ -195,7 +186,7 @@ class HintCollector {
         [left, right],
         [right, left],
       ])
-        this.recordComparison(side, other, RELATIONAL.has(operator));
+        this.recordComparison(side, other, RELATIONAL.has(operator), side === left ? operator : FLIPPED[operator]);
     }
     if (ARITHMETIC.has(operator)) {
       this.addType(left, 'number');
@@ -206,11 +197,17 @@ class HintCollector {
       const path = this.scope.pathOf(right);
       if (typeof key === 'string' && path) this.hintAt(path).hint.prop(key);
     }
-    if (operator === 'instanceof' && right.type === 'Identifier' && INSTANCE_TYPES[right.name])
-      this.addType(left, INSTANCE_TYPES[right.name]);
+    if (operator === 'instanceof' && right.type === 'Identifier' && builtins.INSTANCE_TYPES[right.name])
+      this.addType(left, builtins.INSTANCE_TYPES[right.name]);
   }
 
-  recordComparison(side, other, relational) {
+  // `side operator other`, the operator as seen from `side` (`0x1f >= code` is `code <= 0x1f`).
+  recordComparison(side, other, relational, operator) {
+    const codePath = this.scope.codePathOf(side);
+    if (codePath) {
+      this.recordCodeComparison(codePath, this.constant(other), operator);
+      return;
+    }
     const path = this.scope.pathOf(side);
     const value = this.constant(other);
     if (!path || value === undefined) return;
@@ -224,6 +221,23 @@ class HintCollector {
     if (relational && typeof value === 'number') {
       hint.addValue(value - 1);
       hint.addValue(value + 1);
+    }
+  }
+
+  // `code <= 0x1f` where `code = str.codePointAt(i)`: the string gets the characters on both
+  // sides of the boundary (U+001F and U+0020), each alone, so the branches that test for control,
+  // combining, surrogate or wide characters are reached.
+  recordCodeComparison(path, value, operator) {
+    if (!Number.isInteger(value)) return;
+    const { hint, length } = this.hintAt(path);
+    if (length) return;
+    const below = operator === '<' || operator === '>=';
+    const codes = !RELATIONAL.has(operator) ? [value] : below ? [value - 1, value] : [value, value + 1];
+    hint.addType('string');
+    for (const code of codes) {
+      // Lone surrogates are not text a caller has; code points past U+10FFFF do not exist.
+      if (code >= 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff))
+        hint.addValue(String.fromCodePoint(code));
     }
   }
 
@@ -257,27 +271,31 @@ class HintCollector {
   visitMethodCall(node, callee, args) {
     const method = staticKeyName(callee.property, callee.computed);
     const objectName = callee.object.type === 'Identifier' ? callee.object.name : null;
-    const global = objectName && GLOBAL_CALLS[`${objectName}.${method}`];
+    const global = objectName && builtins.GLOBAL_CALLS[`${objectName}.${method}`];
     if (global && args[0]) this.addType(args[0], global);
     if (objectName === 'Math' && args.length) args.forEach((arg) => this.addType(arg, 'number'));
     const regex = this.regexNamed(callee.object);
     if (regex && (method === 'test' || method === 'exec') && args[0]) this.addRegexHint(args[0], regex);
     // `items.map(fn)`: what is handed to a callback-taking method is a function.
-    if (CALLBACK_TAKING_METHODS.has(method)) {
+    if (builtins.CALLBACK_TAKING_METHODS.has(method)) {
       const callbackArg = method === 'replace' || method === 'replaceAll' ? args[1] : args[0];
       if (callbackArg) this.addType(callbackArg, 'function');
     }
 
+    if (method !== null) this.visitModuleMethodCall(callee.object, method, args);
     const path = this.scope.pathOf(callee.object);
     if (!path || method === null) return;
     const { hint, length } = this.hintAt(path);
     if (length) return;
     // `fn.apply(this, arguments)`: a function, not an object with an `apply` method.
     if (FUNCTION_METHODS.has(method)) hint.addType('function');
-    else if (DATE_METHODS.test(method) && !STRING_METHODS.has(method)) hint.addType('date');
-    else if (STRING_METHODS.has(method)) hint.addType('string');
-    else if (ARRAY_METHODS.has(method)) hint.addType('array');
-    else if (SHARED_METHODS.has(method) && (method === 'indexOf' || method === 'includes' || method === 'slice')) {
+    else if (builtins.DATE_METHODS.test(method) && !builtins.STRING_METHODS.has(method)) hint.addType('date');
+    else if (builtins.STRING_METHODS.has(method)) hint.addType('string');
+    else if (builtins.ARRAY_METHODS.has(method)) hint.addType('array');
+    else if (
+      builtins.SHARED_METHODS.has(method) &&
+      (method === 'indexOf' || method === 'includes' || method === 'slice')
+    ) {
       if (!hint.types.has('string') && !hint.types.has('array')) {
         hint.addType('string');
         hint.addType('array');
@@ -285,10 +303,10 @@ class HintCollector {
     } else if (method === 'hasOwnProperty' && args[0]) {
       const key = this.constant(args[0]);
       if (typeof key === 'string') hint.prop(key);
-    } else if (!OBJECT_METHODS.has(method) && !SHARED_METHODS.has(method)) {
+    } else if (!builtins.OBJECT_METHODS.has(method) && !builtins.SHARED_METHODS.has(method)) {
       hint.prop(method).addType('function');
     }
-    if (REGEX_TAKING_METHODS.has(method) && args[0]) {
+    if (builtins.REGEX_TAKING_METHODS.has(method) && args[0]) {
       const argRegex = this.regexNamed(args[0]);
       if (argRegex) hint.addRegex(argRegex);
     }
@@ -303,9 +321,25 @@ class HintCollector {
   }
 
   visitFunctionCall(name, args) {
-    if (NUMBER_FUNCTIONS.has(name) && args[0]) this.addType(args[0], 'number');
-    if (GLOBAL_CALLS[name] && args[0]) this.addType(args[0], GLOBAL_CALLS[name]);
+    if (builtins.NUMBER_FUNCTIONS.has(name) && args[0]) this.addType(args[0], 'number');
+    if (builtins.GLOBAL_CALLS[name] && args[0]) this.addType(args[0], builtins.GLOBAL_CALLS[name]);
     const target = this.context.declarations.byName.get(name);
+    // `new Minimatch(pattern, options)`: the constructor's hints hold for what is passed to it.
+    this.mergeCallee(isClassNode(target) ? methodOf(target, 'constructor') : target, args);
+  }
+
+  // `this.parse(text)` in a class, `new Minimatch(pattern).match(p)`: what the module's method
+  // expects of its parameters holds for what is passed to it. A method called on `this` is
+  // looked up by name among the module's methods.
+  visitModuleMethodCall(object, method, args) {
+    if (object.type === 'ThisExpression') this.mergeCallee(this.context.declarations.methods.get(method), args);
+    else if (object.type === 'NewExpression' && object.callee.type === 'Identifier') {
+      const owner = this.context.declarations.byName.get(object.callee.name);
+      if (isClassNode(owner)) this.mergeCallee(methodOf(owner, method), args);
+    }
+  }
+
+  mergeCallee(target, args) {
     if (!isFunctionNode(target) || target === this.fn || this.depth >= PROPAGATION_DEPTH) return;
     // What a module-level helper expects of its parameters holds for what is passed to it.
     const calleeParams = paramHints(target, this.context, this.depth + 1);
@@ -344,6 +378,16 @@ class HintCollector {
       }
     });
   }
+}
+
+// The function of a class's method (or constructor) named `name`, or null.
+function methodOf(classNode, name) {
+  const found = classNode.body.body.find(
+    (element) =>
+      element.type === 'MethodDefinition' &&
+      (name === 'constructor' ? element.kind === 'constructor' : staticKeyName(element.key, element.computed) === name),
+  );
+  return found ? found.value : null;
 }
 
 function paramName(param, index) {

@@ -17,6 +17,7 @@ class ParameterScope {
     this.aliases = new Map();
     this.defaults = [];
     this.destructured = []; // { path, type }: `{ a }` says the value is an object with `a`
+    this.codes = new Map(); // local name -> path of the string whose character code it holds
     fn.params.forEach((param, index) => this.bindPattern(param, [index]));
   }
 
@@ -81,6 +82,18 @@ class ParameterScope {
     }
   }
 
+  // The path of the string whose character code an expression is: `str.charCodeAt(i)`,
+  // `str.codePointAt(i)`, or a local variable holding one (`const code = str.codePointAt(i)`).
+  codePathOf(node) {
+    if (!node) return null;
+    if (node.type === 'Identifier') return this.codes.get(node.name) || null;
+    if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression') return null;
+    const method = staticKeyName(node.callee.property, node.callee.computed);
+    if (method !== 'charCodeAt' && method !== 'codePointAt') return null;
+    const path = this.pathOf(node.callee.object);
+    return path && path[path.length - 1] !== 'length' ? path : null;
+  }
+
   // Local variables that name a parameter's value: `const opts = options || {}`, `const { a } = opts`,
   // `const cookie = typeof name === 'object' ? name : { name }`.
   collectAliases(body) {
@@ -88,9 +101,13 @@ class ParameterScope {
       if (node.type === 'VariableDeclarator' && node.init) {
         const path = this.pathOf(node.init);
         if (path) this.bindPattern(node.id, path);
+        const code = this.codePathOf(node.init);
+        if (code && node.id.type === 'Identifier') this.codes.set(node.id.name, code);
       } else if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'Identifier') {
         const path = this.pathOf(node.right);
         if (path && !this.aliases.has(node.left.name)) this.aliases.set(node.left.name, path);
+        const code = this.codePathOf(node.right);
+        if (code && !this.codes.has(node.left.name)) this.codes.set(node.left.name, code);
       }
     });
   }

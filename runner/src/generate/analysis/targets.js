@@ -136,10 +136,17 @@ function isEventEmitter(memberShapes) {
 function buildTargets(file, analysis, bindings) {
   const lookup = new SyntaxLookup(analysis);
   const targets = [];
-  // Parameters of a method of an object a call returns, by its name (see ScenarioFactory.extend).
+  // Parameters of a method of an object a call returns, by its name (see ScenarioFactory.extend):
+  // a method or function so named, else a function assigned to a property so named
+  // (`deprecate.function = wrapfunction` in the factory that returns `deprecate`).
   const methodParams = (name) => {
-    const declared = analysis.declarations.byName.get(name);
-    const node = analysis.declarations.methods.get(name) || (isFunctionNode(declared) ? declared : null);
+    const { declarations } = analysis;
+    const declared = declarations.byName.get(name);
+    const assigned = declarations.assigned.has(name) ? declarations.resolve(declarations.assigned.get(name)) : null;
+    const node =
+      declarations.methods.get(name) ||
+      (isFunctionNode(declared) ? declared : null) ||
+      (isFunctionNode(assigned) ? assigned : null);
     return node ? lookup.params(node, 0) : null;
   };
   const add = (target) =>

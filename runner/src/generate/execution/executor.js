@@ -9,6 +9,16 @@ const path = require('node:path');
 const { testEnvironment } = require('./test-environment');
 
 const CHILD_MAIN = path.join(__dirname, 'child', 'main.js');
+// How long a new child may take to start (Node, the loader, jest-mock) before it counts as lost.
+// A request's own deadline starts once the child is ready: on a busy machine start-up alone can
+// take longer than a module's 2 s load limit, and every file then failed to load.
+const START_MS = 10000;
+
+// Run as root (a bench outside the sandbox), the child's standard streams are pipes of its own,
+// not /dev/null: code under test that changes the file behind a descriptor (graceful-fs's
+// `fchmod(1, mode)`, `fchown(2, uid, gid)`) would otherwise change the machine's /dev/null. Not
+// otherwise: reading them then gives EOF, as in a test run, where a pipe's would give EAGAIN.
+const AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
 class Executor {
   // init: the message that primes a child ({ files, coveragePaths, limits }).
@@ -25,14 +35,28 @@ class Executor {
     const child = fork(CHILD_MAIN, [], {
       execArgv: [`--max-old-space-size=${this.memoryMb}`],
       env: testEnvironment(),
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      stdio: AS_ROOT ? ['pipe', 'pipe', 'pipe', 'ipc'] : ['ignore', 'ignore', 'ignore', 'ipc'],
     });
-    child.on('message', (message) => this.settle(child, message));
-    child.on('exit', () => {
+    if (AS_ROOT) {
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.on('error', () => {});
+      child.stdin.end();
+      child.stdout.resume();
+      child.stderr.resume();
+    }
+    let started;
+    this.started = new Promise((resolve) => {
+      started = resolve;
+    });
+    child.on('message', (message) => (message.id === 0 ? started() : this.settle(child, message)));
+    // A child that could not be spawned (EAGAIN, EACCES in a busy sandbox) reports an error and
+    // no exit: its requests are lost at once, and the next one spawns a new child.
+    const lost = () => {
       if (this.child === child) this.child = null;
+      started();
       this.settle(child, { ok: false, lost: 'crash' });
-    });
-    child.on('error', () => {});
+    };
+    child.on('exit', lost);
+    child.on('error', lost);
     child.send({ id: 0, type: 'init', ...this.init });
     this.child = child;
   }
@@ -46,17 +70,26 @@ class Executor {
     pending.resolve(message);
   }
 
+  // Sends a request once the child has started; its deadline, timeoutMs, counts from then.
   request(message, timeoutMs) {
     if (!this.child) this.spawn();
-    const child = this.child;
+    const { child, started } = this;
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.kill();
-        this.settle(child, { ok: false, lost: 'timeout' });
-      }, timeoutMs);
-      this.pending = { id, child, resolve, timer };
-      child.send({ id, ...message });
+      const pending = { id, child, resolve, timer: null };
+      const lose = (ms) =>
+        setTimeout(() => {
+          this.kill();
+          this.settle(child, { ok: false, lost: 'timeout' });
+        }, ms);
+      pending.timer = lose(START_MS);
+      this.pending = pending;
+      started.then(() => {
+        if (this.pending !== pending) return;
+        clearTimeout(pending.timer);
+        pending.timer = lose(timeoutMs);
+        child.send({ id, ...message });
+      });
     });
   }
 

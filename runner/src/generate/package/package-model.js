@@ -20,6 +20,8 @@ const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
   /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
 const ESM_EXTENSIONS = /\.m[jt]s$/i;
+// Requests of Node's file system, or of a package named for one (graceful-fs, fs-extra).
+const FILE_SYSTEM_REQUEST = /^(node:)?fs(\/promises)?$|^(@[\w.-]+\/)?([\w.]+-)*fs(-[\w.]+)*$/;
 
 function dirOf(path) {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
@@ -110,6 +112,15 @@ class PackageModel {
       queue.push(...this.edges(path));
     }
     return order;
+  }
+
+  // Whether `path`, or a file of the package it reaches, requires a file system module: its tests
+  // then run in a temporary folder of their own (writing/test-writer.js), where relative paths
+  // the code writes land, never in the package's folder.
+  reachesFileSystem(path) {
+    return this.reach([path]).some((reached) =>
+      (this.requests.get(reached) || []).some((request) => FILE_SYSTEM_REQUEST.test(request)),
+    );
   }
 
   formatOf(path) {

@@ -33,6 +33,8 @@ const BOUNDARY_STRINGS = [
   'line1\nline2',
   HTTP_DATE,
   ISO_DATE,
+  // Wide (CJK) and astral (emoji, a surrogate pair) characters: text code measures or splits.
+  '日本😀',
 ];
 const BOUNDARY_NUMBERS = [
   3,

@@ -77,11 +77,14 @@ function resultName(step, isFunction) {
   return stripped ? stripped[0].toLowerCase() + stripped.slice(1) : 'value';
 }
 
-// Methods of a returned object, or of a returned function (`debounced.clear`).
+// Methods of a returned object (its own and, for a class instance, its prototype's), or of a
+// returned function (`debounced.clear`).
 function methodsOf(description) {
   if (description.t === 'function')
     return (description.members || []).filter((member) => member.kind === 'method').map((member) => member.name);
-  return description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+  const own = description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+  // A class instance's methods live on its prototype (see prototypeMethods in child/snapshot.js).
+  return [...own, ...(description.methods || []).filter((name) => !own.includes(name))];
 }
 
 function gettersOf(description) {
@@ -361,8 +364,26 @@ class ScenarioFactory {
   // Parameter slots of a method of a returned object (`createStore().set(key, value)`): from the
   // syntax of a function of that name in the module (target.methodParams), else two unknown ones.
   methodSlots(name) {
+    return this.knownMethodSlots(name) || UNKNOWN_SLOTS;
+  }
+
+  // The slots of a method whose syntax the module shows, else null.
+  knownMethodSlots(name) {
     const params = this.target.methodParams ? this.target.methodParams(name) : null;
-    return params && params.length ? argumentSlots(params) : UNKNOWN_SLOTS;
+    return params && params.length ? argumentSlots(params) : null;
+  }
+
+  // Calls of a returned function's own method (`deprecate.function(fn, message)`): with its first
+  // seeds where the module shows its parameters, and with no arguments (`debounced.flush()`).
+  functionMethodSteps(name) {
+    const slots = this.knownMethodSlots(name);
+    const bare = { op: 'method', name, args: [], params: [] };
+    if (!slots) return [bare];
+    const args = this.firstArgs(
+      slots,
+      slots.map((slot) => this.pool.seeds(slot.hint)),
+    );
+    return [{ op: 'method', name, args, params: slots }, ...(args.length ? [bare] : [])];
   }
 
   // Follow-up scenarios for a scenario whose last step returned a function (call it) or an
@@ -388,7 +409,7 @@ class ScenarioFactory {
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
           ...this.wrapperVariants(steps),
-          ...methodsOf(value).map((name) => follow({ op: 'method', name, args: [], params: [] })),
+          ...methodsOf(value).flatMap((name) => this.functionMethodSteps(name).map(follow)),
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
         ].slice(0, MAX_EXTENSIONS + argumentLists.length);
       }
@@ -406,9 +427,12 @@ class ScenarioFactory {
       const whole = sequence
         ? [this.scenario([...steps, ...sequence.ordered.slice(0, MAX_STEPS - steps.length).map(sequence.step)])]
         : [];
+      // More methods than follow-ups (a class instance's prototype): each extension starts at
+      // another one, so every method is called across the extensions of the search.
+      const start = methods.length * 2 + whole.length > MAX_EXTENSIONS ? this.rng.int(methods.length) : 0;
       return [
         ...whole,
-        ...methods.flatMap((name) => {
+        ...[...methods.slice(start), ...methods.slice(0, start)].flatMap((name) => {
           const slots = this.methodSlots(name);
           return [
             this.firstArgs(
@@ -439,18 +463,20 @@ class ScenarioFactory {
     if (!holder || holder.step.op === 'new') return [];
     const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
     const held = holder.outcome.value;
-    // A function's own methods take no arguments as often as not (`clear()`, `flush()`).
-    const argsFor = (slots) => (held.t === 'function' && this.rng.chance(0.5) ? [] : this.randomArgs(slots, earlier));
+    // A function's own methods take no arguments as often as not (`clear()`, `flush()`), unless
+    // the module shows their parameters (`deprecate.property(obj, prop)`).
     return [
       ...methodsOf(held).map((name) => {
-        const slots = held.t === 'function' ? [] : this.methodSlots(name);
+        const known = held.t === 'function' ? this.knownMethodSlots(name) : null;
+        const slots = held.t === 'function' ? known || [] : this.methodSlots(name);
+        const bare = held.t === 'function' && (!known || this.rng.chance(0.3));
         return this.scenario([
           ...steps,
           {
             op: 'method',
             receiver: holder.step.bind,
             name,
-            args: held.t === 'function' ? argsFor(slots) : this.randomArgs(slots, earlier),
+            args: bare ? [] : this.randomArgs(slots, earlier),
             params: slots,
           },
         ]);

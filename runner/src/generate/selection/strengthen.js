@@ -28,9 +28,11 @@ const ROW_REGEX_SAMPLES = 3;
 const PRIMITIVE_TYPES = new Set(['string', 'number', 'boolean', 'null', 'undefined']);
 const MAX_PROBE_LENGTH = 1000;
 const SIBLING_LINES = 20;
-// The row sweep (Strengthener.rowSweep): tests added per file, strings tried per table entry.
-const MAX_ROW_TESTS = 150;
+// The row sweep (Strengthener.rowSweep): entries checked per file, strings tried per table entry,
+// and lookups asserted in one test (a table of 500 rules gets 20 tests, not 500).
+const MAX_ROW_ENTRIES = 600;
 const MAX_PROBES_PER_ENTRY = 3;
+const ROWS_PER_TEST = 25;
 
 // What the child runs for a mutant: the mutated code through the shared transform, as the file
 // itself ran (without istanbul's counters); CommonJS runs as written.
@@ -213,6 +215,60 @@ function keysOf(candidate) {
   return candidate.keys instanceof Set ? candidate.keys : new Set(candidate.reply.keys);
 }
 
+// A lookup the row sweep asks with many probes in one run: one call of an export, plain values.
+function isOneCall(scenario) {
+  const [step] = scenario.steps;
+  return scenario.steps.length === 1 && step.op === 'call' && step.args.every((arg) => arg.kind === 'atom');
+}
+
+// The row sweep's lookups of one export, gathered into tests of up to ROWS_PER_TEST calls
+// (`expect(plural('alga')).toBe('algae'); expect(plural('bus')).toBe('buses'); …`): each call's
+// whole result asserted, one test and one pair of runs per batch instead of per entry. A batch
+// joins the suite once it ran alike twice; one that does not is split in halves, so an unstable
+// lookup costs only itself.
+class RowBatches {
+  constructor(search, suite) {
+    this.search = search;
+    this.suite = suite;
+    this.open = new Map(); // target -> { target, steps, outcomes }
+  }
+
+  async add(lookup, step) {
+    const batch = this.open.get(lookup.target) || {
+      target: lookup.target,
+      targetId: lookup.scenario.targetId,
+      steps: [],
+    };
+    const { bind, recordEvents, ...call } = step; // a batch names no results
+    batch.steps.push(call);
+    this.open.set(lookup.target, batch);
+    if (batch.steps.length >= ROWS_PER_TEST) await this.flush(lookup.target);
+  }
+
+  async flush(target) {
+    const batch = this.open.get(target);
+    this.open.delete(target);
+    if (batch) await this.keep(batch.target, batch.targetId, batch.steps);
+  }
+
+  async flushAll() {
+    for (const target of [...this.open.keys()]) await this.flush(target);
+  }
+
+  async keep(target, targetId, steps) {
+    if (!steps.length) return;
+    const confirmed = await this.search.confirm(target, { targetId, steps });
+    if (confirmed && confirmed.scenario.steps.length === steps.length) {
+      this.suite.push(confirmed);
+      return;
+    }
+    if (steps.length === 1) return;
+    const half = Math.ceil(steps.length / 2);
+    await this.keep(target, targetId, steps.slice(0, half));
+    await this.keep(target, targetId, steps.slice(half));
+  }
+}
+
 class Strengthener {
   // search: the Search (runOnce, confirm); files: the instrumented files in coverage order
   // ({ absolute, code, analysis, fileCoverage }).
@@ -274,11 +330,15 @@ class Strengthener {
   // One lookup per entry of the file's data and rule tables, whole outputs asserted: a table is
   // covered by any one lookup, and its entries (a string emptied, a regex changed) are told apart
   // only by lookups that hit them, more of them than the sampled mutants reach. For each entry in
-  // source order, a kept test that reaches it is asked again with each of the entry's probes
-  // (askingWith); the first that runs, ends in an outcome no test of its export has yet, and runs
-  // alike twice joins the suite. At most MAX_ROW_TESTS per file, until `deadline`.
+  // source order, the kept tests of up to three exports that reach it are asked again with the
+  // entry's probes (askingWith): `plural('alga')` and `singular('alga')` check different rows of
+  // a rules table. A lookup that is one call of plain values asks with many probes in one run
+  // (askMany), and the calls that end in an outcome no test of the export has yet are kept in
+  // tests of up to ROWS_PER_TEST calls (RowBatches); any other lookup asks with the entry's
+  // probes one run each, the first new outcome kept as a test of its own once it ran alike
+  // twice. At most MAX_ROW_ENTRIES entries per file, until `deadline`. Returns the calls kept.
   async rowSweep(suite, file, fileIndex, deadline) {
-    let added = 0;
+    const batches = new RowBatches(this.search, suite);
     const signatures = new Map(); // target -> outcome signatures of its tests
     const signaturesOf = (target) => {
       if (!signatures.has(target))
@@ -288,9 +348,26 @@ class Strengthener {
         );
       return signatures.get(target);
     };
-    const asked = new Set();
-    for (const entry of tableEntries(file.code, file.analysis.literals.constants)) {
-      if (added >= MAX_ROW_TESTS || clock.now() >= deadline) break;
+    const queues = new Map(); // a batchable lookup -> probes waiting to be asked
+    let kept = 0;
+    const drain = async (lookup, all = false) => {
+      const queue = queues.get(lookup);
+      while (queue.length >= (all ? 1 : ROWS_PER_TEST) && clock.now() < deadline) {
+        const probes = queue.splice(0, ROWS_PER_TEST);
+        const { answered, rest } = await this.askMany(lookup, probes);
+        queue.unshift(...rest);
+        for (const { step, outcome } of answered) {
+          const signature = outcomeSignature([outcome]);
+          if (signaturesOf(lookup.target).has(signature)) continue;
+          signaturesOf(lookup.target).add(signature);
+          await batches.add(lookup, step);
+          kept++;
+        }
+      }
+    };
+    const entries = tableEntries(file.code, file.analysis.literals.constants).slice(0, MAX_ROW_ENTRIES);
+    for (const entry of entries) {
+      if (clock.now() >= deadline) break;
       const key = statementKeyAt(file, fileIndex, entry.line);
       const prefix = `${fileIndex}:`;
       const reaching = suite.filter((candidate) => {
@@ -300,24 +377,49 @@ class Strengthener {
       const lookups = reaching
         .filter((candidate, index) => reaching.findIndex((other) => other.target === candidate.target) === index)
         .slice(0, 3);
-      found: for (const probe of entry.probes) {
-        if (asked.has(probe)) break; // a kept test asks with it already: the entry is checked
-        for (const lookup of lookups) {
-          if (clock.now() >= deadline) break found;
-          const scenario = { ...lookup.scenario, steps: askingWith(lookup.scenario.steps, probe) };
-          const reply = await this.search.runOnce(lookup.target, scenario);
-          if (!reply.usable || signaturesOf(lookup.target).has(outcomeSignature(reply.outcomes))) continue;
-          const confirmed = await this.search.confirm(lookup.target, scenario, reply);
-          if (!confirmed) continue;
-          suite.push(confirmed);
-          signaturesOf(lookup.target).add(outcomeSignature(confirmed.outcomes));
-          asked.add(probe);
-          added++;
-          break found;
-        }
+      for (const lookup of lookups) {
+        if (isOneCall(lookup.scenario)) {
+          if (!queues.has(lookup)) queues.set(lookup, []);
+          queues.get(lookup).push(...entry.probes);
+          await drain(lookup);
+        } else if (await this.askEach(lookup, entry.probes, signaturesOf(lookup.target), suite, deadline)) kept++;
       }
     }
-    return added;
+    for (const lookup of queues.keys()) await drain(lookup, true);
+    await batches.flushAll();
+    return kept;
+  }
+
+  // One run of a one-call lookup asking with each probe in turn. A call that throws ends the run:
+  // it is left out, and the probes after it come back in `rest`. `answered`: the calls that
+  // returned, with their outcomes.
+  async askMany(lookup, probes) {
+    const steps = probes.map((probe) => askingWith(lookup.scenario.steps, probe)[0]);
+    const reply = await this.search.runOnce(lookup.target, { targetId: lookup.scenario.targetId, steps });
+    if (!reply.ok || reply.disturbances.length || !reply.outcomes.length) return { answered: [], rest: [] };
+    const answered = [];
+    for (const [i, outcome] of reply.outcomes.entries()) {
+      if (outcome.kind !== 'return' || outcome.calledBack) return { answered, rest: probes.slice(i + 1) };
+      answered.push({ step: steps[i], outcome });
+    }
+    return { answered, rest: probes.slice(reply.outcomes.length) };
+  }
+
+  // A lookup asked with one probe a run; the first that ends in a new outcome and runs alike twice
+  // joins the suite. Returns whether one did.
+  async askEach(lookup, probes, signatures, suite, deadline) {
+    for (const probe of probes) {
+      if (clock.now() >= deadline) return false;
+      const scenario = { ...lookup.scenario, steps: askingWith(lookup.scenario.steps, probe) };
+      const reply = await this.search.runOnce(lookup.target, scenario);
+      if (!reply.usable || signatures.has(outcomeSignature(reply.outcomes))) continue;
+      const confirmed = await this.search.confirm(lookup.target, scenario, reply);
+      if (!confirmed) continue;
+      suite.push(confirmed);
+      signatures.add(outcomeSignature(confirmed.outcomes));
+      return true;
+    }
+    return false;
   }
 
   // chosen: the corpus entries of the suite; candidates: corpus entries not chosen and the

@@ -7,6 +7,10 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { WarmRunner } = require('../../run/client');
+const { readRunCoverage } = require('./coverage');
+
+// Where bin/run.js keeps Jest's cache (transforms) in its work folder.
+const JEST_CACHE = '.jest-cache';
 
 const OTHER_ENVIRONMENT_PRELOAD = path.join(__dirname, 'other-environment-preload.js');
 
@@ -22,15 +26,30 @@ function testKey(describe, name) {
   return `${describe} › ${name}`;
 }
 
-// Returns { ok, tests: Map(file -> Map(key -> status)), coverage, files, error }. `ok` is false when
-// the run could not complete (`error` says why); `tests` then holds what did run, if anything.
-// files: [{ path, content }] for the folder; dir: a folder that does not exist yet; nodePath: the
-// installed dependencies (a run's `nodePath`), if any.
+// Moves Jest's cache folder `from` to `to` when there is one (a rename: both are in the job's
+// temporary folder), replacing what `to` held.
+function moveCache(from, to) {
+  if (!fs.existsSync(from)) return;
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.renameSync(from, to);
+}
+
+// Returns { ok, tests: Map(file -> Map(key -> status)), coverage, files, coverageData, error }. `ok`
+// is false when the run could not complete (`error` says why); `tests` then holds what did run, if
+// anything. coverageData: the run's istanbul data by relative paths (coverage.js), for merging.
+// files: [{ path, content }] for the folder; dir: a folder that does not exist yet (or the
+// prestarted runner's); nodePath: the installed dependencies (a run's `nodePath`), if any.
 // prestarted: a runner from startRunner() to use (its folder is `dir`), or null to start one
 // unprimed; elsewhere: { home, tmp } to start it in another user's environment.
-async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsewhere = null }) {
+// cache: a folder holding Jest's cache between runs, lent to this run and taken back after it:
+// Babel's transforms with coverage of every source, which a package's runs otherwise repeat.
+// They are found again only by a run in a folder of the same path (the keys and the instrumented
+// code hold it).
+async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsewhere = null, cache = null }) {
   fs.mkdirSync(dir, { recursive: true });
+  if (cache) moveCache(cache, path.join(dir, JEST_CACHE));
   let outcome;
+  let coverageData = null;
   try {
     const runner = prestarted
       ? await prestarted.ready
@@ -40,9 +59,11 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsew
       wallMs: Math.max(1000, Math.round(wallMs)),
       ...(nodePath ? { nodePath } : {}),
     });
+    if (outcome.result && outcome.result.ok) coverageData = readRunCoverage(dir);
   } catch (error) {
     return { ok: false, tests: new Map(), error: `the runner did not start: ${error.message.slice(0, 500)}` };
   } finally {
+    if (cache) moveCache(path.join(dir, JEST_CACHE), cache);
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const { result } = outcome;
@@ -68,7 +89,7 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsew
       error: `${error.code || 'run_failed'}: ${String(error.detail ?? error.message ?? 'the run failed without saying why').slice(0, 1000)}`,
     };
   }
-  return { ok: true, tests, failures, coverage: result.results.coverage, files: result.results.files };
+  return { ok: true, tests, failures, coverage: result.results.coverage, files: result.results.files, coverageData };
 }
 
 // A runner started ahead of its job in a new folder `dir`: Jest is loaded (about a quarter of a

@@ -10,11 +10,19 @@
 // them in the rounds (the even ones) that run as another user on another machine
 // (execution/other-environment.js: other uid, gid, pid, host, home and temporary folders), since
 // users run the suite in their own CI; the coverage reported is the one that final run measured.
+//
+// A package's suite is verified in groups of test files (groupSuites), each on its own as above:
+// a run of one group stays inside the sandbox's limits where a run of a whole large package did
+// not, and a group that fails, or that the wall limit leaves unverified, loses only its own tests.
+// The suite's coverage is the union of the groups' final runs (coverage.js). Runs of one
+// environment take turns in one folder (a Lane), keeping Jest's cache between them, so the
+// package's sources are transformed and instrumented once per environment, not once per run.
 
 const { clock } = require('../budget-clock');
 const path = require('node:path');
-const { runSuite, testKey } = require('./run-suite');
+const { runSuite, startRunner, testKey } = require('./run-suite');
 const { suiteText } = require('./suite-text');
+const { mergeCoverage } = require('./coverage');
 
 const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
@@ -23,6 +31,67 @@ const MIN_ROUND_MS = 5000;
 // What a run stopped at its wall limit, and the answer after it, need on a busy machine (a run
 // allowed up to the hard deadline made the generator outlive its sandbox's wall limit).
 const RUN_STOP_MS = 10000;
+// The most test files one verification run holds. A run of lodash's 80 test files took more than
+// a minute on a busy machine; but every run also pays for the coverage of every source of the
+// folder (9 s of lodash's run of one test file), so groups are not smaller than they must be.
+const GROUP_TEST_FILES = 20;
+
+// The suites in groups of at most `size` test files, as even as they can be, in order (the
+// targets the entry points reach come first, and so are verified first).
+function groupSuites(suites, size = GROUP_TEST_FILES) {
+  const count = Math.ceil(suites.length / size);
+  const groups = [];
+  for (let index = 0, start = 0; index < count; index++) {
+    const end = start + Math.ceil((suites.length - start) / (count - index));
+    groups.push(suites.slice(start, end));
+    start = end;
+  }
+  return groups;
+}
+
+// A folder in which the runs of one environment take turns, and the Jest cache they share
+// (run-suite.js). Runners are started ahead in its folder: the first given (startLaneRunners),
+// the next as soon as a run ends, while the other lane runs.
+class Lane {
+  constructor(workDir, name, elsewhere) {
+    this.dir = path.join(workDir, name);
+    this.cache = path.join(workDir, `${name}.jest-cache`);
+    this.elsewhere = elsewhere;
+    this.ready = []; // runners started ahead, used first, in order
+    this.queue = Promise.resolve();
+    this.spares = [];
+  }
+
+  // Runs `task(runner)` once the lane's earlier runs have ended; runner: one started ahead, or null.
+  take(task) {
+    const turn = this.queue.then(() => task(this.ready.shift() || null));
+    this.queue = turn.catch(() => {});
+    return turn;
+  }
+
+  // Starts the runner of the lane's next run now, in its folder, unless one is waiting.
+  startSpare() {
+    if (this.ready.length) return;
+    const runner = startRunner(this.dir, this.elsewhere);
+    this.spares.push(runner);
+    this.ready.push(runner);
+  }
+
+  stop() {
+    this.spares.forEach((runner) => runner.stop());
+  }
+}
+
+// Lanes by environment: `here`, and `elsewhere` when the even rounds run in another environment.
+function laneDir(workDir, elsewhere) {
+  return path.join(workDir, elsewhere ? 'elsewhere' : 'here');
+}
+
+// Runners for the first two runs, started in the folders of their lanes while generation still
+// works (pipeline.js): one here, one in the other environment (elsewhere: { home, tmp }).
+function startLaneRunners(workDir, elsewhere) {
+  return [null, elsewhere].map((environment) => startRunner(laneDir(workDir, environment), environment));
+}
 
 // Wall time left before the hard deadline (a Date.now() time; Infinity: none).
 function hardLeft(context) {
@@ -43,24 +112,30 @@ function runWallMs(context, budgetNow, wallNow) {
   return Math.min(Math.max(budgeted, wanted), left);
 }
 
-// Runs the suites; returns run-suite's answer with the status of each case (undefined: no result).
-// A prestarted runner (startRunner) of the same environment is used when one is left, else one is
-// started unprimed. elsewhere: { home, tmp } to run in another user's environment, or null.
-async function runCases(suites, context, label, elsewhere = null) {
-  const { base, workDir, nodePath, prestarted } = context;
+// Runs the suites on a lane (its environment: here, or another user's); returns run-suite's answer
+// with the status of each case (undefined: no result). The lane's runner started ahead is used
+// when there is one, else one is started unprimed.
+async function runCases(suites, context, lane) {
+  const { base, nodePath } = context;
   const files = [...base, ...suites.map((suite) => ({ path: suite.testPath, content: suiteText(suite) }))];
-  const index = prestarted.findIndex((candidate) => Boolean(candidate.elsewhere) === Boolean(elsewhere));
-  const runner = index >= 0 ? prestarted.splice(index, 1)[0] : null;
-  const dir = runner ? runner.dir : path.join(workDir, label);
-  const started = Date.now();
-  const result = await runSuite(dir, files, {
-    wallMs: runWallMs(context, clock.now(), Date.now()),
-    nodePath,
-    prestarted: runner,
-    elsewhere,
+  const result = await lane.take(async (runner) => {
+    const started = Date.now();
+    const ran = await runSuite(runner ? runner.dir : lane.dir, files, {
+      wallMs: runWallMs(context, clock.now(), Date.now()),
+      nodePath,
+      prestarted: runner,
+      elsewhere: lane.elsewhere,
+      cache: lane.cache,
+    });
+    // A run that gave its tests' results completed: the next ones may take about as long.
+    if (ran.tests.size) {
+      context.longestRunMs = Math.max(context.longestRunMs || 0, Date.now() - started);
+      context.lastRunMs = Date.now() - started;
+    }
+    context.runs++;
+    if (context.spares && hardLeft(context) >= MIN_ROUND_MS) lane.startSpare();
+    return ran;
   });
-  // A run that gave its tests' results completed: the next ones may take about as long.
-  if (result.tests.size) context.longestRunMs = Math.max(context.longestRunMs || 0, Date.now() - started);
   const status = (suite, testCase) => {
     const tests = result.tests.get(suite.testPath);
     return tests && tests.get(testKey(testCase.describe, testCase.name));
@@ -88,18 +163,34 @@ function regroup(suites, pairs) {
     .filter((suite) => suite.cases.length);
 }
 
+// Whether another run may look for the tests that break a run. Without a hard deadline, while the
+// budget lasts; with one, also past the budget, while the wall time left before it holds a round
+// for each group still to verify (about one run: its rounds 1 and 2 run side by side), so that
+// one group's search for a culprit (a callback throwing after the tests end) does not sink the
+// group, nor the groups after it.
+function mayBisect(context) {
+  if (!Number.isFinite(context.hardDeadline)) return clock.now() < context.deadline;
+  return hardLeft(context) >= MIN_ROUND_MS + laterGroupsMs(context);
+}
+
+// The wall time the groups after the current one need at least: a run each, as long as the last
+// completed run (the first runs of a lane, which transform every source, take longer).
+function laterGroupsMs(context) {
+  return context.groupsLeft * (context.lastRunMs || MIN_ROUND_MS);
+}
+
 // The tests that make a run fail as a whole, found by running halves of `pairs` ({ suite, testCase }).
 async function breakingTests(suites, pairs, context, log) {
   if (pairs.length <= 1) return pairs;
   const middle = Math.ceil(pairs.length / 2);
   const found = [];
   for (const half of [pairs.slice(0, middle), pairs.slice(middle)]) {
-    if (clock.now() >= context.deadline || hardLeft(context) < MIN_ROUND_MS) {
+    if (!mayBisect(context)) {
       found.push(...half);
       continue;
     }
     const group = regroup(suites, half);
-    const result = await runCases(group, context, `bisect-${context.runs++}`);
+    const result = await runCases(group, context, context.lanes.here);
     if (failedAsAWhole(result, group)) found.push(...(await breakingTests(suites, half, context, log)));
     else found.push(...half.filter(({ suite, testCase }) => result.status(suite, testCase) !== 'passed'));
   }
@@ -113,69 +204,40 @@ function suitesKey(suites) {
   );
 }
 
-// suites: [{ testPath, spec, cases }]; sources: the job's files; config: the jest.config.js to add,
-// or null when the sources bring their own; nodePath: the installed dependencies, if any;
-// prestarted: runners started ahead (startRunner), used first, in order; the caller stops those
-// left. elsewhere: { home, tmp }, the folders of the other environment the even rounds run in
-// (null: every round runs here). hardDeadline: the Date.now() time by which verification must
-// have ended whatever happens (the generator's sandbox ends it soon after). Returns { suites,
-// coverage, files, rounds, dropped, cut }, with passing cases only; `dropped` says why tests were
-// dropped when none is left. When the hard deadline comes before every kept test has passed
-// twice, the suites of the last complete run that passed are returned with `cut` set: their
-// tests passed once.
-async function verifySuites({
-  workDir,
-  sources,
-  config,
-  suites,
-  deadline,
-  nodePath,
-  log,
-  prestarted = [],
-  elsewhere = null,
-  hardDeadline = Infinity,
-}) {
-  const context = {
-    base: config ? [...sources, config] : sources,
-    workDir,
-    deadline,
-    hardDeadline,
-    nodePath,
-    runs: 0,
-    prestarted: [...prestarted],
-  };
+// Verifies one group of suites (all of them for a small package) in rounds, as the file's comment
+// says. Returns { suites, coverage, files, coverageData, rounds, dropped, cut }, with passing
+// cases only (see verifySuites).
+async function verifyGroup(suites, context, log) {
+  const { lanes } = context;
   let lastPassing = null;
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
   const passedElsewhere = new Set();
-  const environmentOf = (round) => (elsewhere && round % 2 === 0 ? elsewhere : null);
+  const laneOf = (round) => (lanes.elsewhere && round % 2 === 0 ? lanes.elsewhere : lanes.here);
   let dropped = null;
-  // With a second prestarted runner, round 2 runs beside round 1 on the same tests; its result
-  // counts only when round 1 left the suite as it was (the common case: every test passed).
+  // Round 2 runs beside round 1 on the same tests, on the other lane; its result counts only when
+  // round 1 left the suite as it was (the common case: every test passed).
   let early = null;
   for (let round = 1; round <= MAX_ROUNDS && live.length; round++) {
-    if (hardLeft(context) < MIN_ROUND_MS) {
-      log(`verify: the wall limit is near: stopping after round ${round - 1}`);
+    // Rounds after the first pair leave the groups still to verify their time (laterGroupsMs).
+    if (hardLeft(context) < MIN_ROUND_MS + (round > 2 ? laterGroupsMs(context) : 0)) {
+      log(`the wall limit is near: stopping after round ${round - 1}`);
       if (lastPassing) return { ...lastPassing, rounds: round - 1, dropped: null, cut: true };
       break;
     }
     const started = Date.now();
     const key = suitesKey(live);
-    const pending =
-      early && early.key === key ? early.result : runCases(live, context, `round-${round}`, environmentOf(round));
-    early =
-      round === 1 && context.prestarted.length
-        ? { key, result: runCases(live, context, 'round-2', environmentOf(2)) }
-        : null;
+    const pending = early && early.key === key ? early.result : runCases(live, context, laneOf(round));
+    early = round === 1 && laneOf(2) !== laneOf(1) ? { key, result: runCases(live, context, laneOf(2)) } : null;
     const result = await pending;
     if (failedAsAWhole(result, live)) {
       log(
-        `verify: round ${round}: the run failed as a whole (${result.error.slice(0, 300)}); looking for the tests that cause it`,
+        `round ${round}: the run failed as a whole (${result.error.slice(0, 300)}); looking for the tests that cause it`,
       );
       dropped = result.error;
       const pairs = live.flatMap((suite) => suite.cases.map((testCase) => ({ suite, testCase })));
       const breaking = await breakingTests(live, pairs, context, log);
-      log(`verify: dropping ${breaking.length} test(s) that break the run`);
+      log(`dropping ${breaking.length} test(s) that break the run`);
       live = live
         .map((suite) => ({
           ...suite,
@@ -185,12 +247,13 @@ async function verifySuites({
       continue;
     }
     let failures = 0;
+    const elsewhereRound = Boolean(laneOf(round).elsewhere);
     live = live
       .map((suite) => {
         const failing = suite.cases.filter((testCase) => result.status(suite, testCase) !== 'passed');
         failures += failing.length;
         if (failing.length && !suite.spec.isolated) {
-          log(`verify: ${suite.testPath}: ${failing.length} failing test(s), retrying with a fresh module per test`);
+          log(`${suite.testPath}: ${failing.length} failing test(s), retrying with a fresh module per test`);
           suite.cases.forEach((testCase) => passes.delete(testCase));
           return { ...suite, spec: { ...suite.spec, isolated: true } };
         }
@@ -202,28 +265,37 @@ async function verifySuites({
         const kept = suite.cases.filter((testCase) => !failing.includes(testCase));
         for (const testCase of kept) {
           passes.set(testCase, (passes.get(testCase) || 0) + 1);
-          if (environmentOf(round)) passedElsewhere.add(testCase);
+          if (elsewhereRound) passedElsewhere.add(testCase);
         }
         return { ...suite, cases: kept };
       })
       .filter((suite) => suite.cases.length);
     log(
-      `verify: round ${round} (${Date.now() - started} ms, ${live.length} test files${environmentOf(round) ? ", another user's environment" : ''}): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`,
+      `round ${round} (${Date.now() - started} ms, ${live.length} test files${elsewhereRound ? ", another user's environment" : ''}): ${failures} failing test(s)${result.ok ? '' : `, ${result.error.slice(0, 300)}`}`,
     );
-    for (const failure of (result.failures || []).slice(0, 3)) log(`verify:   failed: ${failure}`);
+    for (const failure of (result.failures || []).slice(0, 3)) log(`  failed: ${failure}`);
+    const passing = result.ok && failures === 0;
+    const measured = {
+      suites: live,
+      coverage: result.coverage,
+      files: result.files,
+      coverageData: result.coverageData,
+    };
     const settled =
-      result.ok &&
-      failures === 0 &&
+      passing &&
       live.every((suite) =>
-        suite.cases.every((testCase) => passes.get(testCase) >= 2 && (!elsewhere || passedElsewhere.has(testCase))),
+        suite.cases.every(
+          (testCase) => passes.get(testCase) >= 2 && (!lanes.elsewhere || passedElsewhere.has(testCase)),
+        ),
       );
-    if (settled) return { suites: live, coverage: result.coverage, files: result.files, rounds: round, dropped: null };
-    if (result.ok && failures === 0) lastPassing = { suites: live, coverage: result.coverage, files: result.files };
+    if (settled) return { ...measured, rounds: round, dropped: null };
+    if (passing) lastPassing = measured;
   }
   return {
     suites: [],
     coverage: null,
     files: [],
+    coverageData: null,
     rounds: MAX_ROUNDS,
     dropped:
       dropped ||
@@ -233,4 +305,94 @@ async function verifySuites({
   };
 }
 
-module.exports = { verifySuites, runWallMs };
+// suites: [{ testPath, spec, cases }]; sources: the job's files; config: the jest.config.js to add,
+// or null when the sources bring their own; nodePath: the installed dependencies, if any;
+// prestarted: runners started ahead (startLaneRunners, or startRunner in a folder of their own),
+// each used first by the lane of its environment; the caller stops those left. elsewhere:
+// { home, tmp }, the folders of the other environment the even rounds run in (null: every round
+// runs here). hardDeadline: the Date.now() time by which verification must have ended whatever
+// happens (the generator's sandbox ends it soon after). groupSize: the most test files a run
+// holds. Returns { suites, coverage, files, rounds, dropped, reasons, cut, groups }, with passing
+// cases only; `dropped` says why tests were dropped when none is left, `reasons` (a Map) why each
+// test file that lost all its tests lost them. When the hard deadline comes before every kept test
+// of a group has passed twice, the suites of the group's last complete run that passed are kept
+// and `cut` counts such groups: their tests passed once. A group the hard deadline leaves no time
+// for loses its tests.
+async function verifySuites({
+  workDir,
+  sources,
+  config,
+  suites,
+  deadline,
+  nodePath,
+  log,
+  prestarted = [],
+  elsewhere = null,
+  hardDeadline = Infinity,
+  groupSize = GROUP_TEST_FILES,
+}) {
+  const lanes = {
+    here: new Lane(workDir, 'here', null),
+    elsewhere: elsewhere && new Lane(workDir, 'elsewhere', elsewhere),
+  };
+  for (const runner of prestarted)
+    (runner.elsewhere && lanes.elsewhere ? lanes.elsewhere : lanes.here).ready.push(runner);
+  const groups = groupSuites(
+    suites.filter((suite) => suite.cases.length),
+    groupSize,
+  );
+  const context = {
+    base: config ? [...sources, config] : sources,
+    deadline,
+    hardDeadline,
+    nodePath,
+    runs: 0,
+    groupsLeft: 0,
+    lanes,
+    // Runners are started ahead for the next runs only while groups are left after the current one.
+    spares: false,
+  };
+  const verified = [];
+  try {
+    for (const [index, group] of groups.entries()) {
+      const label = groups.length > 1 ? `verify: group ${index + 1}/${groups.length}: ` : 'verify: ';
+      if (hardLeft(context) < MIN_ROUND_MS) {
+        log(`${label}the wall limit is near: its ${group.length} test file(s) are not verified`);
+        verified.push({
+          suites: [],
+          dropped: 'verification reached the wall limit before its group of test files ran',
+        });
+        continue;
+      }
+      context.spares = index < groups.length - 1;
+      context.groupsLeft = groups.length - index - 1;
+      verified.push(await verifyGroup(group, context, (line) => log(label + line)));
+    }
+  } finally {
+    Object.values(lanes).forEach((lane) => lane && lane.stop());
+  }
+  const kept = verified.filter((result) => result.suites.length);
+  const reasons = new Map();
+  groups.forEach((group, index) => {
+    const keptPaths = new Set(verified[index].suites.map((suite) => suite.testPath));
+    for (const suite of group)
+      if (!keptPaths.has(suite.testPath))
+        reasons.set(suite.testPath, verified[index].dropped || 'no run of the suite passed twice in a row');
+  });
+  // One group's run measured the whole suite's coverage; groups' runs are merged.
+  let measured = { coverage: null, files: [] };
+  if (kept.length === 1 || (kept.length && kept.some((result) => !result.coverageData)))
+    measured = { coverage: kept[0].coverage, files: kept[0].files };
+  else if (kept.length) measured = mergeCoverage(kept.map((result) => result.coverageData));
+  return {
+    suites: kept.flatMap((result) => result.suites),
+    ...measured,
+    rounds: Math.max(0, ...verified.map((result) => result.rounds || 0)),
+    dropped: kept.length ? null : (verified.find((result) => result.dropped) || {}).dropped || null,
+    reasons,
+    cut: verified.filter((result) => result.cut).length,
+    groups: groups.length,
+  };
+}
+
+module.exports = { verifySuites, runWallMs, groupSuites, startLaneRunners, GROUP_TEST_FILES };

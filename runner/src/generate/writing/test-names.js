@@ -8,6 +8,8 @@ const { propertyKey } = require('./js-source');
 
 const MAX_PART = 40;
 const MAX_NAME = 120;
+// Consecutive calls named one by one; more are a batch of lookups.
+const MAX_NAMED_CALLS = 3;
 
 function clip(text, limit = MAX_PART) {
   const oneLine = text.replace(/\s*\n\s*/g, ' ');
@@ -132,6 +134,12 @@ function testName(scenario, outcomes) {
   let name;
   if (last.op === 'read') {
     name = `exports ${describeValue(outcome.value)}`;
+  } else if (
+    steps.length > MAX_NAMED_CALLS &&
+    steps.every((step) => step.op === 'call' && step.callee === last.callee)
+  ) {
+    // A batch of lookups (a table's entries): the first, and how many more.
+    name = `${describeOutcome(outcomes[0])} ${describeArgs(first.args)}, and what ${steps.length - 1} other inputs give`;
   } else if (steps.every((step) => step.op === 'call' && step.callee === last.callee)) {
     // Consecutive calls: `returns "miss:a" for "a", then returns "hit:a" for "a"`.
     name = steps.map((step, i) => `${describeOutcome(outcomes[i])} ${describeArgs(step.args)}`).join(', then ');

@@ -14,6 +14,21 @@ const { recordEvents } = require('../execution/event-recorder');
 
 const INDENT = '    ';
 
+// For code that writes files (spec.freshFolder): each test runs in an empty temporary folder, as
+// each scenario ran (execution/child/fresh-folder.js).
+const FRESH_FOLDER = [
+  '// The code writes files: each test runs in an empty temporary folder of its own, where the',
+  "// relative paths it writes land, never in the package's folder.",
+  'const packageFolder = process.cwd();',
+  'const testFolders = [];',
+  'beforeEach(() => {',
+  "  testFolders.push(require('fs').mkdtempSync(require('path').join(require('os').tmpdir(), 'test-')));",
+  '  process.chdir(testFolders[testFolders.length - 1]);',
+  '});',
+  'afterEach(() => process.chdir(packageFolder));',
+  "afterAll(() => testFolders.forEach((folder) => require('fs').rmSync(folder, { recursive: true, force: true })));",
+];
+
 const HELPERS = {
   calledBack: [
     '// Resolves once a mock function has been called: the code calls back asynchronously.',
@@ -194,6 +209,7 @@ function writeTestFile(spec, cases) {
     ...importLines(spec, body),
     // Timers the code schedules fire only when a test moves them, and never after it.
     ...(spec.fakeTimers ? ['', 'jest.useFakeTimers({ advanceTimers: true });'] : []),
+    ...(spec.freshFolder ? ['', ...FRESH_FOLDER] : []),
   ].join('\n');
   return [header, ...helpers, body].join('\n\n') + '\n';
 }

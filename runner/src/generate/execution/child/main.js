@@ -14,6 +14,7 @@ const { withClockShift } = require('./clock');
 const { enterOtherEnvironment } = require('../other-environment');
 const { recordEvents } = require('../event-recorder');
 const { realTimers } = require('./fake-timers');
+const { enterFreshFolder } = require('./fresh-folder');
 
 let loader = null;
 let probe = null;
@@ -77,6 +78,7 @@ function runScenarioOnce(message) {
   return withClockShift(message.clockShiftMs, async () => {
     disturbances = [];
     probe.reset();
+    const leaveFolder = enterFreshFolder();
     let result;
     try {
       const moduleExports = runWithTimeLimit(
@@ -87,6 +89,7 @@ function runScenarioOnce(message) {
       if (message.fakeTimers) jestStandIn.useFakeTimers();
       result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
     } catch (error) {
+      leaveFolder();
       return { ok: false, error: String((error && error.stack) || error), keys: probe.hits() };
     } finally {
       // Timers still pending on a fake clock never fire, as at the end of a Jest test.
@@ -95,6 +98,7 @@ function runScenarioOnce(message) {
     // Let timers the scenario started fire now, and its file-system requests complete, so that
     // their errors count against this scenario.
     await settleIo();
+    leaveFolder();
     return { ok: true, ...result, keys: probe.hits(), disturbances };
   });
 }

@@ -65,6 +65,34 @@ function functionDescription(value) {
   return members.length ? { ...description, members } : description;
 }
 
+// Istanbul's function counter, first in the body of every function of the code under test.
+const FUNCTION_COUNTER = /\bcov_\w+\(\)\.f\[\d+\]\+\+/;
+const MAX_PROTOTYPE_METHODS = 12;
+
+// The methods the code under test defines on a class instance's prototype chain, by name: a
+// returned instance (`size(string(), 1, 5)` gives a Struct) is used through them in follow-up
+// steps (`validate('abc')`). Only names: comparisons of values leave them out, so a mutant's run,
+// without counters, still matches.
+function prototypeMethods(value) {
+  const names = [];
+  for (
+    let proto = Object.getPrototypeOf(value);
+    proto && proto !== Object.prototype && names.length < MAX_PROTOTYPE_METHODS;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || names.includes(name) || names.length >= MAX_PROTOTYPE_METHODS) continue;
+      const property = Object.getOwnPropertyDescriptor(proto, name);
+      if (
+        typeof property.value === 'function' &&
+        FUNCTION_COUNTER.test(Function.prototype.toString.call(property.value))
+      )
+        names.push(name);
+    }
+  }
+  return names;
+}
+
 function tagOf(value) {
   return Object.prototype.toString.call(value).slice(8, -1);
 }
@@ -169,11 +197,16 @@ class Describer {
     const keys =
       value instanceof EventEmitter ? Object.keys(value).filter((key) => !EMITTER_FIELDS.has(key)) : Object.keys(value);
     const entries = keys.map((key) => [key, this.describe(value[key], depth + 1)]);
+    const ctor = constructorName(value);
+    // Not an emitter's (a stream's): its methods start I/O whose failures come as 'error'
+    // events after the test has ended, and end the whole Jest run.
+    const methods = depth === 0 && ctor && !(value instanceof EventEmitter) ? prototypeMethods(value) : [];
     return {
       t: 'object',
-      ctor: constructorName(value),
+      ctor,
       entries,
       symbols: Object.getOwnPropertySymbols(value).some((s) => Object.prototype.propertyIsEnumerable.call(value, s)),
+      ...(methods.length ? { methods } : {}),
     };
   }
 
