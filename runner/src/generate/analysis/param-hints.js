@@ -328,12 +328,12 @@ class HintCollector {
     this.mergeCallee(isClassNode(target) ? methodOf(target, 'constructor') : target, args);
   }
 
-  // `this.parse(text)` in a class, `new Minimatch(pattern).match(p)`: what the module's method
-  // expects of its parameters holds for what is passed to it. A method called on `this` is
-  // looked up by name among the module's methods.
+  // `new Minimatch(pattern).match(p)`: what the module's method expects of its parameters holds
+  // for what is passed to it. Not `this.tokenize(value)`: a subclass or an instance may replace
+  // the method (diff's `arrayDiff.tokenize` takes arrays where the base's splits strings), and a
+  // hint that narrows the value to a string then hides the arrays it also takes.
   visitModuleMethodCall(object, method, args) {
-    if (object.type === 'ThisExpression') this.mergeCallee(this.context.declarations.methods.get(method), args);
-    else if (object.type === 'NewExpression' && object.callee.type === 'Identifier') {
+    if (object.type === 'NewExpression' && object.callee.type === 'Identifier') {
       const owner = this.context.declarations.byName.get(object.callee.name);
       if (isClassNode(owner)) this.mergeCallee(methodOf(owner, method), args);
     }
