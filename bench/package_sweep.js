@@ -84,6 +84,10 @@ async function sweep(spec) {
   // The package-wide problems (path `files`: a busy machine, verification cut at the wall limit)
   // in full, in OUT's JSON.
   row.packageProblems = summary.problems.filter((entry) => entry.path === 'files').map((entry) => entry.message);
+  // Why files kept no test (verification says its group's reason), each reason once.
+  row.noTestReasons = [
+    ...new Set(summary.problems.filter((entry) => entry.code === 'no_tests').map((entry) => entry.message)),
+  ];
   row.skipped = {};
   for (const entry of summary.skipped || []) row.skipped[entry.reason] = (row.skipped[entry.reason] || 0) + 1;
   if (!summary.testsKept) return row;
