@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/admin_socket.hpp"
 #include "app/command_line.hpp"
 #include "app/import_options.hpp"
 #include "app/memory_budget.hpp"
@@ -169,6 +170,11 @@ int serve(const std::vector<std::string>& args) {
     return 1;
   }
   if (!bootstrap(**runtime)) return 1;
+  auto admin_socket = AdminSocket::start(*(*runtime)->database);
+  if (!admin_socket) {
+    log::error("vouchd", admin_socket.error().message);
+    return 1;
+  }
   if (const auto port = (*runtime)->service->workers_port()) {
     const auto where = runtime_options.workers->host + ":" + std::to_string(*port);
     std::cout << "workers listening on " << where << std::endl;
@@ -264,7 +270,12 @@ int replay(const std::vector<std::string>& args) {
     std::cerr << "vouchd: " << database.error().message << "\n";
     return 1;
   }
-  store::EventLog log(**database);
+  auto opened = store::EventLog::open(**database);
+  if (!opened) {
+    std::cerr << "vouchd: " << opened.error().message << "\n";
+    return 1;
+  }
+  auto& log = **opened;
   const bool print_public = values.count("public") != 0;
   std::optional<std::string> account;
   if (values.count("account")) account = values["account"].as<std::string>();

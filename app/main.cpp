@@ -25,6 +25,8 @@ constexpr const char* kUsage =
     "  vouchd [serve] --data DIR --listen HOST:PORT [--memory-mb MB]\n"
     "  vouchd keys create --data DIR --account NAME --plan PLAN --scopes S1,S2 [--name NAME]\n"
     "  vouchd replay --data DIR [--from POSITION] [--verify]\n"
+    "  vouchd repair --data DIR [--dry-run]\n"
+    "  vouchd backup --data DIR --to NEW_DIR\n"
     "  vouchd rotate-master-key --data DIR --secrets-key-file OLD --new-key-file NEW\n"
     "  vouchd worker --connect HOST:PORT [--generators N] [--executors N] [--data DIR]\n"
     "                [--workers-ca FILE --workers-cert FILE --workers-key FILE]\n";
@@ -40,6 +42,8 @@ int command(const std::vector<std::string>& args) {
     return vouch::app::create_key({args.begin() + 2, args.end()});
   }
   if (args[0] == "replay") return vouch::app::replay({args.begin() + 1, args.end()});
+  if (args[0] == "repair") return vouch::app::repair({args.begin() + 1, args.end()});
+  if (args[0] == "backup") return vouch::app::backup({args.begin() + 1, args.end()});
   if (args[0] == "rotate-master-key") {
     return vouch::app::rotate_master_key({args.begin() + 1, args.end()});
   }

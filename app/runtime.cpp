@@ -14,7 +14,9 @@ namespace vouch::app {
 base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path& folder,
                                                      const RunnerFactory& runner, Options options) {
   auto runtime = std::make_unique<Runtime>();
-  auto database = store::Database::open(folder, options.memory.rocksdb);
+  store::Database::Options database_options;
+  database_options.memory = options.memory.rocksdb;
+  auto database = store::Database::open(folder, database_options);
   if (!database) return std::move(database).error();
   runtime->database = std::move(database).value();
   auto cleared = store::prepare_read_model_format(*runtime->database);
@@ -26,7 +28,9 @@ base::Result<std::unique_ptr<Runtime>> Runtime::open(const std::filesystem::path
   }
   runtime->models =
       std::make_unique<store::ReadModels>(*runtime->database, options.memory.read_memos);
-  runtime->log = std::make_unique<store::EventLog>(*runtime->database);
+  auto log = store::EventLog::open(*runtime->database);
+  if (!log) return std::move(log).error();
+  runtime->log = std::move(log).value();
   if (options.secrets_key_file) {
     if (auto status = runtime->open_secrets(*options.secrets_key_file); !status) {
       return std::move(status).error();

@@ -7,9 +7,13 @@ namespace {
 
 // Each code and its name in error bodies and logs.
 constexpr std::pair<ErrorCode, std::string_view> kCodeNames[] = {
-    {ErrorCode::kInvalid, "invalid"},   {ErrorCode::kNotFound, "not_found"},
-    {ErrorCode::kConflict, "conflict"}, {ErrorCode::kUnavailable, "unavailable"},
-    {ErrorCode::kInternal, "internal"}, {ErrorCode::kTooLarge, "too_large"}};
+    {ErrorCode::kInvalid, "invalid"},
+    {ErrorCode::kNotFound, "not_found"},
+    {ErrorCode::kConflict, "conflict"},
+    {ErrorCode::kUnavailable, "unavailable"},
+    {ErrorCode::kInternal, "internal"},
+    {ErrorCode::kTooLarge, "too_large"},
+    {ErrorCode::kInsufficientStorage, "insufficient_storage"}};
 
 }  // namespace
 

@@ -59,6 +59,10 @@ Api::Api(actors::Service& service, store::ReadModels& models, const store::Datab
                }});
   router_.add(
       {"GET", "/readyz", "", false, [this](const Request&, const Context&, Respond respond) {
+         if (const auto storage = log_.storage_health(); !storage.writable) {
+           return respond(json_response(
+               503, boost::json::object{{"status", "degraded"}, {"reason", storage.problem}}));
+         }
          const auto& projector = models_.projector();
          if (!projector.healthy()) {
            return respond(json_response(

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "log/log.hpp"
+
 namespace vouch::http {
 namespace {
 
@@ -79,6 +81,28 @@ void add_log(std::vector<MetricFamily>& families, const MetricSources& sources) 
        {"vouch_log_position", "position of the log's last event", sources.log.last_position()},
        {"vouch_projection_checkpoint", "last position the read models folded",
         sources.projector.checkpoint()}});
+}
+
+// Whether the data folder takes writes (see store::Database::write).
+void add_storage(std::vector<MetricFamily>& families, const store::StorageHealth& storage) {
+  add(families,
+      {{"vouch_storage_writable",
+        "1 while the data folder takes writes, 0 while they are refused (degraded)",
+        storage.writable ? 1 : 0},
+       {"vouch_storage_out_of_space",
+        "1 while writes are refused because the data folder's disk is full, or too full to write "
+        "safely",
+        storage.out_of_space ? 1 : 0},
+       {"vouch_storage_faults_total",
+        "times writes stopped: a disk too full to write safely, a failed write or a storage error",
+        storage.faults},
+       {"vouch_storage_recoveries_total", "times writes resumed after a fault", storage.recoveries},
+       {"vouch_storage_info_log_lines_dropped_total",
+        "lines of RocksDB's info log (the data folder's LOG) dropped whole on a full disk",
+        storage.info_log_lines_dropped},
+       {"vouch_log_lines_dropped_total",
+        "log lines dropped whole because stderr could not take them (e.g. a full disk)",
+        log::dropped_lines()}});
 }
 
 void add_runner(std::vector<MetricFamily>& families, const actors::RunnerStats& runner) {
@@ -182,6 +206,7 @@ std::string metrics_text(const MetricSources& sources) {
   std::vector<MetricFamily> families;
   add_responses(families, sources);
   add_log(families, sources);
+  add_storage(families, sources.log.storage_health());
   add_runner(families, sources.runner);
   add_workers(families, sources.workers);
   add_memory(families, sources.memory);

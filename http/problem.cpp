@@ -32,6 +32,8 @@ std::string_view title_of(unsigned status) {
       return "Request Header Fields Too Large";
     case 503:
       return "Service Unavailable";
+    case 507:
+      return "Insufficient Storage";
     default:
       return "Internal Server Error";
   }
@@ -75,6 +77,8 @@ Problem problem_of(const base::Error& error) {
       return {503, "unavailable", error.message, {}, error.retry_after_seconds};
     case base::ErrorCode::kTooLarge:
       return {413, "payload_too_large", error.message, {}};
+    case base::ErrorCode::kInsufficientStorage:
+      return {507, "insufficient_storage", error.message, {}, error.retry_after_seconds};
     case base::ErrorCode::kInternal:
       break;
   }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <utility>
@@ -71,14 +72,42 @@ void BatchingSink::write_loop() {
   }
 }
 
-void BatchingSink::write_all(const std::string& batch) const {
+std::size_t BatchingSink::write_some(std::string_view bytes) const {
   std::size_t done = 0;
-  while (done < batch.size()) {
-    const auto written = ::write(fd_, batch.data() + done, batch.size() - done);
+  while (done < bytes.size()) {
+    const auto written = ::write(fd_, bytes.data() + done, bytes.size() - done);
     if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return;  // stderr gone: nowhere left to say so
+    if (written <= 0) break;  // refused (ENOSPC, EAGAIN, a closed stderr)
     done += static_cast<std::size_t>(written);
   }
+  return done;
+}
+
+void BatchingSink::write_all(const std::string& batch) {
+  const auto count_lines = [](std::string_view bytes) {
+    return static_cast<std::uint64_t>(std::count(bytes.begin(), bytes.end(), '\n'));
+  };
+  if (!unfinished_.empty()) {
+    const auto done = write_some(unfinished_);
+    unfinished_.erase(0, done);
+    if (!unfinished_.empty()) {
+      // Still refused: everything after the begun line waits for it, so it goes.
+      dropped_lines_.fetch_add(count_lines(batch), std::memory_order_relaxed);
+      return;
+    }
+  }
+  const std::string_view bytes(batch);
+  const auto done = write_some(bytes);
+  if (done == bytes.size()) return;
+  auto rest = bytes.substr(done);
+  if (done != 0 && bytes[done - 1] != '\n') {
+    // A line was cut: its rest is written first next time.
+    const auto end = rest.find('\n');
+    const auto line_end = end == std::string_view::npos ? rest.size() : end + 1;
+    unfinished_.assign(rest.substr(0, line_end));
+    rest.remove_prefix(line_end);
+  }
+  dropped_lines_.fetch_add(count_lines(rest), std::memory_order_relaxed);
 }
 
 }  // namespace vouch::log

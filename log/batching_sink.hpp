@@ -2,10 +2,13 @@
 
 #include <spdlog/sinks/base_sink.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 // The log's sink: lines go to a descriptor (stderr) in batches, written by a
@@ -16,7 +19,12 @@
 // first line arrives after a quiet spell, gathers for up to `gather_for` (at
 // once for a warning or an error, or when kBatchBytes have gathered) and
 // writes everything with one write(). A logger more than kMaxBufferedBytes
-// ahead of the writer (stderr blocked) waits for it: lines are never dropped.
+// ahead of the writer (stderr blocked) waits for it.
+//
+// When the descriptor refuses a write (a full disk: ENOSPC; a non-blocking
+// pipe: EAGAIN) lines are dropped whole and counted, never torn: a line
+// whose beginning was written is finished first, before anything else, by a
+// later write. Nothing is interleaved: one thread writes.
 namespace vouch::log {
 
 class BatchingSink final : public spdlog::sinks::base_sink<std::mutex> {
@@ -26,6 +34,9 @@ class BatchingSink final : public spdlog::sinks::base_sink<std::mutex> {
                         std::chrono::milliseconds gather_for = std::chrono::milliseconds(50));
   ~BatchingSink() override;  // writes every line still buffered
 
+  // Lines dropped because the descriptor refused them. Thread-safe.
+  std::uint64_t dropped_lines() const { return dropped_lines_.load(std::memory_order_relaxed); }
+
  protected:
   // Both run with base_sink's mutex_ held.
   void sink_it_(const spdlog::details::log_msg& message) override;
@@ -33,7 +44,11 @@ class BatchingSink final : public spdlog::sinks::base_sink<std::mutex> {
 
  private:
   void write_loop();
-  void write_all(const std::string& batch) const;
+  // Writes `batch` after what is left of a line begun earlier; drops and
+  // counts the whole lines the descriptor refuses. Writer thread only.
+  void write_all(const std::string& batch);
+  // Writes bytes until done or refused; how many were written.
+  std::size_t write_some(std::string_view bytes) const;
 
   const int fd_;
   const std::chrono::milliseconds gather_for_;
@@ -43,6 +58,8 @@ class BatchingSink final : public spdlog::sinks::base_sink<std::mutex> {
   bool sleeping_ = false;  // the writer waits for a first line
   bool writing_ = false;   // the writer holds a batch outside the lock
   bool stopping_ = false;
+  std::string unfinished_;  // writer thread only: the rest of a line begun but refused
+  std::atomic<std::uint64_t> dropped_lines_{0};
   std::condition_variable wake_writer_;
   std::condition_variable written_;
   std::thread writer_;  // last: starts once the rest is built

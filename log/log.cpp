@@ -54,10 +54,17 @@ bool reserved(std::string_view key) {
 
 // Made on first use, never replaced: lines from every thread go to the one
 // batching sink, which writes them from its own thread. Never destroyed:
-// threads may log until the process ends.
+// threads may log until the process ends (the logger holds the sink without
+// owning it).
+BatchingSink& sink() {
+  static auto* const made = new BatchingSink(STDERR_FILENO);
+  return *made;
+}
+
 spdlog::logger& logger() {
   static spdlog::logger* const made = [] {
-    auto* logger = new spdlog::logger("vouch", std::make_shared<BatchingSink>(STDERR_FILENO));
+    auto* logger = new spdlog::logger(
+        "vouch", std::shared_ptr<BatchingSink>(std::shared_ptr<BatchingSink>{}, &sink()));
     logger->set_pattern("%v");
     logger->set_level(spdlog::level::debug);
     return logger;
@@ -93,5 +100,7 @@ void write(Level level, std::string_view component, std::string_view message, Fi
 }
 
 void flush() { logger().flush(); }
+
+std::uint64_t dropped_lines() { return sink().dropped_lines(); }
 
 }  // namespace vouch::log

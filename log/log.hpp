@@ -1,6 +1,7 @@
 #pragma once
 
 #include <boost/json/object.hpp>
+#include <cstdint>
 #include <string_view>
 
 // The service's log: one JSON object per line on stderr, written in batches
@@ -34,5 +35,8 @@ inline void error(std::string_view component, std::string_view message, Fields f
 // Returns once every line logged so far is written; call before the process
 // exits.
 void flush();
+
+// Lines dropped whole because stderr refused them (e.g. a full disk).
+std::uint64_t dropped_lines();
 
 }  // namespace vouch::log

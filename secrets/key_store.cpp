@@ -93,8 +93,9 @@ base::Result<std::unique_ptr<KeyStore>> KeyStore::open(store::Database& database
     if (!check) return std::move(check).error();
     rocksdb::WriteOptions synced;
     synced.sync = true;
-    const auto put = database.db().Put(synced, database.secrets(), kCheckKey, *check);
-    if (!put.ok()) return storage_error(put, "record its check value");
+    rocksdb::WriteBatch batch;
+    batch.Put(database.secrets(), kCheckKey, *check);
+    if (auto put = database.write(synced, batch); !put) return std::move(put).error();
   } else if (!status.ok()) {
     return storage_error(status, "read its check value");
   } else {
@@ -115,9 +116,11 @@ base::Result<std::pair<std::string, Key>> KeyStore::create(std::string_view owne
   auto id = new_data_key_id();
   auto record = encode_record(master_, id, owner, base::now_millis(), *key);
   if (!record) return std::move(record).error();
-  const auto status =
-      database_.db().Put(rocksdb::WriteOptions(), database_.secrets(), record_key(id), *record);
-  if (!status.ok()) return storage_error(status, "store a data key");
+  rocksdb::WriteBatch batch;
+  batch.Put(database_.secrets(), record_key(id), *record);
+  if (auto put = database_.write(rocksdb::WriteOptions(), batch); !put) {
+    return std::move(put).error();
+  }
   return std::pair{std::move(id), std::move(key).value()};
 }
 
@@ -148,8 +151,7 @@ base::Status KeyStore::destroy(const std::vector<std::string>& ids) {
   for (const auto& id : ids) batch.Delete(database_.secrets(), record_key(id));
   rocksdb::WriteOptions synced;
   synced.sync = true;
-  const auto status = database_.db().Write(synced, &batch);
-  if (!status.ok()) return storage_error(status, "destroy data keys");
+  if (auto written = database_.write(synced, batch); !written) return std::move(written).error();
   return base::ok_status();
 }
 
@@ -183,8 +185,7 @@ base::Result<std::size_t> KeyStore::rewrap(const Key& next) {
   batch.Put(database_.secrets(), kCheckKey, *check);
   rocksdb::WriteOptions synced;
   synced.sync = true;
-  const auto status = database_.db().Write(synced, &batch);
-  if (!status.ok()) return storage_error(status, "store the rewrapped keys");
+  if (auto written = database_.write(synced, batch); !written) return std::move(written).error();
   master_ = next;
   if (auto purged = purge(); !purged) return std::move(purged).error();
   return keys->size();

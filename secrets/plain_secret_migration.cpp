@@ -179,8 +179,7 @@ base::Result<MigrationReport> seal_plain_secrets(store::Database& database,
   batch.Put(database.secrets(), kMigratedKey, "1");
   rocksdb::WriteOptions synced;
   synced.sync = true;
-  status = db.Write(synced, &batch);
-  if (!status.ok()) return storage_error(status, "write the sealed records");
+  if (auto written = database.write(synced, batch); !written) return std::move(written).error();
   if (report.events + report.responses > 0) {
     if (auto compacted = compact_all(database); !compacted) return std::move(compacted).error();
   }

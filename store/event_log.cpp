@@ -7,6 +7,7 @@
 
 #include "log/log.hpp"
 #include "store/key_coding.hpp"
+#include "store/log_end.hpp"
 #include "store/record_codec.hpp"
 
 namespace vouch::store {
@@ -17,17 +18,35 @@ constexpr std::size_t kMaxCachedHeads = 100'000;
 
 }  // namespace
 
-EventLog::EventLog(Database& database, Options options) : database_(database), options_(options) {
-  std::string value;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.meta(), keys::last_position(), &value);
-  if (status.ok()) {
-    if (auto last = keys::decode_u64(value)) {
-      last_position_.store(*last);
-      next_position_ = *last + 1;
-    }
-  }
+base::Result<std::unique_ptr<EventLog>> EventLog::open(Database& database, Options options) {
+  auto end = read_log_end(database);
+  if (!end) return std::move(end).error();
+  return std::unique_ptr<EventLog>(new EventLog(database, options, *end));
+}
+
+EventLog::EventLog(Database& database, Options options, std::uint64_t last_position)
+    : database_(database), options_(options), next_position_(last_position + 1) {
+  last_position_.store(last_position);
   writer_ = std::thread([this] { run_writer(); });
+}
+
+base::Status EventLog::reread_end() {
+  heads_.clear();
+  auto end = read_log_end(database_);
+  if (!end) {
+    reread_needed_ = true;
+    log::error("event-log", "cannot reread where the log ends; appends are refused until it can: " +
+                                end.error().message);
+    return std::move(end).error();
+  }
+  if (*end != last_position_.load(std::memory_order_acquire)) {
+    log::warn("event-log", "the log ends at position " + std::to_string(*end) + ", not at " +
+                               std::to_string(last_position_.load()) + " as this process thought");
+  }
+  last_position_.store(*end, std::memory_order_release);
+  next_position_ = *end + 1;
+  reread_needed_ = false;
+  return base::ok_status();
 }
 
 EventLog::~EventLog() {
@@ -74,6 +93,18 @@ void EventLog::run_writer() {
         queue_.pop_front();
       }
     }
+    if (reread_needed_) {
+      if (auto reread = reread_end(); !reread) {
+        for (auto& pending : group) {
+          answer(pending, base::Error::unavailable("the event log cannot tell where it ends (" +
+                                                       reread.error().message +
+                                                       "); appends wait until it can",
+                                                   5));
+        }
+        group.clear();
+        continue;
+      }
+    }
     // The exception barrier: whatever throws, every appender hears back and
     // the writer goes on from what the database holds.
     const auto first_position = next_position_;
@@ -91,21 +122,17 @@ void EventLog::run_writer() {
 void EventLog::recover(std::vector<Pending>& group, std::uint64_t first_position,
                        const std::string& what) {
   log::error("event-log", "committing a group of appends threw: " + what);
-  // The caches may be ahead of or behind the database: read it again.
-  heads_.clear();
-  std::string value;
-  auto status =
-      database_.db().Get(rocksdb::ReadOptions(), database_.meta(), keys::last_position(), &value);
-  const auto last = status.ok() ? keys::decode_u64(value).value_or(0) : 0;
-  const bool stored = last >= first_position;
-  last_position_.store(last, std::memory_order_release);
-  next_position_ = last + 1;
+  // The caches may be ahead of or behind the database: read it again. When
+  // that fails too, the position stays and appends wait for a reread.
+  const auto reread = reread_end();
+  const std::string outcome =
+      !reread ? "whether the events are stored is unknown until the log can be reread"
+      : next_position_ > first_position ? "the events are stored, reread before retrying"
+                                        : "nothing was stored";
   for (auto& pending : group) {
     if (pending.answered) continue;
-    answer(pending,
-           base::Error::internal(
-               std::string("the event log failed while committing (") + what + "); " +
-               (stored ? "the events are stored, reread before retrying" : "nothing was stored")));
+    answer(pending, base::Error::internal(std::string("the event log failed while committing (") +
+                                          what + "); " + outcome));
   }
 }
 
@@ -172,12 +199,14 @@ void EventLog::commit_group(std::vector<Pending>& group) {
     batch.Put(database_.meta(), keys::last_position(), keys::encode_u64(position - 1));
     rocksdb::WriteOptions write_options;
     write_options.sync = options_.sync;
-    auto status = database_.db().Write(write_options, &batch);
+    auto status = database_.write(write_options, batch);
     ++syncs_;
-    if (!status.ok()) {
-      // Nothing of the batch is stored: the heads and positions stay as they were.
+    if (!status) {
+      // Not acknowledged; the end is reread before the next write, in case
+      // the database holds more (or less) than this process thinks.
+      reread_needed_ = true;
       for (auto& outcome : outcomes) {
-        if (outcome.ok()) outcome = base::Error::internal("write failed: " + status.ToString());
+        if (outcome.ok()) outcome = status.error();
       }
       committed.clear();
     } else {

@@ -6,6 +6,7 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -69,9 +70,15 @@ class EventLog {
     bool sync = true;                // false only for tools that rebuild from another log
   };
 
-  // REQUIRES: `database` outlives the log.
-  EventLog(Database& database, Options options);
-  explicit EventLog(Database& database) : EventLog(database, Options{}) {}
+  // Opens the log where it ends (store/log_end.hpp): an error naming what
+  // differs when the events, the stored counter and the stream heads
+  // disagree, or when they cannot be read. REQUIRES: `database` outlives the
+  // log.
+  [[nodiscard]] static base::Result<std::unique_ptr<EventLog>> open(Database& database,
+                                                                      Options options);
+  [[nodiscard]] static base::Result<std::unique_ptr<EventLog>> open(Database& database) {
+    return open(database, Options{});
+  }
   // Commits what is queued, then stops the writer.
   ~EventLog();
   EventLog(const EventLog&) = delete;
@@ -82,8 +89,11 @@ class EventLog {
 
   // Queues an append. `done` runs on the writer thread with the recorded
   // events, kConflict when the stream's head is not `expected_version`,
-  // kUnavailable when the queue is full or the log is closing, or kInternal
-  // when the write failed (then nothing of it is stored).
+  // kUnavailable when the queue is full or the log is closing, or the
+  // database's refusal (kInsufficientStorage or kUnavailable, see
+  // Database::write) when the data folder does not take writes; then nothing
+  // of it is acknowledged. kUnavailable as well while the log's end cannot be
+  // reread after a failure: appends wait for a reread that succeeds.
   void append_async(AppendRequest request, AppendCallback done);
   // Blocking form of append_async, for tools and tests.
   [[nodiscard]] base::Result<AppendResult> append(AppendRequest request);
@@ -111,6 +121,8 @@ class EventLog {
   // The highest committed position; 0 for an empty log.
   std::uint64_t last_position() const { return last_position_.load(std::memory_order_acquire); }
   EventLogStats stats() const;
+  // Whether the data folder takes writes (Database::health()).
+  StorageHealth storage_health() const { return database_.health(); }
 
  private:
   struct Pending {
@@ -119,10 +131,15 @@ class EventLog {
     bool answered = false;
   };
 
+  EventLog(Database& database, Options options, std::uint64_t last_position);
+
   void run_writer();
+  // Rereads where the log ends and forgets the cached heads; on failure the
+  // position stays and appends are refused until a later reread succeeds.
+  [[nodiscard]] base::Status reread_end();
   void commit_group(std::vector<Pending>& group);
-  // After commit_group threw: reloads the position and heads from the
-  // database and answers every appender not answered yet.
+  // After commit_group threw: rereads the log's end and answers every
+  // appender not answered yet.
   void recover(std::vector<Pending>& group, std::uint64_t first_position, const std::string& what);
   // Calls the appender's callback; one that throws is logged.
   static void answer(Pending& pending, base::Result<AppendResult> outcome);
@@ -140,6 +157,7 @@ class EventLog {
   // Writer-thread only.
   std::unordered_map<std::string, std::uint64_t> heads_;  // cache of stream heads
   std::uint64_t next_position_ = 1;
+  bool reread_needed_ = false;  // a write failed or threw: reread the end before the next
 
   std::atomic<std::uint64_t> last_position_{0};
   std::atomic<std::uint64_t> appends_{0}, syncs_{0}, events_{0}, conflicts_{0};

@@ -46,6 +46,8 @@ std::string stream_index(std::string_view stream, std::uint64_t version) {
 
 std::string last_position() { return "last-position"; }
 
+std::string memtable_anchor() { return "memtable-anchor"; }
+
 std::string read_model_format() { return "read-model-format"; }
 
 std::string owner_index_prefix(std::string_view index, std::string_view owner) {

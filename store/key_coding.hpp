@@ -24,6 +24,9 @@ std::string stream_index(std::string_view stream, std::uint64_t version);
 std::string stream_index_prefix(std::string_view stream);
 // meta CF: the highest position committed.
 std::string last_position();
+// meta: a key written outside the write-ahead log so that a memtable is
+// never empty when a logged write fails (store/database.cpp); never read.
+std::string memtable_anchor();
 // meta: the format of the read models (store/read_model_format.hpp).
 std::string read_model_format();
 // views CF: one owner's entries of a read model's index, in log order:

@@ -90,8 +90,7 @@ base::Status Projector::apply(const std::vector<events::RecordedEvent>& batch) {
   // which catch_up() replays the log.
   rocksdb::WriteOptions options;
   options.disableWAL = true;
-  auto status = database_.db().Write(options, &write_batch);
-  if (!status.ok()) return base::Error::internal("read-model write failed: " + status.ToString());
+  if (auto status = database_.write(options, write_batch); !status) return status;
   for (auto* projection : projections_) projection->committed();
   checkpoints_ = std::move(advanced);
   checkpoint_ = *std::min_element(checkpoints_.begin(), checkpoints_.end());

@@ -40,9 +40,8 @@ base::Result<std::optional<std::uint64_t>> prepare_read_model_format(Database& d
   batch.Put(database.meta(), keys::read_model_format(), keys::encode_u64(kReadModelFormat));
   rocksdb::WriteOptions options;
   options.sync = true;
-  status = db.Write(options, &batch);
-  if (!status.ok()) {
-    return base::Error::internal("cannot record the read-model format: " + status.ToString());
+  if (auto written = database.write(options, batch); !written) {
+    return base::Error::internal("cannot record the read-model format: " + written.error().message);
   }
   if (found == kReadModelFormat) return std::optional<std::uint64_t>{};
   // Drops the cleared keys from disk now rather than at some later compaction.

@@ -1,6 +1,7 @@
 #include "store/subscriber_cursor.hpp"
 
 #include <rocksdb/db.h>
+#include <rocksdb/write_batch.h>
 
 #include "store/key_coding.hpp"
 
@@ -18,10 +19,9 @@ base::Result<std::uint64_t> SubscriberCursor::load() const {
 }
 
 base::Status SubscriberCursor::save(std::uint64_t position) {
-  auto status = database_.db().Put(rocksdb::WriteOptions(), database_.meta(), key_,
-                                   keys::encode_u64(position));
-  if (!status.ok()) return base::Error::internal("cursor write failed: " + status.ToString());
-  return base::ok_status();
+  rocksdb::WriteBatch batch;
+  batch.Put(database_.meta(), key_, keys::encode_u64(position));
+  return database_.write(rocksdb::WriteOptions(), batch);
 }
 
 }  // namespace vouch::store

@@ -8,7 +8,7 @@ JobFailure job_failure(const base::Error& error) {
 
 base::Error to_error(const JobFailure& failure) {
   const auto code =
-      failure.code >= 0 && failure.code <= static_cast<int>(base::ErrorCode::kTooLarge)
+      failure.code >= 0 && failure.code <= static_cast<int>(base::ErrorCode::kInsufficientStorage)
           ? static_cast<base::ErrorCode>(failure.code)
           : base::ErrorCode::kInternal;
   return {code, failure.message, {}, failure.retry_after_seconds};

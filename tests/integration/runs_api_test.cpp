@@ -347,11 +347,13 @@ TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) 
       project,
       {{"plant.js",
         "const fs = require('fs');\n"
+        "const path = require('path');\n"
+        "const planted = path.join(__dirname, '.jest-cache/jest-transform-cache-planted/ab');\n"
         "exports.plant = () => {\n"
-        "  fs.mkdirSync('.jest-cache/jest-transform-cache-planted/ab', { recursive: true });\n"
+        "  fs.mkdirSync(planted, { recursive: true });\n"
         "  try { fs.symlinkSync('" +
             secret.string() +
-            "', '.jest-cache/jest-transform-cache-planted/ab/link'); } catch (e) {}\n"
+            "', path.join(planted, 'link')); } catch (e) {}\n"
             "  return 'planted';\n};\n"}});
   const auto planted = run_to_end(planting);
   EXPECT_EQ(planted.at("outcome"), "success") << boost::json::serialize(planted);

@@ -44,7 +44,7 @@ struct OpenedFolder {
     EXPECT_TRUE(opened.ok()) << opened.error().message;
     keys = std::move(opened).value();
     webhook_secrets = std::make_unique<secrets::WebhookSecrets>(*keys);
-    log = std::make_unique<store::EventLog>(*database);
+    log = std::move(store::EventLog::open(*database).value());
   }
   ~OpenedFolder() {
     log.reset();
@@ -233,7 +233,7 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
     for (const char* key : {"master-key-check", "plain-secrets-sealed"}) {
       ASSERT_TRUE(database->db().Delete(rocksdb::WriteOptions(), database->secrets(), key).ok());
     }
-    store::EventLog log(*database);
+    auto log = std::move(store::EventLog::open(*database).value());
     const auto now = base::now_millis();
     const std::string created =
         R"({"id":")" + id + R"(","account":"admin","url":")" + url +
@@ -241,10 +241,10 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
         std::to_string(now) + R"(,"updated":)" + std::to_string(now) + R"(,"secret":")" + plain +
         R"(","previousSecret":"","previousSecretUntil":0})";
     ASSERT_TRUE(
-        log.append({events::webhook_stream(id),
-                    0,
-                    {events::NewEvent{base::new_id("evt"), std::string(events::kWebhookCreatedV1),
-                                      "admin", now, created}}})
+        log->append({events::webhook_stream(id),
+                     0,
+                     {events::NewEvent{base::new_id("evt"), std::string(events::kWebhookCreatedV1),
+                                       "admin", now, created}}})
             .ok());
     events::IdempotentResponse response;
     response.key = "create-old";
@@ -257,10 +257,10 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
                     R"(","updated":")" + created_at + R"(","secret":")" + plain + R"("})";
     response.at = now;
     const auto recorded = events::encode(events::IdempotentResponseRecorded{response});
-    ASSERT_TRUE(log.append({events::idempotency_stream("admin", "create-old"),
-                            0,
-                            {events::NewEvent{base::new_id("evt"), recorded.type, "admin", now,
-                                              recorded.data}}})
+    ASSERT_TRUE(log->append({events::idempotency_stream("admin", "create-old"),
+                             0,
+                             {events::NewEvent{base::new_id("evt"), recorded.type, "admin", now,
+                                               recorded.data}}})
                     .ok());
     const auto record_issue = [&](const std::string& key, const std::string& plain_key,
                                   base::Millis at) {
@@ -276,7 +276,7 @@ TEST_F(WebhookSecrets, AFolderWithPlainSecretsIsSealedOnStartAndStillDelivers) {
       issued.at = at;
       const auto encoded = events::encode(events::IdempotentResponseRecorded{issued});
       return log
-          .append(
+          ->append(
               {events::idempotency_stream("admin", key),
                0,
                {events::NewEvent{base::new_id("evt"), encoded.type, "admin", at, encoded.data}}})

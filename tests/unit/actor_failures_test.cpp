@@ -29,7 +29,7 @@ class ActorFailuresTest : public ::testing::Test {
  protected:
   ActorFailuresTest()
       : database_(std::move(store::Database::open(folder_.path() / "data").value())),
-        log_(*database_),
+        log_(std::move(store::EventLog::open(*database_).value())),
         system_(testing::testing_config(config_)),
         scheduler_(dynamic_cast<caf::scheduler::test_coordinator&>(system_.scheduler())) {
     // Actors left waiting (on the silent store) end with the test.
@@ -63,7 +63,7 @@ class ActorFailuresTest : public ::testing::Test {
   project_actor project_with(event_store_actor store) {
     ProjectActorConfig config;
     config.project_id = "prj_1";
-    config.log = &log_;
+    config.log = log_.get();
     config.store = std::move(store);
     auto project = spawn_project_actor(system_, std::move(config));
     spawned_.push_back(caf::actor_cast<caf::actor>(project));
@@ -84,7 +84,7 @@ class ActorFailuresTest : public ::testing::Test {
 
   testing::TempFolder folder_;
   std::unique_ptr<store::Database> database_;
-  store::EventLog log_;
+  std::unique_ptr<store::EventLog> log_;
   caf::actor_system_config config_;
   caf::actor_system system_;
   caf::scheduler::test_coordinator& scheduler_;

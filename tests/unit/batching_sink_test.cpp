@@ -77,5 +77,59 @@ TEST_F(BatchingSinkTest, DestroyingTheSinkWritesWhatIsLeft) {
   EXPECT_EQ(read_pipe(std::chrono::milliseconds(0)), "last words\n");
 }
 
+// A full disk (/dev/full answers every write with ENOSPC): lines are dropped
+// whole and counted, and logging never blocks.
+TEST(BatchingSinkFaults, LinesTheDescriptorRefusesAreDroppedAndCounted) {
+  const int full = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  ASSERT_GE(full, 0);
+  auto sink = std::make_shared<BatchingSink>(full);
+  spdlog::logger logger("test", sink);
+  logger.set_pattern("%v");
+  for (int i = 0; i < 100; ++i) logger.info("line {}", i);
+  logger.flush();
+  EXPECT_EQ(sink->dropped_lines(), 100u);
+  ::close(full);
+}
+
+// A descriptor that takes part of a batch (a full pipe here, a file system
+// filling up in production): the line it cut is finished before anything
+// else, later lines it refuses are dropped whole, and what arrives is whole
+// lines only.
+TEST_F(BatchingSinkTest, ALineCutShortIsFinishedFirstAndNothingIsTorn) {
+  ASSERT_EQ(::fcntl(fds_[1], F_SETPIPE_SZ, 4096), 4096);
+  ::fcntl(fds_[1], F_SETFL, O_NONBLOCK);
+  auto sink = std::make_shared<BatchingSink>(fds_[1]);
+  logger_ = std::make_unique<spdlog::logger>("test", sink);
+  logger_->set_pattern("%v");
+  const auto line = [](int i) { return std::to_string(i % 10) + std::string(998, 'a' + i % 26); };
+  constexpr int kLines = 20;
+  for (int i = 0; i < kLines; ++i) logger_->info(line(i));
+  logger_->flush();
+  std::string received = read_pipe(std::chrono::milliseconds(0));
+  EXPECT_GT(sink->dropped_lines(), 0u);
+  logger_->info("after");
+  logger_->flush();
+  received += read_pipe(std::chrono::milliseconds(0));
+
+  std::size_t whole = 0;
+  std::size_t start = 0;
+  int next = 0;
+  for (auto end = received.find('\n'); end != std::string::npos;
+       start = end + 1, end = received.find('\n', start)) {
+    const auto text = received.substr(start, end - start);
+    if (text == "after") {
+      EXPECT_EQ(end + 1, received.size()) << "\"after\" is not the last line";
+      continue;
+    }
+    while (next < kLines && line(next) != text) ++next;  // lines keep their order
+    ASSERT_LT(next, kLines) << "a torn or unknown line: " << text.substr(0, 40);
+    ++next;
+    ++whole;
+  }
+  EXPECT_EQ(start, received.size()) << "the last line is cut";
+  EXPECT_EQ(whole + sink->dropped_lines(), std::size_t{kLines});
+  EXPECT_NE(received.find("after\n"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace vouch::log

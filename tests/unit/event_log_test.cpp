@@ -29,7 +29,7 @@ class EventLogTest : public ::testing::Test {
     log_.reset();
     database_.reset();
     database_ = std::move(Database::open(folder_.path()).value());
-    log_ = std::make_unique<EventLog>(*database_);
+    log_ = std::move(EventLog::open(*database_).value());
   }
 
   testing::TempFolder folder_;
@@ -154,7 +154,7 @@ TEST_F(EventLogTest, ListenersSeeCommitsBeforeAppendersHearBack) {
     }
   } recorder;
   log_.reset();
-  log_ = std::make_unique<EventLog>(*database_);
+  log_ = std::move(EventLog::open(*database_).value());
   log_->add_listener(&recorder);
   auto result = log_->append(request("a", kNoStream));
   ASSERT_TRUE(result.ok());
@@ -172,7 +172,7 @@ TEST_F(EventLogTest, ThrowingListenersAndCallbacksDoNotStopTheWriter) {
     }
   } thrower;
   log_.reset();
-  log_ = std::make_unique<EventLog>(*database_);
+  log_ = std::move(EventLog::open(*database_).value());
   log_->add_listener(&thrower);
   auto first = log_->append(request("a", kNoStream));
   ASSERT_TRUE(first.ok()) << first.error().message;

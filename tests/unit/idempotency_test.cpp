@@ -88,7 +88,8 @@ TEST(IdempotencyView, FindsTheLatestResponseOfAStream) {
   auto database = std::move(store::Database::open(folder.path() / "data").value());
   ASSERT_TRUE(store::prepare_read_model_format(*database).ok());
   store::ReadModels models(*database);
-  store::EventLog log(*database);
+  auto log_owner = std::move(store::EventLog::open(*database).value());
+  auto& log = *log_owner;
   ASSERT_TRUE(models.projector().catch_up(log).ok());
   log.add_listener(&models.projector());
 

@@ -37,7 +37,7 @@ class ProjectorTest : public ::testing::Test {
   void SetUp() override {
     database_ = std::move(Database::open(folder_.path() / "data").value());
     ASSERT_TRUE(prepare_read_model_format(*database_).ok());
-    log_ = std::make_unique<EventLog>(*database_);
+    log_ = std::move(EventLog::open(*database_).value());
     projector_ = std::make_unique<Projector>(*database_, std::vector<Projection*>{&projection_});
     ASSERT_TRUE(projector_->catch_up(*log_).ok());
     log_->add_listener(projector_.get());

@@ -25,7 +25,7 @@ class ReadModelsTest : public ::testing::Test {
     database_ = std::move(Database::open(folder_.path() / "data").value());
     ASSERT_TRUE(prepare_read_model_format(*database_).ok());
     models_ = std::make_unique<ReadModels>(*database_);
-    log_ = std::make_unique<EventLog>(*database_);
+    log_ = std::move(EventLog::open(*database_).value());
     ASSERT_TRUE(models_->projector().catch_up(*log_).ok());
     log_->add_listener(&models_->projector());
   }

@@ -115,7 +115,7 @@ class KeyStoreTest : public ::testing::Test {
     database_ = std::move(store::Database::open(folder_.path() / "data").value());
     store_ = std::move(KeyStore::open(*database_, master_).value());
     secrets_ = std::make_unique<WebhookSecrets>(*store_);
-    log_ = std::make_unique<store::EventLog>(*database_);
+    log_ = std::move(store::EventLog::open(*database_).value());
   }
 
   testing::TempFolder folder_;

@@ -21,8 +21,8 @@ class ServiceTest : public ::testing::Test {
   ServiceTest()
       : database_(std::move(store::Database::open(folder_.path() / "data").value())),
         models_(*database_),
-        log_(*database_) {
-    log_.add_listener(&models_.projector());
+        log_(std::move(store::EventLog::open(*database_).value())) {
+    log_->add_listener(&models_.projector());
   }
 
   // What the tools build: no runner, no optional part.
@@ -31,7 +31,7 @@ class ServiceTest : public ::testing::Test {
     no_runs.warm_runners = 0;
     Service::Options options;
     options.threads = 1;
-    return Service::Config{.log = log_, .models = models_, .runner = no_runs, .options = options};
+    return Service::Config{.log = *log_, .models = models_, .runner = no_runs, .options = options};
   }
 
   // The result of one asynchronous call, waited for.
@@ -53,7 +53,7 @@ class ServiceTest : public ::testing::Test {
   vouch::testing::TempFolder folder_;
   std::unique_ptr<store::Database> database_;
   store::ReadModels models_;
-  store::EventLog log_;
+  std::unique_ptr<store::EventLog> log_;
 };
 
 TEST_F(ServiceTest, WithoutItsOptionalPartsTheirCallsAnswerUnavailable) {

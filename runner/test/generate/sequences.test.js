@@ -203,3 +203,41 @@ test("a returned class instance is used through its prototype's methods, every o
       extended.steps.slice(1).forEach((step) => called.add(step.name));
   assert.deepEqual([...called].sort(), [...names].sort());
 });
+
+test('data tables hanging off an export are targets of their own, read and asserted whole', () => {
+  const { analyzeSource } = require('../../src/generate/analysis/analyze');
+  const { buildTargets } = require('../../src/generate/analysis/targets');
+  const { readExportsShape } = require('../../src/generate/execution/child/shape');
+  const source = `
+    function status(code) { return status.message[code]; }
+    status.message = { 200: 'OK', 404: 'Not Found' };
+    status.redirect = { 301: true, 302: true };
+    status.codes = [200, 404];
+    status.version = '2';
+    module.exports = status;
+  `;
+  // What the module exports at run time (the shape is read from the loaded value).
+  const status = (code) => status.message[code];
+  Object.assign(status, {
+    message: { 200: 'OK', 404: 'Not Found' },
+    redirect: { 301: true, 302: true },
+    codes: [200, 404],
+    version: '2',
+  });
+  const { shape } = readExportsShape(status);
+  assert.deepEqual(shape.data, ['message', 'redirect', 'codes']);
+  const targets = buildTargets({ path: 'status.js' }, analyzeSource(source), [
+    { name: 'status', from: 'module', shape },
+  ]);
+  assert.deepEqual(
+    targets.map((target) => [target.kind, target.callee]),
+    [
+      ['value', 'status.message'],
+      ['value', 'status.redirect'],
+      ['value', 'status.codes'],
+      ['function', 'status'],
+    ],
+  );
+  const [read] = [...new ScenarioFactory(targets[1], pool, new Rng(1)).seeds()];
+  assert.deepEqual(read.steps, [{ op: 'read', callee: 'status.redirect' }]);
+});

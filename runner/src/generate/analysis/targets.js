@@ -153,6 +153,15 @@ function buildTargets(file, analysis, bindings) {
     targets.length < MAX_TARGETS_PER_FILE &&
     targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
 
+  // Data tables hanging off an export (`status.redirect = { 300: true, … }`): one read of each,
+  // its whole value asserted (ScenarioFactory's `read` step).
+  const addTables = (binding, shape, callee) => {
+    for (const key of shape.data || []) {
+      const access = memberAccess(callee, key);
+      add({ kind: 'value', label: access, callee: access, binding: binding.name, params: [] });
+    }
+  };
+
   // Boolean switches of the exported objects a target hangs off (`kleur.enabled` for
   // `kleur.red`): scenarios may flip them first. Not on an ES module's namespace, which is read-only.
   const visit = (binding, shape, keys, callee, depth, flags = []) => {
@@ -171,6 +180,7 @@ function buildTargets(file, analysis, bindings) {
         generator: shape.generator,
         flags,
       };
+      addTables(binding, shape, callee);
       if (shape.kind === 'function') add({ kind: 'function', ...base });
       else
         add({
@@ -185,6 +195,7 @@ function buildTargets(file, analysis, bindings) {
           visit(binding, staticShape, [...keys, key], memberAccess(callee, key), depth + 1);
       }
     } else if (shape.kind === 'object' && depth < 2) {
+      addTables(binding, shape, callee);
       const writable = !(analysis.esm && binding.from === 'module' && depth === 0);
       const own = writable
         ? Object.entries(shape.flags || {}).map(([key, value]) => ({ callee: memberAccess(callee, key), value }))

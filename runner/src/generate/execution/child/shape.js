@@ -7,6 +7,16 @@
 const MAX_SAMPLES = 60;
 const MAX_FLAGS = 4;
 const SKIPPED_STATICS = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
+const MAX_DATA_KEYS = 8;
+
+// A plain object or array holding only data (no functions) at its top level.
+function isDataTable(value) {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
+  const values = Array.isArray(value) ? value : Object.values(value);
+  return values.length > 0 && values.every((item) => typeof item !== 'function');
+}
 
 function functionKind(fn) {
   const tag = Object.prototype.toString.call(fn).slice(8, -1);
@@ -97,9 +107,10 @@ class ShapeReader {
           ...base,
           members: accessorMembers(value.prototype, ['constructor']),
           statics: this.statics(value, depth),
+          data: this.dataKeys(value),
         };
       }
-      return { kind: 'function', ...base, statics: this.statics(value, depth) };
+      return { kind: 'function', ...base, statics: this.statics(value, depth), data: this.dataKeys(value) };
     }
     if (
       value !== null &&
@@ -126,7 +137,7 @@ class ShapeReader {
         if (shape.kind !== 'value') members[key] = shape;
       }
       Object.assign(members, this.instanceMethods(value, members));
-      return { kind: 'object', members, flags };
+      return { kind: 'object', members, flags, data: this.dataKeys(value) };
     }
     if (Array.isArray(value)) value.slice(0, 40).forEach((item) => this.sample(item));
     else this.sample(value);
@@ -169,6 +180,24 @@ class ShapeReader {
       if (shape.kind !== 'value') statics[name] = shape;
     }
     return statics;
+  }
+
+  // Names of the data tables (plain objects and arrays) hanging off an export: `status.redirect`,
+  // `status.codes`. Each is asserted whole, so that a changed entry (`300: true` made `false`)
+  // fails a test.
+  dataKeys(owner) {
+    const keys = [];
+    for (const name of Object.keys(owner)) {
+      if (keys.length >= MAX_DATA_KEYS) break;
+      let value;
+      try {
+        value = owner[name];
+      } catch {
+        continue;
+      }
+      if (isDataTable(value)) keys.push(name);
+    }
+    return keys;
   }
 }
 
