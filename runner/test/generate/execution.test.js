@@ -24,8 +24,9 @@ function program(body) {
   return `(async function (__vouch, lib) {\n${body}\n})`;
 }
 
-async function withExecutor(fn) {
-  const { code } = instrumentSource(FILE, SOURCE, { esm: false });
+// Runs fn with an executor of FILE holding `source` (SOURCE unless given).
+async function withExecutor(fn, source = SOURCE) {
+  const { code } = instrumentSource(FILE, source, { esm: false });
   const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
   try {
     return await fn(executor);
@@ -379,19 +380,10 @@ exports.save = (text, done) => { fs.writeFile(${JSON.stringify(path.join(folder,
 
 test("run as root, the code under test cannot change the files behind its standard streams: they are the child's own pipes", async () => {
   const fs = require('node:fs');
-  const { code } = instrumentSource(
-    FILE,
-    "const fs = require('fs'); exports.streams = () => [0, 1, 2].map((fd) => fs.fstatSync(fd).isCharacterDevice());",
-    { esm: false },
-  );
-  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
-  try {
-    const reply = await executor.run(
-      FILE,
-      [{ name: 'lib', from: 'module' }],
-      program('await __vouch.step(0, () => lib.streams());'),
-      5000,
-    );
+  const source =
+    "const fs = require('fs'); exports.streams = () => [0, 1, 2].map((fd) => fs.fstatSync(fd).isCharacterDevice());";
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, 'await __vouch.step(0, () => lib.streams());');
     assert.equal(reply.ok, true, JSON.stringify(reply));
     // As another user they stay /dev/null: reading them gives EOF, as in a test run.
     const root = process.getuid() === 0;
@@ -400,27 +392,18 @@ test("run as root, the code under test cannot change the files behind its standa
       [!root, !root, !root],
     );
     assert.ok(fs.statSync('/dev/null').isCharacterDevice());
-  } finally {
-    executor.close();
-  }
+  }, source);
 });
 
 test("an emitter's methods are not listed for follow-up calls: they start I/O whose errors come after the test", async () => {
-  const { code } = instrumentSource(
-    FILE,
-    `const { EventEmitter } = require('events');
+  const source = `const { EventEmitter } = require('events');
 class Source extends EventEmitter { open() { return 1; } }
 class Plain { open() { return 1; } }
-exports.make = () => [new Source(), new Plain()];`,
-    { esm: false },
-  );
-  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
-  try {
-    const reply = await executor.run(
-      FILE,
-      [{ name: 'lib', from: 'module' }],
-      program('const [a, b] = lib.make(); await __vouch.step(0, () => a); await __vouch.step(1, () => b);'),
-      5000,
+exports.make = () => [new Source(), new Plain()];`;
+  await withExecutor(async (executor) => {
+    const reply = await run(
+      executor,
+      'const [a, b] = lib.make(); await __vouch.step(0, () => a); await __vouch.step(1, () => b);',
     );
     assert.equal(reply.ok, true, JSON.stringify(reply));
     assert.deepEqual(
@@ -430,7 +413,5 @@ exports.make = () => [new Source(), new Plain()];`,
         ['Plain', ['open']],
       ],
     );
-  } finally {
-    executor.close();
-  }
+  }, source);
 });

@@ -28,6 +28,11 @@ function classTarget(name, members) {
   return { id: `lib.js#${name}`, file: 'lib.js', kind: 'class', callee: `lib.${name}`, params: [], members };
 }
 
+// A function of `file` taking no parameters, whose returned object's methods take methodParams(name).
+function factoryTarget(file, name, methodParams) {
+  return { id: `${file}#${name}`, file, kind: 'function', callee: name, params: [], members: [], methodParams };
+}
+
 // Each seed as `name(args)` per step, construction left out.
 function seedCalls(target) {
   return [...new ScenarioFactory(target, pool, new Rng(1)).seeds()].map((scenario) =>
@@ -113,20 +118,16 @@ test('an emitter is listened to, emitted on and unlistened with the same name an
 });
 
 test('an object a factory returns is used whole too, its events recorded when it emits: on, emit, off with one handler', () => {
-  const target = {
-    id: 'bus.js#createBus',
-    file: 'bus.js',
-    kind: 'function',
-    callee: 'createBus',
-    params: [],
-    members: [],
-    methodParams: (name) =>
+  const target = factoryTarget(
+    'bus.js',
+    'createBus',
+    (name) =>
       ({
         on: [param('type', 'string'), param('handler')],
         emit: [param('type', 'string'), param('event')],
         off: [param('type', 'string'), param('handler')],
       })[name],
-  };
+  );
   const factory = new ScenarioFactory(target, pool, new Rng(1));
   const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'createBus', args: [], params: [] }] };
   const returned = {
@@ -184,15 +185,7 @@ test("a returned function's own methods get the parameters of the functions the 
 });
 
 test("a returned class instance is used through its prototype's methods, every one across extensions", () => {
-  const target = {
-    id: 'lib.js#size',
-    file: 'lib.js',
-    kind: 'function',
-    callee: 'size',
-    params: [],
-    members: [],
-    methodParams: () => null,
-  };
+  const target = factoryTarget('lib.js', 'size', () => null);
   const factory = new ScenarioFactory(target, pool, new Rng(3));
   const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'size', args: [], params: [] }] };
   const names = ['mask', 'assert', 'create', 'is', 'validate', 'refine'];

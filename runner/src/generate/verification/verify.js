@@ -18,8 +18,8 @@
 // environment take turns in one folder (a Lane), keeping Jest's cache between them, so the
 // package's sources are transformed and instrumented once per environment, not once per run.
 
-const { clock } = require('../budget-clock');
 const path = require('node:path');
+const { clock } = require('../budget-clock');
 const { runSuite, startRunner, testKey } = require('./run-suite');
 const { suiteText } = require('./suite-text');
 const { mergeCoverage } = require('./coverage');
