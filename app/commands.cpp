@@ -7,6 +7,7 @@
 
 #include "app/admin_socket.hpp"
 #include "app/command_line.hpp"
+#include "app/data_folder.hpp"
 #include "app/import_options.hpp"
 #include "app/memory_budget.hpp"
 #include "app/open_files.hpp"
@@ -261,16 +262,9 @@ int replay(const std::vector<std::string>& args) {
       "account", po::value<std::string>(), "with --public: only this account's events");
   po::variables_map values;
   if (!parse_command_line(args, options, values)) return 2;
-  if (!std::filesystem::exists(data)) {
-    std::cerr << "vouchd: no data folder " << data << "\n";
-    return 1;
-  }
-  auto database = store::Database::open(data);
-  if (!database) {
-    std::cerr << "vouchd: " << database.error().message << "\n";
-    return 1;
-  }
-  auto opened = store::EventLog::open(**database);
+  auto database = open_data_folder(data);
+  if (!database) return 1;
+  auto opened = store::EventLog::open(*database);
   if (!opened) {
     std::cerr << "vouchd: " << opened.error().message << "\n";
     return 1;
@@ -305,7 +299,7 @@ int replay(const std::vector<std::string>& args) {
   if (!values.count("verify")) return 0;
 
   const auto scratch = std::filesystem::path(data) / "verify-scratch";
-  auto differences = store::verify_read_models(**database, log, scratch);
+  auto differences = store::verify_read_models(*database, log, scratch);
   if (!differences) {
     std::cerr << "vouchd: " << differences.error().message << "\n";
     return 1;

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "app/command_line.hpp"
+#include "app/data_folder.hpp"
 #include "secrets/key_store.hpp"
 #include "secrets/master_key.hpp"
 #include "store/database.hpp"
@@ -33,27 +34,20 @@ int rotate_master_key(const std::vector<std::string>& args) {
       "the new master key (created with mode 0600 when missing)");
   po::variables_map values;
   if (!parse_command_line(args, options, values)) return 2;
-  if (!std::filesystem::exists(data)) {
-    std::cerr << "vouchd: no data folder " << data << "\n";
-    return 1;
-  }
   if (std::filesystem::exists(new_file) &&
       std::filesystem::equivalent(std::filesystem::path(new_file),
                                   std::filesystem::path(old_file))) {
     std::cerr << "vouchd: --new-key-file names the key file in use\n";
     return 2;
   }
-  auto database = store::Database::open(data);
-  if (!database) {
-    std::cerr << "vouchd: " << database.error().message << "\n";
-    return 1;
-  }
+  auto database = open_data_folder(data);
+  if (!database) return 1;
   auto old_key = secrets::read_master_key(old_file);
   if (!old_key) {
     std::cerr << "vouchd: " << old_key.error().message << "\n";
     return 1;
   }
-  auto store = secrets::KeyStore::open(**database, std::move(old_key).value());
+  auto store = secrets::KeyStore::open(*database, std::move(old_key).value());
   if (!store) {
     std::cerr << "vouchd: " << old_file << ": " << store.error().message << "\n";
     return 1;

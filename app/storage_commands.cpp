@@ -6,6 +6,7 @@
 #include "app/admin_socket.hpp"
 #include "app/command_line.hpp"
 #include "app/commands.hpp"
+#include "app/data_folder.hpp"
 #include "store/backup.hpp"
 #include "store/database.hpp"
 #include "store/log_repair.hpp"
@@ -21,16 +22,9 @@ int repair(const std::vector<std::string>& args) {
       "dry-run", "explain what differs without changing anything");
   po::variables_map values;
   if (!parse_command_line(args, options, values)) return 2;
-  if (!std::filesystem::exists(data)) {
-    std::cerr << "vouchd: no data folder " << data << "\n";
-    return 1;
-  }
-  auto database = store::Database::open(data);
-  if (!database) {
-    std::cerr << "vouchd: " << database.error().message << "\n";
-    return 1;
-  }
-  auto report = store::repair_log(**database, values.count("dry-run") == 0);
+  auto database = open_data_folder(data);
+  if (!database) return 1;
+  auto report = store::repair_log(*database, values.count("dry-run") == 0);
   if (!report) {
     std::cerr << "vouchd: " << report.error().message << "\n";
     return 1;
@@ -93,12 +87,9 @@ int backup(const std::vector<std::string>& args) {
     }
   }
   if (!done) {
-    auto database = store::Database::open(data);
-    if (!database) {
-      std::cerr << "vouchd: " << database.error().message << "\n";
-      return 1;
-    }
-    auto report = store::back_up(**database, destination);
+    auto database = open_data_folder(data);
+    if (!database) return 1;
+    auto report = store::back_up(*database, destination);
     if (!report) {
       std::cerr << "vouchd: " << report.error().message << "\n";
       return 1;

@@ -52,27 +52,29 @@ class FaultyFileSystem : public rocksdb::FileSystemWrapper {
     return rocksdb::IOStatus::IOError("injected EIO", file);
   }
 
+  // A file that `status` opened, wrapped so its writes meet the faults.
+  rocksdb::IOStatus watched(rocksdb::IOStatus status,
+                            std::unique_ptr<rocksdb::FSWritableFile>* result,
+                            const std::string& name) {
+    if (status.ok()) *result = std::make_unique<File>(std::move(*result), *this, name);
+    return status;
+  }
+
   rocksdb::IOStatus NewWritableFile(const std::string& name, const rocksdb::FileOptions& options,
                                     std::unique_ptr<rocksdb::FSWritableFile>* result,
                                     rocksdb::IODebugContext* dbg) override {
-    auto status = target()->NewWritableFile(name, options, result, dbg);
-    if (status.ok()) *result = std::make_unique<File>(std::move(*result), *this, name);
-    return status;
+    return watched(target()->NewWritableFile(name, options, result, dbg), result, name);
   }
   rocksdb::IOStatus ReopenWritableFile(const std::string& name, const rocksdb::FileOptions& options,
                                        std::unique_ptr<rocksdb::FSWritableFile>* result,
                                        rocksdb::IODebugContext* dbg) override {
-    auto status = target()->ReopenWritableFile(name, options, result, dbg);
-    if (status.ok()) *result = std::make_unique<File>(std::move(*result), *this, name);
-    return status;
+    return watched(target()->ReopenWritableFile(name, options, result, dbg), result, name);
   }
   rocksdb::IOStatus ReuseWritableFile(const std::string& name, const std::string& old_name,
                                       const rocksdb::FileOptions& options,
                                       std::unique_ptr<rocksdb::FSWritableFile>* result,
                                       rocksdb::IODebugContext* dbg) override {
-    auto status = target()->ReuseWritableFile(name, old_name, options, result, dbg);
-    if (status.ok()) *result = std::make_unique<File>(std::move(*result), *this, name);
-    return status;
+    return watched(target()->ReuseWritableFile(name, old_name, options, result, dbg), result, name);
   }
   rocksdb::IOStatus GetFreeSpace(const std::string& path, const rocksdb::IOOptions& options,
                                  uint64_t* free, rocksdb::IODebugContext* dbg) override {

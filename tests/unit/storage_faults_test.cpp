@@ -62,6 +62,19 @@ class FaultyStore : public ::testing::Test {
     }
     return false;
   }
+  // Frees the disk: writes resume with one recovery, five more appends are
+  // acknowledged, and after a reopen the log holds the five from before and
+  // those five, none of the refused "during" stream.
+  void expect_writes_resume_once_space_is_back() {
+    fs_->heal();
+    fs_->report_free(std::nullopt);
+    ASSERT_TRUE(wait_until_writable(std::chrono::seconds(20))) << database_->health().problem;
+    EXPECT_EQ(database_->health().recoveries, 1u);
+    append_acknowledged("after", 5);
+    open();
+    EXPECT_EQ(log_->last_position(), 10u);
+    EXPECT_EQ(log_->read_stream("during")->size(), 0u);
+  }
   void flush_memtables() {
     for (auto* family :
          {database_->meta(), database_->events(), database_->streams(), database_->views()}) {
@@ -215,14 +228,7 @@ TEST_F(FaultyStore, ResumingWaitsForFreeSpaceAndWritesNothingToAFullDisk) {
   EXPECT_GT(health.resume_reserve_bytes, 4u << 20);
   EXPECT_EQ(health.recoveries, 0u);
 
-  fs_->heal();
-  fs_->report_free(std::nullopt);
-  ASSERT_TRUE(wait_until_writable(std::chrono::seconds(20))) << database_->health().problem;
-  EXPECT_EQ(database_->health().recoveries, 1u);
-  append_acknowledged("after", 5);
-  open();
-  EXPECT_EQ(log_->last_position(), 10u);
-  EXPECT_EQ(log_->read_stream("during")->size(), 0u);
+  expect_writes_resume_once_space_is_back();
 }
 
 // A disk with less free space than RocksDB may need next (a new write-ahead
@@ -247,14 +253,7 @@ TEST_F(FaultyStore, ADiskTooFullToWriteSafelyRefusesWritesBeforeRocksDBFails) {
   EXPECT_GT(health.resume_reserve_bytes, 1u << 20);
   EXPECT_NE(health.problem.find("1 MiB free"), std::string::npos) << health.problem;
 
-  fs_->heal();
-  fs_->report_free(std::nullopt);
-  ASSERT_TRUE(wait_until_writable(std::chrono::seconds(20))) << database_->health().problem;
-  EXPECT_EQ(database_->health().recoveries, 1u);
-  append_acknowledged("after", 5);
-  open();
-  EXPECT_EQ(log_->last_position(), 10u);
-  EXPECT_EQ(log_->read_stream("during")->size(), 0u);
+  expect_writes_resume_once_space_is_back();
 }
 
 // RocksDB renames CURRENT and its OPTIONS file when it opens a folder.
