@@ -13,6 +13,7 @@
 #include <boost/json/value.hpp>
 #include <cstdlib>
 #include <mutex>
+#include <set>
 
 namespace vouch::testing {
 
@@ -28,9 +29,17 @@ std::string current_test_name() {
   return std::string(info->test_suite_name()) + "." + info->name();
 }
 
+std::mutex limits_off_mutex;
+std::set<std::uint16_t> limits_off;  // ports of vouchd started with --no-rate-limits
+
+bool rate_limits_off(std::uint16_t port) {
+  std::lock_guard lock(limits_off_mutex);
+  return limits_off.contains(port);
+}
+
 // One line per exchange, appended whole (O_APPEND, one write), so that test
 // threads and the test binaries that ctest runs never interleave lines.
-void log_exchange(const HttpRequest& request, const HttpResponse& response) {
+void log_exchange(std::uint16_t port, const HttpRequest& request, const HttpResponse& response) {
   static const char* const path = std::getenv("VOUCH_EXCHANGE_LOG");
   if (!path || !*path || !request.to_vouchd || response.status == 0) return;
   boost::json::object headers;
@@ -39,6 +48,7 @@ void log_exchange(const HttpRequest& request, const HttpResponse& response) {
                              {"method", request.method},  {"target", request.target},
                              {"status", response.status}, {"headers", std::move(headers)},
                              {"body", response.body}};
+  if (rate_limits_off(port)) record["rateLimits"] = false;
   const std::string line = boost::json::serialize(record) + "\n";
   static std::mutex mutex;
   std::lock_guard lock(mutex);
@@ -53,6 +63,15 @@ void log_exchange(const HttpRequest& request, const HttpResponse& response) {
 }
 
 }  // namespace
+
+void set_rate_limits_off(std::uint16_t port, bool off) {
+  std::lock_guard lock(limits_off_mutex);
+  if (off) {
+    limits_off.insert(port);
+  } else {
+    limits_off.erase(port);
+  }
+}
 
 HttpResponse send(std::uint16_t port, const HttpRequest& request) {
   // Asynchronous operations, because only they honour the stream's
@@ -100,7 +119,7 @@ HttpResponse send(std::uint16_t port, const HttpRequest& request) {
     response.headers[name] = std::string(field.value());
   }
   stream.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ec);
-  log_exchange(request, response);
+  log_exchange(port, request, response);
   return response;
 }
 

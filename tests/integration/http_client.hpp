@@ -38,6 +38,11 @@ struct HttpRequest {
 // A call that gets no whole answer within kCallDeadline returns an empty
 // response (status 0).
 inline constexpr std::chrono::seconds kCallDeadline{300};
+
+// Whether the vouchd listening on `port` was started with --no-rate-limits
+// (VouchdProcess says so): its exchanges are logged with "rateLimits": false,
+// and the validator then expects no X-RateLimit-* header, as documented.
+void set_rate_limits_off(std::uint16_t port, bool off);
 HttpResponse send(std::uint16_t port, const HttpRequest& request);
 
 }  // namespace vouch::testing

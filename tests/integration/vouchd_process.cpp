@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <thread>
 
+#include "http_client.hpp"
+
 namespace vouch::testing {
 namespace {
 
@@ -130,6 +132,9 @@ VouchdProcess::VouchdProcess(std::filesystem::path data, std::vector<std::string
     port_ = static_cast<std::uint16_t>(std::stoi(child.line.substr(marker.size())));
   }
   if (port_ == 0) ADD_FAILURE() << "vouchd did not print its port";
+  if (std::find(extra_args.begin(), extra_args.end(), "--no-rate-limits") != extra_args.end()) {
+    set_rate_limits_off(port_, true);
+  }
   const std::string workers = "workers listening on 127.0.0.1:";
   for (const auto& line : child.before) {
     if (line.rfind(workers, 0) == 0) {
@@ -157,6 +162,7 @@ int VouchdProcess::terminate() {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   pid_ = -1;
+  set_rate_limits_off(port_, false);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -166,6 +172,7 @@ void VouchdProcess::kill() {
   int status = 0;
   waitpid(pid_, &status, 0);
   pid_ = -1;
+  set_rate_limits_off(port_, false);
 }
 
 CommandResult run_vouchd(const std::vector<std::string>& args) {

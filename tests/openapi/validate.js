@@ -28,6 +28,8 @@ const specPath = option('--spec', path.join(__dirname, '../../docs/openapi.json'
 const logPath = option('--log', process.env.VOUCH_EXCHANGE_LOG);
 // The tests' vouchd runs with rate limits: the X-RateLimit-* headers a response documents (they
 // are optional in the document, for servers started with --no-rate-limits) must then be there.
+// An exchange recorded with "rateLimits": false was answered by a vouchd started with
+// --no-rate-limits: it must carry none of them.
 const rateLimited = args.includes('--rate-limited');
 
 const spec = JSON.parse(fs.readFileSync(specPath, 'utf8'));
@@ -69,12 +71,12 @@ function headerValue(schema, text) {
   return text;
 }
 
-function checkHeaders(declared, headers, errors, where) {
+function checkHeaders(declared, headers, errors, where, limited = rateLimited) {
   for (const [name, raw] of Object.entries(declared || {})) {
     const header = resolve(raw);
     const value = headers[name.toLowerCase()];
     if (value === undefined) {
-      if (header.required || (rateLimited && name.startsWith('X-RateLimit-'))) {
+      if (header.required || (limited && name.startsWith('X-RateLimit-'))) {
         errors.push(`${where}: required header ${name} is missing`);
       }
       continue;
@@ -173,7 +175,13 @@ function checkApi(record) {
   }
   if (response) {
     checkBody(response.content, record.headers['content-type'], record.body, errors);
-    checkHeaders(response.headers, record.headers, errors, 'headers');
+    const limitsOff = record.rateLimits === false;
+    checkHeaders(response.headers, record.headers, errors, 'headers', rateLimited && !limitsOff);
+    if (limitsOff) {
+      for (const name of Object.keys(record.headers).filter((name) => name.startsWith('x-ratelimit-'))) {
+        errors.push(`headers: ${name} sent by a server started with --no-rate-limits`);
+      }
+    }
   }
   return { label, errors };
 }
