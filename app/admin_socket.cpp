@@ -138,7 +138,7 @@ std::string AdminSocket::answer(const std::string& request) {
 }
 
 base::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
-                                             const std::string& request) {
+                                           const std::string& request) {
   auto address = address_of(AdminSocket::path_in(data));
   if (!address) return std::move(address).error();
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -23,8 +23,7 @@ class AdminSocket {
  public:
   // Listens at `<database.folder()>/admin.sock` (a stale socket file from a
   // process that died is replaced). REQUIRES: `database` outlives the socket.
-  [[nodiscard]] static base::Result<std::unique_ptr<AdminSocket>> start(
-      store::Database& database);
+  [[nodiscard]] static base::Result<std::unique_ptr<AdminSocket>> start(store::Database& database);
   ~AdminSocket();  // stops serving and removes the socket file
   AdminSocket(const AdminSocket&) = delete;
   AdminSocket& operator=(const AdminSocket&) = delete;
@@ -48,6 +47,6 @@ class AdminSocket {
 // Sends one request to the vouchd serving `data`; its answer line, or
 // kUnavailable when no vouchd listens there.
 [[nodiscard]] base::Result<std::string> ask_admin_socket(const std::filesystem::path& data,
-                                                           const std::string& request);
+                                                         const std::string& request);
 
 }  // namespace vouch::app

@@ -60,7 +60,7 @@ base::Result<BackupReport> back_up(Database& database, const fs::path& to) {
   if (!status.ok()) {
     fs::remove_all(to, ec);
     return base::Error::internal("cannot checkpoint the database into " + to.string() + ": " +
-                                   status.ToString());
+                                 status.ToString());
   }
   BackupReport report;
   report.to = to;

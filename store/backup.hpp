@@ -24,7 +24,7 @@ struct BackupReport {
 // database keeps serving meanwhile. kInvalid when `to` exists; kInternal when
 // copying or verifying fails, and then `to` is removed.
 [[nodiscard]] base::Result<BackupReport> back_up(Database& database,
-                                                   const std::filesystem::path& to);
+                                                 const std::filesystem::path& to);
 
 // Opens the copy at `to` as vouchd would and reads its whole event log: the
 // log's end agrees with the counter and the stream heads, and no event is

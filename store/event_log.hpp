@@ -75,7 +75,7 @@ class EventLog {
   // disagree, or when they cannot be read. REQUIRES: `database` outlives the
   // log.
   [[nodiscard]] static base::Result<std::unique_ptr<EventLog>> open(Database& database,
-                                                                      Options options);
+                                                                    Options options);
   [[nodiscard]] static base::Result<std::unique_ptr<EventLog>> open(Database& database) {
     return open(database, Options{});
   }

@@ -13,16 +13,16 @@ namespace {
 
 base::Error mismatch(const Database& database, const std::string& what) {
   return base::Error::internal("the event log in " + database.folder().string() +
-                                 " does not agree with itself: " + what +
-                                 ". Nothing was changed; `vouchd repair --data " +
-                                 database.folder().string() + "` explains what it can fix.");
+                               " does not agree with itself: " + what +
+                               ". Nothing was changed; `vouchd repair --data " +
+                               database.folder().string() + "` explains what it can fix.");
 }
 
 // The stored u64 at `key`; nullopt when absent.
 base::Result<std::optional<std::uint64_t>> read_u64(const Database& database,
-                                                      rocksdb::ColumnFamilyHandle* family,
-                                                      const std::string& key,
-                                                      const std::string& name) {
+                                                    rocksdb::ColumnFamilyHandle* family,
+                                                    const std::string& key,
+                                                    const std::string& name) {
   std::string value;
   const auto status = database.db().Get(rocksdb::ReadOptions(), family, key, &value);
   if (status.IsNotFound()) return std::optional<std::uint64_t>{};
@@ -45,7 +45,7 @@ base::Result<std::uint64_t> read_log_end(const Database& database) {
     it->SeekToLast();
     if (!it->status().ok()) {
       return base::Error::internal("cannot read the end of the event log: " +
-                                     it->status().ToString());
+                                   it->status().ToString());
     }
     if (it->Valid()) {
       const auto position = keys::decode_u64(it->key().ToStringView());
