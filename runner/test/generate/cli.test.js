@@ -161,7 +161,7 @@ function generatedCleanly(job) {
 }
 
 test('generates tests that pass under Jest and reach the coverage they state', () => {
-  const result = generated({ files: SOURCES, framework: 'jest', threshold: 80, timeBudgetMs: 15000 });
+  const result = generated({ files: SOURCES, framework: 'jest', threshold: 80, timeBudgetMs: 60000 });
   const { summary } = result;
   assert.deepEqual(withoutBusyMachine(summary.problems), []);
   assert.ok(summary.testsKept > 5, `kept ${summary.testsKept} tests`);
@@ -198,7 +198,7 @@ test('reports bad files as problems and still tests the good ones', () => {
     { path: 'lib/crash.js', content: "throw new Error('boom at load');\n" },
     { path: 'lib/hang.js', content: 'while (true) {}\n' },
   ];
-  const result = generated({ files, timeBudgetMs: 10000 });
+  const result = generated({ files, timeBudgetMs: 60000 });
   const byPath = Object.fromEntries(result.summary.problems.map((problem) => [problem.path, problem]));
   assert.deepEqual(byPath['lib/broken.js'], {
     path: 'lib/broken.js',
@@ -249,7 +249,7 @@ exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
 `,
     },
   ];
-  const result = generatedCleanly({ files, timeBudgetMs: 8000 });
+  const result = generatedCleanly({ files, timeBudgetMs: 60000 });
   assert.deepEqual(
     result.summary.perFile.map((file) => file.path),
     ['pkg/index.js'],
@@ -326,7 +326,7 @@ module.exports = paint;
 `,
     },
   ];
-  const result = generatedCleanly({ files, timeBudgetMs: 20000 });
+  const result = generatedCleanly({ files, timeBudgetMs: 60000 });
   const content = (path) => result.files.find((file) => file.path === path).content;
   const money = content('lib/__tests__/money.test.js');
   for (const method of ['plus', 'times', 'euros', 'format']) assert.match(money, new RegExp(`\\.${method}\\b`), method);
@@ -415,7 +415,7 @@ exports.percent = (part, whole) => {
     },
   ];
   try {
-    const result = generatedCleanly({ files: [...files, wrapped], nodePath, timeBudgetMs: 15000 });
+    const result = generatedCleanly({ files: [...files, wrapped], nodePath, timeBudgetMs: 60000 });
     assert.ok(result.summary.testsKept >= 2, JSON.stringify(result.summary));
     const test = result.files.find((file) => file.path === '__tests__/percent.test.js').content;
     assert.match(test, /'\d+%'/);
@@ -463,7 +463,7 @@ test('ES modules importing each other and TypeScript get tests through the one s
     },
     { path: 'src/types.d.ts', content: 'export declare const x: number;\n' },
   ];
-  const result = generatedCleanly({ files, timeBudgetMs: 15000 });
+  const result = generatedCleanly({ files, timeBudgetMs: 60000 });
   // Without a package.json no entry point orders the targets: they come in path order.
   assert.deepEqual(
     result.summary.perFile.map((file) => file.path),
@@ -494,7 +494,7 @@ exports.cachePath = (name) => path.join(os.homedir(), '.cache', String(name));
 `,
     },
   ];
-  const result = generated({ files, timeBudgetMs: 15000 });
+  const result = generated({ files, timeBudgetMs: 60000 });
   // (A busy machine is said as a problem too.)
   assert.deepEqual(
     result.summary.problems.filter((problem) => problem.code !== 'timeout'),
@@ -544,7 +544,7 @@ test("a source named test.js is tested, not taken by Jest for a test file of the
     },
     { path: 'lib/test.js', content: "exports.isText = (value) => typeof value === 'string';\n" },
   ];
-  const result = generatedCleanly({ files, timeBudgetMs: 8000 });
+  const result = generatedCleanly({ files, timeBudgetMs: 60000 });
   const paths = result.files.map((file) => file.path);
   assert.ok(paths.includes('__tests__/index.test.js') && paths.includes('lib/__tests__/test.test.js'), paths.join());
   assert.match(result.files.find((file) => file.path === 'jest.config.js').content, /testMatch/);

@@ -96,7 +96,7 @@ exports.slug = (words) => words.join('-').toLowerCase();
 `,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/size.test.js').content;
   assert.match(tests, /size\(10\)\)\.toBe\('small'\)/, tests);
@@ -134,7 +134,7 @@ exports.unit = function unit(ms) {
 `,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/unit.test.js').content;
   assert.match(tests, /parse\('\d+ ?hr'\)\)\.toBe\(\d+\)/, tests);
@@ -221,7 +221,7 @@ exports.country = function country(code) {
 `,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/words.test.js').content;
   for (const plural of ['i', 'ies'])
@@ -244,7 +244,7 @@ exports.plural = (word) => (uncountable.has(String(word).toLowerCase()) ? word :
 `,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
   const tests = JSON.parse(output.stdout.toString()).files.find(
     (file) => file.path === '__tests__/words.test.js',
   ).content;
@@ -262,7 +262,7 @@ test('a table larger than the mutant sample gets a lookup of every entry, whole 
       content: `const names = {\n${names}\n};\nexports.nameOf = (code) => names[String(code).toLowerCase()] || null;\n`,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 10000 }) });
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
   const tests = JSON.parse(output.stdout.toString()).files.find(
     (file) => file.path === '__tests__/names.test.js',
   ).content;
