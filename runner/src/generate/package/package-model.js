@@ -13,15 +13,13 @@ const { isBuiltin } = require('node:module');
 const { classifySource } = require('../analysis/source-kind');
 const { readPackageJson, declaredDependencies } = require('./package-json');
 const { findSurface } = require('./surface');
-const { requestsOf, resolveRelative, isRelative, packageNameOf } = require('./imports');
+const { requestsOf, resolveRelative, isRelative, packageNameOf, isFileSystemRequest } = require('./imports');
 const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-roles');
 
 const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
   /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
 const ESM_EXTENSIONS = /\.m[jt]s$/i;
-// Requests of Node's file system, or of a package named for one (graceful-fs, fs-extra).
-const FILE_SYSTEM_REQUEST = /^(node:)?fs(\/promises)?$|^(@[\w.-]+\/)?([\w.]+-)*fs(-[\w.]+)*$/;
 
 function dirOf(path) {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
@@ -118,9 +116,7 @@ class PackageModel {
   // then run in a temporary folder of their own (writing/test-writer.js), where relative paths
   // the code writes land, never in the package's folder.
   reachesFileSystem(path) {
-    return this.reach([path]).some((reached) =>
-      (this.requests.get(reached) || []).some((request) => FILE_SYSTEM_REQUEST.test(request)),
-    );
+    return this.reach([path]).some((reached) => (this.requests.get(reached) || []).some(isFileSystemRequest));
   }
 
   formatOf(path) {
