@@ -13,7 +13,7 @@ const { isBuiltin } = require('node:module');
 const { classifySource } = require('../analysis/source-kind');
 const { readPackageJson, declaredDependencies } = require('./package-json');
 const { findSurface } = require('./surface');
-const { requestsOf, resolveRelative, isRelative, packageNameOf } = require('./imports');
+const { requestsOf, resolveRelative, isRelative, packageNameOf, isFileSystemRequest } = require('./imports');
 const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-roles');
 const { imports: resolveImports } = require('resolve.exports');
 
@@ -26,8 +26,6 @@ const NODE_SHEBANG = /^#!.*\bnode\b/;
 // and exits), never a library.
 const EXPORTS =
   /\bmodule\.exports\b|\bexports\s*[.[]|\bdefineProperty\(\s*(module\.)?exports\b|^\s*export\b|\bexport\s*(\{|default\b|const\b|function\b|class\b)/m;
-// Requests of Node's file system, or of a package named for one (graceful-fs, fs-extra).
-const FILE_SYSTEM_REQUEST = /^(node:)?fs(\/promises)?$|^(@[\w.-]+\/)?([\w.]+-)*fs(-[\w.]+)*$/;
 
 // What Node resolves a subpath import to (package.json's `imports`), or null.
 function resolvedImport(data, request, require) {
@@ -149,9 +147,7 @@ class PackageModel {
   // then run in a temporary folder of their own (writing/test-writer.js), where relative paths
   // the code writes land, never in the package's folder.
   reachesFileSystem(path) {
-    return this.reach([path]).some((reached) =>
-      (this.requests.get(reached) || []).some((request) => FILE_SYSTEM_REQUEST.test(request)),
-    );
+    return this.reach([path]).some((reached) => (this.requests.get(reached) || []).some(isFileSystemRequest));
   }
 
   formatOf(path) {
