@@ -90,6 +90,9 @@ async function sweep(spec) {
   ];
   row.skipped = {};
   for (const entry of summary.skipped || []) row.skipped[entry.reason] = (row.skipped[entry.reason] || 0) + 1;
+  // What the summary says was tested and skipped, file by file, in OUT's JSON.
+  row.surface = summary.package || null;
+  row.skippedFiles = (summary.skipped || []).map((entry) => `${entry.path}: ${entry.message || entry.reason}`);
   if (!summary.testsKept) return row;
   saveSuite(spec, file, generated.json.files);
   // RUNS runs of the same suite, as a user would start them: the figures are the first run's,

@@ -448,3 +448,26 @@ exports.make = () => [new Source(), new Plain()];`;
     );
   }, source);
 });
+
+test("a non-function handed to a faked process.nextTick disturbs its scenario: Jest's clock would throw it later, in other tests", async () => {
+  const file = '/virtual/tick.js';
+  const { code } = instrumentSource(
+    file,
+    'exports.done = (path, cb) => { if (cb) process.nextTick(cb); return path; };',
+    {
+      esm: false,
+    },
+  );
+  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
+  try {
+    const run = (body) =>
+      executor.run(file, [{ name: 'lib', from: 'module' }], program(body), 5000, { fakeTimers: true });
+    const broken = await run(`await __vouch.step(0, () => lib.done('a', 1));`);
+    assert.equal(broken.ok, true);
+    assert.match(broken.disturbances.join('\n'), /process\.nextTick with a non-function/);
+    const fine = await run(`await __vouch.step(0, () => lib.done('a', () => {}));`);
+    assert.deepEqual(fine.disturbances, []);
+  } finally {
+    executor.close();
+  }
+});
