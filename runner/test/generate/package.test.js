@@ -284,5 +284,6 @@ test("subpath imports (package.json's `imports`, `#name`) are edges, never undec
     'source/vendor/support.js',
   ]);
   assert.ok(model.targets.includes('source/extra.js'));
-  assert.deepEqual(reasons(model), {});
+  // The target Node never selects for `#support` is another platform's.
+  assert.deepEqual(reasons(model), { 'source/vendor/support-browser.js': 'platform_variant' });
 });

@@ -12,10 +12,9 @@
 const { isBuiltin } = require('node:module');
 const { classifySource } = require('../analysis/source-kind');
 const { readPackageJson, declaredDependencies } = require('./package-json');
-const { findSurface } = require('./surface');
+const { findSurface, resolvedImport } = require('./surface');
 const { requestsOf, resolveRelative, isRelative, packageNameOf, isFileSystemRequest } = require('./imports');
 const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-roles');
-const { imports: resolveImports } = require('resolve.exports');
 
 const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
@@ -26,16 +25,6 @@ const NODE_SHEBANG = /^#!.*\bnode\b/;
 // and exits), never a library.
 const EXPORTS =
   /\bmodule\.exports\b|\bexports\s*[.[]|\bdefineProperty\(\s*(module\.)?exports\b|^\s*export\b|\bexport\s*(\{|default\b|const\b|function\b|class\b)/m;
-
-// What Node resolves a subpath import to (package.json's `imports`), or null.
-function resolvedImport(data, request, require) {
-  try {
-    const [found] = resolveImports(data, request, { require, conditions: ['node'] }) || [];
-    return found || null;
-  } catch {
-    return null;
-  }
-}
 
 function dirOf(path) {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
