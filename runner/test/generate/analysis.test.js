@@ -272,3 +272,81 @@ test('a parameter called through apply, call or bind is a function', () => {
   assert.deepEqual([...fn.hint.types], ['function']);
   assert.equal(fn.hint.props.size, 0);
 });
+
+test('in code that uses the file system, what is handed to fs as a path, or named as one, is a path, and the pool seeds it with the fixture paths', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Rng } = require('../../src/generate/search/rng');
+  const { PATH_SEEDS } = require('../../src/generate/execution/folder-fixture');
+  const [where, options, done] = hintsOf(
+    `const fs = require('graceful-fs');
+     var fs$readFile = fs.readFile;
+     module.exports = function load(where, options, done) { return fs$readFile(where, options, done); };`,
+  );
+  assert.equal(where.hint.fsPath, true);
+  assert.ok(where.hint.types.has('string'));
+  assert.equal(options.hint.fsPath, false);
+  assert.equal(done.hint.fsPath, false);
+  const [from, to] = hintsOf(
+    `const { promises } = require('node:fs');
+     exports.move = (from, to) => promises.rename(from, to);`,
+    'move',
+  );
+  assert.ok(from.hint.fsPath && to.hint.fsPath);
+  const [file] = hintsOf(`const fs = require('fs'); exports.size = (file) => file.length;`, 'size');
+  assert.equal(file.hint.fsPath, true, 'a parameter named as a path');
+  // Without the file system, neither a name nor an `open` method makes a path.
+  const [path, url] = hintsOf(`exports.get = (path, url) => window.open(url) && path.split('.');`, 'get');
+  assert.equal(path.hint.fsPath, false);
+  assert.equal(url.hint.fsPath, false);
+
+  const pool = new InputPool(
+    { strings: [], regexStrings: [], numbers: [], bigints: [] },
+    { ofType: () => [] },
+    new Rng(1),
+  );
+  const seeds = pool.seeds(where.hint).map((seed) => seed.value);
+  assert.deepEqual(seeds.slice(0, PATH_SEEDS.length), PATH_SEEDS);
+  assert.ok(!pool.seeds(path.hint).some((seed) => seed.value === PATH_SEEDS[0]));
+});
+
+test("a template engine's delimiters and tag types, named in its source, give template texts in its syntax and the data they name", () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Rng } = require('../../src/generate/search/rng');
+  const { toSource } = require('../../src/generate/search/candidate');
+  const source = `
+    var tags = ['{{', '}}'];
+    var tagRe = /#|\\^|\\/|>|\\{|&|!/;
+    exports.render = function render(template, view) {
+      if (typeof template !== 'string') throw new TypeError('template');
+      return template.split(tags[0]).length + Object.keys(view).length;
+    };`;
+  const analysis = analyzeSource(source);
+  const { texts, data } = analysis.literals.templates;
+  for (const text of [
+    'Hello {{name}}!',
+    '{{{html}}}',
+    '{{&html}}',
+    '{{#items}}<{{name}}>{{/items}}',
+    '{{^items}}<{{name}}>{{/items}}',
+    '{{name',
+  ])
+    assert.ok(texts.includes(text), `${text} in ${texts.join(' ')}`);
+  assert.deepEqual(data.items, [{ name: 'a' }, { name: 'b' }]);
+  // ejs names its tags in one alternation, the opener's kinds as its extensions.
+  const ejs = analyzeSource(
+    `var REGEX = '(<%%|%%>|<%=|<%-|<%_|<%#|<%|%>|-%>|_%>)'; exports.x = (s) => new RegExp(REGEX).exec(s);`,
+  );
+  for (const text of ['Hello <%= name %>!', '<%-html%>', 'a\n<% name -%>\nb'])
+    assert.ok(ejs.literals.templates.texts.includes(text), `${text} in ${ejs.literals.templates.texts.join(' ')}`);
+  // Braces, brackets and comment markers alone are no template syntax.
+  assert.equal(
+    analyzeSource(`exports.f = (s) => s === '{' || s === '}' || s === '/*' || s === '*/' || s === '[]';`).literals
+      .templates,
+    null,
+  );
+
+  const pool = new InputPool(analysis.literals, { ofType: () => [] }, new Rng(1));
+  const [template, view] = hintsOf(source, 'render');
+  assert.equal(pool.seeds(template.hint)[0].value, 'Hello {{name}}!');
+  assert.ok(pool.seeds(view.hint).some((seed) => toSource(seed).includes("name: 'World'")));
+});

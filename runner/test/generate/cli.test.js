@@ -549,3 +549,50 @@ test("a source named test.js is tested, not taken by Jest for a test file of the
   assert.ok(paths.includes('__tests__/index.test.js') && paths.includes('lib/__tests__/test.test.js'), paths.join());
   assert.match(result.files.find((file) => file.path === 'jest.config.js').content, /testMatch/);
 });
+
+test("a callback API over files is called with the paths of a fixture its tests write: a file, a folder, an empty one, a missing one; a stream opens its file in its test's folder", () => {
+  const files = [
+    {
+      path: 'store.js',
+      content: `'use strict';
+const fs = require('fs');
+exports.readText = function readText(file, cb) {
+  fs.readFile(file, 'utf8', function (err, text) {
+    if (err && err.code === 'ENOENT') return cb(null, '');
+    if (err) return cb(new Error('cannot read ' + file + ': ' + err.code));
+    cb(null, text.trim().toUpperCase());
+  });
+};
+// The stream opens its file on the next tick, once the call has returned; the tests fake timers.
+exports.reader = function reader(file) {
+  return fs.createReadStream(file).path;
+};
+exports.later = function later(cb) {
+  setTimeout(cb, 10);
+};
+exports.list = function list(dir, cb) {
+  fs.readdir(dir, function (err, names) {
+    if (err) return cb(err);
+    cb(null, names.length ? names.sort().join(',') : 'nothing');
+  });
+};
+`,
+    },
+  ];
+  const result = generatedCleanly({ files, timeBudgetMs: 60000 });
+  const suite = result.files.find((file) => file.path === '__tests__/store.test.js').content;
+  // What the callbacks report for what is there: a file's text, a folder, its entries, no entry.
+  for (const reported of [
+    "[[null, 'HELLO']]",
+    'cannot read folder: EISDIR',
+    "[[null, 'a.txt']]",
+    "[[null, 'nothing']]",
+  ])
+    assert.ok(suite.includes(reported), `${reported} is not asserted:\n${suite}`);
+  // Each test's file-system requests end in its own folder: the stream opens file.txt there.
+  assert.match(suite, /store\.reader\('file\.txt'\)/);
+  const { results, coverage } = runJest([...files, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.equal(results.numPassedTests, result.summary.testsKept);
+  assert.equal(coverage.statements.pct, 100);
+});

@@ -5,11 +5,15 @@
 const { parseSource } = require('./parse');
 const { findExports } = require('./exports');
 const { mineLiterals } = require('./literals');
+const { templateSyntax } = require('./template-syntax');
+const { requestsOf, isFileSystemRequest } = require('../package/imports');
 
 function analyzeSource(source) {
   const parsed = parseSource(source);
   const { exports, declarations } = findExports(parsed);
   const literals = mineLiterals(parsed.ast);
+  // A template engine's own syntax, as template texts and the data they name (or null).
+  literals.templates = templateSyntax(literals.strings, literals.regexes);
   return {
     esm: parsed.esm,
     exports,
@@ -17,7 +21,15 @@ function analyzeSource(source) {
     literals,
     // Code that schedules timers is run, and tested, with Jest's fake timers.
     schedulesTimers: /\bset(Timeout|Interval|Immediate)\b/.test(source),
-    paramContext: { declarations, constants: literals.constants, comments: parsed.comments, source, cache: new Map() },
+    paramContext: {
+      declarations,
+      constants: literals.constants,
+      comments: parsed.comments,
+      source,
+      cache: new Map(),
+      // Parameters named as paths (`file`, `dir`) are paths only in code that uses the file system.
+      usesFileSystem: requestsOf(source).some(isFileSystemRequest),
+    },
   };
 }
 

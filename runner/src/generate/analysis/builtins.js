@@ -100,6 +100,45 @@ const INSTANCE_TYPES = {
   Buffer: 'buffer',
 };
 
+// Methods of `fs` (and of its promise and patched copies) whose first argument is a path; those
+// in FS_TWO_PATH_METHODS take a second path (`rename(from, to)`).
+const FS_TWO_PATH_METHODS = new Set(['rename', 'copyFile', 'cp', 'link', 'symlink']);
+const FS_PATH_METHODS = new Set([
+  ...FS_TWO_PATH_METHODS,
+  'access',
+  'appendFile',
+  'chmod',
+  'chown',
+  'createReadStream',
+  'createWriteStream',
+  'exists',
+  'lchmod',
+  'lchown',
+  'lstat',
+  'lutimes',
+  'mkdir',
+  'mkdtemp',
+  'open',
+  'opendir',
+  'readFile',
+  'readdir',
+  'readlink',
+  'realpath',
+  'rm',
+  'rmdir',
+  'stat',
+  'statfs',
+  'truncate',
+  'unlink',
+  'utimes',
+  'watch',
+  'watchFile',
+  'writeFile',
+]);
+// Parameter names that mean a file-system path in code that uses the file system.
+const PATH_PARAMETER_NAME =
+  /^(p|path|file|fileName|filename|filePath|filepath|dir|dirName|dirname|directory|folder|src|dest|target|from|to|root|cwd|\w+(Path|File|Dir))$/;
+
 // String methods whose result is the string itself up to case and surrounding spaces.
 const NORMALIZING_STRING_METHODS = [
   'toLowerCase',
@@ -112,6 +151,9 @@ const NORMALIZING_STRING_METHODS = [
 ];
 
 module.exports = {
+  FS_PATH_METHODS,
+  FS_TWO_PATH_METHODS,
+  PATH_PARAMETER_NAME,
   NORMALIZING_STRING_METHODS,
   STRING_METHODS,
   ARRAY_METHODS,

@@ -1,7 +1,8 @@
 'use strict';
 // What the code reveals about one value it receives: the types it checks for, the literals it
 // compares against, the properties it reads, what its elements look like, the regexes it must
-// pass and the lengths it is compared to. A parameter's hint shapes the inputs tried for it.
+// pass, the lengths it is compared to and whether it names a file-system path. A parameter's hint
+// shapes the inputs tried for it.
 
 const MAX_VALUES = 24;
 const MAX_PROPS = 24;
@@ -15,6 +16,7 @@ class Hint {
     this.element = null;
     this.regexes = [];
     this.lengths = [];
+    this.fsPath = false; // a path: handed to `fs.readFile(path)`, or so named in code that uses fs
   }
 
   addType(type) {
@@ -61,7 +63,8 @@ class Hint {
       !this.props.size &&
       !this.element &&
       !this.regexes.length &&
-      !this.lengths.length
+      !this.lengths.length &&
+      !this.fsPath
     );
   }
 
@@ -71,6 +74,7 @@ class Hint {
     other.values.forEach((value) => this.addValue(value));
     other.regexes.forEach((regex) => this.addRegex(regex));
     other.lengths.forEach((length) => this.addLength(length));
+    if (other.fsPath) this.fsPath = true;
     for (const [name, hint] of other.props) this.prop(name).merge(hint, depth + 1);
     if (other.element) this.elementHint().merge(other.element, depth + 1);
   }

@@ -80,6 +80,10 @@ class HintCollector {
     for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
     walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
     this.applyDoc();
+    if (this.context.usesFileSystem)
+      this.fn.params.forEach((param, index) => {
+        if (builtins.PATH_PARAMETER_NAME.test(paramName(param, index))) this.markPath(this.hints[index]);
+      });
     return this.fn.params.map((param, index) => ({
       name: paramName(param, index),
       hint: this.hints[index],
@@ -261,11 +265,35 @@ class HintCollector {
   visitCall(node) {
     const { callee } = node;
     const args = node.arguments;
+    if (this.context.usesFileSystem) this.visitFileSystemCall(callee, args);
     if (callee.type === 'MemberExpression') this.visitMethodCall(node, callee, args);
     if (callee.type === 'Identifier') {
       this.addType(callee, 'function');
       this.visitFunctionCall(callee.name, args);
     }
+  }
+
+  // `fs.readFile(path, cb)`, `fs$readFile(path, cb)` (a saved original), `rename(from, to)`: the
+  // arguments in path positions are paths.
+  visitFileSystemCall(callee, args) {
+    const name =
+      callee.type === 'Identifier'
+        ? callee.name.replace(/^.*\$/, '')
+        : callee.type === 'MemberExpression' && staticKeyName(callee.property, callee.computed);
+    if (!name) return;
+    const method = name.replace(/Sync$/, '');
+    if (!builtins.FS_PATH_METHODS.has(method)) return;
+    const pathArgs = builtins.FS_TWO_PATH_METHODS.has(method) ? args.slice(0, 2) : args.slice(0, 1);
+    for (const arg of pathArgs) {
+      const path = this.scope.pathOf(arg);
+      const { hint, length } = path ? this.hintAt(path) : {};
+      if (hint && !length) this.markPath(hint);
+    }
+  }
+
+  markPath(hint) {
+    hint.fsPath = true;
+    hint.addType('string');
   }
 
   visitMethodCall(node, callee, args) {

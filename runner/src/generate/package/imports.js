@@ -10,6 +10,13 @@ const REQUEST_PATTERNS = [
   /\bimport\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g,
 ];
 
+// Requests of Node's file system, or of a package named for one (graceful-fs, fs-extra).
+const FILE_SYSTEM_REQUEST = /^(node:)?fs(\/promises)?$|^(@[\w.-]+\/)?([\w.]+-)*fs(-[\w.]+)*$/;
+
+function isFileSystemRequest(request) {
+  return FILE_SYSTEM_REQUEST.test(request);
+}
+
 function requestsOf(content) {
   const requests = new Set();
   for (const pattern of REQUEST_PATTERNS) {
@@ -76,4 +83,12 @@ function packageNameOf(request) {
   return request.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-module.exports = { requestsOf, resolveRelative, isRelative, joinPath, packageNameOf, RESOLVE_SUFFIXES };
+module.exports = {
+  requestsOf,
+  isFileSystemRequest,
+  resolveRelative,
+  isRelative,
+  joinPath,
+  packageNameOf,
+  RESOLVE_SUFFIXES,
+};

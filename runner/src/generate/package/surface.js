@@ -54,6 +54,16 @@ function leafRole(conditions) {
   return 'default';
 }
 
+// A leaf without a platform or module-system condition is what Node requires, unless an earlier
+// condition Node matches shadows it (`{ "node": {...}, "default": "./browser.js" }`): then only
+// other runtimes reach it.
+function defaultLeafRole(data, leaf) {
+  const role = leafRole(leaf.conditions);
+  if (role !== 'default') return role;
+  const nodeTargets = [resolvedTarget(data, leaf.subpath, true), resolvedTarget(data, leaf.subpath, false)];
+  return nodeTargets.includes(leaf.target) ? 'require' : 'platform:not-node';
+}
+
 // Paths of the package a target names; a `*` pattern names every file it matches.
 function targetPaths(target, packageDir, paths) {
   if (typeof target !== 'string' || !target.startsWith('./')) return [];
@@ -92,11 +102,10 @@ function findSurface(data, packageDir, paths) {
     for (const leaf of exportExplicitLeaves(exportsField)) {
       // `"./*": "./*"` opens every file to importers; it names no entry point.
       if (leaf.subpath.includes('*') || leaf.subpath.endsWith('/') || leaf.target.includes('*')) continue;
-      const role = leafRole(leaf.conditions);
       add(
         leaf.target,
         `exports[${JSON.stringify(leaf.subpath)}]${leaf.conditions.map((c) => `.${c}`).join('')}`,
-        role === 'default' ? 'require' : role,
+        defaultLeafRole(data, leaf),
       );
     }
     for (const subpath of new Set(exportLeaves(exportsField).map((leaf) => leaf.subpath))) {

@@ -37,6 +37,13 @@ function fromValue(value) {
 
 const arrayOf = (items) => ({ kind: 'array', items });
 const objectOf = (entries) => ({ kind: 'object', entries });
+// The candidate for plain data: primitives, arrays and plain objects of them.
+const fromData = (value) =>
+  Array.isArray(value)
+    ? arrayOf(value.map(fromData))
+    : value !== null && typeof value === 'object'
+      ? objectOf(Object.entries(value).map(([key, item]) => [key, fromData(item)]))
+      : fromValue(value);
 // A mock whose implementation returns `returns` (a candidate), or throws when `throws` is set.
 const mockOf = ({ returns = null, throws = null, identity = false } = {}) => ({
   kind: 'mock',
@@ -91,4 +98,4 @@ function isDeclaredInput(candidate) {
   return candidate.kind !== 'atom';
 }
 
-module.exports = { atom, fromValue, arrayOf, objectOf, mockOf, toSource, isDeclaredInput };
+module.exports = { atom, fromValue, fromData, arrayOf, objectOf, mockOf, toSource, isDeclaredInput };

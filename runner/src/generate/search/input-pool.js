@@ -3,9 +3,10 @@
 // regex samples, values other exports returned) into candidate inputs: an ordered list of seeds
 // to try one at a time, and random draws for the search to combine later.
 
-const { atom, fromValue, arrayOf, objectOf, mockOf } = require('./candidate');
+const { atom, fromValue, fromData, arrayOf, objectOf, mockOf } = require('./candidate');
 const { sampleRegex } = require('../analysis/regex-sampler');
 const { Hint } = require('../analysis/hint');
+const { PATH_SEEDS } = require('../execution/folder-fixture');
 
 const HTTP_DATE = 'Sat, 01 Jan 2000 00:00:00 GMT';
 const ISO_DATE = '2020-01-02T03:04:05.000Z';
@@ -147,6 +148,9 @@ class InputPool {
     this.regexStrings = literals.regexStrings.map(atom.string);
     this.numbers = literals.numbers.map(atom.number);
     this.bigints = literals.bigints.map(atom.bigint);
+    // Template texts in the module's own syntax, and the data they name (analysis/template-syntax.js).
+    this.templateTexts = literals.templates ? literals.templates.texts.map(atom.string) : [];
+    this.templateData = literals.templates ? fromData(literals.templates.data) : null;
     this.observed = observed;
     this.seedCache = new Map(); // hint -> seeds by depth
   }
@@ -172,11 +176,18 @@ class InputPool {
     return types;
   }
 
-  // Ordered seed inputs for a hint: compared literals, regex samples, typed boundaries, mined
-  // literals of the same type, then null and undefined.
+  // Ordered seed inputs for a hint: paths of the working folder's fixture for a path, compared
+  // literals, template texts and their data in a template engine, regex samples, typed
+  // boundaries, mined literals of the same type, then null and undefined.
   seeds(hint, depth = 0, unknown = UNKNOWN_VALUES) {
     const types = this.typesOf(hint);
-    const seeds = hint.values.map(fromValue).filter(Boolean);
+    const seeds = hint.fsPath ? PATH_SEEDS.map(atom.string) : [];
+    seeds.push(...hint.values.map(fromValue).filter(Boolean));
+    if (this.templateData && depth === 0 && !hint.fsPath) {
+      // Where the type is not known, the data first: a view or locals parameter.
+      if (types.includes('object') || !types.length) seeds.push(this.templateData);
+      if (types.includes('string') || !types.length) seeds.push(...this.templateTexts);
+    }
     for (const { pattern, flags } of hint.regexes) {
       const { matching, nonMatching } = sampleRegex(pattern, flags);
       seeds.push(...matching.map(atom.string), ...nonMatching.slice(0, 1).map(atom.string));

@@ -35,6 +35,14 @@ function activeClock() {
   return clock;
 }
 
+// What the fake clock still holds that throws once run: a non-function handed to a faked
+// `process.nextTick` (`if (cb) process.nextTick(cb)` with cb = 1). Node's own refuses it at once;
+// the fake clock runs it later, in Jest while the next tests run, and fails them all.
+function pendingTimerFaults() {
+  if (!clock || !Array.isArray(clock.jobs)) return [];
+  return clock.jobs.filter((job) => typeof job.func !== 'function').map(() => 'process.nextTick with a non-function');
+}
+
 const fakeTimerApi = {
   useFakeTimers,
   useRealTimers,
@@ -49,4 +57,4 @@ const fakeTimerApi = {
   },
 };
 
-module.exports = { fakeTimerApi, realTimers };
+module.exports = { fakeTimerApi, realTimers, pendingTimerFaults };

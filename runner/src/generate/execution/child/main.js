@@ -13,7 +13,7 @@ const { jestStandIn } = require('./mock-function');
 const { withClockShift } = require('./clock');
 const { enterOtherEnvironment } = require('../other-environment');
 const { recordEvents } = require('../event-recorder');
-const { realTimers } = require('./fake-timers');
+const { realTimers, pendingTimerFaults } = require('./fake-timers');
 const { enterFreshFolder } = require('./fresh-folder');
 
 let loader = null;
@@ -92,6 +92,7 @@ function runScenarioOnce(message) {
       leaveFolder();
       return { ok: false, error: String((error && error.stack) || error), keys: probe.hits() };
     } finally {
+      disturbances.push(...pendingTimerFaults());
       // Timers still pending on a fake clock never fire, as at the end of a Jest test.
       jestStandIn.useRealTimers();
     }
