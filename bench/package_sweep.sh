@@ -13,7 +13,9 @@
 # Env:   VOUCHD (the binary, default build/vouchd), RUNNER (the runner folder it
 #        generates with, default this checkout's runner/), OUT (also write the
 #        table as JSON to this file), SUITES (keep each kept suite and its
-#        tarball in this folder, for bench/package_portability.sh)
+#        tarball in this folder, for bench/package_portability.sh), RUNS (run each
+#        kept suite this many times, default 1; the 'passed' column counts the
+#        runs that succeeded)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PACKAGES=("$@")
