@@ -2,7 +2,8 @@
 // The measuring half of bench/generate_bench.sh (which installs the packages and tools first).
 // Env: ROOT (the repository), WORK (the bench's folder), BUDGET_MS, MUTATE (package names),
 // RERUNS (how many times the kept suite runs, each like a run: default 5).
-// Arguments: package specs as given to npm (`lru-cache@6`).
+// Arguments: package specs as given to npm (`lru-cache@6`), each optionally followed by
+// `:path`, a module of the package to take instead of its main one (`semver@7.6.3:functions/inc.js`).
 
 const fs = require('fs');
 const path = require('path');
@@ -112,8 +113,9 @@ function mutationScore(dir, name) {
 
 const rows = [];
 for (const spec of process.argv.slice(2)) {
-  const name = spec.replace(/(.)@.*$/, '$1');
-  const files = moduleFiles(packagesDir, name);
+  const [packageSpec, modulePath] = spec.split(':');
+  const name = packageSpec.replace(/(.)@.*$/, '$1');
+  const files = moduleFiles(packagesDir, name, modulePath);
   const { result, seconds, log } = generate(files);
   for (const l of log) process.stderr.write(`${name}: ${l}\n`);
   const dir = path.join(work, 'runs', name);

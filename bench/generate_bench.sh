@@ -7,7 +7,7 @@
 # exits non-zero counts its suites as failing), then Stryker with its Jest runner on the packages
 # named in MUTATE, mutating only the package's files. See bench/generate_bench.js.
 #
-# Usage: bench/generate_bench.sh [package ...]     (default: the list below)
+# Usage: bench/generate_bench.sh [package[:module path] ...]     (default: the list below)
 # Env:   BUDGET_MS   time budget per package job (default 20000)
 #        MUTATE      packages to run Stryker on (default "ms bytes ini debounce"; "" skips it)
 #        RERUNS      how many times each kept suite runs like a run, all to pass (default 5)
@@ -33,9 +33,11 @@ LOADERS=()
 stop_load() { for pid in "${LOADERS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap 'stop_load; [ "${KEEP_DIR:-}" = "1" ] || rm -rf "$WORK"' EXIT
 
-echo "installing ${PACKAGES[*]} into $WORK/packages" >&2
+INSTALL=()
+for spec in "${PACKAGES[@]}"; do INSTALL+=("${spec%%:*}"); done
+echo "installing ${INSTALL[*]} into $WORK/packages" >&2
 mkdir -p "$WORK/packages"
-(cd "$WORK/packages" && npm init -y >/dev/null && npm install --no-audit --no-fund --ignore-scripts "${PACKAGES[@]}" >/dev/null)
+(cd "$WORK/packages" && npm init -y >/dev/null && npm install --no-audit --no-fund --ignore-scripts "${INSTALL[@]}" >/dev/null)
 
 if [ -n "$MUTATE" ]; then
   # Stryker (9.x: 10 needs Node 22) and the Jest it drives (the runner's own version), outside

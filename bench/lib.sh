@@ -55,6 +55,12 @@ bench_vouchd() {
   [ -n "$ADDRESS" ] || { cat "$WORK/vouchd.err" >&2; exit 1; }
 }
 
+# heldout_packages: the `name@version` of each package in bench/packages/heldout.txt, issue 26's
+# held-out set (the first word of each line that is not a comment).
+heldout_packages() {
+  sed -e 's/#.*//' "$ROOT/bench/packages/heldout.txt" | awk 'NF { print $1 }'
+}
+
 # wrk_post_script FILE KEY BODY: writes FILE, a wrk script that POSTs the JSON BODY with KEY as
 # its bearer key.
 wrk_post_script() {

@@ -1,13 +1,14 @@
 'use strict';
 // The files a benchmark submits for an installed npm package: its main
-// module and every file that requires by relative path (JSON included),
-// named "<package>/<path in the package>".
+// module (or the module at `modulePath` in the package) and every file that
+// requires by relative path (JSON included), named "<package>/<path in the
+// package>".
 const fs = require('fs');
 const path = require('path');
 
-function moduleFiles(packagesDir, name) {
+function moduleFiles(packagesDir, name, modulePath) {
   const root = path.join(packagesDir, name);
-  const main = require.resolve(root);
+  const main = require.resolve(modulePath ? path.join(root, modulePath) : root);
   const files = new Map();
   const visit = (file) => {
     if (files.has(file)) return;

@@ -90,15 +90,32 @@ async function sweep(spec) {
   ];
   row.skipped = {};
   for (const entry of summary.skipped || []) row.skipped[entry.reason] = (row.skipped[entry.reason] || 0) + 1;
+  // What the summary says was tested and skipped, file by file, in OUT's JSON.
+  row.surface = summary.package || null;
+  row.skippedFiles = (summary.skipped || []).map((entry) => `${entry.path}: ${entry.message || entry.reason}`);
   if (!summary.testsKept) return row;
   saveSuite(spec, file, generated.json.files);
-  const run = await runToEnd(generated.json.testId);
-  row.outcome = run.outcome;
-  if (run.results) {
-    row.failed = run.results.failed;
-    row.statements = run.results.coverage.statements;
-    row.branches = run.results.coverage.branches;
+  // RUNS runs of the same suite, as a user would start them: the figures are the first run's,
+  // `passes` counts the runs that succeeded, and each other outcome's error is kept once.
+  const runs = Math.max(1, Number(process.env.RUNS) || 1);
+  row.passes = 0;
+  row.runErrors = [];
+  for (let index = 0; index < runs; index += 1) {
+    const run = await runToEnd(generated.json.testId);
+    if (run.outcome === 'success') row.passes += 1;
+    const error = run.outcome === 'success' ? null
+      : run.error ? `${run.error.code}: ${run.error.detail}`
+      : `${run.outcome}: ${(run.failures || []).slice(0, 3).join(' | ')}`;
+    if (error && !row.runErrors.includes(error)) row.runErrors.push(error.slice(0, 300));
+    if (index > 0) continue;
+    row.outcome = run.outcome;
+    if (run.results) {
+      row.failed = run.results.failed;
+      row.statements = run.results.coverage.statements;
+      row.branches = run.results.coverage.branches;
+    }
   }
+  row.runs = `${row.passes}/${runs}`;
   return row;
 }
 
@@ -109,7 +126,7 @@ function cell(value, width) {
 
 async function main() {
   const rows = [];
-  const columns = [['package', 26], ['import', 7], ['generate', 9], ['gen s', 7], ['kept', 9], ['targets', 9], ['run', 8], ['failed', 7], ['stmts %', 8], ['branch %', 9], ['skipped by reason; problems by code', 0]];
+  const columns = [['package', 26], ['import', 7], ['generate', 9], ['gen s', 7], ['kept', 9], ['targets', 9], ['run', 8], ['passed', 7], ['failed', 7], ['stmts %', 8], ['branch %', 9], ['skipped by reason; problems by code', 0]];
   console.log(columns.map(([name, width]) => cell(name, width || name.length)).join(' '));
   for (const spec of packages) {
     let row;
@@ -122,14 +139,15 @@ async function main() {
     const skipped = Object.entries(row.skipped || {}).map(([reason, count]) => `${reason} ${count}`).join(', ');
     const problems = Object.entries(row.problems || {}).map(([code, count]) => `${code} ${count}`).join(', ');
     const kept = row.kept === undefined ? undefined : `${row.kept}/${row.generated}`;
-    console.log([row.package, row.import, row.generate, row.generateSeconds, kept, row.targets, row.outcome, row.failed, row.statements, row.branches]
+    console.log([row.package, row.import, row.generate, row.generateSeconds, kept, row.targets, row.outcome, row.runs, row.failed, row.statements, row.branches]
       .map((value, index) => cell(value, columns[index][1])).join(' ') + ` ${skipped}${problems ? `; ${problems}` : ''}${row.error ? ` ERROR ${row.error.replace(/\s+/g, ' ')}` : ''}`);
+    for (const error of row.runErrors || []) console.log(`    run: ${error.replace(/\s+/g, ' ')}`);
   }
   const codes = {};
   for (const row of rows) codes[row.generate ?? row.import ?? 'none'] = (codes[row.generate ?? row.import ?? 'none'] || 0) + 1;
   const withSuite = rows.filter((row) => row.kept > 0);
   console.log(`\ngenerate answers: ${Object.entries(codes).map(([code, count]) => `${code} x${count}`).join(', ')}`);
-  console.log(`packages with a kept suite: ${withSuite.length}/${rows.length}; runs that passed: ${rows.filter((row) => row.outcome === 'success').length}`);
+  console.log(`packages with a kept suite: ${withSuite.length}/${rows.length}; runs that passed: ${rows.filter((row) => row.outcome === 'success').length}; suites that passed every run: ${rows.filter((row) => row.kept > 0 && row.passes === Math.max(1, Number(process.env.RUNS) || 1)).length}`);
   console.log(`medians: tests kept ${median(rows.map((row) => row.kept ?? 0))}, statements ${median(withSuite.map((row) => row.statements))}%, branches ${median(withSuite.map((row) => row.branches))}%, generation ${median(rows.map((row) => row.generateSeconds))} s`);
   const reasons = {};
   for (const row of rows) for (const [reason, count] of Object.entries(row.skipped || {})) reasons[reason] = (reasons[reason] || 0) + count;

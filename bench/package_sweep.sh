@@ -9,14 +9,19 @@
 # reason.
 #
 # Usage: bench/package_sweep.sh [name@version ...]   (default: issue 26's list)
+#        bench/package_sweep.sh --heldout            (the held-out set, bench/packages/heldout.txt)
 # Env:   VOUCHD (the binary, default build/vouchd), RUNNER (the runner folder it
 #        generates with, default this checkout's runner/), OUT (also write the
 #        table as JSON to this file), SUITES (keep each kept suite and its
-#        tarball in this folder, for bench/package_portability.sh)
+#        tarball in this folder, for bench/package_portability.sh), RUNS (run each
+#        kept suite this many times, default 1; the 'passed' column counts the
+#        runs that succeeded)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PACKAGES=("$@")
-if [ ${#PACKAGES[@]} -eq 0 ]; then
+if [ "${1:-}" = --heldout ]; then
+  mapfile -t PACKAGES < <(heldout_packages)
+elif [ ${#PACKAGES[@]} -eq 0 ]; then
   PACKAGES=(lodash@4.17.21 minimatch@9.0.3 marked@4.3.0 mustache@4.2.0 ejs@3.1.9
     content-disposition@0.5.4 negotiator@0.6.3 accepts@1.3.8 type-is@1.6.18 depd@2.0.0
     string-width@4.2.3 wrap-ansi@7.0.0 cliui@8.0.1 ansi-styles@4.3.0 diff@5.1.0 tslib@2.6.2

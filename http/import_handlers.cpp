@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/json/array.hpp>
+#include <boost/json/parse.hpp>
 #include <set>
 
 #include "base/clock.hpp"
@@ -129,6 +130,35 @@ void import_project(actors::Service& service, const store::ProjectsView& project
                                             }));
 }
 
+// The files package.json's `bin` names (npm runs them whatever their name, as
+// `bin/cli` with a `#!/usr/bin/env node` line): programs generation tests.
+std::set<std::string> program_paths(const store::SnapshotStore& store,
+                                    const store::Snapshot& snapshot) {
+  std::set<std::string> paths;
+  const auto manifest =
+      std::find_if(snapshot.files.begin(), snapshot.files.end(),
+                   [](const auto& entry) { return entry.path == "package.json"; });
+  if (manifest == snapshot.files.end()) return paths;
+  auto files = store.files(store::Snapshot{snapshot.id, {*manifest}, manifest->size});
+  if (!files || files->empty()) return paths;
+  boost::system::error_code ec;
+  const auto data = boost::json::parse(files->front().content, ec);
+  if (ec || !data.is_object()) return paths;
+  const auto* bin = data.as_object().if_contains("bin");
+  const auto add = [&](const boost::json::value& target) {
+    if (!target.is_string()) return;
+    std::string_view path = target.as_string();
+    while (path.starts_with("./")) path.remove_prefix(2);
+    paths.emplace(path);
+  };
+  if (bin && bin->is_object()) {
+    for (const auto& [name, target] : bin->as_object()) add(target);
+  } else if (bin) {
+    add(*bin);
+  }
+  return paths;
+}
+
 }  // namespace
 
 base::Result<std::vector<events::SourceFile>> snapshot_sources(
@@ -159,14 +189,15 @@ base::Result<std::vector<events::SourceFile>> snapshot_sources(
   auto snapshot = store->find(id);
   if (!snapshot) return std::move(snapshot).error();
   if (!*snapshot) return base::Error::internal("snapshot " + id + " is missing");
+  const auto programs = program_paths(*store, **snapshot);
   const auto wanted = [&](const std::string& path) {
     // The package's package.json comes along whatever the paths: it says how
     // the files are read (their module type, the package's entry points).
     const bool selected = prefixes.empty() || path == "package.json" ||
                           std::any_of(prefixes.begin(), prefixes.end(),
                                       [&](const auto& prefix) { return path.starts_with(prefix); });
-    return selected &&
-           (events::is_javascript_path(path) || path.ends_with(".json") || path.ends_with(".d.ts"));
+    return selected && (events::is_javascript_path(path) || path.ends_with(".json") ||
+                        path.ends_with(".d.ts") || programs.contains(path));
   };
   store::Snapshot chosen{(*snapshot)->id, {}, 0};
   std::size_t sources = 0;

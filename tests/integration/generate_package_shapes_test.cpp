@@ -172,6 +172,42 @@ console.log(greet(name));
   run_passes(test);
 }
 
+// Shaped like uuid: a `bin` without an extension that runs a module reading
+// the command line and exiting, and `exports` whose `default` (a browser build)
+// an earlier `node` condition shadows. The program is run, never loaded; the
+// browser build and its files are variants Node never loads.
+TEST_F(GeneratePackageShapesTest, AnExtensionlessBinIsRunAndAShadowedDefaultIsAVariant) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"stamp","version":"1.0.0","main":"./lib/index.js",
+ "exports":{".":{"node":{"require":"./lib/index.js"},"default":"./browser/index.js"}},
+ "bin":{"stamp":"./bin/stamp"}})"},
+       {"lib/index.js",
+        "exports.stamp = (text) => {\n  if (typeof text !== 'string') throw new "
+        "TypeError('text must be a string');\n  return '[' + text + ']';\n};\n"},
+       {"lib/cli.js", R"(const { stamp } = require('./index');
+const [text] = process.argv.slice(2);
+if (!text) {
+  console.error('usage: stamp TEXT');
+  process.exit(1);
+}
+console.log(stamp(text));
+)"},
+       {"bin/stamp", "#!/usr/bin/env node\nrequire('../lib/cli');\n"},
+       {"browser/index.js", "export { stamp } from './stamp.js';\n"},
+       {"browser/stamp.js", "export const stamp = (text) => window.btoa(text);\n"}});
+  ASSERT_FALSE(test.empty());
+  EXPECT_EQ(reason_skipped(test, "lib/cli.js"), "program_module");
+  EXPECT_EQ(reason_skipped(test, "browser/index.js"), "platform_variant");
+  EXPECT_EQ(reason_skipped(test, "browser/stamp.js"), "platform_variant");
+  EXPECT_TRUE(problem_codes(test).empty()) << boost::json::serialize(test["summary"]);
+  const auto program = content_of(test, "bin/__tests__/stamp.program.test.js");
+  EXPECT_NE(program.find("expect(result.status).toBe(1);"), std::string::npos) << program;
+  EXPECT_NE(program.find("'usage: stamp TEXT\\n'"), std::string::npos) << program;
+  EXPECT_TRUE(generated_paths(test).contains("lib/__tests__/index.test.js"));
+  EXPECT_EQ(test["summary"].at("package").at("targets").at("tested").to_number<double>(), 1);
+  run_passes(test);
+}
+
 // 600 modules: no refusal; what the entry point reaches is tested first, the
 // rest up to the cap the summary states, and the others are skipped with it.
 TEST_F(GeneratePackageShapesTest, ASixHundredFilePackageGetsTestsForWhatItsEntryReachesFirst) {

@@ -5,8 +5,11 @@
 // it one job, collect its result line, stderr, exit status and the sandbox's
 // final report. Used by the tests and by bench/run_bench.sh.
 
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
 const { SANDBOX, ownFolders } = require('./sandbox-launcher');
 
 const BIN = path.join(__dirname, '..', '..', 'bin');
@@ -20,7 +23,14 @@ class WarmRunner {
     const [file, args] = sandboxOptions
       ? [SANDBOX, [workdir, ...sandboxOptions, ...ownFolders(), '--', process.execPath, ...nodeArgs, runJs, ...runArgs]]
       : [process.execPath, [...nodeArgs, runJs, ...runArgs]];
-    const runner = new WarmRunner(spawn(file, args, { cwd: workdir, stdio: 'pipe', env }));
+    const stdout = pipeForStdout();
+    let child;
+    try {
+      child = spawn(file, args, { cwd: workdir, stdio: ['pipe', stdout.writeFd, 'pipe'], env });
+    } finally {
+      fs.closeSync(stdout.writeFd);
+    }
+    const runner = new WarmRunner(child, stdout.reader);
     const first = await runner.nextLine();
     if (first === null || !JSON.parse(first).ready) {
       throw new Error(`runner not ready: ${first}, exit ${JSON.stringify(await runner.ended)}\n${runner.stderr}`);
@@ -28,7 +38,7 @@ class WarmRunner {
     return runner;
   }
 
-  constructor(child) {
+  constructor(child, stdout) {
     this.child = child;
     this.stderr = '';
     this.lines = [];
@@ -38,16 +48,16 @@ class WarmRunner {
     child.stderr.on('data', (text) => {
       this.stderr += text;
     });
-    readLines(child.stdout, (line) => {
+    readLines(stdout, (line) => {
       if (this.waiting.length > 0) this.waiting.shift()(line);
       else this.lines.push(line);
     });
-    this.ended = new Promise((resolve) => {
-      child.on('close', (code, signal) => {
-        this.closed = true;
-        this.waiting.splice(0).forEach((wake) => wake(null));
-        resolve({ code, signal });
-      });
+    const stdoutEnded = new Promise((resolve) => stdout.on('close', resolve));
+    const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    this.ended = Promise.all([exited, stdoutEnded]).then(([exit]) => {
+      this.closed = true;
+      this.waiting.splice(0).forEach((wake) => wake(null));
+      return exit;
     });
   }
 
@@ -75,6 +85,24 @@ class WarmRunner {
     if (this.lines.length > 0) return Promise.resolve(this.lines.shift());
     if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => this.waiting.push(resolve));
+  }
+}
+
+// The runner's stdout as vouchd gives it: a pipe (Node's own 'pipe' is a
+// socket pair, which behaves differently when the runner writes a long
+// line). A FIFO in a temporary folder, removed once both ends are open:
+// { writeFd } for the child, { reader } a stream of the read end.
+function pipeForStdout() {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-runner-stdout-'));
+  try {
+    const fifo = path.join(folder, 'stdout');
+    const made = spawnSync('mkfifo', ['-m', '600', fifo]);
+    if (made.status !== 0) throw new Error(`mkfifo failed: ${made.stderr || made.error}`);
+    const readFd = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const writeFd = fs.openSync(fifo, fs.constants.O_WRONLY);
+    return { writeFd, reader: new net.Socket({ fd: readFd, readable: true, writable: false }) };
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
   }
 }
 

@@ -75,14 +75,21 @@ async function main(options) {
 // Returns finish(resultOrError): sends the one result line and exits,
 // 0 for {"ok":true}, 1 for {"ok":false}. Whatever else ends the process
 // (the tested code calling process.exit, an error thrown outside any test,
-// which node prints on stderr) still produces a result line.
+// which node prints on stderr) still produces a result line. When the line
+// cannot be sent (the tested code closed stdout), stderr's last line says
+// so and the exit code is 1: never 0 without a result.
 function finisher(send) {
   let finished = false;
   const finish = (outcome) => {
     if (finished) return;
     finished = true;
     const error = outcome instanceof RunError ? outcome : null;
-    send(error ? errorMessage(error) : outcome);
+    try {
+      send(error ? errorMessage(error) : outcome);
+    } catch (lost) {
+      process.stderr.write(`run.js: no result line: ${lost.message}\n`);
+      process.exit(1);
+    }
     process.exit(error ? 1 : 0);
   };
   process.on('exit', (code) => {

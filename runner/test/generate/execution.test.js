@@ -302,6 +302,39 @@ exports.where = () => {
   }
 });
 
+test("the second run sees the code's own source text without counters: what is derived from it is not asserted", async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-elsewhere-test-'));
+  const elsewhere = { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') };
+  Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
+  const source = `function add(a, b) { if (a > b) { return a + b; } return b + a; }
+exports.add = add;
+exports.source = () => [add.toString().length, String(add).includes('cov_'), Function.prototype.toString.toString(), Function.prototype.toString.call(Math.max)];`;
+  const { code } = instrumentSource(FILE, source, { esm: false });
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS, elsewhere });
+  try {
+    const values = async (shift) =>
+      (await run(executor, 'await __vouch.step(0, () => lib.source());', shift)).outcomes[0].value.items.map(
+        (item) => item.v,
+      );
+    const here = await values(0);
+    const there = await values(400 * 24 * 3600 * 1000);
+    assert.equal(here[1], true, 'generation runs the code instrumented');
+    assert.ok(there[0] < here[0], `${there[0]} characters there, ${here[0]} here`);
+    assert.equal(there[1], false);
+    assert.deepEqual(there.slice(2), here.slice(2), 'toString itself and built-ins read as before');
+    assert.match(there[2], /\[native code\]/);
+    assert.deepEqual(await values(0), here, 'the original is back after the run');
+    const shape = await executor.load(FILE, 1000);
+    assert.ok(shape.ok, 'the loader still tells the code under test by its counters');
+  } finally {
+    executor.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test("finds a folder's index.mjs as the package model does, with the same suffix list", async () => {
   const { instrumentSource } = require('../../src/generate/execution/instrument');
   const { resolveRelative } = require('../../src/generate/package/imports');

@@ -15,8 +15,10 @@ const files = (map) =>
     path,
     content: typeof content === 'string' ? content : JSON.stringify(content),
   }));
+// A package of these files beside this package.json.
+const packageOf = (manifest, sources) => new PackageModel(files({ 'package.json': manifest, ...sources }));
 // A package named p of these files beside its package.json.
-const packageP = (sources) => new PackageModel(files({ 'package.json': { name: 'p' }, ...sources }));
+const packageP = (sources) => packageOf({ name: 'p' }, sources);
 const reasons = (model) => Object.fromEntries(model.skipped.map((entry) => [entry.path, entry.reason]));
 
 test('package.json is normalized as npm reads it: legacy dependency shapes, a bin string, no refusal', () => {
@@ -195,4 +197,118 @@ test("a program's command lines come from its source; its test finds it relative
   assert.match(text, /const PROGRAM = path\.join\(__dirname, '\.\.', 'c\.js'\);/);
   assert.match(text, /const cwd = fs\.mkdtempSync\(/);
   assert.match(text, /expect\(result\.stdout\)\.toBe\('usage\\n'\);/);
+});
+
+test('an exports leaf Node never selects (an earlier `node` condition shadows `default`) and what only other platforms reach are platform variants', () => {
+  const model = packageOf(
+    {
+      exports: {
+        '.': {
+          node: { require: './dist/index.js', import: './wrapper.mjs' },
+          browser: { require: './dist/browser/index.js' },
+          default: './dist/esm-browser/index.js',
+        },
+      },
+      browser: { './dist/rng.js': './dist/rng-browser.js' },
+      name: 'u',
+      main: './dist/index.js',
+    },
+    {
+      'dist/index.js': "exports.v4 = require('./v4.js');",
+      'dist/v4.js': "module.exports = () => require('./rng.js')();",
+      'dist/rng.js': "module.exports = () => require('crypto').randomBytes(16);",
+      'dist/rng-browser.js': 'module.exports = () => crypto.getRandomValues(new Uint8Array(16));',
+      'dist/browser/index.js': "exports.v4 = require('../rng-browser.js');",
+      'dist/esm-browser/index.js': "export { default as v4 } from './v4.js';",
+      'dist/esm-browser/v4.js': 'export default () => window.crypto.getRandomValues(new Uint8Array(16));',
+      'wrapper.mjs': "import u from './dist/index.js'; export const v4 = u.v4;",
+    },
+  );
+  assert.deepEqual(model.targets, ['dist/index.js', 'dist/v4.js', 'dist/rng.js']);
+  assert.deepEqual(reasons(model), {
+    'wrapper.mjs': 'es_module_twin',
+    'dist/rng-browser.js': 'platform_variant',
+    'dist/browser/index.js': 'platform_variant',
+    'dist/esm-browser/index.js': 'platform_variant',
+    'dist/esm-browser/v4.js': 'platform_variant',
+  });
+  const esm = model.skipped.find((entry) => entry.path === 'dist/esm-browser/index.js');
+  assert.match(esm.message, /reached by exports\["\."\]\.default/);
+  assert.deepEqual(
+    model.entryPoints().map((entry) => entry.path),
+    ['dist/index.js', 'wrapper.mjs'],
+  );
+});
+
+test('a bin without an extension run by Node is a program; the module it runs that exports nothing is no target', () => {
+  const model = packageOf(
+    { name: 'u', main: 'lib/index.js', bin: { u: './bin/u' } },
+    {
+      'bin/u': "#!/usr/bin/env node\nrequire('../lib/cli');",
+      'lib/cli.js': "const { id } = require('./index');\nconsole.log(id(process.argv[2]));\nprocess.exit(0);",
+      'lib/index.js': 'exports.id = (x) => x;',
+      'lib/options.js': 'exports.parse = (argv) => argv.slice(2);',
+      'bin/shell': '#!/bin/sh\necho hi',
+    },
+  );
+  assert.deepEqual(model.programs, [{ name: 'u', path: 'bin/u' }]);
+  assert.deepEqual(model.targets, ['lib/index.js', 'lib/options.js']);
+  assert.deepEqual(reasons(model), { 'lib/cli.js': 'program_module' });
+  // The program needs it: it stays in the suite's folder.
+  assert.ok(model.runPaths.includes('lib/cli.js') && model.runPaths.includes('bin/u'));
+});
+
+test("subpath imports (package.json's `imports`, `#name`) are edges, never undeclared packages", () => {
+  const model = packageOf(
+    {
+      name: 'c',
+      type: 'module',
+      exports: './source/index.js',
+      imports: {
+        '#styles': './source/vendor/styles.js',
+        '#support': { node: './source/vendor/support.js', default: './source/vendor/support-browser.js' },
+      },
+    },
+    {
+      'source/index.js':
+        "import styles from '#styles';\nimport support from '#support';\nexport default { styles, support };",
+      'source/vendor/support.js': "import tty from 'node:tty';\nexport default tty.isatty(1);",
+      'source/vendor/support-browser.js': 'export default false;',
+      'source/vendor/styles.js': 'export default { red: [31, 39] };',
+      'source/extra.js': "import styles from '#styles';\nexport const red = styles.red;",
+    },
+  );
+  assert.deepEqual(model.targets.slice(0, 3), [
+    'source/index.js',
+    'source/vendor/styles.js',
+    'source/vendor/support.js',
+  ]);
+  assert.ok(model.targets.includes('source/extra.js'));
+  // The target Node never selects for `#support` is another platform's.
+  assert.deepEqual(reasons(model), { 'source/vendor/support-browser.js': 'platform_variant' });
+});
+
+test('TypeScript sources shipped beside their compiled output are skipped; the compiled files are tested', () => {
+  const model = packageOf(
+    { name: 't', main: 'dist/index.js', types: 'dist/index.d.ts' },
+    {
+      'dist/index.js': "exports.add = require('./math/add').add;",
+      'dist/math/add.js': 'exports.add = (a, b) => a + b;',
+      'dist/extra.js': 'exports.extra = 1;',
+      'dist/index.d.ts': 'export declare const add: (a: number, b: number) => number;',
+      'lib/index.ts': "export { add } from './math/add';",
+      'lib/math/add.ts': 'export const add = (a: number, b: number): number => a + b;',
+      'lib/extra.ts': 'export const extra = 1;',
+      'lib/only.ts': 'export const only = (s: string): string => s.trim();',
+    },
+  );
+  assert.deepEqual(model.targets, ['dist/index.js', 'dist/math/add.js', 'dist/extra.js', 'lib/only.ts']);
+  assert.deepEqual(reasons(model), {
+    'dist/index.d.ts': 'type_declaration',
+    'lib/index.ts': 'typescript_source',
+    'lib/math/add.ts': 'typescript_source',
+    'lib/extra.ts': 'typescript_source',
+  });
+  assert.match(model.skipped.find((entry) => entry.path === 'lib/math/add.ts').message, /of dist\/math\/add\.js/);
+  assert.ok(!model.runPaths.includes('lib/math/add.ts'));
 });

@@ -256,6 +256,32 @@ test('tested code calling process.exit still yields a result line', async () => 
   assert.deepEqual(result.error, { code: 'unexpected_exit', detail: 'the run ended early with exit code 3' });
 });
 
+test('a result line longer than the pipe holds arrives whole before the runner exits', async () => {
+  // About 700 kB of test names: ten times what a pipe holds, as in suites of a few hundred tests.
+  const many = {
+    path: 'many.test.js',
+    content: "for (let i = 0; i < 1500; i++) test(`case ${i} ${'x'.repeat(400)}`, () => {});",
+  };
+  const { result, exit } = await runJob({ files: [many] });
+  assert.ok(result, 'a result line came');
+  assert.equal(result.results.passed, 1500);
+  assert.equal(result.results.tests.length, 1500);
+  assert.equal(exit.code, 0);
+});
+
+test('tested code that closes stdout or opens a file in its place ends the run with exit 1, saying why', async () => {
+  for (const body of ['fs.closeSync(1);', "fs.closeSync(1); fs.openSync('elsewhere.txt', 'w');"]) {
+    const closing = { path: 'closes.test.js', content: `const fs = require('fs'); test('closes', () => { ${body} });` };
+    const { result, exit, stderr } = await runJob({ files: [closing] });
+    assert.equal(result, null, body);
+    assert.equal(exit.code, 1, `${body}\n${stderr}`);
+    assert.match(
+      stderr.trimEnd().split('\n').pop(),
+      /no result line: the tested code closed or replaced the runner's stdout/,
+    );
+  }
+});
+
 test('output of the tested code stays off stdout', async () => {
   const noisy = {
     path: 'noisy.test.js',

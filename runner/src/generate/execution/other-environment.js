@@ -9,11 +9,18 @@
 // its users and run by their CI, as another user, in another folder, on another machine: the
 // sandbox's uid (1879048192 + a pid) asserted as a literal would fail there.
 //
+// The code under test's own source text differs too: generation runs it instrumented, the run
+// path under Jest's instrumentation, a user's plain `jest` not at all. So in the other environment
+// an instrumented function's text (Function.prototype.toString) comes without its counters, and
+// what a scenario derives from it (`fn.toString().length`, lodash's `_.toString(fn)`) is not
+// asserted as a literal.
+//
 // The working folder is not moved: Jest runs from the package folder wherever it is, and
 // verification runs every round in a folder of its own.
 
 const fs = require('node:fs');
 const os = require('node:os');
+const { originalToString, withoutCounters } = require('./function-source');
 
 // Offsets far from any real value: no uid, pid or uptime of the sandbox maps onto itself.
 const ID_OFFSET = 7919;
@@ -56,6 +63,19 @@ function replaceStats(replace, uid, gid) {
   }
 }
 
+const COUNTER = /\bcov_\w+\(\)/;
+
+// Function.prototype.toString, giving instrumented functions' text without the counters. It reads
+// as the built-in it replaces: its own text is the built-in's.
+function replaceFunctionSource(replace) {
+  const toString = function toString() {
+    if (this === toString) return originalToString.call(originalToString);
+    const source = originalToString.call(this);
+    return COUNTER.test(source) ? withoutCounters(source) : source;
+  };
+  replace(Function.prototype, 'toString', toString);
+}
+
 // Replaces what the process and `os` report; returns a function that restores the originals.
 // folders: { home, tmp }, existing folders for os.homedir() and os.tmpdir().
 function enterOtherEnvironment({ home, tmp }) {
@@ -74,6 +94,7 @@ function enterOtherEnvironment({ home, tmp }) {
   const realUid = process.getuid ? process.getuid() : -1;
   const realGid = process.getgid ? process.getgid() : -1;
   replaceStats(replace, realUid, realGid);
+  replaceFunctionSource(replace);
   const shiftId = (fn) => (typeof fn === 'function' ? () => fn.call(process) + ID_OFFSET : fn);
   for (const key of ['getuid', 'geteuid', 'getgid', 'getegid']) replace(process, key, shiftId(process[key]));
   if (typeof process.getgroups === 'function') {

@@ -12,10 +12,13 @@ const REASONS = {
   minified: 'a minified copy',
   bundle: 'a bundle repeating sources present in the package',
   es_module_twin: 'the ES module twin of a CommonJS file that is tested',
-  platform_variant: 'a variant for another platform whose dependencies are not installed',
+  typescript_source: 'the TypeScript source of a compiled file that is tested',
+  platform_variant: 'a variant for another platform (a browser, React Native, another runtime): Node never loads it',
   development_file:
     "a development file: the entry points do not reach it and it needs packages the package's users do not install",
   over_cap: 'beyond the cap on files tested per package',
+  program_module:
+    'run by a program (bin) that is tested by running it; it exports nothing, so loading it would run the program',
 };
 
 const TEST_FOLDERS = new Set(['test', 'tests', '__tests__', 'spec', 'specs', '__mocks__', 'e2e']);

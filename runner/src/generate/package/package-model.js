@@ -12,7 +12,7 @@
 const { isBuiltin } = require('node:module');
 const { classifySource } = require('../analysis/source-kind');
 const { readPackageJson, declaredDependencies } = require('./package-json');
-const { findSurface } = require('./surface');
+const { findSurface, resolvedImport } = require('./surface');
 const { requestsOf, resolveRelative, isRelative, packageNameOf, isFileSystemRequest } = require('./imports');
 const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-roles');
 
@@ -20,6 +20,11 @@ const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
   /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
 const ESM_EXTENSIONS = /\.m[jt]s$/i;
+const NODE_SHEBANG = /^#!.*\bnode\b/;
+// A module that exports nothing: run for its effects (a program's body reads the command line
+// and exits), never a library.
+const EXPORTS =
+  /\bmodule\.exports\b|\bexports\s*[.[]|\bdefineProperty\(\s*(module\.)?exports\b|^\s*export\b|\bexport\s*(\{|default\b|const\b|function\b|class\b)/m;
 
 function dirOf(path) {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
@@ -62,15 +67,20 @@ class PackageModel {
     this.root = root;
     this.data = root === null ? {} : manifests.get(root).data;
     this.warnings = root === null ? [] : manifests.get(root).warnings;
-    this.code = files
-      .filter((file) => classifySource(file.path, file.content).kind === 'javascript')
-      .map((file) => file.path);
-    this.declarationFiles = files.filter((file) => /\.d\.[cm]?tsx?$/i.test(file.path)).map((file) => file.path);
-    this.requests = new Map(this.code.map((path) => [path, requestsOf(this.contents.get(path))]));
     this.surface =
       root === null
         ? { entries: [], bins: [], declarations: new Set(), twins: new Map() }
         : findSurface(this.data, root, this.paths);
+    // JavaScript by its extension, and the programs npm runs with Node whatever their name
+    // (`bin/cli` with a `#!/usr/bin/env node` line).
+    const nodePrograms = new Set(
+      this.surface.bins.map((bin) => bin.path).filter((path) => NODE_SHEBANG.test(this.contents.get(path))),
+    );
+    this.code = files
+      .filter((file) => nodePrograms.has(file.path) || classifySource(file.path, file.content).kind === 'javascript')
+      .map((file) => file.path);
+    this.declarationFiles = files.filter((file) => /\.d\.[cm]?tsx?$/i.test(file.path)).map((file) => file.path);
+    this.requests = new Map(this.code.map((path) => [path, requestsOf(this.contents.get(path))]));
     this.classify();
   }
 
@@ -80,6 +90,7 @@ class PackageModel {
     for (const request of this.requests.get(path) || []) {
       let target = null;
       if (isRelative(request)) target = resolveRelative(request, path, this.paths);
+      else if (request.startsWith('#')) target = this.subpathImport(request, path);
       else if (
         this.root !== null &&
         this.data.name &&
@@ -95,6 +106,15 @@ class PackageModel {
       if (target && this.requests.has(target)) found.push(target);
     }
     return found;
+  }
+
+  // The file a subpath import (`import x from '#internal'`, package.json's `imports`) names for
+  // Node, or null.
+  subpathImport(request, fromPath) {
+    if (this.root === null || !this.data.imports) return null;
+    const found = resolvedImport(this.data, request, this.formatOf(fromPath) === 'commonjs');
+    if (typeof found !== 'string' || !found.startsWith('./')) return null;
+    return resolveRelative(found, `${this.root ? `${this.root}/` : ''}package.json`, this.paths);
   }
 
   // Files reached from `starts`, in breadth-first order.
@@ -138,7 +158,10 @@ class PackageModel {
   undeclared(path) {
     const declared = declaredDependencies(this.data);
     return (this.requests.get(path) || [])
-      .filter((request) => !isRelative(request) && !request.startsWith('/') && !isBuiltin(request))
+      .filter(
+        (request) =>
+          !isRelative(request) && !request.startsWith('/') && !request.startsWith('#') && !isBuiltin(request),
+      )
       .map(packageNameOf)
       .filter((name) => name !== this.data.name && !declared.has(name));
   }
@@ -150,10 +173,14 @@ class PackageModel {
     const requireSet = new Set(requireReach);
     const importReach = this.reach(byRole((role) => role === 'import')).filter((path) => !requireSet.has(path));
     const nodeReach = new Set([...requireReach, ...importReach]);
-    const platformOnly = new Set(
-      this.reach(byRole((role) => role.startsWith('platform:'))).filter((path) => !nodeReach.has(path)),
-    );
+    // What only another platform's condition or field reaches (path -> how), which Node never loads.
+    const platformOnly = new Map();
+    for (const entry of entries.filter((e) => e.role.startsWith('platform:'))) {
+      for (const path of this.reach([entry.path]))
+        if (!nodeReach.has(path) && !platformOnly.has(path)) platformOnly.set(path, entry.via);
+    }
     const programPaths = new Set(bins.map((bin) => bin.path));
+    const programReach = new Set(this.reach([...programPaths]));
     const reasons = new Map();
     const skip = (path, reason, detail) => {
       if (!reasons.has(path)) reasons.set(path, { reason, detail });
@@ -164,11 +191,17 @@ class PackageModel {
       const name = path.slice(path.lastIndexOf('/') + 1);
       if (programPaths.has(path)) continue;
       if (TOOLING.test(name)) skip(path, 'tooling');
+      if (programReach.has(path) && !nodeReach.has(path) && !EXPORTS.test(this.contents.get(path)))
+        skip(path, 'program_module');
       const byPath = pathReason(this.relative(path));
       if (byPath && !requireSet.has(path)) skip(path, byPath);
       if (this.formatOf(path) === 'module') {
         const twin = twins.get(path) || this.sameStemTwin(path);
         if (twin) skip(path, 'es_module_twin', `of ${twin}`);
+      }
+      if (!nodeReach.has(path)) {
+        const compiled = this.compiledFrom(path);
+        if (compiled) skip(path, 'typescript_source', `of ${compiled}`);
       }
       if (!nodeReach.has(path)) {
         if (looksMinified(path, this.contents.get(path))) skip(path, 'minified');
@@ -178,11 +211,16 @@ class PackageModel {
       if (importReach.includes(path) && requireReach.length && twins.size)
         skip(path, 'es_module_twin', 'of the CommonJS build');
       // What the entry points do not reach and requires packages the package does not declare
-      // (its devDependencies, another platform's modules) is a development file or a variant.
+      // (its devDependencies, another platform's modules) is a development file; what only another
+      // platform reaches is its variant either way (a browser copy run in Node tests nothing users run).
       if (!nodeReach.has(path) && this.root !== null) {
         const missing = this.undeclared(path);
-        const detail = `requires ${missing.join(', ')}, which the package does not declare as ${missing.length > 1 ? 'dependencies' : 'a dependency'}`;
-        if (missing.length) skip(path, platformOnly.has(path) ? 'platform_variant' : 'development_file', detail);
+        const needs = missing.length
+          ? `requires ${missing.join(', ')}, which the package does not declare as ${missing.length > 1 ? 'dependencies' : 'a dependency'}`
+          : '';
+        if (platformOnly.has(path))
+          skip(path, 'platform_variant', [`reached by ${platformOnly.get(path)}`, needs].filter(Boolean).join('; '));
+        else if (missing.length) skip(path, 'development_file', needs);
       }
     }
     // A file that stays needs what it requires: a skipped file it reaches stays in the folder.
@@ -212,6 +250,24 @@ class PackageModel {
         .map(([path]) => path),
     );
     this.runPaths = [...this.paths].filter((path) => !left.has(path));
+  }
+
+  // The JavaScript file of the package that the TypeScript source `path` was compiled to, by
+  // the same path in another top folder (`lib/compile/index.ts` and `dist/compile/index.js`,
+  // `src/x.ts` and `build/x.js`), or null.
+  compiledFrom(path) {
+    if (!/\.[cm]?tsx?$/i.test(path) || /\.d\.[cm]?tsx?$/i.test(path)) return null;
+    const [top, ...rest] = this.relative(path).split('/');
+    if (!rest.length) return null;
+    const javascript = rest.join('/').replace(/\.([cm]?)tsx?$/i, '.$1js');
+    const prefix = this.root ? `${this.root}/` : '';
+    const folders = new Set(this.code.map((code) => this.relative(code).split('/')[0]));
+    folders.delete(top);
+    for (const folder of folders) {
+      const candidate = `${prefix}${folder}/${javascript}`;
+      if (this.requests.has(candidate)) return candidate;
+    }
+    return null;
   }
 
   // `index.js` beside `index.cjs` (or `index.mjs` beside `index.js` in a CommonJS folder).

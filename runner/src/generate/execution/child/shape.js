@@ -4,6 +4,8 @@
 // objects holding functions. Plain data found along the way is sampled: values returned by one
 // export are good inputs for another.
 
+const { functionSource } = require('../function-source');
+
 const MAX_SAMPLES = 60;
 const MAX_FLAGS = 4;
 const SKIPPED_STATICS = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
@@ -33,14 +35,14 @@ const COVERAGE_COUNTER = /\bcov_\w+\(\)\.f\[\d+\]\+\+/;
 
 function isModuleCode(fn) {
   try {
-    return COVERAGE_COUNTER.test(Function.prototype.toString.call(fn));
+    return COVERAGE_COUNTER.test(functionSource(fn));
   } catch {
     return false;
   }
 }
 
 function isClass(fn) {
-  if (/^class[\s{]/.test(Function.prototype.toString.call(fn))) return true;
+  if (/^class[\s{]/.test(functionSource(fn))) return true;
   const proto = fn.prototype;
   return Boolean(proto) && Object.getOwnPropertyNames(proto).some((name) => name !== 'constructor');
 }

@@ -6,6 +6,7 @@
 
 const { EventEmitter } = require('node:events');
 const { isMockFunction } = require('./mock-function');
+const { functionSource } = require('../function-source');
 
 const EMITTER_FIELDS = new Set(['_events', '_eventsCount', '_maxListeners']);
 
@@ -83,10 +84,7 @@ function prototypeMethods(value) {
     for (const name of Object.getOwnPropertyNames(proto)) {
       if (name === 'constructor' || names.includes(name) || names.length >= MAX_PROTOTYPE_METHODS) continue;
       const property = Object.getOwnPropertyDescriptor(proto, name);
-      if (
-        typeof property.value === 'function' &&
-        FUNCTION_COUNTER.test(Function.prototype.toString.call(property.value))
-      )
+      if (typeof property.value === 'function' && FUNCTION_COUNTER.test(functionSource(property.value)))
         names.push(name);
     }
   }
