@@ -9,7 +9,10 @@
 #    (bench/soak_gen_runs.js). Prints vouchd's RSS every SAMPLE seconds and,
 #    per minute, the requests per second, generations and runs; then the
 #    highest RSS against the budget and the last minute's throughput against
-#    the first's (targets: under the budget, >= 0.90).
+#    the first's (targets: under the budget, >= 0.90). To tell a slower
+#    vouchd from a busier machine, each minute also shows the CPU seconds
+#    vouchd used ("cpu s"), of which RocksDB's flushes and compactions
+#    ("bg s"), and the requests answered per CPU second ("req/cpu-s").
 #  MODE=million: COUNT (default 1,000,000) projects created in a row (wrk
 #    POSTs in 10-second rounds until that many, or until LIMIT seconds,
 #    default 3600, have passed), then IDLE seconds (default 60) without
@@ -53,6 +56,21 @@ BASE="http://$ADDRESS"
 echo "vouchd on $ADDRESS, --memory-mb $MEMORY_MB, mode $MODE" >&2
 
 rss_kb() { ps -o rss= -p "$VOUCHD_PID" | tr -d ' '; }
+# CPU time vouchd has used, in clock ticks: "<all threads> <RocksDB's
+# background threads (flushes and compactions)>". Its child processes (the
+# runner's Node.js) are not counted.
+cpu_ticks() {
+  local all bg=0 task fields
+  all=$(sed 's/.*) //' "/proc/$VOUCHD_PID/stat" | awk '{ print $12 + $13 }')
+  for task in /proc/"$VOUCHD_PID"/task/*; do
+    fields=$(cat "$task/stat" 2>/dev/null) || continue
+    case "$fields" in
+      *"(rocksdb:"*) bg=$((bg + $(sed 's/.*) //' <<<"$fields" | awk '{ print $12 + $13 }'))) ;;
+    esac
+  done
+  echo "$all $bg"
+}
+TICKS=$(getconf CLK_TCK)
 # The machine's load average over the last minute.
 load() { cut -d' ' -f1 /proc/loadavg; }
 STARTED=$(date +%s)
@@ -124,20 +142,25 @@ LUA
     2>"$WORK/genruns.err" &
   BENCH_PIDS+=($!)
   minutes=$(((DURATION + 59) / 60))
-  printf '%-7s %10s %8s %12s %6s %9s %6s\n' minute "req/s" "non-2xx" generations runs "RSS MiB" load
+  printf '%-7s %10s %8s %12s %6s %9s %6s %6s %6s %10s\n' minute "req/s" "non-2xx" generations runs \
+    "RSS MiB" load "cpu s" "bg s" "req/cpu-s"
   for minute in $(seq "$minutes"); do
+    read -r cpu0 bg0 < <(cpu_ticks)
     seconds=$((DURATION - (minute - 1) * 60))
     [ "$seconds" -gt 60 ] && seconds=60
     t0=$(date +%s)
     wrk_round "$seconds" "$WORK/mixed.lua" >"$WORK/round" || exit 1
     read -r requests bad <"$WORK/round"
+    read -r cpu1 bg1 < <(cpu_ticks)
     t1=$(date +%s)
     gens=$(awk -v a="$t0" -v b="$t1" '$1 >= a && $1 < b && $2 == "generation" && $3 == "ok"' "$WORK/genruns" 2>/dev/null | wc -l)
     runs=$(awk -v a="$t0" -v b="$t1" '$1 >= a && $1 < b && $2 == "run" && $3 == "ok"' "$WORK/genruns" 2>/dev/null | wc -l)
     rps=$((requests / seconds))
     echo "$((t1 - STARTED)) $rps" >>"$WORK/rps"
-    printf '%-7s %10s %8s %12s %6s %9s %6s\n' "$minute" "$rps" "$bad" "$gens" "$runs" \
-      "$(($(rss_kb) / 1024))" "$(load)"
+    cpu=$((cpu1 - cpu0))
+    printf '%-7s %10s %8s %12s %6s %9s %6s %6s %6s %10s\n' "$minute" "$rps" "$bad" "$gens" "$runs" \
+      "$(($(rss_kb) / 1024))" "$(load)" "$((cpu / TICKS))" "$(((bg1 - bg0) / TICKS))" \
+      "$((requests * TICKS / (cpu > 0 ? cpu : 1)))"
   done
   failed=$(grep -c failed "$WORK/genruns" 2>/dev/null || true)
   echo "generations and runs that failed: ${failed:-0}"

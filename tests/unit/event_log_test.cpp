@@ -1,12 +1,14 @@
 #include "store/event_log.hpp"
 
 #include <gtest/gtest.h>
+#include <rocksdb/db.h>
 
 #include <atomic>
 #include <future>
 #include <stdexcept>
 #include <thread>
 
+#include "store/key_coding.hpp"
 #include "temp_folder.hpp"
 
 namespace vouch::store {
@@ -93,6 +95,19 @@ TEST_F(EventLogTest, StreamsDoNotBleedIntoEachOther) {
   EXPECT_EQ(log_->read_stream("project-a")->size(), 1u);
   EXPECT_EQ(log_->read_stream("project-ab")->size(), 2u);
   EXPECT_EQ(log_->read_stream("project-ab", 2)->size(), 1u);
+}
+
+TEST_F(EventLogTest, AStreamReadsUpToItsHead) {
+  EXPECT_TRUE(log_->read_stream("new")->empty());
+  ASSERT_TRUE(log_->append(request("a", kNoStream, 3)).ok());
+  EXPECT_EQ(log_->read_stream("a", 3)->size(), 1u);
+  EXPECT_TRUE(log_->read_stream("a", 4)->empty());
+  // The head is what tells a stream with events from one without.
+  const std::string head = keys::stream_head("a");
+  ASSERT_TRUE(database_->db().Delete(rocksdb::WriteOptions(), database_->streams(), head).ok());
+  EXPECT_TRUE(log_->read_stream("a")->empty());
+  ASSERT_TRUE(database_->db().Put(rocksdb::WriteOptions(), database_->streams(), head, "bad").ok());
+  EXPECT_FALSE(log_->read_stream("a").ok());
 }
 
 TEST_F(EventLogTest, ReadAllPagesInLogOrder) {
