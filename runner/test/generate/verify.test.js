@@ -294,3 +294,26 @@ test("runs with a lane's cache folder lend it Jest's transforms: a run in the sa
     fs.rmSync(workDir, { recursive: true, force: true });
   }
 });
+
+test('a run whose event loop is blocked past its wall limit is killed soon after, as a wall_time_limit', async () => {
+  const { runSuite } = require('../../src/generate/verification/run-suite');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  const files = [
+    SOURCE,
+    jestConfigFile({ esm: false }),
+    // run.js's own wall timer cannot fire while this test holds the event loop.
+    {
+      path: '__tests__/m.test.js',
+      content: "test('blocks', () => { const end = Date.now() + 60000; while (Date.now() < end); });\n",
+    },
+  ];
+  try {
+    const started = Date.now();
+    const ran = await runSuite(path.join(workDir, 'lane'), files, { wallMs: 3000 });
+    assert.equal(ran.ok, false);
+    assert.match(ran.error, /^wall_time_limit: the run did not end within 3000 ms and was killed/);
+    assert.ok(Date.now() - started < 30000, `${Date.now() - started} ms`);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});
