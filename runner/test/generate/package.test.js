@@ -284,5 +284,31 @@ test("subpath imports (package.json's `imports`, `#name`) are edges, never undec
     'source/vendor/support.js',
   ]);
   assert.ok(model.targets.includes('source/extra.js'));
-  assert.deepEqual(reasons(model), {});
+  // The target Node never selects for `#support` is another platform's.
+  assert.deepEqual(reasons(model), { 'source/vendor/support-browser.js': 'platform_variant' });
+});
+
+test('TypeScript sources shipped beside their compiled output are skipped; the compiled files are tested', () => {
+  const model = packageOf(
+    { name: 't', main: 'dist/index.js', types: 'dist/index.d.ts' },
+    {
+      'dist/index.js': "exports.add = require('./math/add').add;",
+      'dist/math/add.js': 'exports.add = (a, b) => a + b;',
+      'dist/extra.js': 'exports.extra = 1;',
+      'dist/index.d.ts': 'export declare const add: (a: number, b: number) => number;',
+      'lib/index.ts': "export { add } from './math/add';",
+      'lib/math/add.ts': 'export const add = (a: number, b: number): number => a + b;',
+      'lib/extra.ts': 'export const extra = 1;',
+      'lib/only.ts': 'export const only = (s: string): string => s.trim();',
+    },
+  );
+  assert.deepEqual(model.targets, ['dist/index.js', 'dist/math/add.js', 'dist/extra.js', 'lib/only.ts']);
+  assert.deepEqual(reasons(model), {
+    'dist/index.d.ts': 'type_declaration',
+    'lib/index.ts': 'typescript_source',
+    'lib/math/add.ts': 'typescript_source',
+    'lib/extra.ts': 'typescript_source',
+  });
+  assert.match(model.skipped.find((entry) => entry.path === 'lib/math/add.ts').message, /of dist\/math\/add\.js/);
+  assert.ok(!model.runPaths.includes('lib/math/add.ts'));
 });

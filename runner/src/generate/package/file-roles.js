@@ -12,6 +12,7 @@ const REASONS = {
   minified: 'a minified copy',
   bundle: 'a bundle repeating sources present in the package',
   es_module_twin: 'the ES module twin of a CommonJS file that is tested',
+  typescript_source: 'the TypeScript source of a compiled file that is tested',
   platform_variant: 'a variant for another platform (a browser, React Native, another runtime): Node never loads it',
   development_file:
     "a development file: the entry points do not reach it and it needs packages the package's users do not install",

@@ -12,10 +12,9 @@
 const { isBuiltin } = require('node:module');
 const { classifySource } = require('../analysis/source-kind');
 const { readPackageJson, declaredDependencies } = require('./package-json');
-const { findSurface } = require('./surface');
+const { findSurface, resolvedImport } = require('./surface');
 const { requestsOf, resolveRelative, isRelative, packageNameOf, isFileSystemRequest } = require('./imports');
 const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-roles');
-const { imports: resolveImports } = require('resolve.exports');
 
 const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
@@ -26,16 +25,6 @@ const NODE_SHEBANG = /^#!.*\bnode\b/;
 // and exits), never a library.
 const EXPORTS =
   /\bmodule\.exports\b|\bexports\s*[.[]|\bdefineProperty\(\s*(module\.)?exports\b|^\s*export\b|\bexport\s*(\{|default\b|const\b|function\b|class\b)/m;
-
-// What Node resolves a subpath import to (package.json's `imports`), or null.
-function resolvedImport(data, request, require) {
-  try {
-    const [found] = resolveImports(data, request, { require, conditions: ['node'] }) || [];
-    return found || null;
-  } catch {
-    return null;
-  }
-}
 
 function dirOf(path) {
   return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
@@ -211,6 +200,10 @@ class PackageModel {
         if (twin) skip(path, 'es_module_twin', `of ${twin}`);
       }
       if (!nodeReach.has(path)) {
+        const compiled = this.compiledFrom(path);
+        if (compiled) skip(path, 'typescript_source', `of ${compiled}`);
+      }
+      if (!nodeReach.has(path)) {
         if (looksMinified(path, this.contents.get(path))) skip(path, 'minified');
         else if (looksBundled(this.contents.get(path)) && this.code.length > 1) skip(path, 'bundle');
       }
@@ -257,6 +250,24 @@ class PackageModel {
         .map(([path]) => path),
     );
     this.runPaths = [...this.paths].filter((path) => !left.has(path));
+  }
+
+  // The JavaScript file of the package that the TypeScript source `path` was compiled to, by
+  // the same path in another top folder (`lib/compile/index.ts` and `dist/compile/index.js`,
+  // `src/x.ts` and `build/x.js`), or null.
+  compiledFrom(path) {
+    if (!/\.[cm]?tsx?$/i.test(path) || /\.d\.[cm]?tsx?$/i.test(path)) return null;
+    const [top, ...rest] = this.relative(path).split('/');
+    if (!rest.length) return null;
+    const javascript = rest.join('/').replace(/\.([cm]?)tsx?$/i, '.$1js');
+    const prefix = this.root ? `${this.root}/` : '';
+    const folders = new Set(this.code.map((code) => this.relative(code).split('/')[0]));
+    folders.delete(top);
+    for (const folder of folders) {
+      const candidate = `${prefix}${folder}/${javascript}`;
+      if (this.requests.has(candidate)) return candidate;
+    }
+    return null;
   }
 
   // `index.js` beside `index.cjs` (or `index.mjs` beside `index.js` in a CommonJS folder).

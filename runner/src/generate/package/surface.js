@@ -4,7 +4,7 @@
 // CommonJS and the ES module conditions of Node), `main` (`index.js` by default), the legacy
 // `module`, `browser` and `react-native` fields, `bin`, and `types`.
 
-const { resolve: resolveExports } = require('resolve.exports');
+const { resolve: resolveExports, imports: resolveImports } = require('resolve.exports');
 const { resolveRelative, joinPath } = require('./imports');
 
 // Conditions of a platform other than Node: what only they reach is a platform variant.
@@ -87,6 +87,16 @@ function resolvedTarget(data, subpath, require) {
   }
 }
 
+// What Node resolves a subpath import (`#name`, package.json's `imports`) to, or null.
+function resolvedImport(data, request, require) {
+  try {
+    const [found] = resolveImports(data, request, { require, conditions: ['node'] }) || [];
+    return found || null;
+  } catch {
+    return null;
+  }
+}
+
 // data: the normalized package.json; packageDir: its folder in the job ('' at the root);
 // paths: Set of every job path. Returns { entries: [{ path, via, role }], bins: [{ name, path }],
 // declarations: Set, twins: Map(ES module path -> its CommonJS twin's path) }.
@@ -142,6 +152,18 @@ function findSurface(data, packageDir, paths) {
           : [];
     for (const target of targets) add(target.startsWith('./') ? target : `./${target}`, field, `platform:${field}`);
   }
+  // A subpath import's target Node never selects (a `default` after a `node` condition) is
+  // another platform's.
+  for (const [name, value] of Object.entries(data.imports && typeof data.imports === 'object' ? data.imports : {})) {
+    if (!name.startsWith('#') || name.includes('*')) continue;
+    const nodeTargets = [resolvedImport(data, name, true), resolvedImport(data, name, false)];
+    for (const leaf of exportLeaves(value)) {
+      const role = leafRole(leaf.conditions);
+      if (role === 'types' || nodeTargets.includes(leaf.target)) continue;
+      const via = `imports[${JSON.stringify(name)}]${leaf.conditions.map((c) => `.${c}`).join('')}`;
+      add(leaf.target, via, role.startsWith('platform:') ? role : 'platform:not-node');
+    }
+  }
   const bins = [];
   if (data.bin && typeof data.bin === 'object') {
     for (const [name, target] of Object.entries(data.bin)) {
@@ -165,4 +187,4 @@ function exportExplicitLeaves(exportsField) {
   return exportLeaves(exportsField).map((leaf) => ({ ...leaf, subpath: leaf.subpath ?? '.' }));
 }
 
-module.exports = { findSurface, exportLeaves, PLATFORM_CONDITIONS };
+module.exports = { findSurface, exportLeaves, resolvedImport, PLATFORM_CONDITIONS };
