@@ -350,3 +350,25 @@ test("a template engine's delimiters and tag types, named in its source, give te
   assert.equal(pool.seeds(template.hint)[0].value, 'Hello {{name}}!');
   assert.ok(pool.seeds(view.hint).some((seed) => toSource(seed).includes("name: 'World'")));
 });
+
+test('what the methods read from a field the constructor stored a parameter in is read from the parameter; HTTP headers are text', () => {
+  const source = `
+    function Negotiator(request) {
+      if (!(this instanceof Negotiator)) return new Negotiator(request);
+      this.request = request;
+    }
+    Negotiator.prototype.charsets = function (available) {
+      return pick(this.request.headers['accept-charset'], available);
+    };
+    Negotiator.prototype.types = function () {
+      return this.request.headers.hasOwnProperty('accept') && this.request.method;
+    };
+    function pick(header, available) { return available || header; }
+    module.exports = Negotiator;`;
+  const [request] = hintsOf(source);
+  assert.deepEqual([...request.hint.props.keys()].sort(), ['headers', 'method']);
+  const headers = request.hint.props.get('headers');
+  assert.deepEqual([...headers.props.keys()], ['accept-charset']);
+  assert.ok(headers.props.get('accept-charset').types.has('string'));
+  assert.ok(!headers.props.has('hasOwnProperty'), 'a method called on a field is no property');
+});

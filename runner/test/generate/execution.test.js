@@ -471,3 +471,31 @@ test("a non-function handed to a faked process.nextTick disturbs its scenario: J
     executor.close();
   }
 });
+
+test("every scenario's working folder holds the fixture the path seeds name: a text file, a JSON record, a folder's file, an empty folder", async () => {
+  const { PATH_SEEDS } = require('../../src/generate/execution/folder-fixture');
+  const file = '/virtual/files.js';
+  const source = `const fs = require('fs');
+exports.look = () => ({
+  text: fs.readFileSync('file.txt', 'utf8'),
+  record: JSON.parse(fs.readFileSync('data.json', 'utf8')),
+  inner: fs.readFileSync('folder/a.txt', 'utf8'),
+  empty: fs.readdirSync('empty'),
+  missing: fs.existsSync('missing.txt'),
+});`;
+  const { code } = instrumentSource(file, source, { esm: false });
+  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      file,
+      [{ name: 'lib', from: 'module' }],
+      program('await __vouch.step(0, () => lib.look());'),
+      5000,
+    );
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    assert.match(JSON.stringify(reply.outcomes[0].value), /hello\\n[^]*"key"[^]*"a"[^]*"val"[^]*a\\n/);
+    assert.ok(PATH_SEEDS.includes('data.json') && PATH_SEEDS.includes('missing.txt'));
+  } finally {
+    executor.close();
+  }
+});

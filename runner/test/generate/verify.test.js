@@ -151,6 +151,23 @@ test('a run may take all the wall time left until one has completed, then twice 
   assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: Infinity }, now, now), 50000);
 });
 
+test('a run stopped at a wall limit shorter than twice the longest run blames no test; one given that long does', () => {
+  const { blamesTests } = require('../../src/generate/verification/verify');
+  const cut = {
+    ok: false,
+    error: 'wall_time_limit: wall time limit exceeded: the run took longer than 17198 ms',
+    wallMs: 17198,
+  };
+  // marked on a busy machine: round 1 took 57 s, round 2 had the 17 s left before the hard deadline.
+  assert.equal(blamesTests(cut, { longestRunMs: 57000 }), false);
+  assert.equal(blamesTests({ ...cut, wallMs: 114000 }, { longestRunMs: 57000 }), true, 'a hang');
+  assert.equal(blamesTests(cut, {}), true, 'before any run completed, its MIN_WALL_MS at least was enough');
+  assert.equal(
+    blamesTests({ ok: false, error: 'unexpected_exit: the run ended early', wallMs: 1 }, { longestRunMs: 57000 }),
+    true,
+  );
+});
+
 test('suites are verified in groups of test files, as even as they can be, in order', () => {
   const { groupSuites } = require('../../src/generate/verification/verify');
   const sizes = (count, size) => groupSuites([...Array(count).keys()], size).map((group) => group.length);

@@ -26,6 +26,8 @@ function analyzeSource(source) {
       constants: literals.constants,
       comments: parsed.comments,
       source,
+      // The whole file: what methods read from fields a constructor stored its parameters in.
+      ast: parsed.ast,
       cache: new Map(),
       // Parameters named as paths (`file`, `dir`) are paths only in code that uses the file system.
       usesFileSystem: requestsOf(source).some(isFileSystemRequest),

@@ -80,6 +80,8 @@ class HintCollector {
     for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
     walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
     this.applyDoc();
+    this.followStoredFields();
+    this.hints.forEach((hint) => textHeaders(hint));
     if (this.context.usesFileSystem)
       this.fn.params.forEach((param, index) => {
         if (builtins.PATH_PARAMETER_NAME.test(paramName(param, index))) this.markPath(this.hints[index]);
@@ -273,6 +275,33 @@ class HintCollector {
     }
   }
 
+  // `this.request = request` in a constructor: what the module reads from `this.request` (in the
+  // class's methods: `this.request.headers['accept-charset']`) it reads from the parameter.
+  followStoredFields() {
+    const stored = new Map(); // field -> parameter path
+    walk.simple(this.fn.body, {
+      AssignmentExpression: (node) => {
+        const { left, right } = node;
+        if (left.type !== 'MemberExpression' || left.object.type !== 'ThisExpression') return;
+        const field = staticKeyName(left.property, left.computed);
+        const path = this.scope.pathOf(right);
+        if (field !== null && path && !this.hintAt(path).length) stored.set(field, path);
+      },
+    });
+    if (!stored.size || !this.context.ast) return;
+    walk.fullAncestor(this.context.ast, (node, _state, ancestors) => {
+      const parent = ancestors[ancestors.length - 2];
+      if (node.type !== 'MemberExpression' || (parent && parent.type === 'MemberExpression' && parent.object === node))
+        return;
+      const keys = thisChain(node);
+      if (!keys || !stored.has(keys[0])) return;
+      // A method called on what is read (`this.request.headers.hasOwnProperty(…)`) is no property.
+      const isCallee = parent && parent.type === 'CallExpression' && parent.callee === node;
+      const [index, ...inner] = stored.get(keys[0]);
+      this.hints[index].at([...inner, ...keys.slice(1, isCallee ? -1 : undefined)]);
+    });
+  }
+
   // `fs.readFile(path, cb)`, `fs$readFile(path, cb)` (a saved original), `rename(from, to)`: the
   // arguments in path positions are paths.
   visitFileSystemCall(callee, args) {
@@ -406,6 +435,26 @@ class HintCollector {
       }
     });
   }
+}
+
+// An HTTP message's `headers` (`req.headers['accept']`) hold text: a header read whose type
+// nothing else tells is a string.
+function textHeaders(hint, depth = 0) {
+  if (depth > 3) return;
+  for (const [key, prop] of hint.props) {
+    if (key === 'headers') for (const header of prop.props.values()) if (!header.types.size) header.addType('string');
+    textHeaders(prop, depth + 1);
+  }
+}
+
+// `this.a.b['c']` as ['a', 'b', 'c'] when every step is static, else null.
+function thisChain(node) {
+  if (node.type !== 'MemberExpression') return null;
+  const key = staticKeyName(node.property, node.computed);
+  if (key === null) return null;
+  if (node.object.type === 'ThisExpression') return [key];
+  const inner = thisChain(node.object);
+  return inner && [...inner, key];
 }
 
 // The function of a class's method (or constructor) named `name`, or null.
