@@ -273,6 +273,10 @@ TEST_F(RunsTest, HostileCodeIsContained) {
        "  for (let i = 0; i < 250000; ++i) process.stdout.write(line);\n  return 'printed';",
        false, "", ""},
       {"signals_everyone", "  process.kill(-1, 'SIGKILL');\n  return 'signalled';", false, "", ""},
+      // The runner's stdout, where its result line goes: the run ends as an
+      // error that says so, not as one without a result.
+      {"closes_stdout", "  require('fs').closeSync(1);\n  return 'closed';", false, "error",
+       "closed or replaced the runner's stdout"},
       // Inside the sandbox a run's own folder is at /tmp/vouch-work: the folder
       // of all work folders is not there at all.
       {"reads_other_jobs",

@@ -499,3 +499,28 @@ exports.look = () => ({
     executor.close();
   }
 });
+
+test("waits for a file-system callback as long as the request runs: a busy machine's late read is recorded", async () => {
+  // Four key derivations fill libuv's thread pool (four threads), so the stat waits about 300 ms
+  // for a thread: longer than callbackMs, which alone would give up on the callback.
+  const started = process.hrtime.bigint();
+  require('node:crypto').pbkdf2Sync('x', 'y', 20000, 32, 'sha256');
+  const msPer20k = Number(process.hrtime.bigint() - started) / 1e6;
+  const iterations = Math.max(20000, Math.round((20000 * 300) / msPer20k));
+  const source = `exports.statLate = (fn) => {
+  const crypto = require('crypto');
+  for (let i = 0; i < 4; i++) crypto.pbkdf2('x', 'y', ${iterations}, 32, 'sha256', () => {});
+  require('fs').stat('.', (error, stats) => fn(error, stats.isDirectory()));
+};
+`;
+  const limits = { ...LIMITS, asyncMs: 5000 };
+  const { code } = instrumentSource(FILE, source, { esm: false });
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits });
+  try {
+    const reply = await runWithMock(executor, 'done', '', 'statLate');
+    assert.deepEqual(reply.outcomes[0], { kind: 'return', value: { t: 'undefined' }, calledBack: [0] });
+    assert.deepEqual(reply.effects[0][0].mocks[0].calls.items[0].items[1], { t: 'boolean', v: true });
+  } finally {
+    executor.close();
+  }
+});

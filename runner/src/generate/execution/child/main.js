@@ -15,6 +15,7 @@ const { enterOtherEnvironment } = require('../other-environment');
 const { recordEvents } = require('../event-recorder');
 const { realTimers, pendingTimerFaults } = require('./fake-timers');
 const { enterFreshFolder } = require('./fresh-folder');
+const { pendingIo } = require('./pending-io');
 
 let loader = null;
 let probe = null;
@@ -62,10 +63,6 @@ function describeLoadError(error) {
 // callback the scenario passed (`db.set(key, value, 'abc')`, called once a write is done) can throw
 // then, after the test would have ended, and fail the whole run. Waited for up to IO_SETTLE_MS.
 const IO_SETTLE_MS = 200;
-
-function pendingIo() {
-  return process.getActiveResourcesInfo().some((name) => name.startsWith('FS') || name.startsWith('FileHandle'));
-}
 
 async function settleIo() {
   const deadline = realTimers.now() + IO_SETTLE_MS;

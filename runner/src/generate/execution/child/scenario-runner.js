@@ -11,6 +11,7 @@ const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
 const { describeValue } = require('./snapshot');
 const { isMockFunction } = require('./mock-function');
 const { realTimers } = require('./fake-timers');
+const { pendingIo } = require('./pending-io');
 
 const { setTimeout, clearTimeout, now } = realTimers;
 
@@ -81,13 +82,17 @@ class ScenarioRun {
     throw new ScenarioStopped();
   }
 
-  // Indexes of declared callbacks (mock functions) that were first called within callbackMs.
+  // Indexes of declared callbacks (mock functions) that were first called within callbackMs, or,
+  // while file-system requests are still running, within asyncMs: on a busy machine a read
+  // answers later than callbackMs, and its callback would go unrecorded.
   async waitForCallbacks() {
     const waiting = this.tracked
       .map((entry, i) => ({ ...entry, i }))
       .filter(({ value }) => isMockFunction(value) && !value.mock.calls.length);
-    const deadline = now() + this.limits.callbackMs;
-    while (waiting.length && now() < deadline) {
+    const start = now();
+    const waitMore = () =>
+      now() < start + this.limits.callbackMs || (pendingIo() && now() < start + this.limits.asyncMs);
+    while (waiting.length && waitMore()) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       const called = waiting.filter(({ value }) => value.mock.calls.length).map(({ i }) => i);
       if (called.length) return called;
