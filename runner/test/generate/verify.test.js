@@ -109,7 +109,7 @@ test('with prestarted runners, round 2 runs beside round 1 and counts only when 
   }
 });
 
-test("the even rounds run as another user on another machine, with another Jest's mocks: a test asserting the sandbox's uid, host or home, or Jest 30's own mock members, is dropped, the rest kept", async () => {
+test("the odd rounds run as another user on another machine, with another Jest's mocks and globals: a test asserting the sandbox's uid, host or home, Jest 30's own mock members or its Symbol.dispose, is dropped, the rest kept", async () => {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
   const elsewhere = { home: path.join(workDir, 'elsewhere-home'), tmp: path.join(workDir, 'elsewhere-tmp') };
   Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
@@ -126,10 +126,13 @@ test("the even rounds run as another user on another machine, with another Jest'
       ]),
       testCase('mock keys', ["expect(Object.keys(jest.fn())).toContain('whenCalledWith');"]),
       testCase('mock members of every Jest', ["expect(Object.keys(jest.fn())).toContain('mockReturnValue');"]),
+      // Jest 30 gives test files Node's Symbol.dispose, Jest 29 does not.
+      testCase('dispose symbol', ["expect(typeof Symbol.dispose).toBe('symbol');"]),
     ];
     const { verified, log } = await verify(workDir, cases, { elsewhere });
     assert.deepEqual(keptNames(verified), ['adds', 'uid by type', 'mock members of every Jest'], log);
-    assert.match(log, /round 2 .*another user's environment/);
+    assert.match(log, /round 1 .*another user's environment/);
+    assert.doesNotMatch(log, /round 2 .*another user's environment/);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }
@@ -290,6 +293,29 @@ test("runs with a lane's cache folder lend it Jest's transforms: a run in the sa
     const elsewhere = await runSuite(path.join(workDir, 'other'), files, { wallMs: 60000, cache });
     assert.equal(elsewhere.ok, true, elsewhere.error);
     assert.ok(cachedFiles() > afterFirst);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});
+
+test('a run whose event loop is blocked past its wall limit is killed soon after, as a wall_time_limit', async () => {
+  const { runSuite } = require('../../src/generate/verification/run-suite');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  const files = [
+    SOURCE,
+    jestConfigFile({ esm: false }),
+    // run.js's own wall timer cannot fire while this test holds the event loop.
+    {
+      path: '__tests__/m.test.js',
+      content: "test('blocks', () => { const end = Date.now() + 60000; while (Date.now() < end); });\n",
+    },
+  ];
+  try {
+    const started = Date.now();
+    const ran = await runSuite(path.join(workDir, 'lane'), files, { wallMs: 3000 });
+    assert.equal(ran.ok, false);
+    assert.match(ran.error, /^wall_time_limit: the run did not end within 3000 ms and was killed/);
+    assert.ok(Date.now() - started < 30000, `${Date.now() - started} ms`);
   } finally {
     fs.rmSync(workDir, { recursive: true, force: true });
   }

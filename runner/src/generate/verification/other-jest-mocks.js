@@ -31,4 +31,22 @@ function useCommonMocks(ModuleMocker) {
   ModuleMocker.prototype._makeComponent = commonOnly;
 }
 
-module.exports = { useCommonMocks, versionMembers };
+// Jest 30 gives a test file's global Node's Symbol.dispose and Symbol.asyncDispose; Jest 29 gives
+// neither (tslib's __addDisposableResource then throws another error). Test files run by
+// `NodeEnvironment` (jest-environment-node's) from now on have neither.
+function useCommonGlobals(NodeEnvironment) {
+  const setup = NodeEnvironment.prototype.setup;
+  if (typeof setup !== 'function' || setup.commonGlobalsOnly) return;
+  const commonOnly = function (...args) {
+    const symbol = this.global && this.global.Symbol;
+    for (const key of ['dispose', 'asyncDispose']) {
+      const descriptor = symbol && Object.getOwnPropertyDescriptor(symbol, key);
+      if (descriptor && descriptor.configurable) delete symbol[key];
+    }
+    return setup.apply(this, args);
+  };
+  commonOnly.commonGlobalsOnly = true;
+  NodeEnvironment.prototype.setup = commonOnly;
+}
+
+module.exports = { useCommonMocks, useCommonGlobals, versionMembers };

@@ -12,6 +12,9 @@ const { readRunCoverage } = require('./coverage');
 // Where bin/run.js keeps Jest's cache (transforms) in its work folder.
 const JEST_CACHE = '.jest-cache';
 
+// How long after its wall limit a run that has not answered is killed.
+const KILL_GRACE_MS = 2000;
+
 const OTHER_ENVIRONMENT_PRELOAD = path.join(__dirname, 'other-environment-preload.js');
 
 // How run.js starts: as here, or, given `elsewhere` ({ home, tmp }), as another user on another
@@ -50,15 +53,24 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsew
   if (cache) moveCache(cache, path.join(dir, JEST_CACHE));
   let outcome;
   let coverageData = null;
+  let killedAtMs = null;
   try {
     const runner = prestarted
       ? await prestarted.ready
       : await WarmRunner.start(runnerStart(dir, ['--prime-rounds', '0'], elsewhere));
-    outcome = await runner.run({
-      files,
-      wallMs: Math.max(1000, Math.round(wallMs)),
-      ...(nodePath ? { nodePath } : {}),
-    });
+    const runWallMs = Math.max(1000, Math.round(wallMs));
+    // run.js keeps to wallMs with a timer, which code that blocks its event loop (a test that
+    // never returns, Babel instrumenting a 500 kB file on a busy machine) holds up: the run is
+    // killed soon after, so that verification keeps to its own deadline.
+    const kill = setTimeout(() => {
+      killedAtMs = runWallMs;
+      runner.child.kill('SIGKILL');
+    }, runWallMs + KILL_GRACE_MS);
+    try {
+      outcome = await runner.run({ files, wallMs: runWallMs, ...(nodePath ? { nodePath } : {}) });
+    } finally {
+      clearTimeout(kill);
+    }
     if (outcome.result && outcome.result.ok) coverageData = readRunCoverage(dir);
   } catch (error) {
     return { ok: false, tests: new Map(), error: `the runner did not start: ${error.message.slice(0, 500)}` };
@@ -67,6 +79,12 @@ async function runSuite(dir, files, { wallMs, nodePath, prestarted = null, elsew
     fs.rmSync(dir, { recursive: true, force: true });
   }
   const { result } = outcome;
+  if (!result && killedAtMs !== null)
+    return {
+      ok: false,
+      tests: new Map(),
+      error: `wall_time_limit: the run did not end within ${killedAtMs} ms and was killed`,
+    };
   if (!result) return { ok: false, tests: new Map(), error: `the run gave no result: ${outcome.stderr.slice(-1000)}` };
   const tests = new Map();
   const failures = []; // 'name: message' of the failed tests, for the log

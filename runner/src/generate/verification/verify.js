@@ -7,7 +7,7 @@
 // (it ends early, say a timer fires after the last test) is repeated on halves of the tests
 // until the tests that break it are found and dropped. The suite is final once a run passes
 // completely and every kept test has passed at least twice (so flaky tests are caught), once of
-// them in the rounds (the even ones) that run as another user on another machine
+// them in the rounds (the odd ones) that run as another user on another machine
 // (execution/other-environment.js: other uid, gid, pid, host, home and temporary folders), since
 // users run the suite in their own CI; the coverage reported is the one that final run measured.
 //
@@ -82,7 +82,7 @@ class Lane {
   }
 }
 
-// Lanes by environment: `here`, and `elsewhere` when the even rounds run in another environment.
+// Lanes by environment: `here`, and `elsewhere` when the odd rounds run in another environment.
 function laneDir(workDir, elsewhere) {
   return path.join(workDir, elsewhere ? 'elsewhere' : 'here');
 }
@@ -226,7 +226,10 @@ async function verifyGroup(suites, context, log) {
   let live = suites.filter((suite) => suite.cases.length);
   const passes = new Map();
   const passedElsewhere = new Set();
-  const laneOf = (round) => (lanes.elsewhere && round % 2 === 0 ? lanes.elsewhere : lanes.here);
+  // The odd rounds run in the other environment: a group the wall limit cuts after one round keeps
+  // tests that passed there, as another user with another Jest's mocks (immer's kept suite asserted
+  // Jest 30.5's `whenCalledWith` after a cut round 1 here).
+  const laneOf = (round) => (lanes.elsewhere && round % 2 === 1 ? lanes.elsewhere : lanes.here);
   let dropped = null;
   // Round 2 runs beside round 1 on the same tests, on the other lane; its result counts only when
   // round 1 left the suite as it was (the common case: every test passed).
@@ -330,7 +333,7 @@ async function verifyGroup(suites, context, log) {
 // or null when the sources bring their own; nodePath: the installed dependencies, if any;
 // prestarted: runners started ahead (startLaneRunners, or startRunner in a folder of their own),
 // each used first by the lane of its environment; the caller stops those left. elsewhere:
-// { home, tmp }, the folders of the other environment the even rounds run in (null: every round
+// { home, tmp }, the folders of the other environment the odd rounds run in (null: every round
 // runs here). hardDeadline: the Date.now() time by which verification must have ended whatever
 // happens (the generator's sandbox ends it soon after). groupSize: the most test files a run
 // holds. Returns { suites, coverage, files, rounds, dropped, reasons, cut, groups }, with passing
