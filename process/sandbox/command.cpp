@@ -1,6 +1,7 @@
 #include "process/sandbox/command.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 namespace vouch::sandbox {
@@ -62,6 +63,11 @@ void add_mount_point_parents(std::vector<std::string>& args, const std::string& 
 // reach a work folder inside the server's private data folder) and keeps only
 // the capabilities setpriv needs to drop to the sandbox uid. Otherwise it
 // runs in a user namespace, and the sandbox may not create further ones.
+// /tmp holds two files of the largest size, so that one big file meets the
+// file-size limit (SIGXFSZ, reported as such), not a /tmp that other files
+// (a test's fixture, Jest's) already fill in part (ENOSPC, a plain failure).
+constexpr std::uint64_t kTmpFilesOfMaxSize = 2;
+
 std::vector<std::string> bwrap_args(const Options& options, bool is_root) {
   std::vector<std::string> tmpfs_roots{"/tmp"};
   for (const auto& hidden : options.hide) tmpfs_roots.push_back(hidden.string());
@@ -72,9 +78,10 @@ std::vector<std::string> bwrap_args(const Options& options, bool is_root) {
   } else {
     args.insert(args.end(), {"--unshare-user", "--disable-userns"});
   }
-  args.insert(args.end(),
-              {"--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--perms", "1777",
-               "--size", std::to_string(options.limits.max_file_mb * kMb), "--tmpfs", "/tmp"});
+  args.insert(
+      args.end(),
+      {"--ro-bind", "/", "/", "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size",
+       std::to_string(kTmpFilesOfMaxSize * options.limits.max_file_mb * kMb), "--tmpfs", "/tmp"});
   for (const auto& hidden : options.hide) args.insert(args.end(), {"--tmpfs", hidden.string()});
   for (const auto& folder : options.read_only) {
     add_mount_point_parents(args, folder.string(), tmpfs_roots);

@@ -89,7 +89,7 @@ const char* const kUsage =
     "  --cpu-seconds N   CPU time of each process (default 30)\n"
     "  --memory-mb N     private memory of each process (default 1024)\n"
     "  --max-procs N     processes and threads of the sandbox uid (default 128)\n"
-    "  --max-file-mb N   largest file it may write; also the size of /tmp (default 64)\n"
+    "  --max-file-mb N   largest file it may write; /tmp holds twice that (default 64)\n"
     "  --wall-ms N       wall time, counted from the first byte on stdin (default 60000)\n"
     "  --hide PATH       cover PATH with an empty read-only folder (repeatable)\n"
     "  --ro PATH         make PATH visible read-only, even inside a hidden one (repeatable)\n"
