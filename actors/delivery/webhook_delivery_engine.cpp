@@ -69,30 +69,33 @@ void flush_records(Self self) {
     add_event(request, waiting.attempt, account, waiting.attempt.at);
   }
   state.append_in_flight = true;
-  self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))
-      .then(
-          [self](const store::AppendResult&) {
-            auto& state = self->state;
-            auto done = std::move(state.appending);
-            state.appending.clear();
-            state.append_in_flight = false;
-            for (auto& attempt : done) after_recorded(self, attempt);
-            flush_records(self);
-          },
-          [self](caf::error& error) {
-            auto& state = self->state;
-            auto lost = std::move(state.appending);
-            state.appending.clear();
-            state.append_in_flight = false;
-            log::error("webhooks",
-                       "could not record " + std::to_string(lost.size()) +
-                           " delivery attempts: " + caf::to_string(error),
-                       {{"webhookId", self->state.config.webhook_id}});
-            for (auto& attempt : lost) {
-              if (attempt.ack) attempt.ack->failed(error);
-            }
-            flush_records(self);
-          });
+  auto append =
+      self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request));
+  append.then(
+      [self, id = append.id()](const store::AppendResult&) {
+        forget_timeout(self, id);
+        auto& state = self->state;
+        auto done = std::move(state.appending);
+        state.appending.clear();
+        state.append_in_flight = false;
+        for (auto& attempt : done) after_recorded(self, attempt);
+        flush_records(self);
+      },
+      [self, id = append.id()](caf::error& error) {
+        forget_timeout(self, id);
+        auto& state = self->state;
+        auto lost = std::move(state.appending);
+        state.appending.clear();
+        state.append_in_flight = false;
+        log::error("webhooks",
+                   "could not record " + std::to_string(lost.size()) +
+                       " delivery attempts: " + caf::to_string(error),
+                   {{"webhookId", self->state.config.webhook_id}});
+        for (auto& attempt : lost) {
+          if (attempt.ack) attempt.ack->failed(error);
+        }
+        flush_records(self);
+      });
 }
 
 void record(Self self, Send send, const transport::OutboundResult& result, bool sent,

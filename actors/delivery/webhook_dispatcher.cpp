@@ -64,20 +64,21 @@ void recorded(Self self, std::uint64_t position) {
 }
 
 void hand_over(Self self, DeliverEvents batch) {
-  self->request(self->state.config.registry, kLocalRequestTimeout, batch)
-      .then(
-          [self, batch](bool) {
-            for (const auto& delivery : batch.deliveries) recorded(self, delivery.event_position);
-          },
-          [self, batch](caf::error& error) mutable {
-            log::warn("webhook-dispatcher", "handing " + std::to_string(batch.deliveries.size()) +
-                                                " events to webhook " + batch.webhook_id +
-                                                " failed (" + from_caf_error(error).message +
-                                                "); trying again");
-            // Some may have been attempted meanwhile: the webhook actor checks.
-            for (auto& delivery : batch.deliveries) delivery.check_attempted = true;
-            self->delayed_send(self, kHandOverAgainAfter, std::move(batch));
-          });
+  auto handed = self->request(self->state.config.registry, kLocalRequestTimeout, batch);
+  handed.then(
+      [self, batch, id = handed.id()](bool) {
+        forget_timeout(self, id);
+        for (const auto& delivery : batch.deliveries) recorded(self, delivery.event_position);
+      },
+      [self, batch, id = handed.id()](caf::error& error) mutable {
+        forget_timeout(self, id);
+        log::warn("webhook-dispatcher", "handing " + std::to_string(batch.deliveries.size()) +
+                                            " events to webhook " + batch.webhook_id + " failed (" +
+                                            from_caf_error(error).message + "); trying again");
+        // Some may have been attempted meanwhile: the webhook actor checks.
+        for (auto& delivery : batch.deliveries) delivery.check_attempted = true;
+        self->delayed_send(self, kHandOverAgainAfter, std::move(batch));
+      });
 }
 
 // A stored type that changes the webhooks read model.

@@ -40,24 +40,27 @@ caf::result<events::Project> handle(Self self, const Command& command) {
                                 *decided, command.account, command.at);
   auto promise = self->make_response_promise<events::Project>();
   // await: no other command of this project runs until the append is durable.
-  self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))
-      .await(
-          [self, promise,
-           events = std::move(decided).value()](const store::AppendResult& result) mutable {
-            for (const auto& event : events) {
-              self->state.project = events::evolve(std::move(self->state.project), event);
-            }
-            self->state.version = result.stream_version;
-            promise.deliver(*self->state.project.project);
-          },
-          [self, promise](caf::error& error) mutable {
-            // A conflict means another writer got in first: reload, so the
-            // next command decides on the truth.
-            self->state.project = {};
-            self->state.version = 0;
-            load(self);
-            promise.deliver(std::move(error));
-          });
+  auto append =
+      self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request));
+  append.await(
+      [self, promise, id = append.id(),
+       events = std::move(decided).value()](const store::AppendResult& result) mutable {
+        forget_timeout(self, id);
+        for (const auto& event : events) {
+          self->state.project = events::evolve(std::move(self->state.project), event);
+        }
+        self->state.version = result.stream_version;
+        promise.deliver(*self->state.project.project);
+      },
+      [self, promise, id = append.id()](caf::error& error) mutable {
+        forget_timeout(self, id);
+        // A conflict means another writer got in first: reload, so the
+        // next command decides on the truth.
+        self->state.project = {};
+        self->state.version = 0;
+        load(self);
+        promise.deliver(std::move(error));
+      });
   return promise;
 }
 

@@ -37,21 +37,24 @@ void commit(Self self, const std::vector<events::WebhookEvent>& decided, const s
   auto request = append_request(events::webhook_stream(state.config.webhook_id), state.version,
                                 decided, account, at);
   // await: no other command of this webhook runs until the append is durable.
-  self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request))
-      .await(
-          [self, decided, succeeded](const store::AppendResult& result) {
-            for (const auto& event : decided) {
-              self->state.webhook = events::evolve(std::move(self->state.webhook), event);
-            }
-            self->state.version = result.stream_version;
-            succeeded();
-          },
-          [self, failed](caf::error& error) {
-            self->state.webhook = {};
-            self->state.version = 0;
-            load(self);
-            failed(std::move(error));
-          });
+  auto append =
+      self->request(state.config.store, kAppendTimeout, append_atom_v, std::move(request));
+  append.await(
+      [self, decided, succeeded, id = append.id()](const store::AppendResult& result) {
+        forget_timeout(self, id);
+        for (const auto& event : decided) {
+          self->state.webhook = events::evolve(std::move(self->state.webhook), event);
+        }
+        self->state.version = result.stream_version;
+        succeeded();
+      },
+      [self, failed, id = append.id()](caf::error& error) {
+        forget_timeout(self, id);
+        self->state.webhook = {};
+        self->state.version = 0;
+        load(self);
+        failed(std::move(error));
+      });
 }
 
 template <class Command, class... Rules>

@@ -136,6 +136,28 @@ TEST_F(ActorFailuresTest, AfterAFailedAppendTheProjectServesTheNextCommand) {
   EXPECT_EQ(held_->size(), 2u);
 }
 
+// CAF 0.17 leaves an answered request's timeout in the clock until it fires;
+// a project actor taking thousands of commands would hold one per command of
+// the last 30 s and be woken by each (actors/timeouts.hpp, forget_timeout).
+TEST_F(ActorFailuresTest, AnAnsweredAppendLeavesNoTimeoutInTheClock) {
+  auto store = system_.spawn([](event_store_actor::pointer) -> event_store_actor::behavior_type {
+    return {
+        [](append_atom, store::AppendRequest&) {
+          return store::AppendResult{1, {}};
+        },
+        [](appended_atom, std::uint64_t, store::AppendResult&) {},
+        [](appended_atom, std::uint64_t, base::Error&) {},
+    };
+  });
+  spawned_.push_back(caf::actor_cast<caf::actor>(store));
+  const auto project = project_with(store);
+  create(project);
+  scheduler_.run();
+  ASSERT_TRUE(answer_->has_value());
+  ASSERT_TRUE(answer_->value().ok()) << answer_->value().error().message;
+  EXPECT_FALSE(scheduler_.clock().has_pending_timeout());
+}
+
 // A registry's per-id actors: while an idle actor stops, messages for its id
 // wait, then go to a fresh actor; never are two actors alive for one id.
 TEST_F(ActorFailuresTest, ARegistryNeverHoldsTwoActorsForOneId) {

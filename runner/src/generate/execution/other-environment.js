@@ -11,16 +11,16 @@
 //
 // The code under test's own source text differs too: generation runs it instrumented, the run
 // path under Jest's instrumentation, a user's plain `jest` not at all. So in the other environment
-// an instrumented function's text (Function.prototype.toString) comes without its counters, and
-// what a scenario derives from it (`fn.toString().length`, lodash's `_.toString(fn)`) is not
-// asserted as a literal.
+// an instrumented function's text (Function.prototype.toString) comes without its counters and
+// between comments (function-source.js), and what a scenario derives from it (`fn.toString()`,
+// its length) is asserted by type only.
 //
 // The working folder is not moved: Jest runs from the package folder wherever it is, and
 // verification runs every round in a folder of its own.
 
 const fs = require('node:fs');
 const os = require('node:os');
-const { originalToString, withoutCounters } = require('./function-source');
+const { originalToString, otherText } = require('./function-source');
 
 // Offsets far from any real value: no uid, pid or uptime of the sandbox maps onto itself.
 const ID_OFFSET = 7919;
@@ -65,13 +65,13 @@ function replaceStats(replace, uid, gid) {
 
 const COUNTER = /\bcov_\w+\(\)/;
 
-// Function.prototype.toString, giving instrumented functions' text without the counters. It reads
+// Function.prototype.toString, giving instrumented functions' text as another run's (otherText). It reads
 // as the built-in it replaces: its own text is the built-in's.
 function replaceFunctionSource(replace) {
   const toString = function toString() {
     if (this === toString) return originalToString.call(originalToString);
     const source = originalToString.call(this);
-    return COUNTER.test(source) ? withoutCounters(source) : source;
+    return COUNTER.test(source) ? otherText(source) : source;
   };
   replace(Function.prototype, 'toString', toString);
 }
