@@ -16,6 +16,7 @@
 #include "../unit/temp_folder.hpp"
 #include "http_client.hpp"
 #include "vouchd_process.hpp"
+#include "wait_until.hpp"
 
 namespace vouch::testing {
 namespace {
@@ -89,8 +90,10 @@ TEST(OpenFiles, TheSoftLimitIsRaisedToTheHardOne) {
   ASSERT_NE(server.port(), 0) << server.log();
   EXPECT_EQ(open_file_limits(server.pid()),
             std::make_pair(std::string("4096"), std::string("4096")));
-  EXPECT_NE(server.log().find("open files: at most 4096 (raised from 256)"), std::string::npos)
-      << server.log();
+  // The log is written by a background thread: the line may follow the port.
+  EXPECT_TRUE(wait_until([&] {
+    return server.log().find("open files: at most 4096 (raised from 256)") != std::string::npos;
+  })) << server.log();
 }
 
 TEST(OpenFiles, OutOfDescriptorsPausesAcceptingAndRecovers) {
@@ -122,6 +125,11 @@ TEST(OpenFiles, OutOfDescriptorsPausesAcceptingAndRecovers) {
 
   // Said in the log, and at most once per 100 ms pause: not a busy loop
   // (which would fail and log thousands of times).
+  const auto warned = [&] {
+    return server.log().find("accepting a connection failed: Too many open files") !=
+           std::string::npos;
+  };
+  EXPECT_TRUE(wait_until(warned)) << server.log();
   const auto log = server.log();
   const auto warnings = count(log, "accepting a connection failed: Too many open files");
   EXPECT_GE(warnings, 1u) << log;

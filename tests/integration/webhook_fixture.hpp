@@ -11,21 +11,11 @@
 
 #include "api_fixture.hpp"
 #include "receiver_process.hpp"
+#include "wait_until.hpp"
 
 namespace vouch::testing {
 
 inline constexpr const char* kAdmin = VouchdProcess::kAdminKey;
-
-// Polls `done` every 20 ms until it holds or `limit` passes; returns whether it held.
-inline bool wait_until(const std::function<bool()>& done,
-                       std::chrono::milliseconds limit = std::chrono::seconds(10)) {
-  const auto until = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < until) {
-    if (done()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return done();
-}
 
 // A receiver on 127.0.0.1 and a vouchd allowed to reach it.
 class WebhookTest : public VouchdTest {
