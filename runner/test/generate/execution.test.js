@@ -24,10 +24,11 @@ function program(body) {
   return `(async function (__vouch, lib) {\n${body}\n})`;
 }
 
-// Runs fn with an executor of FILE holding `source` (SOURCE unless given).
-async function withExecutor(fn, source = SOURCE) {
+// Runs fn with an executor of FILE holding `source` (SOURCE unless given), with LIMITS unless
+// `limits` is given and the other environment `elsewhere` if given.
+async function withExecutor(fn, source = SOURCE, { limits = LIMITS, elsewhere } = {}) {
   const { code } = instrumentSource(FILE, source, { esm: false });
-  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS });
+  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits, elsewhere });
   try {
     return await fn(executor);
   } finally {
@@ -48,6 +49,33 @@ const runWithMock = (executor, name, implementation, method) =>
       `await __vouch.step(0, () => lib.${method}(${name}));`,
     ].join('\n'),
   );
+
+// Runs fn({ executor, elsewhere, valuesOf }) with an executor whose second run (a moved clock) is the
+// other environment: `elsewhere` its home and temporary folders, valuesOf(step, shift) the items
+// of the array a step returns, run with the clock moved by `shift`.
+async function withElsewhereExecutor(source, fn) {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-elsewhere-test-'));
+  const elsewhere = { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') };
+  Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
+  try {
+    return await withExecutor(
+      (executor) => {
+        const valuesOf = async (step, shift) =>
+          (await run(executor, `await __vouch.step(0, () => ${step});`, shift)).outcomes[0].value.items.map(
+            (item) => item.v,
+          );
+        return fn({ executor, elsewhere, valuesOf });
+      },
+      source,
+      { elsewhere },
+    );
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
 
 test("a request's deadline counts from when the child has started, not from its spawn", async () => {
   await withExecutor(async (executor) => {
@@ -269,25 +297,14 @@ test("the second run's clock runs fast: a maxAge of a few milliseconds between t
 });
 
 test('the second run (a moved clock) runs as another user on another machine, with real home and temporary folders', async () => {
-  const fs = require('node:fs');
-  const os = require('node:os');
-  const path = require('node:path');
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-elsewhere-test-'));
-  const elsewhere = { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') };
-  Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
   const source = `const os = require('os'); const fs = require('fs'); const path = require('path');
 exports.where = () => {
   const file = path.join(os.tmpdir(), 'note.txt');
   fs.writeFileSync(file, 'x');
   return [process.getuid(), process.getgid(), process.pid, os.hostname(), os.homedir(), os.tmpdir(), process.env.HOME, process.env.USER, fs.statSync(file).uid, fs.readFileSync(file, 'utf8')];
 };`;
-  const { code } = instrumentSource(FILE, source, { esm: false });
-  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS, elsewhere });
-  try {
-    const values = async (shift) =>
-      (await run(executor, 'await __vouch.step(0, () => lib.where());', shift)).outcomes[0].value.items.map(
-        (item) => item.v,
-      );
+  await withElsewhereExecutor(source, async ({ elsewhere, valuesOf }) => {
+    const values = (shift) => valuesOf('lib.where()', shift);
     const here = await values(0);
     const there = await values(400 * 24 * 3600 * 1000);
     assert.deepEqual(here.slice(0, 2), [process.getuid(), process.getgid()]);
@@ -296,29 +313,15 @@ exports.where = () => {
     assert.equal(there[8], there[0], "a file the other user wrote is the other user's");
     assert.equal(there[9], 'x', 'its temporary folder is a real one');
     assert.deepEqual(await values(0), here, 'the environment is restored after the run');
-  } finally {
-    executor.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test("the second run sees the code's own source text as another run's, no prefix or suffix in common: what is derived from it is asserted by type", async () => {
-  const fs = require('node:fs');
-  const os = require('node:os');
-  const path = require('node:path');
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-elsewhere-test-'));
-  const elsewhere = { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') };
-  Object.values(elsewhere).forEach((dir) => fs.mkdirSync(dir));
   const source = `function add(a, b) { if (a > b) { return a + b; } return b + a; }
 exports.add = add;
 exports.source = () => [add.toString().length, String(add).includes('cov_'), Function.prototype.toString.toString(), Function.prototype.toString.call(Math.max), String(add)];`;
-  const { code } = instrumentSource(FILE, source, { esm: false });
-  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits: LIMITS, elsewhere });
-  try {
-    const values = async (shift) =>
-      (await run(executor, 'await __vouch.step(0, () => lib.source());', shift)).outcomes[0].value.items.map(
-        (item) => item.v,
-      );
+  await withElsewhereExecutor(source, async ({ executor, valuesOf }) => {
+    const values = (shift) => valuesOf('lib.source()', shift);
     const here = await values(0);
     const there = await values(400 * 24 * 3600 * 1000);
     assert.equal(here[1], true, 'generation runs the code instrumented');
@@ -331,10 +334,7 @@ exports.source = () => [add.toString().length, String(add).includes('cov_'), Fun
     assert.deepEqual(await values(0), here, 'the original is back after the run');
     const shape = await executor.load(FILE, 1000);
     assert.ok(shape.ok, 'the loader still tells the code under test by its counters');
-  } finally {
-    executor.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 });
 
 test("finds a folder's index.mjs as the package model does, with the same suffix list", async () => {
@@ -515,14 +515,13 @@ test("waits for a file-system callback as long as the request runs: a busy machi
   require('fs').stat('.', (error, stats) => fn(error, stats.isDirectory()));
 };
 `;
-  const limits = { ...LIMITS, asyncMs: 5000 };
-  const { code } = instrumentSource(FILE, source, { esm: false });
-  const executor = new Executor({ files: [{ path: FILE, code }], coveragePaths: [FILE], limits });
-  try {
-    const reply = await runWithMock(executor, 'done', '', 'statLate');
-    assert.deepEqual(reply.outcomes[0], { kind: 'return', value: { t: 'undefined' }, calledBack: [0] });
-    assert.deepEqual(reply.effects[0][0].mocks[0].calls.items[0].items[1], { t: 'boolean', v: true });
-  } finally {
-    executor.close();
-  }
+  await withExecutor(
+    async (executor) => {
+      const reply = await runWithMock(executor, 'done', '', 'statLate');
+      assert.deepEqual(reply.outcomes[0], { kind: 'return', value: { t: 'undefined' }, calledBack: [0] });
+      assert.deepEqual(reply.effects[0][0].mocks[0].calls.items[0].items[1], { t: 'boolean', v: true });
+    },
+    source,
+    { limits: { ...LIMITS, asyncMs: 5000 } },
+  );
 });
