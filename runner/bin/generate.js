@@ -31,7 +31,9 @@
 // submitted JavaScript file, tested or not, as bin/run.js counts it; perFile coverage is null for a
 // file Jest could not instrument. `line`/`column` (1-based) come with syntax errors, `module` with
 // missing modules. The tests for `a/b.js` are at `a/__tests__/b.test.js`; jest.config.js comes
-// with them unless the job brought its own; files is empty when no test could be kept. See
+// with them unless the job brought its own (where the root package.json has a "jest" key, that
+// package.json comes instead, the key set to the configuration, and is not among `sources`);
+// files is empty when no test could be kept. See
 // README.md, "generate", for how to run the result.
 //
 // With --progress, progress lines come before the result, one per phase as it starts:

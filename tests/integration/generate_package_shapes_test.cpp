@@ -238,6 +238,26 @@ TEST_F(GeneratePackageShapesTest, ASixHundredFilePackageGetsTestsForWhatItsEntry
   run_passes(test);
 }
 
+// yup@1.3.3 keeps its own tests' Jest configuration in package.json ("jest": setup files and a
+// test folder its tarball leaves out); Jest refuses a jest.config.js beside it. The configuration
+// goes into that key, and the run writes the returned package.json in place of the submitted one.
+TEST_F(GeneratePackageShapesTest, APackageJsonWithItsOwnJestKeyCarriesTheGeneratedConfiguration) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"spans","version":"1.0.0","main":"index.js",)"
+                        R"("jest":{"roots":["test"],"setupFilesAfterEnv":["./test-setup.js"]}})"},
+       {"index.js", kRange}});
+  ASSERT_FALSE(test.empty());
+  const auto paths = generated_paths(test);
+  EXPECT_FALSE(paths.contains("jest.config.js")) << boost::json::serialize(test["files"]);
+  auto manifest = boost::json::parse(content_of(test, "package.json")).as_object();
+  EXPECT_EQ(manifest["name"], "spans");
+  EXPECT_EQ(manifest["main"], "index.js");
+  const auto& jest = manifest["jest"].as_object();
+  EXPECT_FALSE(jest.contains("roots"));
+  EXPECT_EQ(jest.at("testMatch").as_array().at(0), "**/__tests__/**/*.test.?([mc])[jt]s?(x)");
+  run_passes(test);
+}
+
 // npm installs a package whose package.json says "dependencies": [].
 TEST_F(GeneratePackageShapesTest, LegacyDependencyShapesAreReadNotRefused) {
   auto test = import_and_generate(
