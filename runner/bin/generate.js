@@ -8,8 +8,10 @@
 //     "framework": "jest",        // the only framework; default "jest"
 //     "threshold": 80,            // coverage target in percent, 0-100; default 80
 //     "timeBudgetMs": 20000,      // whole job, Jest verification included; default 20000
-//     "wallLimitMs": 40000 }      // wall time the budget may stretch to on a busy machine;
+//     "wallLimitMs": 40000,       // wall time the budget may stretch to on a busy machine;
 //                                 // default 1.5 × timeBudgetMs (src/generate/budget-clock.js)
+//     "deadlineMs": 70000 }       // wall time by which the answer must be written, verification
+//                                 // included; both count from this process's start
 // Paths are relative, use "/", and may not climb out of the job folder.
 //
 // Result (exit code 0, also when some files have problems):
@@ -76,7 +78,10 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  const result = await generateTests(job, { log, ...(reportsProgress && { progress }) });
+  // The job's wall limit and deadline count from this process's start: the sandbox's wall limit
+  // counts from the job's first byte on stdin, sent while Node still starts, so never earlier.
+  const startedAt = Math.round(performance.timeOrigin);
+  const result = await generateTests(job, { log, startedAt, ...(reportsProgress && { progress }) });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

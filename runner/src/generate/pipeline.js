@@ -330,9 +330,11 @@ function suiteSourceBytes(model) {
 
 // `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
 // counts the job's JavaScript and TypeScript sources, filesDone those the generator is through
-// with (dropped with a problem, or tested once verification ended).
-async function generateTests(job, { log = () => {}, progress = () => {} } = {}) {
-  const wallStarted = Date.now();
+// with (dropped with a problem, or tested once verification ended). startedAt: the Date.now() time
+// the job's wall limit and deadline count from (bin/generate.js: its process's start, not later
+// than the sandbox's wall limit starts; Node's start and reading a large job took seconds of it).
+async function generateTests(job, { log = () => {}, progress = () => {}, startedAt = Date.now() } = {}) {
+  const wallStarted = startedAt;
   const model = new PackageModel(job.files);
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js), up to the
   // wall limit, and never so far that verification is left less than it needs before the job's
