@@ -376,7 +376,14 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     workspace.writeExecFiles(suiteFiles);
     const { childFiles, coveragePaths, instrumented } = executionFiles(suiteFiles, analysed, workspace, problems, log);
     executor = new Executor(
-      { files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere },
+      {
+        files: childFiles,
+        coveragePaths,
+        limits: LIMITS,
+        nodePath: job.nodePath,
+        elsewhere: workspace.elsewhere,
+        protectedFolders: workspace.protectedFolders(),
+      },
       { memoryMb: CHILD_MEMORY_MB },
     );
     const observed = new ObservedValues();

@@ -10,16 +10,23 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { writeFixture } = require('../folder-fixture');
+const { allowChangesIn, unguarded } = require('./folder-guard');
 
-// Enters a new folder holding the fixture; returns leave(), which goes back and removes it.
+// Enters a new folder holding the fixture; returns leave(), which goes back and removes it. The
+// code under test may change files in that folder only (folder-guard.js).
 function enterFreshFolder() {
   const previous = process.cwd();
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-scenario-'));
-  writeFixture(folder);
+  const folder = unguarded(() => {
+    const made = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-scenario-'));
+    writeFixture(made);
+    return made;
+  });
   process.chdir(folder);
+  allowChangesIn(folder);
   return function leave() {
+    allowChangesIn(null);
     process.chdir(previous);
-    fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 });
+    unguarded(() => fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 }));
   };
 }
 
