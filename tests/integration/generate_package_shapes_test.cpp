@@ -258,6 +258,35 @@ TEST_F(GeneratePackageShapesTest, APackageJsonWithItsOwnJestKeyCarriesTheGenerat
   run_passes(test);
 }
 
+// Shaped like date-fns@2.30.0 (5,722 files, once refused with 413 "more than 5000 files"): a
+// folder per function with its CommonJS module, its type declarations and its package.json, and
+// an ES module copy under esm/. It imports, and generation answers with the cap's skips stated.
+TEST_F(GeneratePackageShapesTest, AFiveThousandFilePackageImportsAndGetsTestsUpToItsCap) {
+  Files files = {{"package.json", R"({"name":"dates","version":"1.0.0","main":"index.js"})"}};
+  std::string index = "module.exports = {\n";
+  for (int i = 0; i < 1300; ++i) {
+    const auto name = "step" + std::to_string(i);
+    const auto body =
+        "(n) => (n > " + std::to_string(i) + " ? 'after' : 'until " + std::to_string(i) + "')";
+    files.push_back({name + "/index.js", "module.exports = " + body + ";\n"});
+    files.push_back({name + "/index.d.ts", "export default function (n: number): string;\n"});
+    files.push_back({name + "/package.json", R"({"sideEffects":false,"typings":"./index.d.ts"})"});
+    files.push_back({"esm/" + name + "/index.js", "export default " + body + ";\n"});
+    if (i % 400 == 3) index += "  " + name + ": require('./" + name + "'),\n";
+  }
+  files.push_back({"index.js", index + "};\n"});
+  ASSERT_GT(files.size(), 5000u);
+  auto test = import_and_generate(files);
+  ASSERT_FALSE(test.empty());
+  const auto& targets = test["summary"].at("package").at("targets");
+  EXPECT_GE(targets.at("found").to_number<double>(), 1301);
+  EXPECT_EQ(targets.at("tested").to_number<double>(), targets.at("cap").to_number<double>());
+  EXPECT_EQ(reason_skipped(test, "step1299/index.js"), "over_cap");
+  EXPECT_EQ(reason_skipped(test, "step0/index.d.ts"), "type_declaration");
+  EXPECT_TRUE(generated_paths(test).contains("__tests__/index.test.js"));
+  run_passes(test);
+}
+
 // npm installs a package whose package.json says "dependencies": [].
 TEST_F(GeneratePackageShapesTest, LegacyDependencyShapesAreReadNotRefused) {
   auto test = import_and_generate(
