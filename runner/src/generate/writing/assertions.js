@@ -9,7 +9,7 @@
 // A value too large to read in a test is asserted by its size instead, and by a few of its parts.
 
 const { quoteString, propertyKey, memberAccess } = require('./js-source');
-const { valueSource, isPrimitive, Unassertable, BUILTIN_ERRORS } = require('./value-source');
+const { valueSource, textSource, isPrimitive, Unassertable, BUILTIN_ERRORS } = require('./value-source');
 const { stateAssertion } = require('./effect-assertions');
 
 const MAX_LITERAL_LINES = 40;
@@ -81,7 +81,9 @@ function thrownMatcher(desc) {
   if (desc.message !== null)
     entries.push([
       'message',
-      desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message),
+      desc.messagePrefix
+        ? `expect.stringContaining(${textSource(desc.message, desc.messageFolderParts)})`
+        : textSource(desc.message, desc.messageFolderParts),
     ]);
   entries.push(...props.map(([key, value]) => [key, valueSource(value)]));
   return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
