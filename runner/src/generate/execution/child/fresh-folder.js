@@ -12,8 +12,13 @@ const path = require('node:path');
 const { writeFixture } = require('../folder-fixture');
 const { allowChangesIn, unguarded } = require('./folder-guard');
 
+// The folder of the scenario running now, as process.cwd() spells it (symbolic links resolved),
+// or null between scenarios.
+let current = null;
+
 // Enters a new folder holding the fixture; returns leave(), which goes back and removes it. The
-// code under test may change files in that folder only (folder-guard.js).
+// code under test may change files in that folder (folder-guard.js), as process.cwd() spells it,
+// which is what relative paths resolve against.
 function enterFreshFolder() {
   const previous = process.cwd();
   const folder = unguarded(() => {
@@ -22,12 +27,18 @@ function enterFreshFolder() {
     return made;
   });
   process.chdir(folder);
-  allowChangesIn(folder);
+  current = process.cwd();
+  allowChangesIn(current);
   return function leave() {
+    current = null;
     allowChangesIn(null);
     process.chdir(previous);
     unguarded(() => fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 }));
   };
 }
 
-module.exports = { enterFreshFolder };
+function currentFreshFolder() {
+  return current;
+}
+
+module.exports = { enterFreshFolder, currentFreshFolder };
