@@ -362,6 +362,36 @@ test("finds a folder's index.mjs as the package model does, with the same suffix
   }
 });
 
+test("resolves a subpath import ('#styles') by the nearest package.json's imports and Node's conditions", async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const main = '/virtual/source/index.js';
+  const styles = '/virtual/source/vendor/styles.js';
+  const browser = '/virtual/source/vendor/browser.js';
+  const manifest = {
+    type: 'module',
+    imports: { '#styles': { browser: './source/vendor/browser.js', node: './source/vendor/styles.js' } },
+  };
+  const files = [
+    { path: '/virtual/package.json', json: JSON.stringify(manifest) },
+    { path: main, code: instrumentSource(main, "import s from '#styles'; export const name = s;", { esm: true }).code },
+    { path: styles, code: instrumentSource(styles, "export default 'node';", { esm: true }).code },
+    { path: browser, code: instrumentSource(browser, "export default 'browser';", { esm: true }).code },
+  ];
+  const executor = new Executor({ files, coveragePaths: [main, styles, browser], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      main,
+      [{ name: 'lib', from: 'module' }],
+      program('await __vouch.step(0, () => lib.name);'),
+      5000,
+    );
+    assert.equal(reply.ok, true, reply.error);
+    assert.equal(reply.outcomes[0].value.v, 'node');
+  } finally {
+    executor.close();
+  }
+});
+
 test("recording an emitter's events leaves its own enumerable properties as they were", () => {
   const { recordEvents } = require('../../src/generate/execution/event-recorder');
   const methods = {
