@@ -169,7 +169,7 @@ async function loadModules(instrumented, executor, problems, observed, rng, log)
 
 function planModule(module, file, loaded, observed, rng) {
   const bindings = planBindings(file.path, file.analysis.esm, loaded.shape);
-  const pool = new InputPool(file.analysis.literals, observed, rng);
+  const pool = new InputPool(file.analysis.literals, observed, rng, loaded.regexes || []);
   loaded.samples.forEach((sample) => observed.addSample(sample));
   module.entry = file.absolute;
   module.fakeTimers = file.analysis.schedulesTimers;

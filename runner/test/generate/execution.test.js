@@ -392,6 +392,37 @@ test("resolves a subpath import ('#styles') by the nearest package.json's import
   }
 });
 
+test("loading a module reports the regexes its graph holds: a required module's exported table included", async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const main = '/virtual/parse.js';
+  const re = '/virtual/re.js';
+  const files = [
+    {
+      path: main,
+      code: instrumentSource(main, "const { re } = require('./re'); exports.parse = (v) => re.full.exec(v);", {
+        esm: false,
+      }).code,
+    },
+    {
+      path: re,
+      code: instrumentSource(re, "exports.re = { full: new RegExp('^' + '\\\\d+' + '$', 'i'), list: [/a|b/] };", {
+        esm: false,
+      }).code,
+    },
+  ];
+  const executor = new Executor({ files, coveragePaths: [main, re], limits: LIMITS });
+  try {
+    const loaded = await executor.load(main, 5000);
+    assert.equal(loaded.ok, true, JSON.stringify(loaded.error));
+    assert.deepEqual(loaded.regexes, [
+      { pattern: '^\\d+$', flags: 'i' },
+      { pattern: 'a|b', flags: '' },
+    ]);
+  } finally {
+    executor.close();
+  }
+});
+
 test("recording an emitter's events leaves its own enumerable properties as they were", () => {
   const { recordEvents } = require('../../src/generate/execution/event-recorder');
   const methods = {

@@ -42,6 +42,8 @@ class ModuleLoader {
     this.nodePath = nodePath ? path.resolve(nodePath) : null;
     this.compiled = new Map();
     this.installed = new Map(); // dependency file -> { code } | { json } | { native: true }
+    // The modules the last loadFresh loaded: file -> module, in the order they were required.
+    this.lastRegistry = new Map();
   }
 
   isInstalled(file) {
@@ -133,6 +135,7 @@ class ModuleLoader {
   // a mutant of one submitted file, uninstrumented) replaces that file for this load only.
   loadFresh(entry, override = null) {
     const registry = new Map();
+    this.lastRegistry = registry;
     const load = (file) => {
       if (registry.has(file)) return registry.get(file).exports;
       const overridden = override !== null && override.path === file;
