@@ -372,3 +372,23 @@ test('what the methods read from a field the constructor stored a parameter in i
   assert.ok(headers.props.get('accept-charset').types.has('string'));
   assert.ok(!headers.props.has('hasOwnProperty'), 'a method called on a field is no property');
 });
+
+test('a parameter the code checks with instanceof Map or Set, or ArrayBuffer.isView, gets such objects to try', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Rng } = require('../../src/generate/search/rng');
+  const { toSource } = require('../../src/generate/search/candidate');
+  const source = `
+    module.exports = function equal(a, b) {
+      if (a instanceof Map && b instanceof Map) return a.size === b.size;
+      if (a instanceof Set && b instanceof Set) return a.size === b.size;
+      if (ArrayBuffer.isView(a)) return a.length === b.length;
+      return a === b;
+    };`;
+  const analysis = analyzeSource(source);
+  const [a] = hintsOf(source);
+  assert.deepEqual([...a.hint.types].sort(), ['map', 'set', 'typedarray']);
+  const pool = new InputPool(analysis.literals, { ofType: () => [] }, new Rng(1));
+  const seeds = pool.seeds(a.hint).map(toSource);
+  for (const made of ['new Map([', 'new Set([', 'new Uint8Array(['])
+    assert.ok(seeds.some((seed) => seed.startsWith(made)), `${made} in ${seeds.join(' ')}`);
+});

@@ -107,6 +107,12 @@ function typedBoundaries(type) {
       return [atom.expression('buffer', "Buffer.from('abc')"), atom.expression('buffer', 'Buffer.alloc(0)')];
     case 'symbol':
       return [atom.expression('symbol', "Symbol('key')")];
+    case 'map':
+      return [atom.expression('map', "new Map([['a', 1], ['b', 2]])"), atom.expression('map', 'new Map()')];
+    case 'set':
+      return [atom.expression('set', "new Set(['a', 1])"), atom.expression('set', 'new Set()')];
+    case 'typedarray':
+      return [atom.expression('typedarray', 'new Uint8Array([1, 2, 3])'), atom.expression('typedarray', 'new Uint8Array(0)')];
     case 'undefined':
       return [atom.undefined()];
     default:
