@@ -32,6 +32,11 @@ npm_install_locked setup console "the console's npm packages"
 # The lint tools (ESLint, Prettier, typescript-eslint; scripts/lint.sh).
 npm_install_locked setup tools/lint "the lint tools' npm packages"
 
+# Commit subjects of at most 72 characters (tools/git-hooks/commit-msg), in a git checkout.
+if git rev-parse --git-dir >/dev/null 2>&1; then
+  git config core.hooksPath tools/git-hooks
+fi
+
 # ccache, where the machine has it, keeps compiled objects across checkouts and runs.
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)

@@ -277,3 +277,57 @@ test('a table larger than the mutant sample gets a lookup of every entry, whole 
   assert.ok(count <= 400 / 25 + 5, `${count} tests`);
   assert.match(tests, /test\('returns "Name \d+" for "c\d+", and what 24 other inputs give'/);
 });
+
+test('a count a promise-returning call gives back is read once its promise resolved', () => {
+  // `fn()` rejecting and `fn(task)` resolving reach the same lines; only reading activeCount after
+  // an awaited call tells `active--` from `active++`, and a rejection ends a test's steps.
+  const files = [
+    {
+      path: 'limiter.js',
+      content: `module.exports = function limiter(max) {
+  let active = 0;
+  const run = async (task) => {
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+    }
+  };
+  Object.defineProperty(run, 'activeCount', { get: () => active });
+  return run;
+};
+`,
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/limiter.test.js').content;
+  assert.match(tests, /await expect\(fn\(\w+\)\)\.resolves\.toBe\('done'\);\n\s*expect\(fn\.activeCount\)\.toBe\(0\);/, tests);
+  assert.equal(result.summary.mutation.killed, result.summary.mutation.sampled, JSON.stringify(result.summary));
+});
+
+test('the mutant phase has the time the search left, not a fixed few seconds', () => {
+  // The search covers this module at once. Each of the 150 `* 1` lines holds a mutant (`/ 1`)
+  // that no scenario kills and that costs the phase dozens of runs, about 9 s in all; only a
+  // call at exactly 10, found for the last mutant in the file, tells `>` from `>=`.
+  const lines = Array.from({ length: 150 }, () => '  value = value * 1;').join('\n');
+  const files = [
+    {
+      path: 'same.js',
+      content: `exports.same = function same(n) {
+  let value = n;
+${lines}
+  return value;
+};
+exports.size = function size(n) {
+  return n > 10 ? 'big' : 'small';
+};
+`,
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/same.test.js').content;
+  assert.match(tests, /size\(10\)\)\.toBe\('small'\)/, tests);
+});

@@ -218,11 +218,26 @@ class Search {
   // The entry with reads of the state its last step changed appended, when they run alike twice
   // and keep its coverage; else the entry as it is.
   async withObservers(slot, entry) {
-    const reads = slot.factory.observers(entry.scenario, entry.outcomes);
-    if (!reads.length || entry.scenario.steps.length + reads.length > MAX_OBSERVED_STEPS) return entry;
-    const observed = await this.confirm(slot.target, { ...entry.scenario, steps: [...entry.scenario.steps, ...reads] });
+    const observing = this.observing(slot, entry.scenario, entry.outcomes);
+    if (!observing) return entry;
+    const observed = await this.confirm(slot.target, observing);
+    const reads = observing.steps.slice(entry.scenario.steps.length);
     const complete = observed && observed.outcomes.length === entry.scenario.steps.length + reads.length;
     return complete && [...entry.keys].every((key) => observed.keys.has(key)) ? observed : entry;
+  }
+
+  // `scenario` (which ended in `outcomes`) with reads of the state its last step changed
+  // appended (ScenarioFactory.observers), or null when there are none.
+  observing(slot, scenario, outcomes) {
+    const reads = slot.factory.observers(scenario, outcomes);
+    if (!reads.length || scenario.steps.length + reads.length > MAX_OBSERVED_STEPS) return null;
+    return { ...scenario, steps: [...scenario.steps, ...reads] };
+  }
+
+  // The same for a scenario of `target` (a corpus entry's or an alternate's), or null.
+  observingFor(target, scenario, outcomes) {
+    const slot = this.targets.find((other) => other.target === target);
+    return slot ? this.observing(slot, scenario, outcomes) : null;
   }
 
   nextScenario(slot) {

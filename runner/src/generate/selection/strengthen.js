@@ -22,6 +22,7 @@ const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
 // the file, found their killers (`ms(86400000)`) but were left out.
 const MAX_ADDED_PER_TARGET = 40;
 const MAX_VARIANTS_PER_MUTANT = 4;
+const MAX_OBSERVING_VARIANTS = 3;
 // Variants that ask with another entry of a mutant's table row (rowProbes), per mutant.
 const MAX_ROW_VARIANTS = 8;
 const ROW_REGEX_SAMPLES = 3;
@@ -280,6 +281,7 @@ class Strengthener {
 
   async killedBy(entries, override) {
     for (const entry of entries) {
+      if (clock.now() >= this.deadline) return false;
       const reply = await this.search.runOnce(entry.target, entry.scenario, 0, override);
       if (!matchesRun(entry, reply)) {
         if (process.env.VOUCH_DEBUG_MUTANTS)
@@ -298,9 +300,29 @@ class Strengthener {
     return false;
   }
 
+  // Scenarios that reach a mutant with reads of the state their last step changed appended
+  // (Search.observingFor): `await limit(task)` then `limit.activeCount`. A count a mutant no
+  // longer gives back shows only in such a read, and a scenario that reached nothing new (an
+  // alternate) was never given its reads. At most MAX_OBSERVING_VARIANTS, one per target.
+  observingVariants(reaching) {
+    const variants = [];
+    const targets = new Set();
+    for (const candidate of reaching) {
+      if (variants.length >= MAX_OBSERVING_VARIANTS) break;
+      if (targets.has(candidate.target)) continue;
+      const outcomes = candidate.reply ? candidate.reply.outcomes : candidate.outcomes;
+      const scenario = outcomes && this.search.observingFor(candidate.target, candidate.scenario, outcomes);
+      if (!scenario) continue;
+      targets.add(candidate.target);
+      variants.push({ target: candidate.target, scenario });
+    }
+    return variants;
+  }
+
   // A variant that runs on the module and kills the mutant, confirmed, as a corpus entry; or null.
   async variantKiller(variants, override) {
     for (const variant of variants) {
+      if (clock.now() >= this.deadline) return null;
       const original = await this.search.runOnce(variant.target, variant.scenario);
       if (!original.usable) continue;
       const mutated = await this.search.runOnce(variant.target, variant.scenario, 0, override);
@@ -314,7 +336,7 @@ class Strengthener {
   // A candidate that kills the mutant, confirmed by a second run, as a corpus entry; or null.
   async killer(candidates, override, budget) {
     for (const candidate of candidates) {
-      if (budget.runs <= 0) return null;
+      if (budget.runs <= 0 || clock.now() >= this.deadline) return null;
       budget.runs--;
       const expected = candidate.reply || candidate;
       const reply = await this.search.runOnce(candidate.target, candidate.scenario, 0, override);
@@ -424,10 +446,12 @@ class Strengthener {
 
   // chosen: the corpus entries of the suite; candidates: corpus entries not chosen and the
   // search's alternates. The row sweep of every file comes first, for at most `rowMs`, then the
-  // sampled mutants, for at most `mutantMs`; all ends by `deadline`. Returns { entries, mutation:
-  // { killed, total } }, entries in suite order.
+  // sampled mutants, for at most `mutantMs`; all ends by `deadline`, checked before every run (a
+  // mutant may try dozens of scenarios, and code run with fake timers takes ~50 ms a run).
+  // Returns { entries, mutation: { killed, total } }, entries in suite order.
   async run(chosen, candidates, deadline, { rowMs = Infinity, mutantMs = Infinity } = {}) {
     this.started = clock.now();
+    this.deadline = deadline;
     const suite = [...chosen];
     const pool = [...candidates];
     const added = new Map();
@@ -440,6 +464,7 @@ class Strengthener {
       if (rowTests) this.log(`mutants: ${rowTests} test(s) for the entries of ${file.absolute}'s tables`);
     }
     deadline = Math.min(deadline, clock.now() + mutantMs);
+    this.deadline = deadline;
     for (const [fileIndex, file] of this.files.entries()) {
       if (!file.loaded) continue;
       // Regex mutants last: they are many in a rules table, and each survivor tries variants; the
@@ -490,7 +515,18 @@ class Strengthener {
           .sort((a, b) => b.length - a.length);
         const entry = found
           ? found.entry
-          : await this.variantKiller(variantsFor(mutant, [...covering, ...options], siblings), override);
+          : await this.variantKiller(
+              [
+                ...this.observingVariants([...covering, ...options]),
+                ...variantsFor(mutant, [...covering, ...options], siblings),
+              ],
+              override,
+            );
+        // Cut short by the deadline: not checked, so not counted.
+        if (!entry && clock.now() >= deadline) {
+          total--;
+          return this.done(suite, killed, total, true);
+        }
         if (process.env.VOUCH_DEBUG_MUTANTS && !entry)
           this.log(
             `mutant survived: line ${mutant.line} ${mutant.mutator} ${JSON.stringify(file.code.slice(mutant.start, mutant.end)).slice(0, 50)} -> ${mutant.replacement.slice(0, 30)}`,
