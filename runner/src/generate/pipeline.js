@@ -30,7 +30,7 @@ const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
 const { Rng } = require('./search/rng');
-const { planBudget, verificationWallMs } = require('./budget');
+const { planBudget, verificationWallMs, testedBudgetMs } = require('./budget');
 const { clock } = require('./budget-clock');
 const { PackageModel } = require('./package/package-model');
 const { plainSource } = require('./execution/plain-source');
@@ -333,15 +333,22 @@ function suiteSourceBytes(model) {
 async function generateTests(job, { log = () => {}, progress = () => {} } = {}) {
   const wallStarted = Date.now();
   const model = new PackageModel(job.files);
+  // The budget for the sources tested, where vouchd scaled it by all the sources it sent.
+  const budgetMs = testedBudgetMs(
+    job,
+    [...model.targets, ...model.programs.map((program) => program.path)].map((path) =>
+      Buffer.byteLength(model.contents.get(path)),
+    ),
+  );
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js), up to the
   // wall limit, and never so far that verification is left less than it needs before the job's
   // deadline (a test file per target and program).
   const wallLimitMs = budgetWallMs(
-    job,
+    { ...job, timeBudgetMs: budgetMs },
     { testFiles: model.targets.length + model.programs.length, sourceBytes: suiteSourceBytes(model) },
     Date.now() - wallStarted,
   );
-  const started = clock.start(job.timeBudgetMs, wallLimitMs);
+  const started = clock.start(budgetMs, wallLimitMs);
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
   const phases = [];
   let phaseStart = started;
@@ -355,7 +362,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
   if (!model.code.length)
     problems.push(problem('files', 'no_tests', 'the files hold no JavaScript or TypeScript source to test'));
   log(
-    `package: ${model.targets.length} target(s) of ${model.candidateCount} (cap ${model.cap}), ${model.programs.length} program(s), ${model.skipped.length} skipped, ${model.runPaths.length} of ${job.files.length} files in the suite's folder`,
+    `package: ${model.targets.length} target(s) of ${model.candidateCount} (cap ${model.cap}), ${model.programs.length} program(s), ${model.skipped.length} skipped, ${model.runPaths.length} of ${job.files.length} files in the suite's folder; budget ${budgetMs} ms of ${job.timeBudgetMs}`,
   );
   const byPath = new Map(job.files.map((file) => [file.path, file]));
   const suiteFiles = model.runPaths.map((path) => byPath.get(path));
@@ -400,7 +407,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     });
     const budget = planBudget(
       started,
-      job.timeBudgetMs,
+      budgetMs,
       loadedModules.filter((module) => module.targets.length).length + model.programs.length,
     );
     // Programs first, for a bounded share of the search's time: each command line is two runs.
@@ -442,7 +449,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     executor.close();
     phase('mutants');
     if (searchRanOut && clock.cutMs() >= MIN_CUT_REPORTED_MS)
-      problems.push(busyMachineProblem(clock.cutMs(), job.timeBudgetMs, wallLimitMs));
+      problems.push(busyMachineProblem(clock.cutMs(), budgetMs, wallLimitMs));
 
     const suites = [...prepareSuites(loadedModules, chosen, model, problems, log), ...programs];
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
