@@ -395,11 +395,12 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     const targets = loadedModules.flatMap((module) =>
       module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })),
     );
+    const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
     const search = new Search({
       modules: modulesByPath,
       targets,
       executor,
-      files: instrumented.map((file) => ({ path: file.path, keys: coverageKeyCount(file.fileCoverage) })),
+      totalKeys,
       limits: LIMITS,
       observed,
       rng,

@@ -116,38 +116,6 @@ test('keeps a test where each member completes: push() is kept beside pop() on a
   );
 });
 
-test('the search tries every target once, then mostly the targets whose file has the most left to cover', () => {
-  const { Allocation } = require('../../src/generate/search/allocation');
-  const { Rng } = require('../../src/generate/search/rng');
-  // index.js re-exports; big.js is large and barely covered; small.js is covered.
-  const files = [
-    { path: 'index.js', keys: 4 },
-    { path: 'big.js', keys: 400 },
-    { path: 'small.js', keys: 20 },
-  ];
-  const slot = (file) => ({ target: { file }, gains: 0, tries: 0 });
-  const slots = [slot('index.js'), slot('index.js'), slot('big.js'), slot('small.js')];
-  const allocation = new Allocation(files, slots.map((s) => s.target.file));
-  for (let i = 0; i < 4; i++) allocation.cover(`0:s${i}`);
-  for (let i = 0; i < 20; i++) allocation.cover(`2:s${i}`);
-  for (let i = 0; i < 40; i++) allocation.cover(`1:s${i}`);
-  assert.equal(allocation.uncoveredPerTarget('big.js'), 360);
-  assert.equal(allocation.uncoveredPerTarget('index.js'), 0);
-
-  assert.equal(allocation.pick(slots, 0.99), slots[0]);
-  slots[0].tries = 1;
-  assert.equal(allocation.pick(slots, 0.99), slots[1]);
-  for (const s of slots) s.tries = 1;
-  const rng = new Rng(7);
-  const picks = new Map(slots.map((s) => [s, 0]));
-  for (let i = 0; i < 1000; i++) {
-    const picked = allocation.pick(slots, rng.next());
-    picks.set(picked, picks.get(picked) + 1);
-  }
-  assert.ok(picks.get(slots[2]) > 800, `big.js drawn ${picks.get(slots[2])} times of 1000`);
-  for (const s of [slots[0], slots[1], slots[3]]) assert.ok(picks.get(s) > 10, 'the covered files still get tries');
-});
-
 test("the budget scales with the sources tested, not with all those vouchd counted, and never past the job's", () => {
   const { testedBudgetMs, budgetScale } = require('../../src/generate/budget');
   const small = Array.from({ length: 16 }, () => 2000);

@@ -8,7 +8,6 @@
 const { clock } = require('../budget-clock');
 const { renderScenario, programSource } = require('./scenario');
 const { mergeRuns } = require('./stability');
-const { Allocation } = require('./allocation');
 
 // The search stops when it stops making progress: no new coverage for a time that grows with how
 // long coverage took so far (STALL_SHARE of it, between STALL_MIN_MS and STALL_MAX_MS: a module
@@ -75,9 +74,8 @@ function usable(reply) {
 
 class Search {
   // modules: Map of file path -> { entry, bindings, bindingNames }
-  // targets: [{ target, factory }]; observed: the ObservedValues the factories' pools draw on;
-  // files: [{ path, keys }], the instrumented files in the order of the coverage keys' numbers.
-  constructor({ modules, targets, executor, files, limits, observed, rng, log }) {
+  // targets: [{ target, factory }]; observed: the ObservedValues the factories' pools draw on
+  constructor({ modules, targets, executor, totalKeys, limits, observed, rng, log }) {
     this.modules = modules;
     this.observed = observed;
     this.targets = targets.map(({ target, factory }) => ({
@@ -95,11 +93,7 @@ class Search {
       signatures: new Set(),
     }));
     this.executor = executor;
-    this.totalKeys = files.reduce((sum, file) => sum + file.keys, 0);
-    this.allocation = new Allocation(
-      files,
-      this.targets.map((slot) => slot.target.file),
-    );
+    this.totalKeys = totalKeys;
     this.limits = limits;
     this.rng = rng;
     this.log = log;
@@ -199,11 +193,7 @@ class Search {
     const entry = await this.withObservers(slot, confirmed);
     const gained = [...entry.keys].some((k) => !this.covered.has(k));
     if (!gained && !representative) return false;
-    for (const key of entry.keys) {
-      if (this.covered.has(key)) continue;
-      this.covered.add(key);
-      this.allocation.cover(key);
-    }
+    entry.keys.forEach((k) => this.covered.add(k));
     this.corpus.push(entry);
     slot.entries.push(entry);
     if (slot.pending.length < MAX_PENDING) {
@@ -272,9 +262,17 @@ class Search {
     return { ...scenario, steps: [...before, ...scenario.steps] };
   }
 
-  // Every target once, then by what its file has left to cover and what it found (allocation.js).
+  // Seeds go round-robin; afterwards targets that found more get more tries.
   pickSlot() {
-    return this.allocation.pick(this.targets, this.rng.next());
+    const seeding = this.targets.filter((slot) => !slot.seedsDone);
+    if (seeding.length) return seeding[this.executions % seeding.length];
+    const weights = this.targets.map((slot) => 1 + (4 * slot.gains) / (1 + slot.tries / 50));
+    let roll = this.rng.next() * weights.reduce((a, b) => a + b, 0);
+    for (let i = 0; i < this.targets.length; i++) {
+      roll -= weights[i];
+      if (roll <= 0) return this.targets[i];
+    }
+    return this.targets[this.targets.length - 1];
   }
 
   holdAlternate(slot, alternate, distinct) {
@@ -314,12 +312,8 @@ class Search {
       }
       const patience = Math.min(STALL_MAX_MS, Math.max(STALL_MIN_MS, STALL_SHARE * (lastGainAt - started)));
       const now = clock.now();
-      // Seeds of a target whose file is covered (drawn rarely) do not hold off the stop.
-      const seedingWhereNeeded = this.targets.some(
-        (slot) => !slot.seedsDone && this.allocation.uncoveredPerTarget(slot.target.file) > 0,
-      );
       if (
-        !seedingWhereNeeded &&
+        !seeding &&
         sinceProgress > STALL_SCENARIOS &&
         now - lastGainAt > patience &&
         now - lastProgressAt > STALL_MIN_MS
