@@ -80,7 +80,7 @@ function runScenarioOnce(message) {
     let result;
     try {
       const moduleExports = runWithTimeLimit(
-        () => loader.loadFresh(message.entry, message.override || null),
+        () => loader.loadFresh(message.entry, message.override || null, message.preload || []),
         limits.loadMs,
       );
       // As the test file does: `jest.useFakeTimers()` after loading the module.
@@ -115,7 +115,10 @@ const handlers = {
   load(message) {
     disturbances = [];
     try {
-      const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
+      const moduleExports = runWithTimeLimit(
+        () => loader.loadFresh(message.entry, null, message.preload || []),
+        limits.loadMs,
+      );
       const regexes = graphRegexes(loader.lastRegistry, (file) => loader.isInstalled(file));
       return { ok: true, ...readExportsShape(moduleExports), regexes };
     } catch (error) {
