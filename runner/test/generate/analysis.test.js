@@ -392,3 +392,23 @@ test('a parameter the code checks with instanceof Map or Set, or ArrayBuffer.isV
   for (const made of ['new Map([', 'new Set([', 'new Uint8Array(['])
     assert.ok(seeds.some((seed) => seed.startsWith(made)), `${made} in ${seeds.join(' ')}`);
 });
+
+test("options merged over defaults (Object.assign, spread) have the defaults' keys, also through a method of an instance the module makes once", () => {
+  const source = `
+    class Parser {
+      parse(args, options) {
+        const opts = Object.assign({ alias: undefined, boolean: undefined }, options);
+        const configuration = { 'camel-case-expansion': true, ...opts.configuration };
+        return [args.split(' '), opts.alias, configuration['camel-case-expansion']];
+      }
+    }
+    const parser = new Parser();
+    module.exports = function parse(args, opts) { return parser.parse(args, opts); };`;
+  const [args, opts] = hintsOf(source);
+  assert.ok(args.hint.types.has('string'));
+  assert.ok(opts.hint.types.has('object'));
+  assert.deepEqual([...opts.hint.props.keys()].sort(), ['alias', 'boolean', 'configuration']);
+  const camelCase = opts.hint.props.get('configuration').props.get('camel-case-expansion');
+  assert.ok(camelCase.types.has('boolean'));
+  assert.deepEqual(camelCase.values, [true]);
+});
