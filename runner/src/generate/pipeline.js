@@ -112,7 +112,9 @@ function executionFiles(files, analysed, workspace, problems, log) {
       const { code, fileCoverage } = instrumentSource(absolute, file.content, { esm: file.analysis.esm });
       childFiles.push({ path: absolute, code });
       coveragePaths.push(absolute);
-      instrumented.push({ ...file, absolute, fileCoverage });
+      // istanbul's name for the file's counters: what the functions it defines carry.
+      const counter = /\bfunction (cov_\w+)\(\)/.exec(code);
+      instrumented.push({ ...file, absolute, fileCoverage, counter: counter ? counter[1] : null });
     } catch (error) {
       problems.push(
         problem(file.path, 'syntax_error', `babel could not compile the file: ${error.message.split('\n')[0]}`),
@@ -203,6 +205,33 @@ function planModule(module, file, loaded, observed, rng) {
       .filter((target) => target.kind === 'class' && target.className)
       .map((target) => [target.className, target.callee]),
   );
+}
+
+// A function or class that a module only re-exports (an index, `module.exports = { compare }`)
+// is searched where it is defined, when that module is a target too: the search's time is not
+// split between copies of the same code (semver's index.js and preload.js re-export 40 functions
+// each of its other files). A module left with none keeps its first target, so that a test still
+// loads it. Returns how many targets were dropped.
+function dropReexports(modules) {
+  const definedBy = new Map(); // function identity -> the module defining it, a target there
+  for (const module of modules) {
+    for (const target of module.targets) {
+      if (target.identity && target.identity.split('#')[0] === module.file.counter)
+        definedBy.set(target.identity, module);
+    }
+  }
+  let dropped = 0;
+  for (const module of modules) {
+    const kept = module.targets.filter((target) => {
+      const owner = target.identity ? definedBy.get(target.identity) : undefined;
+      return owner === undefined || owner === module;
+    });
+    if (!kept.length && module.targets.length) kept.push(module.targets[0]);
+    dropped += module.targets.length - kept.length;
+    module.targets = kept;
+    module.exportNames = kept.map((target) => target.label);
+  }
+  return dropped;
 }
 
 // Step 4: test files from the kept scenarios, grouped by the file of their target.
@@ -413,6 +442,8 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     report('searching', filesTotal - searched);
 
     const loadedModules = modules.filter((module) => module.entry);
+    const reexports = dropReexports(loadedModules);
+    if (reexports) log(`search: ${reexports} re-exported target(s) searched where they are defined`);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
     const targets = loadedModules.flatMap((module) =>
       module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })),
@@ -585,4 +616,4 @@ function untestedPrograms(programs, verified) {
     );
 }
 
-module.exports = { generateTests, budgetWallMs };
+module.exports = { generateTests, budgetWallMs, dropReexports };

@@ -624,3 +624,49 @@ test("a path in the scenario's folder is written as process.cwd() and the rest, 
     }
   }, source);
 });
+
+test('a re-exported function is searched once, where it is defined: its identity is the same through the index', async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const { dropReexports } = require('../../src/generate/pipeline');
+  const sources = {
+    '/virtual/index.js': "module.exports = { add: require('./add'), sub: require('./sub'), twice: (n) => n * 2 };",
+    '/virtual/add.js': 'module.exports = (a, b) => a + b;',
+    '/virtual/sub.js': 'module.exports = function sub(a, b) { return a - b; };',
+  };
+  const files = Object.entries(sources).map(([path, source]) => ({
+    path,
+    code: instrumentSource(path, source, { esm: false }).code,
+  }));
+  const counterOf = (path) => /\bfunction (cov_\w+)\(\)/.exec(files.find((file) => file.path === path).code)[1];
+  const executor = new Executor({ files, coveragePaths: Object.keys(sources), limits: LIMITS });
+  try {
+    const index = await executor.load('/virtual/index.js', 5000);
+    const add = await executor.load('/virtual/add.js', 5000);
+    assert.equal(index.shape.members.add.identity, add.shape.identity);
+    assert.ok(add.shape.identity.startsWith(`${counterOf('/virtual/add.js')}#`));
+    assert.ok(index.shape.members.twice.identity.startsWith(`${counterOf('/virtual/index.js')}#`));
+    const sub = await executor.load('/virtual/sub.js', 5000);
+    const target = (label, shape) => ({ label, identity: shape.identity });
+    const modules = [
+      {
+        file: { counter: counterOf('/virtual/index.js') },
+        targets: [
+          target('index.add', index.shape.members.add),
+          target('index.sub', index.shape.members.sub),
+          target('index.twice', index.shape.members.twice),
+        ],
+      },
+      { file: { counter: counterOf('/virtual/add.js') }, targets: [target('add', add.shape)] },
+      { file: { counter: counterOf('/virtual/sub.js') }, targets: [target('sub', sub.shape)] },
+    ];
+    assert.equal(dropReexports(modules), 2);
+    assert.deepEqual(modules.map((module) => module.exportNames), [['index.twice'], ['add'], ['sub']]);
+    // An index that only re-exports keeps its first target, so that a test still loads it.
+    modules[0].targets = modules[0].targets.filter((t) => t.label !== 'index.twice');
+    modules[0].targets.unshift(target('index.add', index.shape.members.add), target('index.sub', index.shape.members.sub));
+    assert.equal(dropReexports(modules), 1);
+    assert.deepEqual(modules[0].exportNames, ['index.add']);
+  } finally {
+    executor.close();
+  }
+});
