@@ -331,3 +331,14 @@ exports.size = function size(n) {
   const tests = result.files.find((file) => file.path === '__tests__/same.test.js').content;
   assert.match(tests, /size\(10\)\)\.toBe\('small'\)/, tests);
 });
+
+test('the tests of a module that keeps state between calls each load it afresh, as each scenario ran', () => {
+  // One test of next() passes in any order; a module's state shared between tests can still make
+  // a later test loop forever (nanoid's pool offset), which no retry of failing tests recovers.
+  const files = [{ path: 'counter.js', content: 'let count = 0;\nexports.next = () => ++count;\n' }];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/counter.test.js').content;
+  assert.match(tests, /beforeEach\(\(\) => \{\n\s*jest\.resetModules\(\);\n\s*counter = require\('\.\.\/counter'\);/, tests);
+  assert.match(tests, /counter\.next\(\)\)\.toBe\(1\)/, tests);
+});
