@@ -342,3 +342,54 @@ test('the tests of a module that keeps state between calls each load it afresh, 
   assert.match(tests, /beforeEach\(\(\) => \{\n\s*jest\.resetModules\(\);\n\s*counter = require\('\.\.\/counter'\);/, tests);
   assert.match(tests, /counter\.next\(\)\)\.toBe\(1\)/, tests);
 });
+
+test('the row sweep of a large table leaves half the mutant phase to the sampled mutants', async () => {
+  // A search that ran to its deadline leaves the phase about 2 s; a table of 300 names alone
+  // would take all of it, and no sampled mutant (`n > 10` -> `n >= 10`) would be checked. Runs
+  // here cost 200 ms of a clock the test moves.
+  const { Strengthener } = require('../../src/generate/selection/strengthen');
+  const { clock } = require('../../src/generate/budget-clock');
+  const names = Array.from({ length: 300 }, (_, i) => `n${i}: 'Name ${i}'`).join(', ');
+  const code = `const names = { ${names} };
+exports.get = (key) => names[key] || null;
+exports.size = (n) => (n > 10 ? 'big' : 'small');
+`;
+  const file = {
+    loaded: true,
+    absolute: '/package/names.js',
+    code,
+    analysis: { esm: false, literals: { constants: new Map() } },
+    fileCoverage: { statementMap: {} },
+  };
+  const target = { file: 'names.js' };
+  const returned = (v) => ({ kind: 'return', value: { t: 'string', v } });
+  let now = 1000;
+  const search = {
+    async runOnce(_target, scenario, _shift, override) {
+      now += 200;
+      const outcomes = scenario.steps.map((step) => returned(override ? 'mutated' : `Name of ${step.args[0].value}`));
+      return { ok: true, usable: true, disturbances: [], effects: outcomes.map(() => []), outcomes, keys: ['0:s1'] };
+    },
+    async confirm(_target, scenario, first) {
+      const reply = first || (await this.runOnce(_target, scenario));
+      return { target, scenario, ...reply, keys: new Set(reply.keys), rendered: { steps: [] } };
+    },
+    observingFor: () => null,
+  };
+  const lookup = {
+    target,
+    scenario: { targetId: 0, steps: [{ op: 'call', callee: 'get', args: [{ kind: 'atom', type: 'string', value: 'n0' }] }] },
+    outcomes: [returned('Name 0')],
+    effects: [[]],
+    keys: new Set(['0:s1']),
+    rendered: { steps: [] },
+  };
+  const realNow = clock.now;
+  clock.now = () => now;
+  try {
+    const { mutation } = await new Strengthener(search, [file]).run([lookup], [], now + 2000, { rowMs: 2500 });
+    assert.ok(mutation.total > 0, JSON.stringify(mutation));
+  } finally {
+    clock.now = realNow;
+  }
+});
