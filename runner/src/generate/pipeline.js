@@ -23,7 +23,7 @@ const { Search } = require('./search/search');
 const { minimizeCorpus } = require('./selection/minimize');
 const { Shrinker } = require('./selection/shrink');
 const { Strengthener } = require('./selection/strengthen');
-const { testFileFor, prepareTestCase, uniqueNames } = require('./writing/test-writer');
+const { testFileFor, requestFrom, prepareTestCase, uniqueNames } = require('./writing/test-writer');
 const { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
 const { verifySuites, startLaneRunners, GROUP_TEST_FILES } = require('./verification/verify');
 const { buildSummary } = require('./summary');
@@ -137,19 +137,37 @@ function staticExportNames(analysis) {
   return analysis.exports.map((info) => (info.name === null ? 'module.exports' : info.name));
 }
 
+// Tries for a file that fails to load on its own: loads with one of the files of its require
+// cycle first, at most this many of them.
+const MAX_CYCLE_ENTRIES_TRIED = 3;
+
+// Loads a file; when that throws, loads it again after each of its cycle's entries (cycleEntries:
+// package paths, most likely first) until one works. Returns { loaded, preload: [package path] }.
+async function loadFile(file, executor, cycleEntries, execPath) {
+  const loaded = await executor.load(file.absolute, LIMITS.loadMs + 2000);
+  if (loaded.ok || !loaded.error || loaded.error.code !== 'load_error') return { loaded, preload: [] };
+  for (const entry of cycleEntries(file.path).slice(0, MAX_CYCLE_ENTRIES_TRIED)) {
+    const retried = await executor.load(file.absolute, LIMITS.loadMs + 2000, [execPath(entry)]);
+    if (retried.ok) return { loaded: retried, preload: [entry] };
+  }
+  return { loaded, preload: [] };
+}
+
 // Step 2b/3: load each module, plan its bindings and targets.
-async function loadModules(instrumented, executor, problems, observed, rng, log) {
+async function loadModules(instrumented, executor, problems, observed, rng, log, { cycleEntries, execPath }) {
   const modules = [];
   for (const file of instrumented) {
-    const loaded = await executor.load(file.absolute, LIMITS.loadMs + 2000);
+    const { loaded, preload } = await loadFile(file, executor, cycleEntries, execPath);
     const module = {
       path: file.path,
       file,
       exportNames: staticExportNames(file.analysis),
       functionsFound: 0,
       targets: [],
+      preload,
     };
     modules.push(module);
+    if (preload.length) log(`load: ${file.path} loads after ${preload.join(', ')}, as its require cycle does`);
     if (!loaded.ok) {
       const error = loaded.error || { code: 'timeout', message: 'loading the module did not finish' };
       problems.push(problem(file.path, error.code, error.message, { module: error.module }));
@@ -221,6 +239,7 @@ function prepareSuite(module, corpus, model, takenPaths) {
   const spec = {
     sourcePath: module.path,
     request,
+    preloadRequests: module.preload.map((path) => requestFrom(testPath, path)),
     esm: module.file.analysis.esm,
     bindings: module.bindings,
     fakeTimers: module.fakeTimers,
@@ -381,7 +400,10 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     );
     const observed = new ObservedValues();
     report('loading', filesTotal - instrumented.length - model.programs.length);
-    const modules = await loadModules(instrumented, executor, problems, observed, rng, log);
+    const modules = await loadModules(instrumented, executor, problems, observed, rng, log, {
+      cycleEntries: (path) => model.cycleEntries(path),
+      execPath: (path) => workspace.execPath(path),
+    });
     phase('load');
     const searched = modules.filter((module) => module.entry && module.targets.length).length + model.programs.length;
     report('searching', filesTotal - searched);

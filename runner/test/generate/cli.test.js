@@ -596,3 +596,36 @@ exports.list = function list(dir, cb) {
   assert.equal(results.numPassedTests, result.summary.testsKept);
   assert.equal(coverage.statements.pct, 100);
 });
+
+test('a file in the middle of a require cycle loads the way its package loads it, after the entry, and gets tests', () => {
+  // Required first, lib/utils.js and lib/upper.js reach lib/core.js while lib/utils.js is still
+  // half loaded, and core's top level calls `utils.upper`: TypeError (chai's utils/index.js).
+  const files = [
+    { path: 'package.json', content: JSON.stringify({ name: 'cycle', version: '1.0.0', main: 'index.js' }) },
+    { path: 'index.js', content: "module.exports = require('./lib/core');\n" },
+    {
+      path: 'lib/core.js',
+      content:
+        "const utils = require('./utils');\nexports.LOUD = utils.upper('hi');\nexports.shout = (text) => utils.upper(text) + '!';\n",
+    },
+    {
+      path: 'lib/utils.js',
+      content: "exports.upper = require('./upper');\nexports.quiet = (text) => String(text).toLowerCase();\n",
+    },
+    {
+      path: 'lib/upper.js',
+      content:
+        "const core = require('./core');\nmodule.exports = function upper(text) {\n  return String(text).toUpperCase() + (core.suffix || '');\n};\n",
+    },
+  ];
+  const result = generatedCleanly({ files, timeBudgetMs: 60000 });
+  const test = (name) => result.files.find((file) => file.path === `lib/__tests__/${name}.test.js`);
+  for (const name of ['utils', 'upper']) {
+    assert.ok(test(name), `no tests for lib/${name}.js`);
+    assert.match(test(name).content, /require\('\.\.\/\.\.\/index\.js'\);\n(const \w+ = )?require\('\.\.\/\w+'\)/);
+  }
+  const { results } = runJest([...files, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.equal(results.numRuntimeErrorTestSuites, 0);
+  assert.equal(results.numPassedTests, result.summary.testsKept);
+});

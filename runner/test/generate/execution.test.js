@@ -525,3 +525,41 @@ test("waits for a file-system callback as long as the request runs: a busy machi
     { limits: { ...LIMITS, asyncMs: 5000 } },
   );
 });
+
+test("a path in the scenario's folder is written as process.cwd() and the rest, so the test's folder matches", async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const vm = require('node:vm');
+  const { valueSource } = require('../../src/generate/writing/value-source');
+  const source = `
+    const fs = require('fs');
+    const path = require('path');
+    exports.where = (name) => path.resolve(name);
+    exports.make = (name) => { const where = path.resolve(name); fs.mkdirSync(where); fs.mkdirSync(where); };
+  `;
+  await withExecutor(async (executor) => {
+    const returned = await run(executor, "await __vouch.step(0, () => lib.where('abc'));");
+    const [outcome] = returned.outcomes;
+    assert.deepEqual(outcome.value, { t: 'string', v: './abc', folderParts: ['', '/abc'] });
+    const thrown = await run(executor, "await __vouch.step(0, () => lib.make('made'));");
+    const error = thrown.outcomes[0].value;
+    assert.equal(error.message, "EEXIST: file already exists, mkdir './made'");
+    assert.deepEqual(error.props.find(([key]) => key === 'path')[1].folderParts, ['', '/made']);
+
+    // Where the test runs, in a folder of its own, the written value is that folder's.
+    const elsewhere = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-cwd-test-')));
+    const previous = process.cwd();
+    try {
+      process.chdir(elsewhere);
+      assert.equal(vm.runInThisContext(valueSource(outcome.value)), path.join(elsewhere, 'abc'));
+      const message = vm.runInThisContext(
+        valueSource({ t: 'string', v: error.message, folderParts: error.messageFolderParts }),
+      );
+      assert.equal(message, `EEXIST: file already exists, mkdir '${path.join(elsewhere, 'made')}'`);
+    } finally {
+      process.chdir(previous);
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, source);
+});

@@ -133,6 +133,32 @@ test('tries a mock function for a parameter nothing is known about (a handler th
   assert.ok(pool.seeds(new Hint()).some((candidate) => candidate.kind === 'mock'));
 });
 
+test('tries a callback that changes the object it is handed for a function parameter (a recipe given a draft)', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Hint } = require('../../src/generate/analysis/hint');
+  const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+  const hint = new Hint();
+  hint.addType('function');
+  const { fn } = require('jest-mock');
+  const changers = pool
+    .seeds(hint)
+    .filter((candidate) => candidate.kind === 'mock')
+    .map((candidate) => vm.runInThisContext(`(function (jest) { return ${toSource(candidate)}; })`)({ fn }))
+    .filter((callback) => {
+      const draft = { a: 1 };
+      try {
+        callback(draft);
+      } catch {
+        return false;
+      }
+      return Object.keys(draft).length > 1;
+    });
+  assert.equal(changers.length, 1);
+  // Handed no object, it does nothing and throws nothing, in strict code as in sloppy.
+  assert.equal(changers[0](1), undefined);
+  assert.equal(changers[0](null), undefined);
+});
+
 test('tries text with wide and astral characters for a string parameter (code that measures or splits text)', () => {
   const { InputPool } = require('../../src/generate/search/input-pool');
   const { Hint } = require('../../src/generate/analysis/hint');

@@ -62,6 +62,16 @@ test('asserts returned values with toBe, toBeNaN and toEqual, and names the test
   ]);
 });
 
+test("asserts a returned function so that one of Node's own realm passes too", () => {
+  // In Jest the test's `Function` is its sandbox's, while functions of Node's modules (`fs.mkdir`,
+  // handed back by `optsArg()`) come from the outer realm: `toBeInstanceOf(Function)` fails on them.
+  const { lines } = body(callEntry([], { kind: 'return', value: describeValue(() => 1) }));
+  const { expect } = require('expect');
+  const vm = require('node:vm');
+  const ms = () => vm.runInNewContext('(function mkdir() {})');
+  new Function('expect', 'ms', lines.join('\n'))(expect, ms);
+});
+
 test('asserts errors, promises and iterators', () => {
   const error = describeValue(new TypeError('val is not a string'));
   assert.deepEqual(body(callEntry([atom.undefined()], { kind: 'throw', value: error })), {

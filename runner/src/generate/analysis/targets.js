@@ -11,6 +11,9 @@ const { paramHints } = require('./param-hints');
 const { Hint } = require('./hint');
 
 const MAX_TARGETS_PER_FILE = 60;
+// Objects are followed down to their members at depth 3 (`styles.color.ansi256.rgb`), as far as
+// the loaded shape goes (execution/child/shape.js).
+const MAX_OBJECT_DEPTH = 3;
 
 // Finds the syntax behind what the running module exports.
 class SyntaxLookup {
@@ -194,18 +197,24 @@ function buildTargets(file, analysis, bindings) {
         if (staticShape.kind !== 'getter' && depth < 2)
           visit(binding, staticShape, [...keys, key], memberAccess(callee, key), depth + 1);
       }
-    } else if (shape.kind === 'object' && depth < 2) {
+    } else if (shape.kind === 'object' && depth < MAX_OBJECT_DEPTH) {
       addTables(binding, shape, callee);
       const writable = !(analysis.esm && binding.from === 'module' && depth === 0);
       const own = writable
         ? Object.entries(shape.flags || {}).map(([key, value]) => ({ callee: memberAccess(callee, key), value }))
         : [];
       for (const [key, memberShape] of Object.entries(shape.members)) {
-        visit(binding, memberShape, [...keys, key], memberAccess(callee, key), depth + 1, [...flags, ...own]);
+        const args = [binding, memberShape, [...keys, key], memberAccess(callee, key), depth + 1, [...flags, ...own]];
+        // Members three steps down come after every shallower target, so that they never take
+        // the file's target cap from what a user calls directly.
+        if (depth + 1 >= 3) deeper.push(args);
+        else visit(...args);
       }
     }
   };
+  const deeper = [];
   for (const binding of bindings) visit(binding, binding.shape, [], binding.name, 0);
+  while (deeper.length) visit(...deeper.shift());
   // Nothing to call (a data module, a script run for its side effects): loading it and checking
   // what it exports is still a test, and covers its top-level code.
   if (!targets.length) {

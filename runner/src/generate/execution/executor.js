@@ -29,6 +29,7 @@ class Executor {
     this.nextId = 1;
     this.pending = null;
     this.restarts = 0;
+    this.preloads = new Map(); // entry -> files its loads start with
   }
 
   spawn() {
@@ -93,8 +94,12 @@ class Executor {
     });
   }
 
-  load(entry, timeoutMs) {
-    return this.request({ type: 'load', entry }, timeoutMs);
+  // `preload`: files to load first, in the same registry (module-loader.js). Once a load with
+  // them succeeds, every run of `entry` loads them first too.
+  async load(entry, timeoutMs, preload = []) {
+    const reply = await this.request({ type: 'load', entry, preload }, timeoutMs);
+    if (reply.ok && preload.length) this.preloads.set(entry, preload);
+    return reply;
   }
 
   // clockShiftMs moves the clock the scenario sees (see child/clock.js); fakeTimers runs it with
@@ -102,7 +107,16 @@ class Executor {
   // of one file instead of the file.
   run(entry, bindings, program, timeoutMs, { clockShiftMs = 0, fakeTimers = false, override = null } = {}) {
     return this.request(
-      { type: 'run', entry, bindings, program, clockShiftMs, fakeTimers, ...(override ? { override } : {}) },
+      {
+        type: 'run',
+        entry,
+        bindings,
+        program,
+        clockShiftMs,
+        fakeTimers,
+        preload: this.preloads.get(entry) || [],
+        ...(override ? { override } : {}),
+      },
       timeoutMs,
     );
   }

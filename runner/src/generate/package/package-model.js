@@ -132,6 +132,24 @@ class PackageModel {
     return order;
   }
 
+  // Files to load before `path` when it fails to load on its own, most likely first: the
+  // package's entry points that reach it, then the other files of its require cycle (those it
+  // reaches that reach it back), those that reach the most files first. A file in the middle of
+  // a cycle (chai's `utils/index.js`, immer's `utils/common.ts` under its `internal.ts` barrel)
+  // reads members of a module still half loaded when it is required first; its users never
+  // load it first.
+  cycleEntries(path) {
+    const reachesPath = (start) => start !== path && this.reach([start]).includes(path);
+    const entries = this.surface.entries
+      .filter((entry) => entry.role === 'require' || entry.role === 'import')
+      .map((entry) => entry.path)
+      .filter(reachesPath);
+    const cycle = this.reach([path]).filter(reachesPath);
+    const size = new Map(cycle.map((member) => [member, this.reach([member]).length]));
+    cycle.sort((a, b) => size.get(b) - size.get(a));
+    return [...new Set([...entries, ...cycle])];
+  }
+
   // Whether `path`, or a file of the package it reaches, requires a file system module: its tests
   // then run in a temporary folder of their own (writing/test-writer.js), where relative paths
   // the code writes land, never in the package's folder.

@@ -44,18 +44,27 @@ const fromData = (value) =>
     : value !== null && typeof value === 'object'
       ? objectOf(Object.entries(value).map(([key, item]) => [key, fromData(item)]))
       : fromValue(value);
-// A mock whose implementation returns `returns` (a candidate), or throws when `throws` is set.
-const mockOf = ({ returns = null, throws = null, identity = false } = {}) => ({
+// A mock whose implementation returns `returns` (a candidate), or throws when `throws` is set;
+// `identity` returns its first argument, `mutates` sets a property on it (an object) and returns
+// nothing: a recipe that changes the draft it is handed (`produce(base, (draft) => { … })`), a
+// visitor that marks what it visits.
+const mockOf = ({ returns = null, throws = null, identity = false, mutates = false } = {}) => ({
   kind: 'mock',
   returns,
   throws,
   identity,
+  mutates,
 });
+
+// The property a `mutates` mock sets on the object it is called with.
+const MUTATED_KEY = 'changed';
 
 function mockSource(candidate, indent) {
   if (candidate.throws)
     return `jest.fn(() => {\n${indent}  throw new Error(${quoteString(candidate.throws)});\n${indent}})`;
   if (candidate.identity) return 'jest.fn((value) => value)';
+  if (candidate.mutates)
+    return `jest.fn((value) => {\n${indent}  if (value !== null && typeof value === 'object') value.${MUTATED_KEY} = true;\n${indent}})`;
   if (candidate.returns) {
     const body = toSource(candidate.returns, indent);
     return candidate.returns.kind === 'object' ? `jest.fn(() => (${body}))` : `jest.fn(() => ${body})`;

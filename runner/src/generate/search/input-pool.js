@@ -90,6 +90,7 @@ function typedBoundaries(type) {
         mockOf(),
         mockOf({ returns: atom.boolean(true) }),
         mockOf({ identity: true }),
+        mockOf({ mutates: true }),
         mockOf({ throws: 'callback failed' }),
       ];
     case 'date':

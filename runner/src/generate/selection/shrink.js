@@ -58,7 +58,7 @@ function simplerCandidates(candidate, depth = 0) {
       return [...removals, ...simplified];
     }
     case 'mock':
-      return candidate.returns || candidate.throws || candidate.identity ? [mockOf()] : [];
+      return candidate.returns || candidate.throws || candidate.identity || candidate.mutates ? [mockOf()] : [];
     default:
       return [];
   }

@@ -113,6 +113,17 @@ function testFileFor(sourcePath, takenPaths, testExtension = '.test.js') {
   return { testPath, request };
 }
 
+// The request by which the test file at `testPath` reaches the package file `path` (both relative
+// to the job folder), extension kept: `../../internal.ts`.
+function requestFrom(testPath, path) {
+  const from = testPath.split('/').slice(0, -1);
+  const to = path.split('/');
+  let common = 0;
+  while (common < from.length && common < to.length - 1 && from[common] === to[common]) common++;
+  const up = from.length - common;
+  return `${up ? '../'.repeat(up) : './'}${to.slice(common).join('/')}`;
+}
+
 // One test case ready to print: { describe, name, lines, async, helpers }.
 function prepareTestCase(entry, bindingNames, classRefs) {
   // `result` is left for assertions to claim (see assertions.js).
@@ -193,17 +204,35 @@ function isolatedLoadLines(spec, used) {
     '// The module keeps state between calls: every test starts from a freshly loaded copy.',
     'beforeEach(() => {',
     '  jest.resetModules();',
+    ...preloadLines(spec).map((line) => `  ${line}`),
     `  ${load}`,
     '});',
+  ];
+}
+
+// The files of the module's require cycle that it loads after, as its package loads it
+// (`import '…';` in an ES module test file, whose imports run in their order).
+function preloadLines(spec, esm = false) {
+  const requests = spec.preloadRequests || [];
+  if (!requests.length) return [];
+  return [
+    `// ${spec.sourcePath} is part of a require cycle: it loads the way its package loads it, after its entry.`,
+    ...requests.map((request) => (esm ? `import ${quoteString(request)};` : `require(${quoteString(request)});`)),
   ];
 }
 
 function importLines(spec, body) {
   const used = usedBindings(spec, body);
   if (spec.isolated && used.length) return isolatedLoadLines(spec, used);
-  if (!spec.esm) return used.map((binding) => `const ${binding.name} = require(${quoteString(spec.request)});`);
+  if (!used.length) return [];
+  if (!spec.esm)
+    return [
+      ...preloadLines(spec),
+      ...used.map((binding) => `const ${binding.name} = require(${quoteString(spec.request)});`),
+    ];
+  const first = preloadLines(spec, true);
   const namespace = used.find((binding) => binding.from === 'module');
-  if (namespace) return [`import * as ${namespace.name} from ${quoteString(spec.request)};`];
+  if (namespace) return [...first, `import * as ${namespace.name} from ${quoteString(spec.request)};`];
   const defaultBinding = used.find((binding) => binding.from === 'default');
   const named = used
     .filter((binding) => binding.from === 'named')
@@ -211,7 +240,7 @@ function importLines(spec, body) {
   const parts = [];
   if (defaultBinding) parts.push(defaultBinding.name);
   if (named.length) parts.push(`{ ${named.join(', ')} }`);
-  return parts.length ? [`import ${parts.join(', ')} from ${quoteString(spec.request)};`] : [];
+  return parts.length ? [...first, `import ${parts.join(', ')} from ${quoteString(spec.request)};`] : [];
 }
 
 // spec: { sourcePath, request, esm, bindings, isolated, fakeTimers }. Returns the test file's text.
@@ -243,4 +272,4 @@ function writeTestFile(spec, cases) {
   return [header, ...helpers, body].join('\n\n') + '\n';
 }
 
-module.exports = { testFileFor, prepareTestCase, uniqueNames, writeTestFile };
+module.exports = { testFileFor, requestFrom, prepareTestCase, uniqueNames, writeTestFile };

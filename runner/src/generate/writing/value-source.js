@@ -65,6 +65,18 @@ function unstableSource(desc) {
   throw new Unassertable();
 }
 
+// A text as source: a string literal, or for a text naming the folder the scenario ran in (its
+// `folderParts`), the literals around `process.cwd()`: `process.cwd() + '/abc'`.
+function textSource(text, folderParts) {
+  if (!folderParts) return quoteString(text);
+  const pieces = [];
+  folderParts.forEach((part, index) => {
+    if (index) pieces.push('process.cwd()');
+    if (part) pieces.push(quoteString(part));
+  });
+  return pieces.join(' + ');
+}
+
 // An error inside a value: a literal error when Jest's equality says all (it compares messages),
 // else its name, message and primitive own properties (`code`). Not `expect.any(Error)`: errors
 // made by Node's own modules (fs, the URL parser) are not instances of the test's Error.
@@ -73,6 +85,7 @@ function errorSource(desc) {
     BUILTIN_ERRORS.has(desc.ctor) &&
     desc.message !== null &&
     !desc.messagePrefix &&
+    !desc.messageFolderParts &&
     !desc.props.length &&
     desc.name === desc.ctor
   ) {
@@ -82,7 +95,9 @@ function errorSource(desc) {
   if (desc.message !== null)
     entries.push([
       'message',
-      desc.messagePrefix ? `expect.stringContaining(${quoteString(desc.message)})` : quoteString(desc.message),
+      desc.messagePrefix
+        ? `expect.stringContaining(${textSource(desc.message, desc.messageFolderParts)})`
+        : textSource(desc.message, desc.messageFolderParts),
     ]);
   for (const [key, value] of desc.props) {
     if (isPrimitive(value) && key !== 'name' && key !== 'message') entries.push([key, valueSource(value)]);
@@ -105,7 +120,7 @@ function valueSource(desc, indent = '') {
     case 'bigint':
       return `${desc.v}n`;
     case 'string':
-      return desc.long ? 'expect.any(String)' : quoteString(desc.v);
+      return desc.long ? 'expect.any(String)' : textSource(desc.v, desc.folderParts);
     case 'symbol':
       return desc.key !== undefined ? `Symbol.for(${quoteString(desc.key)})` : 'expect.any(Symbol)';
     case 'function':
@@ -168,4 +183,4 @@ function isPrimitive(desc) {
   return ['undefined', 'null', 'boolean', 'number', 'bigint', 'string'].includes(desc.t) && !desc.long;
 }
 
-module.exports = { valueSource, isPrimitive, Unassertable, BUILTIN_ERRORS };
+module.exports = { valueSource, textSource, isPrimitive, Unassertable, BUILTIN_ERRORS };

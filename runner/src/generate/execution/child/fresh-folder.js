@@ -11,16 +11,26 @@ const os = require('node:os');
 const path = require('node:path');
 const { writeFixture } = require('../folder-fixture');
 
+// The folder of the scenario running now, as process.cwd() spells it (symbolic links resolved),
+// or null between scenarios.
+let current = null;
+
 // Enters a new folder holding the fixture; returns leave(), which goes back and removes it.
 function enterFreshFolder() {
   const previous = process.cwd();
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-scenario-'));
   writeFixture(folder);
   process.chdir(folder);
+  current = process.cwd();
   return function leave() {
+    current = null;
     process.chdir(previous);
     fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 });
   };
 }
 
-module.exports = { enterFreshFolder };
+function currentFreshFolder() {
+  return current;
+}
+
+module.exports = { enterFreshFolder, currentFreshFolder };

@@ -79,7 +79,7 @@ function runScenarioOnce(message) {
     let result;
     try {
       const moduleExports = runWithTimeLimit(
-        () => loader.loadFresh(message.entry, message.override || null),
+        () => loader.loadFresh(message.entry, message.override || null, message.preload || []),
         limits.loadMs,
       );
       // As the test file does: `jest.useFakeTimers()` after loading the module.
@@ -114,7 +114,10 @@ const handlers = {
   load(message) {
     disturbances = [];
     try {
-      const moduleExports = runWithTimeLimit(() => loader.loadFresh(message.entry), limits.loadMs);
+      const moduleExports = runWithTimeLimit(
+        () => loader.loadFresh(message.entry, null, message.preload || []),
+        limits.loadMs,
+      );
       return { ok: true, ...readExportsShape(moduleExports) };
     } catch (error) {
       return { ok: false, error: describeLoadError(error) };

@@ -101,7 +101,9 @@ class ModuleLoader {
 
   // Loads `entry` with a new, empty registry and returns its exports. `override` ({ path, code }:
   // a mutant of one submitted file, uninstrumented) replaces that file for this load only.
-  loadFresh(entry, override = null) {
+  // `preload`: files loaded first into the same registry (a file of a require cycle that loads
+  // only the way its package loads it, through the cycle's entry; see PackageModel.cycleEntries).
+  loadFresh(entry, override = null, preload = []) {
     const registry = new Map();
     const load = (file) => {
       if (registry.has(file)) return registry.get(file).exports;
@@ -136,6 +138,7 @@ class ModuleLoader {
       requireFrom.cache = Object.create(null);
       return requireFrom;
     };
+    for (const file of preload) load(file);
     return load(entry);
   }
 }

@@ -10,6 +10,23 @@ const MAX_SAMPLES = 60;
 const MAX_FLAGS = 4;
 const SKIPPED_STATICS = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
 const MAX_DATA_KEYS = 8;
+// Exports are followed this many property steps down: `styles.color.ansi256.rgb` is a function
+// at depth 3, reached through an object built by a factory (`assembleStyles()`).
+const MAX_DEPTH = 3;
+
+// The keys an object's members are read by: its enumerable ones first, then the non-enumerable
+// ones the code set with `Object.defineProperty` (groups like `styles.color`, kept out of
+// `Object.keys` on purpose, are API all the same). An instance of a class keeps to its
+// enumerable keys: its prototype's methods are read apart (instanceMethods).
+function ownKeys(object) {
+  const keys = Object.keys(object);
+  const proto = Object.getPrototypeOf(object);
+  if (proto !== Object.prototype && proto !== null) return keys;
+  const hidden = Object.getOwnPropertyNames(object).filter(
+    (name) => !Object.prototype.propertyIsEnumerable.call(object, name),
+  );
+  return [...keys, ...hidden];
+}
 
 // A plain object or array holding only data (no functions) at its top level.
 function isDataTable(value) {
@@ -18,6 +35,18 @@ function isDataTable(value) {
   if (proto !== Object.prototype && proto !== Array.prototype && proto !== null) return false;
   const values = Array.isArray(value) ? value : Object.values(value);
   return values.length > 0 && values.every((item) => typeof item !== 'function');
+}
+
+// A function's `length` or `name`, or `fallback` when reading it throws: chai guards its
+// methods' `length` with a getter that throws ("Invalid Chai property: equal.length"), and a
+// Proxy may refuse any read. One such member must not fail the whole module's load.
+function functionProperty(fn, key, fallback) {
+  try {
+    const value = fn[key];
+    return typeof value === typeof fallback ? value : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 function functionKind(fn) {
@@ -71,8 +100,8 @@ function accessorMembers(owner, skip) {
           kind: 'method',
           inherited,
           own: isModuleCode(fn),
-          length: fn.length,
-          fnName: fn.name,
+          length: functionProperty(fn, 'length', 0),
+          fnName: functionProperty(fn, 'name', ''),
           ...functionKind(fn),
         });
       }
@@ -88,6 +117,10 @@ class ShapeReader {
     // A function reachable twice (`module.exports.default = camelCase`) is described once; its
     // aliases are not separate targets.
     this.seenFunctions = new Set();
+    // Likewise a table reachable twice (`styles.red` and `styles.color.red`) is asserted once,
+    // where it is found first: the shallower path, as an object's tables are read before its
+    // members.
+    this.seenTables = new Set();
   }
 
   sample(value) {
@@ -100,9 +133,14 @@ class ShapeReader {
 
   read(value, depth = 0) {
     if (typeof value === 'function') {
-      if (this.seenFunctions.has(value) || depth > 2) return { kind: 'value' };
+      if (this.seenFunctions.has(value) || depth > MAX_DEPTH) return { kind: 'value' };
       this.seenFunctions.add(value);
-      const base = { length: value.length, fnName: value.name, own: isModuleCode(value), ...functionKind(value) };
+      const base = {
+        length: functionProperty(value, 'length', 0),
+        fnName: functionProperty(value, 'name', ''),
+        own: isModuleCode(value),
+        ...functionKind(value),
+      };
       if (isClass(value)) {
         return {
           kind: 'class',
@@ -119,27 +157,31 @@ class ShapeReader {
       typeof value === 'object' &&
       !Array.isArray(value) &&
       !(value instanceof RegExp) &&
-      depth < 2
+      depth < MAX_DEPTH
     ) {
+      const data = this.dataKeys(value);
       const members = {};
       // Boolean (or not yet set) data members: switches like `kleur.enabled` that tests may flip.
       const flags = {};
-      for (const key of Object.keys(value)) {
+      const enumerable = new Set(Object.keys(value));
+      for (const key of ownKeys(value)) {
         let member;
         try {
           member = value[key];
         } catch {
           continue;
         }
-        if ((typeof member === 'boolean' || member === undefined) && Object.keys(flags).length < MAX_FLAGS)
-          flags[key] = Boolean(member);
-        // Keys of exported data (status codes, unit names) are inputs; names of exports are not.
-        if (depth > 0) this.sample(key);
+        if (enumerable.has(key)) {
+          if ((typeof member === 'boolean' || member === undefined) && Object.keys(flags).length < MAX_FLAGS)
+            flags[key] = Boolean(member);
+          // Keys of exported data (status codes, unit names) are inputs; names of exports are not.
+          if (depth > 0) this.sample(key);
+        }
         const shape = this.read(member, depth + 1);
         if (shape.kind !== 'value') members[key] = shape;
       }
       Object.assign(members, this.instanceMethods(value, members));
-      return { kind: 'object', members, flags, data: this.dataKeys(value) };
+      return { kind: 'object', members, flags, data };
     }
     if (Array.isArray(value)) value.slice(0, 40).forEach((item) => this.sample(item));
     else this.sample(value);
@@ -190,14 +232,17 @@ class ShapeReader {
   dataKeys(owner) {
     const keys = [];
     for (const name of Object.keys(owner)) {
-      if (keys.length >= MAX_DATA_KEYS) break;
       let value;
       try {
         value = owner[name];
       } catch {
         continue;
       }
-      if (isDataTable(value)) keys.push(name);
+      if (!isDataTable(value) || this.seenTables.has(value)) continue;
+      // Every table here counts as seen, also those past the limit: found again deeper, they
+      // would only repeat this owner's.
+      this.seenTables.add(value);
+      if (keys.length < MAX_DATA_KEYS) keys.push(name);
     }
     return keys;
   }

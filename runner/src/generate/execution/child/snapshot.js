@@ -7,6 +7,7 @@
 const { EventEmitter } = require('node:events');
 const { isMockFunction } = require('./mock-function');
 const { functionSource } = require('../function-source');
+const { currentFreshFolder } = require('./fresh-folder');
 
 const EMITTER_FIELDS = new Set(['_events', '_eventsCount', '_maxListeners']);
 
@@ -91,6 +92,16 @@ function prototypeMethods(value) {
   return names;
 }
 
+// A text that names the scenario's folder (`path.resolve('abc')`, an fs error's message) holds
+// `folderParts`, the text around each mention, and the folder as `.` in `v`: the test names the
+// folder its test runs in, process.cwd(), never the one generation ran in.
+function textDescription(text) {
+  const folder = currentFreshFolder();
+  if (!folder || !text.includes(folder)) return { v: text };
+  const folderParts = text.split(folder);
+  return { v: folderParts.join('.'), folderParts };
+}
+
 function tagOf(value) {
   return Object.prototype.toString.call(value).slice(8, -1);
 }
@@ -115,7 +126,7 @@ class Describer {
       case 'string':
         return value.length > MAX_STRING
           ? { t: 'string', v: value.slice(0, 40), length: value.length, long: true }
-          : { t: 'string', v: value };
+          : { t: 'string', ...textDescription(value) };
       case 'symbol': {
         const key = Symbol.keyFor(value);
         return key === undefined ? { t: 'symbol' } : { t: 'symbol', key };
@@ -214,16 +225,17 @@ class Describer {
       .map((key) => [key, this.describe(error[key], depth + 1)]);
     const message = String(error.message);
     const cut = unportableAt(message);
-    if (cut >= 0)
-      return {
-        t: 'error',
-        ctor: constructorName(error),
-        name: String(error.name),
-        message: message.slice(0, cut).replace(/[\s'"`([{]+$/, ''),
-        messagePrefix: true,
-        props,
-      };
-    return { t: 'error', ctor: constructorName(error), name: String(error.name), message, props };
+    const text = cut >= 0 ? message.slice(0, cut).replace(/[\s'"`([{]+$/, '') : message;
+    const { v, folderParts } = textDescription(text);
+    return {
+      t: 'error',
+      ctor: constructorName(error),
+      name: String(error.name),
+      message: v,
+      ...(folderParts ? { messageFolderParts: folderParts } : {}),
+      ...(cut >= 0 ? { messagePrefix: true } : {}),
+      props,
+    };
   }
 }
 
