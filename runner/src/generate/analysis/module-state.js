@@ -16,6 +16,24 @@ function writtenName(target) {
   return node.type === 'Identifier' ? node.name : null;
 }
 
+// Whether the function at ancestors[index] runs where it is written, once, as the module loads:
+// `(function (Unit) { Unit.Cm = 'cm'; })(Unit || (Unit = {}))`, TypeScript's enums, and
+// `(function () { … }).call(this)`.
+function invokedInPlace(ancestors, index) {
+  const fn = ancestors[index];
+  const parent = ancestors[index - 1];
+  if (!parent) return false;
+  if (parent.type === 'CallExpression' && parent.callee === fn) return true;
+  const grandparent = ancestors[index - 2];
+  return (
+    parent.type === 'MemberExpression' &&
+    parent.object === fn &&
+    grandparent &&
+    grandparent.type === 'CallExpression' &&
+    grandparent.callee === parent
+  );
+}
+
 function keepsState(ast) {
   const topLevel = new Set();
   for (const statement of ast.body) {
@@ -29,7 +47,8 @@ function keepsState(ast) {
   let found = false;
   const visit = (target, ancestors) => {
     const name = writtenName(target);
-    if (name && topLevel.has(name) && ancestors.some((node) => FUNCTIONS.has(node.type))) found = true;
+    if (!name || !topLevel.has(name)) return;
+    if (ancestors.some((node, index) => FUNCTIONS.has(node.type) && !invokedInPlace(ancestors, index))) found = true;
   };
   walk.ancestor(ast, {
     AssignmentExpression: (node, ancestors) => visit(node.left, ancestors),
