@@ -393,3 +393,19 @@ exports.size = (n) => (n > 10 ? 'big' : 'small');
     clock.now = realNow;
   }
 });
+
+test('random text of a length the code spells is asserted by its length, other random text by its type', () => {
+  const { mergeRuns } = require('../../src/generate/search/stability');
+  const { valueSource } = require('../../src/generate/writing/value-source');
+  const run = (v) => ({ ok: true, disturbances: [], effects: [], keys: [], outcomes: [{ kind: 'return', value: { t: 'string', v } }] });
+  const merged = (a, b, spelled) =>
+    mergeRuns(run(a), run(b), { knownLength: (n) => spelled.includes(n) }).outcomes[0].value;
+  // nanoid(): 21 characters, and `size = 21` in the module.
+  const id = merged('V1StGXR8_Z5jdHi6B-myT', 'Uakgb_J5m9g-0JDMbcJqL', [128, 21, 63]);
+  assert.equal(valueSource(id), 'expect.stringMatching(/^[\\s\\S]{21}$/)');
+  const expected = { outcomes: [{ kind: 'return', value: id }], effects: [] };
+  assert.equal(matchesRun(expected, run('kd8J2mZ_x0P-aa71LqQ9w')), true);
+  assert.equal(matchesRun(expected, run('kd8J2mZ_x0P-aa71LqQ9wX')), false, 'a mutant that makes it 22 long is caught');
+  // Math.random().toString(36).slice(2): 10 or 11 characters, a length no literal of the code spells.
+  assert.equal(valueSource(merged('k3j2h1x9a8', 'p0q9r8s7t6', [2, 36])), 'expect.any(String)');
+});
