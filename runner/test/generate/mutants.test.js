@@ -409,3 +409,29 @@ test('random text of a length the code spells is asserted by its length, other r
   // Math.random().toString(36).slice(2): 10 or 11 characters, a length no literal of the code spells.
   assert.equal(valueSource(merged('k3j2h1x9a8', 'p0q9r8s7t6', [2, 36])), 'expect.any(String)');
 });
+
+test('a table too large to write whole reads the parts a sampled mutant changes, beside its sampled ones', () => {
+  // 120 types: the test reads its size and 3 of them; `ext === 'ext45'` emptied or flipped changes
+  // ext45 alone, which only a test reading ext45 tells.
+  const files = [
+    {
+      path: 'types.js',
+      content: `const db = {};
+for (let i = 0; i < 120; i++) db['ext' + i] = i % 7 === 3 ? 'text/plain' : 'application/x-' + i;
+exports.types = {};
+function populate(types) {
+  for (const ext of Object.keys(db)) {
+    types[ext] = db[ext];
+    if (ext === 'ext45') types[ext] = 'image/special';
+  }
+}
+populate(exports.types);
+`,
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/types.test.js').content;
+  assert.match(tests, /expect\(Object\.keys\(result\)\)\.toHaveLength\(120\);/, tests);
+  assert.match(tests, /expect\(result\.ext45\)\.toBe\('image\/special'\);/, tests);
+});

@@ -170,4 +170,4 @@ function matchesRun(expected, reply) {
   return outcomesMatch && effectsMatch(expected.effects || [], reply.effects || []);
 }
 
-module.exports = { mergeRuns, mergeDescriptions, matchesRun };
+module.exports = { mergeRuns, mergeDescriptions, matchesRun, matchesDescription };
