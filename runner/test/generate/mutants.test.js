@@ -303,7 +303,11 @@ test('a count a promise-returning call gives back is read once its promise resol
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/limiter.test.js').content;
-  assert.match(tests, /await expect\(fn\(\w+\)\)\.resolves\.toBe\('done'\);\n\s*expect\(fn\.activeCount\)\.toBe\(0\);/, tests);
+  assert.match(
+    tests,
+    /await expect\(fn\(\w+\)\)\.resolves\.toBe\('done'\);\n\s*expect\(fn\.activeCount\)\.toBe\(0\);/,
+    tests,
+  );
   assert.equal(result.summary.mutation.killed, result.summary.mutation.sampled, JSON.stringify(result.summary));
 });
 
