@@ -83,6 +83,8 @@ test("a package's own tests, tooling, minified copies and bundles are skipped wi
     'dist/p.umd.js': umd,
     'jest.config.js': 'module.exports = {};',
     '.mocharc.js': "module.exports = { ui: 'tdd' };",
+    // A build's task file (jake's, as gulp's and grunt's) runs inside its tool, with its globals.
+    'jakefile.js': "task('build', () => {});",
     'index.d.ts': 'export {};',
   });
   assert.deepEqual(reasons(model), {
@@ -94,6 +96,7 @@ test("a package's own tests, tooling, minified copies and bundles are skipped wi
     'dist/p.umd.js': 'bundle',
     'jest.config.js': 'tooling',
     '.mocharc.js': 'tooling',
+    'jakefile.js': 'tooling',
   });
   assert.deepEqual(model.targets, ['index.js', 'lib/a.js', 'lib/helper-fixture-free.js']);
   assert.deepEqual(model.runPaths.sort(), ['index.js', 'lib/a.js', 'lib/helper-fixture-free.js', 'package.json']);

@@ -18,7 +18,7 @@ const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-rol
 
 const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
-  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
+  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|jakefile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
 const ESM_EXTENSIONS = /\.m[jt]s$/i;
 const NODE_SHEBANG = /^#!.*\bnode\b/;
 // A module that exports nothing: run for its effects (a program's body reads the command line
