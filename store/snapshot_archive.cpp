@@ -75,6 +75,7 @@ base::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
   std::vector<events::SourceFile> files;
   std::vector<std::string> skipped;
   std::uint64_t total = 0;
+  std::size_t entries = 0;
   archive_entry* entry = nullptr;
   while (true) {
     const int status = archive_read_next_header(reader.get(), &entry);
@@ -82,6 +83,12 @@ base::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
     if (status < ARCHIVE_WARN) {
       return base::Error::invalid(std::string("the archive is corrupt: ") +
                                   archive_error_string(reader.get()));
+    }
+    // Folders and links count too: they cost a header each and nothing else bounds them.
+    if (++entries > limits.max_entries) {
+      return base::Error::too_large("the archive holds more than " +
+                                    std::to_string(limits.max_entries) +
+                                    " entries (files, folders and links)");
     }
     const char* name = archive_entry_pathname(entry);
     std::string path = name ? name : "";
@@ -104,10 +111,6 @@ base::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
     if (type != AE_IFREG) {
       return base::Error::invalid("the archive holds " + path +
                                   ", which is neither a file nor a folder");
-    }
-    if (files.size() >= limits.max_files) {
-      return base::Error::too_large("the archive holds more than " +
-                                    std::to_string(limits.max_files) + " files");
     }
     // Read in bounded chunks whatever the header claims: the expanded size is
     // what counts, and reading stops as soon as it passes a limit.
@@ -136,8 +139,8 @@ base::Result<SnapshotContents> read_snapshot_archive(std::string_view bytes,
 
 base::Result<SnapshotContents> select_snapshot_files(std::vector<events::SourceFile> files,
                                                      const SnapshotLimits& limits) {
-  if (files.size() > limits.max_files) {
-    return base::Error::too_large("more than " + std::to_string(limits.max_files) + " files");
+  if (files.size() > limits.max_entries) {
+    return base::Error::too_large("more than " + std::to_string(limits.max_entries) + " files");
   }
   std::uint64_t total = 0;
   for (const auto& file : files) total += file.content.size();

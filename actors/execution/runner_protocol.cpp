@@ -192,9 +192,12 @@ base::Result<GenerationOutput> read_generation(const std::optional<std::string>&
     }
   }
   const auto verdict = sandbox_verdict(exit);
+  // The uploaded code runs in the generator's children, each under limits the generator enforces
+  // and reports as a problem of its file: a limit that stops the generator itself is its own
+  // overrun (a phase past its deadline, a package larger than it planned for), never the package's.
   if (verdict && verdict->code.ends_with("_limit")) {
-    return base::Error::invalid("generation stopped at a limit of its sandbox: " + verdict->detail +
-                                "; the uploaded code may not terminate or may use too much");
+    return base::Error::internal("the generator overran a limit of its sandbox: " +
+                                 verdict->detail + "; no tests were generated");
   }
   // The generator never dies by a signal of its own: the uploaded code it
   // loaded signalled it (its parent, its process group or every process).

@@ -8,8 +8,10 @@
 //     "framework": "jest",        // the only framework; default "jest"
 //     "threshold": 80,            // coverage target in percent, 0-100; default 80
 //     "timeBudgetMs": 20000,      // whole job, Jest verification included; default 20000
-//     "wallLimitMs": 40000 }      // wall time the budget may stretch to on a busy machine;
+//     "wallLimitMs": 40000,       // wall time the budget may stretch to on a busy machine;
 //                                 // default 1.5 × timeBudgetMs (src/generate/budget-clock.js)
+//     "deadlineMs": 70000 }       // wall time by which the answer must be written, verification
+//                                 // included; both count from this process's start
 // Paths are relative, use "/", and may not climb out of the job folder.
 //
 // Result (exit code 0, also when some files have problems):
@@ -31,7 +33,9 @@
 // submitted JavaScript file, tested or not, as bin/run.js counts it; perFile coverage is null for a
 // file Jest could not instrument. `line`/`column` (1-based) come with syntax errors, `module` with
 // missing modules. The tests for `a/b.js` are at `a/__tests__/b.test.js`; jest.config.js comes
-// with them unless the job brought its own; files is empty when no test could be kept. See
+// with them unless the job brought its own (where the root package.json has a "jest" key, that
+// package.json comes instead, the key set to the configuration, and is not among `sources`);
+// files is empty when no test could be kept. See
 // README.md, "generate", for how to run the result.
 //
 // With --progress, progress lines come before the result, one per phase as it starts:
@@ -74,7 +78,10 @@ async function main() {
     process.exitCode = 1;
     return;
   }
-  const result = await generateTests(job, { log, ...(reportsProgress && { progress }) });
+  // The job's wall limit and deadline count from this process's start: the sandbox's wall limit
+  // counts from the job's first byte on stdin, sent while Node still starts, so never earlier.
+  const startedAt = Math.round(performance.timeOrigin);
+  const result = await generateTests(job, { log, startedAt, ...(reportsProgress && { progress }) });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

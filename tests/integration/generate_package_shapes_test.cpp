@@ -238,6 +238,55 @@ TEST_F(GeneratePackageShapesTest, ASixHundredFilePackageGetsTestsForWhatItsEntry
   run_passes(test);
 }
 
+// yup@1.3.3 keeps its own tests' Jest configuration in package.json ("jest": setup files and a
+// test folder its tarball leaves out); Jest refuses a jest.config.js beside it. The configuration
+// goes into that key, and the run writes the returned package.json in place of the submitted one.
+TEST_F(GeneratePackageShapesTest, APackageJsonWithItsOwnJestKeyCarriesTheGeneratedConfiguration) {
+  auto test = import_and_generate(
+      {{"package.json", R"({"name":"spans","version":"1.0.0","main":"index.js",)"
+                        R"("jest":{"roots":["test"],"setupFilesAfterEnv":["./test-setup.js"]}})"},
+       {"index.js", kRange}});
+  ASSERT_FALSE(test.empty());
+  const auto paths = generated_paths(test);
+  EXPECT_FALSE(paths.contains("jest.config.js")) << boost::json::serialize(test["files"]);
+  auto manifest = boost::json::parse(content_of(test, "package.json")).as_object();
+  EXPECT_EQ(manifest["name"], "spans");
+  EXPECT_EQ(manifest["main"], "index.js");
+  const auto& jest = manifest["jest"].as_object();
+  EXPECT_FALSE(jest.contains("roots"));
+  EXPECT_EQ(jest.at("testMatch").as_array().at(0), "**/__tests__/**/*.test.?([mc])[jt]s?(x)");
+  run_passes(test);
+}
+
+// Shaped like date-fns@2.30.0 (5,722 files, once refused with 413 "more than 5000 files"): a
+// folder per function with its CommonJS module, its type declarations and its package.json, and
+// an ES module copy under esm/. It imports, and generation answers with the cap's skips stated.
+TEST_F(GeneratePackageShapesTest, AFiveThousandFilePackageImportsAndGetsTestsUpToItsCap) {
+  Files files = {{"package.json", R"({"name":"dates","version":"1.0.0","main":"index.js"})"}};
+  std::string index = "module.exports = {\n";
+  for (int i = 0; i < 1300; ++i) {
+    const auto name = "step" + std::to_string(i);
+    const auto body =
+        "(n) => (n > " + std::to_string(i) + " ? 'after' : 'until " + std::to_string(i) + "')";
+    files.push_back({name + "/index.js", "module.exports = " + body + ";\n"});
+    files.push_back({name + "/index.d.ts", "export default function (n: number): string;\n"});
+    files.push_back({name + "/package.json", R"({"sideEffects":false,"typings":"./index.d.ts"})"});
+    files.push_back({"esm/" + name + "/index.js", "export default " + body + ";\n"});
+    if (i % 400 == 3) index += "  " + name + ": require('./" + name + "'),\n";
+  }
+  files.push_back({"index.js", index + "};\n"});
+  ASSERT_GT(files.size(), 5000u);
+  auto test = import_and_generate(files);
+  ASSERT_FALSE(test.empty());
+  const auto& targets = test["summary"].at("package").at("targets");
+  EXPECT_GE(targets.at("found").to_number<double>(), 1301);
+  EXPECT_EQ(targets.at("tested").to_number<double>(), targets.at("cap").to_number<double>());
+  EXPECT_EQ(reason_skipped(test, "step1299/index.js"), "over_cap");
+  EXPECT_EQ(reason_skipped(test, "step0/index.d.ts"), "type_declaration");
+  EXPECT_TRUE(generated_paths(test).contains("__tests__/index.test.js"));
+  run_passes(test);
+}
+
 // npm installs a package whose package.json says "dependencies": [].
 TEST_F(GeneratePackageShapesTest, LegacyDependencyShapesAreReadNotRefused) {
   auto test = import_and_generate(

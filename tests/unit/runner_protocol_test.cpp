@@ -71,8 +71,21 @@ TEST(ReadGeneration, AnAnswerOrAClearError) {
           203,
           R"x({"sandbox":{"status":"limit","code":"memory_limit","detail":"memory limit exceeded (2048 MB)"}})x"));
   ASSERT_FALSE(limit);
-  EXPECT_EQ(limit.error().code, base::ErrorCode::kInvalid);
   EXPECT_NE(limit.error().message.find("memory limit exceeded"), std::string::npos);
+  // The generator's own overrun: a valid package is never answered 4xx for it.
+  EXPECT_EQ(limit.error().code, base::ErrorCode::kInternal);
+  auto wall = read_generation(
+      std::nullopt,
+      exited(
+          202,
+          R"x({"sandbox":{"status":"limit","code":"wall_time_limit","detail":"wall time limit exceeded (97500 ms)"}})x"));
+  ASSERT_FALSE(wall);
+  EXPECT_EQ(wall.error().code, base::ErrorCode::kInternal);
+  // Uploaded code that signals the generator (its parent) is the request's doing.
+  auto signalled = read_generation(
+      std::nullopt, exited(143, R"({"sandbox":{"status":"signaled","signal":"SIGTERM"}})"));
+  ASSERT_FALSE(signalled);
+  EXPECT_EQ(signalled.error().code, base::ErrorCode::kInvalid);
 }
 
 TEST(GenerationJob, NamesTheInstalledDependenciesOnlyWhenThereAreAny) {

@@ -72,9 +72,25 @@ TEST(SnapshotArchive, ABombIsStoppedAtTheLimitWhileReading) {
 
   std::vector<TarEntry> many;
   for (int i = 0; i < 12; ++i) many.push_back({"f" + std::to_string(i) + ".js", "x"});
-  auto too_many = read_snapshot_archive(make_tar(many), {.max_files = 10}, LinkPolicy::kRefuse);
+  auto too_many = read_snapshot_archive(make_tar(many), {.max_entries = 10}, LinkPolicy::kRefuse);
   ASSERT_FALSE(too_many.ok());
   EXPECT_EQ(too_many.error().code, base::ErrorCode::kTooLarge);
+}
+
+TEST(SnapshotArchive, FoldersAndSkippedLinksCountAsEntries) {
+  // Two files, but eight entries: empty headers compress to almost nothing, so they are bounded
+  // too.
+  std::vector<TarEntry> entries{{"a.js", "1"}, {"b.js", "2"}};
+  for (int i = 0; i < 3; ++i) {
+    entries.push_back({"d" + std::to_string(i) + "/", "", TarEntry::kFolder});
+    entries.push_back({"l" + std::to_string(i), "", TarEntry::kSymlink, "a.js"});
+  }
+  auto read = read_snapshot_archive(make_tar(entries), {.max_entries = 7}, LinkPolicy::kSkip);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().code, base::ErrorCode::kTooLarge);
+  auto within = read_snapshot_archive(make_tar(entries), {.max_entries = 8}, LinkPolicy::kSkip);
+  ASSERT_TRUE(within.ok());
+  EXPECT_EQ(paths(*within), (std::vector<std::string>{"a.js", "b.js"}));
 }
 
 TEST(SnapshotArchive, OversizedFilesAreSkippedAndNamed) {

@@ -23,7 +23,8 @@ const SHARE = { maxVerify: 0.5, minSearch: 0.25, shrink: 0.1, mutation: 0.1 };
 // coverage), besides a fixed start and a share per test file. The first runs of each lane also
 // transform every source: about three runs' time (lodash: 60 s in the sandbox, load 8). The
 // budget may stretch on a busy machine only as far as it leaves this much before the job's
-// deadline: a suite found but not verified keeps nothing.
+// deadline: a suite found but not verified keeps nothing. Verification also caps a group's first
+// runs at twice this estimate (verify.js), so that a run that hangs leaves time to find out why.
 const VERIFY_RUN_MS = { base: 1000, perSourceKb: 12, perTestFile: 500, firstRuns: 3 };
 
 function verificationWallMs(testFileCount, groupSize, sourceBytes = 0) {

@@ -24,7 +24,7 @@ const { minimizeCorpus } = require('./selection/minimize');
 const { Shrinker } = require('./selection/shrink');
 const { Strengthener } = require('./selection/strengthen');
 const { testFileFor, requestFrom, prepareTestCase, uniqueNames } = require('./writing/test-writer');
-const { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
+const { jestConfigFile, packageJsonWithJestConfig, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
 const { verifySuites, startLaneRunners, GROUP_TEST_FILES } = require('./verification/verify');
 const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
@@ -348,9 +348,11 @@ function suiteSourceBytes(model) {
 
 // `progress({ phase, filesDone, filesTotal, testsKept })` is told when each phase starts: filesTotal
 // counts the job's JavaScript and TypeScript sources, filesDone those the generator is through
-// with (dropped with a problem, or tested once verification ended).
-async function generateTests(job, { log = () => {}, progress = () => {} } = {}) {
-  const wallStarted = Date.now();
+// with (dropped with a problem, or tested once verification ended). startedAt: the Date.now() time
+// the job's wall limit and deadline count from (bin/generate.js: its process's start, not later
+// than the sandbox's wall limit starts; Node's start and reading a large job took seconds of it).
+async function generateTests(job, { log = () => {}, progress = () => {}, startedAt = Date.now() } = {}) {
+  const wallStarted = startedAt;
   const model = new PackageModel(job.files);
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js), up to the
   // wall limit, and never so far that verification is left less than it needs before the job's
@@ -392,7 +394,14 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     workspace.writeExecFiles(suiteFiles);
     const { childFiles, coveragePaths, instrumented } = executionFiles(suiteFiles, analysed, workspace, problems, log);
     executor = new Executor(
-      { files: childFiles, coveragePaths, limits: LIMITS, nodePath: job.nodePath, elsewhere: workspace.elsewhere },
+      {
+        files: childFiles,
+        coveragePaths,
+        limits: LIMITS,
+        nodePath: job.nodePath,
+        elsewhere: workspace.elsewhere,
+        protectedFolders: workspace.protectedFolders(),
+      },
       { memoryMb: CHILD_MEMORY_MB },
     );
     const observed = new ObservedValues();
@@ -469,8 +478,9 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
 
     const suites = [...prepareSuites(loadedModules, chosen, model, problems, log), ...programs];
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
-    // A job that brings its own Jest configuration keeps it. Under "type": "module" Node reads a
-    // jest.config.js as an ES module: the configuration is then a .cjs file.
+    // A job that brings its own Jest configuration file keeps it. Under "type": "module" Node reads
+    // a jest.config.js as an ES module: the configuration is then a .cjs file. Where the package.json
+    // beside it has a "jest" key, the configuration replaces that key instead (jest-config.js).
     const configPath =
       model.testFormat(model.root === null || model.root === '' ? 'package.json' : `${model.root}/package.json`) ===
       'module'
@@ -479,16 +489,20 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     const ownConfig = job.files.some(
       (file) => [CONFIG_PATH, CJS_CONFIG_PATH].includes(file.path) && model.runPaths.includes(file.path),
     );
+    const transformNeeds = {
+      esm: instrumented.some((file) => file.analysis.esm),
+      typescript: instrumented.some((file) => isTypeScript(file.path)),
+    };
+    const rootManifest = model.runPaths.includes('package.json') ? byPath.get('package.json') : null;
     const config = ownConfig
       ? null
-      : {
-          ...jestConfigFile({
-            esm: instrumented.some((file) => file.analysis.esm),
-            typescript: instrumented.some((file) => isTypeScript(file.path)),
-          }),
+      : (rootManifest && packageJsonWithJestConfig(rootManifest, transformNeeds)) || {
+          ...jestConfigFile(transformNeeds),
           path: configPath,
         };
-    const sources = suiteFiles.map(({ path, content }) => ({ path, content }));
+    // A returned package.json stands for the submitted one in the suite's folder.
+    const runPaths = config ? model.runPaths.filter((path) => path !== config.path) : model.runPaths;
+    const sources = runPaths.map((path) => byPath.get(path)).map(({ path, content }) => ({ path, content }));
     report('verifying', filesTotal - searched);
     const verified = suites.length
       ? await verifySuites({
@@ -550,7 +564,7 @@ async function generateTests(job, { log = () => {}, progress = () => {} } = {}) 
     );
     log(`phases (ms of budget time): ${phases.join(', ')}`);
     // `sources`: the submitted files the suite runs with (skipped ones nothing needs are left out).
-    return { files, sources: model.runPaths, summary };
+    return { files, sources: runPaths, summary };
   } finally {
     if (executor) executor.close();
     prestarted.forEach((runner) => runner.stop());

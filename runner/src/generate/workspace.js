@@ -17,6 +17,13 @@ class Workspace {
       fs.mkdirSync(dir, { recursive: true });
   }
 
+  // What the code under test must never change (execution/child/folder-guard.js): the package's
+  // files, the verification runs' folders, the other environment's home. (Its temporary folder is
+  // the code's to use.)
+  protectedFolders() {
+    return [this.execDir, this.workDir, this.elsewhere.home];
+  }
+
   execPath(relativePath) {
     return path.join(this.execDir, ...relativePath.split('/'));
   }

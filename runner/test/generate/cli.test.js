@@ -629,3 +629,37 @@ test('a file in the middle of a require cycle loads the way its package loads it
   assert.equal(results.numRuntimeErrorTestSuites, 0);
   assert.equal(results.numPassedTests, result.summary.testsKept);
 });
+
+test('a package.json with its own "jest" key gets the configuration in that key, and a plain Jest run in the folder passes', () => {
+  // As published packages keep it for their own tests: a setup file and a test folder the tarball
+  // leaves out. Beside a jest.config.js, Jest would refuse to start ("Multiple configurations found").
+  const manifest = {
+    name: 'spans',
+    version: '1.0.0',
+    main: 'index.js',
+    jest: { roots: ['test'], setupFilesAfterEnv: ['./test-setup.js'] },
+    license: 'MIT',
+  };
+  const files = [
+    { path: 'package.json', content: `${JSON.stringify(manifest, null, 4)}\n` },
+    {
+      path: 'index.js',
+      content:
+        "exports.span = (from, to) => {\n  if (to < from) throw new RangeError('to < from');\n  return to - from;\n};\n",
+    },
+  ];
+  const result = generatedCleanly({ files, timeBudgetMs: 60000 });
+  const paths = result.files.map((file) => file.path);
+  assert.ok(!paths.includes('jest.config.js'), paths.join());
+  const returned = JSON.parse(result.files.find((file) => file.path === 'package.json').content);
+  assert.deepEqual(Object.keys(returned), Object.keys(manifest));
+  assert.deepEqual(returned.jest.testMatch, ['**/__tests__/**/*.test.?([mc])[jt]s?(x)']);
+  assert.equal(returned.license, 'MIT');
+  assert.match(result.files.find((file) => file.path === 'package.json').content, /^\{\n {4}"name"/);
+  // The returned package.json stands for the submitted one on the run path: not among the sources.
+  assert.ok(!result.sources.includes('package.json'), result.sources.join());
+  const { results } = runJest([...files, ...result.files]);
+  assert.equal(results.numFailedTests, 0);
+  assert.ok(results.numPassedTests >= 1);
+  assert.equal(results.numPassedTests, result.summary.testsKept);
+});

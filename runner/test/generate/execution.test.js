@@ -395,8 +395,9 @@ test('an error in a callback a file-system request calls counts against the scen
   const path = require('node:path');
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-io-'));
   const file = '/virtual/store.js';
+  // A relative path: the scenario's own folder is the one its code may change (folder-guard.js).
   const source = `const fs = require('fs');
-exports.save = (text, done) => { fs.writeFile(${JSON.stringify(path.join(folder, 'data'))}, text, (error) => done(error)); return 'saving'; };`;
+exports.save = (text, done) => { fs.writeFile('data', text, (error) => done(error)); return 'saving'; };`;
   const { code } = instrumentSource(file, source, { esm: false });
   const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
   try {
@@ -499,6 +500,64 @@ exports.look = () => ({
     assert.ok(PATH_SEEDS.includes('data.json') && PATH_SEEDS.includes('missing.txt'));
   } finally {
     executor.close();
+  }
+});
+
+test("code that changes what is around its scenario's folder is refused and disturbs the scenario: removing what '..' holds leaves the package's files", async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  // rimraf@3.0.2 called with '..' emptied the sandbox's /tmp, the generator's folders with it. The
+  // second run's folder is made in the other environment's temporary folder, a private one here,
+  // which also holds the (protected) package folder: '..' is that temporary folder.
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-guard-test-'));
+  const elsewhere = { home: path.join(root, 'home'), tmp: path.join(root, 'tmp') };
+  const packageFolder = path.join(elsewhere.tmp, 'package');
+  fs.mkdirSync(elsewhere.home);
+  fs.mkdirSync(packageFolder, { recursive: true });
+  fs.writeFileSync(path.join(packageFolder, 'index.js'), 'keep me');
+  const source = `const fs = require('fs');
+const path = require('path');
+exports.wipe = (folder) => {
+  for (const entry of fs.readdirSync(folder)) fs.rmSync(path.join(folder, entry), { recursive: true, force: true });
+  return 'wiped';
+};
+exports.wipeLater = (folder, done) => { fs.rm(path.join(folder, 'package'), { recursive: true }, (error) => done(error && error.code)); };
+exports.note = () => { fs.writeFileSync('note.txt', 'x'); fs.mkdirSync('sub'); return fs.readdirSync('.').sort(); };
+`;
+  const { code } = instrumentSource(FILE, source, { esm: false });
+  const executor = new Executor({
+    files: [{ path: FILE, code }],
+    coveragePaths: [FILE],
+    limits: LIMITS,
+    elsewhere,
+    protectedFolders: [packageFolder],
+  });
+  try {
+    const wiped = await run(executor, "await __vouch.step(0, () => lib.wipe('..'));", 60000);
+    assert.ok(fs.existsSync(path.join(packageFolder, 'index.js')), 'the package folder is left as it was');
+    assert.match(wiped.disturbances.join('\n'), /rm\('\.\.\/package'\) outside the scenario's folder/);
+    const later = await run(
+      executor,
+      [
+        'const done = jest.fn();',
+        "__vouch.track('done', done);",
+        "await __vouch.step(0, () => lib.wipeLater('..', done));",
+      ].join('\n'),
+      60000,
+    );
+    assert.ok(fs.existsSync(path.join(packageFolder, 'index.js')));
+    assert.match(later.disturbances.join('\n'), /outside the scenario's folder/);
+    // What the code writes in its own folder is its own.
+    const noted = await run(executor, 'await __vouch.step(0, () => lib.note());');
+    assert.deepEqual(noted.disturbances, []);
+    assert.deepEqual(
+      noted.outcomes[0].value.items.map((item) => item.v),
+      ['data.json', 'empty', 'file.txt', 'folder', 'note.txt', 'sub'],
+    );
+  } finally {
+    executor.close();
+    fs.rmSync(root, { recursive: true, force: true });
   }
 });
 

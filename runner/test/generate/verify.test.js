@@ -138,7 +138,7 @@ test("the odd rounds run as another user on another machine, with another Jest's
   }
 });
 
-test('a run may take all the wall time left until one has completed, then twice the longest', () => {
+test('a run may take all the wall time left but the time to stop until one has completed, then twice the longest', () => {
   const { runWallMs } = require('../../src/generate/verification/verify');
   const now = 1000000; // budget time and wall time alike here
   // The budget ended 5 s ago; 70 s are left before the hard deadline, 10 s of them to stop.
@@ -149,9 +149,69 @@ test('a run may take all the wall time left until one has completed, then twice 
   assert.equal(runWallMs(context, now, now), 50000);
   context.longestRunMs = 5000;
   assert.equal(runWallMs(context, now, now), 30000);
-  // Never past the hard deadline, and without one, what the budget has left.
-  assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: now + 20000, longestRunMs: 1 }, now, now), 20000);
+  // Before a run completed, twice what the group's first runs should take when that is known.
+  assert.equal(runWallMs({ deadline: now - 5000, hardDeadline: now + 70000, firstRunMs: 20000 }, now, now), 40000);
+  assert.equal(runWallMs({ deadline: now - 5000, hardDeadline: now + 70000, firstRunMs: 5000 }, now, now), 30000);
+  // Never into the last 10 s before the hard deadline (a run killed at its limit, and the answer,
+  // need them), and without one, what the budget has left.
+  assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: now + 20000, longestRunMs: 1 }, now, now), 10000);
   assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: Infinity }, now, now), 50000);
+});
+
+test('a suite whose runs hang ends its verification before the hard deadline, with the time to answer left', async () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  try {
+    // Two tests that block the event loop: round 1 is killed at its wall limit, and the search
+    // for the tests that break it must not take a run into the last seconds (nanoid@3.3.7: an
+    // endless loop of customAlphabet('') once another test had filled its pool).
+    const blocking = ['const end = Date.now() + 120000;', 'while (Date.now() < end);'];
+    const hardDeadline = Date.now() + 16000;
+    const { verified, log } = await verify(workDir, [testCase('hangs', blocking), testCase('hangs too', blocking)], {
+      hardDeadline,
+    });
+    assert.deepEqual(keptNames(verified), [], log);
+    assert.ok(Date.now() < hardDeadline, `${Date.now() - hardDeadline} ms past the hard deadline\n${log}`);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+});
+
+test('a run that never ends because one test left the module looping for the next is run again with a fresh module per test, and both are kept', async () => {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  try {
+    // Each test ends on a fresh module, as the search ran it; in one module, 'fills' makes 'spins' loop.
+    const source = {
+      path: 'm.js',
+      content: `let filled = false;
+exports.fill = () => { filled = true; return 'filled'; };
+exports.spin = () => { while (filled); throw new Error('empty'); };
+`,
+    };
+    const logs = [];
+    const verified = await verifySuites({
+      workDir,
+      sources: [source],
+      config: jestConfigFile({ esm: false }),
+      suites: [
+        {
+          testPath: '__tests__/m.test.js',
+          spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] },
+          cases: [
+            testCase('fills', ["expect(m.fill()).toBe('filled');"]),
+            testCase('spins', ["expect(() => m.spin()).toThrow('empty');"]),
+          ],
+        },
+      ],
+      deadline: Date.now(),
+      log: (line) => logs.push(line),
+    });
+    const log = logs.join('\n');
+    assert.deepEqual(keptNames(verified), ['fills', 'spins'], log);
+    assert.match(log, /round 1: the run did not end .*retrying with a fresh module per test/);
+    assert.equal(verified.suites[0].spec.isolated, true);
+  } finally {
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
 });
 
 test('a run stopped at a wall limit shorter than twice the longest run blames no test; one given that long does', () => {

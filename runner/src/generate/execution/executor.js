@@ -21,7 +21,8 @@ const START_MS = 10000;
 const AS_ROOT = typeof process.getuid === 'function' && process.getuid() === 0;
 
 class Executor {
-  // init: the message that primes a child ({ files, coveragePaths, limits }).
+  // init: the message that primes a child ({ files, coveragePaths, limits, nodePath, elsewhere,
+  // protectedFolders: what the code under test must never change, child/folder-guard.js }).
   constructor(init, { memoryMb = 512 } = {}) {
     this.init = init;
     this.memoryMb = memoryMb;

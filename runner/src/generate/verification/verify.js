@@ -20,16 +20,20 @@
 
 const path = require('node:path');
 const { clock } = require('../budget-clock');
+const { verificationWallMs } = require('../budget');
+const { TRANSFORM_PATTERN } = require('../../transform');
 const { runSuite, startRunner, testKey } = require('./run-suite');
 const { suiteText } = require('./suite-text');
 const { mergeCoverage } = require('./coverage');
 
 const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
-// A round is not started with less wall time than this left before the hard deadline.
+// A run is not started with less wall time than this for it.
 const MIN_ROUND_MS = 5000;
-// What a run stopped at its wall limit, and the answer after it, need on a busy machine (a run
-// allowed up to the hard deadline made the generator outlive its sandbox's wall limit).
+// What a run stopped at its wall limit (killed KILL_GRACE_MS after it, run-suite.js), and the
+// answer after it, need on a busy machine: no run is given the last RUN_STOP_MS before the hard
+// deadline. (A run allowed up to the hard deadline made the generator outlive its sandbox's wall
+// limit: nanoid's round 1 hung, and the search for the tests that broke it got the 8 s left.)
 const RUN_STOP_MS = 10000;
 // The most test files one verification run holds. A run of lodash's 80 test files took more than
 // a minute on a busy machine; but every run also pays for the coverage of every source of the
@@ -93,23 +97,36 @@ function startLaneRunners(workDir, elsewhere) {
   return [null, elsewhere].map((environment) => startRunner(laneDir(workDir, environment), environment));
 }
 
-// Wall time left before the hard deadline (a Date.now() time; Infinity: none).
-function hardLeft(context) {
-  return context.hardDeadline - Date.now();
+// The wall time a run started now may still take: what is left before the hard deadline (a
+// Date.now() time; Infinity: none) but RUN_STOP_MS.
+function hardLeft(context, wallNow = Date.now()) {
+  return context.hardDeadline - wallNow - RUN_STOP_MS;
 }
 
-// The wall time a run may take: what the budget has left, at least MIN_WALL_MS, within the hard
-// deadline. A package's suite may need more than MIN_WALL_MS a run on a busy machine, and a run
-// cut short keeps nothing: until a run has completed, it may take all the time left before the
-// hard deadline but RUN_STOP_MS; after that, twice the longest completed run (chai's took 42 s,
-// and the next one, allowed 30 s, was cut). budgetNow: the budget clock's time; wallNow:
-// Date.now()'s; context.longestRunMs: the longest completed run so far, if any.
+// The wall time a run may take: what the budget has left, at least MIN_WALL_MS, within what the
+// hard deadline leaves a run (hardLeft). A package's suite may need more than MIN_WALL_MS a run on
+// a busy machine, and a run cut short keeps nothing: until a run has completed, it may take twice
+// what budget.js expects a group's first runs to take (context.firstRunMs; without it, all the
+// time left); after that, twice the longest completed run (chai's took 42 s, and the next one,
+// allowed 30 s, was cut). A run that hangs then leaves time to find out why: nanoid's first run,
+// given all the 44 s left, left none. budgetNow: the budget clock's time; wallNow: Date.now()'s;
+// context.longestRunMs: the longest completed run so far, if any.
 function runWallMs(context, budgetNow, wallNow) {
-  const left = context.hardDeadline - wallNow;
+  const left = hardLeft(context, wallNow);
   const budgeted = Math.max(MIN_WALL_MS, context.deadline - budgetNow);
   if (!Number.isFinite(left)) return budgeted;
-  const wanted = context.longestRunMs ? 2 * context.longestRunMs : left - RUN_STOP_MS;
+  const wanted = context.longestRunMs ? 2 * context.longestRunMs : 2 * (context.firstRunMs ?? Infinity);
   return Math.min(Math.max(budgeted, wanted), left);
+}
+
+// The wall time budget.js expects the first runs of a group of `testFiles` test files to take, over
+// `sources`: the fixed start, every source instrumented, the test files.
+function firstRunMs(testFiles, sources) {
+  const code = new RegExp(TRANSFORM_PATTERN);
+  const bytes = sources
+    .filter((file) => code.test(file.path))
+    .reduce((sum, file) => sum + Buffer.byteLength(file.content), 0);
+  return verificationWallMs(testFiles, testFiles, bytes);
 }
 
 // Runs the suites on a lane (its environment: here, or another user's); returns run-suite's answer
@@ -165,7 +182,7 @@ function regroup(suites, pairs) {
 }
 
 // Whether another run may look for the tests that break a run. Without a hard deadline, while the
-// budget lasts; with one, also past the budget, while the wall time left before it holds a round
+// budget lasts; with one, also past the budget, while the wall time it leaves runs holds a round
 // for each group still to verify (about one run: its rounds 1 and 2 run side by side), so that
 // one group's search for a culprit (a callback throwing after the tests end) does not sink the
 // group, nor the groups after it.
@@ -206,8 +223,13 @@ async function breakingTests(suites, pairs, context, log) {
 // machine; the next round had 17 s): halves of it would be cut too, and each would cost later
 // groups their time. (A run before any completed one has at least MIN_WALL_MS, or the time left.)
 function blamesTests(result, context) {
-  if (!String(result.error).startsWith('wall_time_limit')) return true;
+  if (!hung(result)) return true;
   return !context.longestRunMs || result.wallMs >= 2 * context.longestRunMs;
+}
+
+// Whether a run was stopped at its wall limit (rather than ending early by itself).
+function hung(result) {
+  return String(result.error).startsWith('wall_time_limit');
 }
 
 // What a run of `suites` runs: its test files, each test, whether modules load afresh per test.
@@ -253,6 +275,15 @@ async function verifyGroup(suites, context, log) {
       if (lastPassing) return { ...lastPassing, rounds: round - 1, dropped: null, cut: true };
       dropped = 'verification reached the wall limit before a run of the suite passed';
       break;
+    }
+    // A run that never ended, of tests that each ended when the search ran them on a fresh
+    // module: a test left the module in a state that makes a later one loop (nanoid@3.3.7's
+    // customAlphabet('')() after nanoid() had filled its pool). One run with a fresh module per
+    // test costs less than halving the suite, a killed run at a time.
+    if (failedAsAWhole(result, live) && hung(result) && live.some((suite) => !suite.spec.isolated)) {
+      log(`round ${round}: the run did not end (${result.error.slice(0, 300)}); retrying with a fresh module per test`);
+      live = live.map((suite) => ({ ...suite, spec: { ...suite.spec, isolated: true } }));
+      continue;
     }
     if (failedAsAWhole(result, live)) {
       log(
@@ -390,6 +421,7 @@ async function verifySuites({
       }
       context.spares = index < groups.length - 1;
       context.groupsLeft = groups.length - index - 1;
+      context.firstRunMs = firstRunMs(group.length, sources);
       verified.push(await verifyGroup(group, context, (line) => log(label + line)));
     }
   } finally {

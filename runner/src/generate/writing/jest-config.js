@@ -25,17 +25,52 @@ function literal(value) {
   return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+// The configuration itself, as plain data (it is also written as package.json's "jest" value).
+function jestConfig({ esm, typescript = false }) {
+  return {
+    testEnvironment: 'node',
+    testMatch: TEST_MATCH,
+    transform: { [TRANSFORM_PATTERN]: ['babel-jest', transformOptions({ esm, typescript })] },
+  };
+}
+
 function jestConfigFile({ esm, typescript = false }) {
+  const config = jestConfig({ esm, typescript });
   const content = [
     '// Written by Vouch for the generated tests.',
     'module.exports = {',
-    "  testEnvironment: 'node',",
-    `  testMatch: ${literal(TEST_MATCH)},`,
-    `  transform: { ${literal(TRANSFORM_PATTERN)}: ['babel-jest', ${literal(transformOptions({ esm, typescript }))}] },`,
+    ...Object.entries(config).map(([key, value]) =>
+      key === 'transform'
+        ? `  transform: { ${Object.entries(value)
+            .map(([pattern, transformer]) => `${literal(pattern)}: ${literal(transformer)}`)
+            .join(', ')} },`
+        : `  ${key}: ${literal(value)},`,
+    ),
     '};',
     '',
   ].join('\n');
   return { path: CONFIG_PATH, content };
 }
 
-module.exports = { jestConfigFile, CONFIG_PATH, CJS_CONFIG_PATH, TEST_MATCH };
+// Jest refuses to start ("Multiple configurations found") when a folder holds a jest.config.* and
+// a package.json with a "jest" key, which many published packages keep for their own tests (whose
+// setup files and test folders the tarball usually leaves out). There the configuration goes into
+// that key instead: the package.json returned is the submitted one, its "jest" value replaced by
+// the generated tests' configuration, everything else as it was (key order, indentation, line
+// ends). Null when `packageJson` has no "jest" key or cannot be read.
+function packageJsonWithJestConfig(packageJson, { esm, typescript = false }) {
+  let data;
+  try {
+    data = JSON.parse(packageJson.content);
+  } catch {
+    return null;
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data) || !('jest' in data)) return null;
+  data.jest = jestConfig({ esm, typescript });
+  const indent = /^[{[]\r?\n([ \t]+)\S/.exec(packageJson.content);
+  const newline = packageJson.content.includes('\r\n') ? '\r\n' : '\n';
+  const text = JSON.stringify(data, null, indent ? indent[1] : 2).replace(/\n/g, newline);
+  return { path: packageJson.path, content: /\r?\n$/.test(packageJson.content) ? text + newline : text };
+}
+
+module.exports = { jestConfigFile, packageJsonWithJestConfig, CONFIG_PATH, CJS_CONFIG_PATH, TEST_MATCH };

@@ -10,22 +10,30 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { writeFixture } = require('../folder-fixture');
+const { allowChangesIn, unguarded } = require('./folder-guard');
 
 // The folder of the scenario running now, as process.cwd() spells it (symbolic links resolved),
 // or null between scenarios.
 let current = null;
 
-// Enters a new folder holding the fixture; returns leave(), which goes back and removes it.
+// Enters a new folder holding the fixture; returns leave(), which goes back and removes it. The
+// code under test may change files in that folder (folder-guard.js), as process.cwd() spells it,
+// which is what relative paths resolve against.
 function enterFreshFolder() {
   const previous = process.cwd();
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-scenario-'));
-  writeFixture(folder);
+  const folder = unguarded(() => {
+    const made = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-scenario-'));
+    writeFixture(made);
+    return made;
+  });
   process.chdir(folder);
   current = process.cwd();
+  allowChangesIn(current);
   return function leave() {
     current = null;
+    allowChangesIn(null);
     process.chdir(previous);
-    fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 });
+    unguarded(() => fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 }));
   };
 }
 

@@ -15,6 +15,7 @@ const { enterOtherEnvironment } = require('../other-environment');
 const { recordEvents } = require('../event-recorder');
 const { realTimers, pendingTimerFaults } = require('./fake-timers');
 const { enterFreshFolder } = require('./fresh-folder');
+const { installFolderGuard, protect } = require('./folder-guard');
 const { pendingIo } = require('./pending-io');
 
 let loader = null;
@@ -30,6 +31,7 @@ process.exit = (code) => {
   throw new ExitAttempt('process.exit was called');
 };
 process.on('uncaughtException', (error) => disturbances.push(`uncaught ${error && error.message}`));
+installFolderGuard((refused) => disturbances.push(refused));
 process.on('unhandledRejection', (error) => disturbances.push(`unhandled rejection ${error && error.message}`));
 // Scenario source calls `jest.fn(...)` and `recordEvents(...)`, exactly as the emitted test will.
 globalThis.jest = jestStandIn;
@@ -120,6 +122,8 @@ const handlers = {
     probe = new CoverageProbe(message.coveragePaths);
     limits = message.limits;
     elsewhere = message.elsewhere || null;
+    // The package's files and the generator's folders, and this process's own working folder.
+    protect([...(message.protectedFolders || []), process.cwd()]);
     return {};
   },
 
