@@ -230,9 +230,12 @@ function prepareSuite(module, corpus, model, takenPaths) {
   const extension = model.testFormat(module.path) === 'module' && !module.file.analysis.esm ? '.test.cjs' : '.test.js';
   const { testPath, request } = testFileFor(module.path, takenPaths, extension);
   takenPaths.add(testPath);
-  // A test that sets a switch of the module (`kleur.enabled = true`) would leave it set for the
+  // A test that sets a switch of the module (`kleur.enabled = true`), or calls a function that
+  // changes a variable of the module's (analysis/module-state.js), would leave it changed for the
   // next: each test then loads the module afresh, as each scenario ran.
-  const isolated = entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign'));
+  const isolated =
+    module.file.analysis.keepsState ||
+    entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign'));
   const spec = {
     sourcePath: module.path,
     request,

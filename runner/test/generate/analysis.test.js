@@ -372,3 +372,18 @@ test('what the methods read from a field the constructor stored a parameter in i
   assert.ok(headers.props.get('accept-charset').types.has('string'));
   assert.ok(!headers.props.has('hasOwnProperty'), 'a method called on a field is no property');
 });
+
+test('a module keeps state when a function writes a variable of its top level', () => {
+  const keeps = (source) => analyzeSource(source).keepsState;
+  assert.equal(keeps('let pool, offset;\nexports.fill = (n) => { pool = Buffer.alloc(n); offset = 0; };'), true);
+  assert.equal(keeps('let count = 0;\nexports.next = () => ++count;'), true);
+  assert.equal(keeps('const cache = {};\nexports.get = (k) => (cache[k] = cache[k] || k.length);'), true);
+  assert.equal(keeps('var names = [];\nmodule.exports = function add(x) { names.push(x); names.length++; };'), true);
+  // Writes at the top level, or to a function's own variables, leave nothing between calls.
+  assert.equal(keeps('let table = {};\ntable.a = 1;\nexports.get = (k) => table[k];'), false);
+  // A function called where it is written runs once, as the module loads (TypeScript's enums).
+  assert.equal(keeps('var Unit;\n(function (Unit) { Unit.Cm = "cm"; })(Unit || (Unit = {}));'), false);
+  assert.equal(keeps('var ready;\n(function () { ready = true; }).call(this);'), false);
+  assert.equal(keeps('exports.limit = (max) => { let active = 0; return () => active++; };'), false);
+  assert.equal(keeps('exports.sum = (xs) => { let total = 0; for (const x of xs) total += x; return total; };'), false);
+});

@@ -524,6 +524,7 @@ exports.wipe = (folder) => {
 };
 exports.wipeLater = (folder, done) => { fs.rm(path.join(folder, 'package'), { recursive: true }, (error) => done(error && error.code)); };
 exports.note = () => { fs.writeFileSync('note.txt', 'x'); fs.mkdirSync('sub'); return fs.readdirSync('.').sort(); };
+exports.closeOut = () => { try { fs.closeSync(1); } catch (error) { return error.code; } return 'closed'; };
 `;
   const { code } = instrumentSource(FILE, source, { esm: false });
   const executor = new Executor({
@@ -548,6 +549,9 @@ exports.note = () => { fs.writeFileSync('note.txt', 'x'); fs.mkdirSync('sub'); r
     );
     assert.ok(fs.existsSync(path.join(packageFolder, 'index.js')));
     assert.match(later.disturbances.join('\n'), /outside the scenario's folder/);
+    // Nor may it close a standard stream: a test doing so closes the pipe a run answers on.
+    const closed = await run(executor, 'await __vouch.step(0, () => lib.closeOut());');
+    assert.match(closed.disturbances.join('\n'), /close\(1\), a standard stream/);
     // What the code writes in its own folder is its own.
     const noted = await run(executor, 'await __vouch.step(0, () => lib.note());');
     assert.deepEqual(noted.disturbances, []);

@@ -303,14 +303,19 @@ test('a count a promise-returning call gives back is read once its promise resol
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/limiter.test.js').content;
-  assert.match(tests, /await expect\(fn\(\w+\)\)\.resolves\.toBe\('done'\);\n\s*expect\(fn\.activeCount\)\.toBe\(0\);/, tests);
+  assert.match(
+    tests,
+    /await expect\(fn\(\w+\)\)\.resolves\.toBe\('done'\);\n\s*expect\(fn\.activeCount\)\.toBe\(0\);/,
+    tests,
+  );
   assert.equal(result.summary.mutation.killed, result.summary.mutation.sampled, JSON.stringify(result.summary));
 });
 
 test('the mutant phase has the time the search left, not a fixed few seconds', () => {
   // The search covers this module at once. Each of the 150 `* 1` lines holds a mutant (`/ 1`)
-  // that no scenario kills and that costs the phase dozens of runs, about 9 s in all; only a
-  // call at exactly 10, found for the last mutant in the file, tells `>` from `>=`.
+  // that no scenario kills and that costs the phase dozens of runs, about 9 s of budget time in
+  // all; only a call at exactly 10, found for the last mutant in the file, tells `>` from `>=`.
+  // The wall limit lets the budget stretch as far as a busy machine needs.
   const lines = Array.from({ length: 150 }, () => '  value = value * 1;').join('\n');
   const files = [
     {
@@ -326,8 +331,114 @@ exports.size = function size(n) {
 `,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
+  const output = spawnSync(process.execPath, [GENERATE], {
+    input: JSON.stringify({ files, timeBudgetMs: 40000, wallLimitMs: 20 * 60 * 1000 }),
+  });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/same.test.js').content;
   assert.match(tests, /size\(10\)\)\.toBe\('small'\)/, tests);
+});
+
+test('the tests of a module that keeps state between calls each load it afresh, as each scenario ran', () => {
+  // One test of next() passes in any order; a module's state shared between tests can still make
+  // a later test loop forever (nanoid's pool offset), which no retry of failing tests recovers.
+  const files = [{ path: 'counter.js', content: 'let count = 0;\nexports.next = () => ++count;\n' }];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/counter.test.js').content;
+  assert.match(tests, /beforeEach\(\(\) => \{\n\s*jest\.resetModules\(\);\n\s*counter = require\('\.\.\/counter'\);/, tests);
+  assert.match(tests, /counter\.next\(\)\)\.toBe\(1\)/, tests);
+});
+
+test('the row sweep of a large table leaves half the mutant phase to the sampled mutants', async () => {
+  // A search that ran to its deadline leaves the phase about 2 s; a table of 300 names alone
+  // would take all of it, and no sampled mutant (`n > 10` -> `n >= 10`) would be checked. Runs
+  // here cost 200 ms of a clock the test moves.
+  const { Strengthener } = require('../../src/generate/selection/strengthen');
+  const { clock } = require('../../src/generate/budget-clock');
+  const names = Array.from({ length: 300 }, (_, i) => `n${i}: 'Name ${i}'`).join(', ');
+  const code = `const names = { ${names} };
+exports.get = (key) => names[key] || null;
+exports.size = (n) => (n > 10 ? 'big' : 'small');
+`;
+  const file = {
+    loaded: true,
+    absolute: '/package/names.js',
+    code,
+    analysis: { esm: false, literals: { constants: new Map() } },
+    fileCoverage: { statementMap: {} },
+  };
+  const target = { file: 'names.js' };
+  const returned = (v) => ({ kind: 'return', value: { t: 'string', v } });
+  let now = 1000;
+  const search = {
+    async runOnce(_target, scenario, _shift, override) {
+      now += 200;
+      const outcomes = scenario.steps.map((step) => returned(override ? 'mutated' : `Name of ${step.args[0].value}`));
+      return { ok: true, usable: true, disturbances: [], effects: outcomes.map(() => []), outcomes, keys: ['0:s1'] };
+    },
+    async confirm(_target, scenario, first) {
+      const reply = first || (await this.runOnce(_target, scenario));
+      return { target, scenario, ...reply, keys: new Set(reply.keys), rendered: { steps: [] } };
+    },
+    observingFor: () => null,
+  };
+  const lookup = {
+    target,
+    scenario: { targetId: 0, steps: [{ op: 'call', callee: 'get', args: [{ kind: 'atom', type: 'string', value: 'n0' }] }] },
+    outcomes: [returned('Name 0')],
+    effects: [[]],
+    keys: new Set(['0:s1']),
+    rendered: { steps: [] },
+  };
+  const realNow = clock.now;
+  clock.now = () => now;
+  try {
+    const { mutation } = await new Strengthener(search, [file]).run([lookup], [], now + 2000, { rowMs: 2500 });
+    assert.ok(mutation.total > 0, JSON.stringify(mutation));
+  } finally {
+    clock.now = realNow;
+  }
+});
+
+test('random text of a length the code spells is asserted by its length, other random text by its type', () => {
+  const { mergeRuns } = require('../../src/generate/search/stability');
+  const { valueSource } = require('../../src/generate/writing/value-source');
+  const run = (v) => ({ ok: true, disturbances: [], effects: [], keys: [], outcomes: [{ kind: 'return', value: { t: 'string', v } }] });
+  const merged = (a, b, spelled) =>
+    mergeRuns(run(a), run(b), { knownLength: (n) => spelled.includes(n) }).outcomes[0].value;
+  // nanoid(): 21 characters, and `size = 21` in the module.
+  const id = merged('V1StGXR8_Z5jdHi6B-myT', 'Uakgb_J5m9g-0JDMbcJqL', [128, 21, 63]);
+  assert.equal(valueSource(id), 'expect.stringMatching(/^[\\s\\S]{21}$/)');
+  const expected = { outcomes: [{ kind: 'return', value: id }], effects: [] };
+  assert.equal(matchesRun(expected, run('kd8J2mZ_x0P-aa71LqQ9w')), true);
+  assert.equal(matchesRun(expected, run('kd8J2mZ_x0P-aa71LqQ9wX')), false, 'a mutant that makes it 22 long is caught');
+  // Math.random().toString(36).slice(2): 10 or 11 characters, a length no literal of the code spells.
+  assert.equal(valueSource(merged('k3j2h1x9a8', 'p0q9r8s7t6', [2, 36])), 'expect.any(String)');
+});
+
+test('a table too large to write whole reads the parts a sampled mutant changes, beside its sampled ones', () => {
+  // 120 types: the test reads its size and 3 of them; `ext === 'ext45'` emptied or flipped changes
+  // ext45 alone, which only a test reading ext45 tells.
+  const files = [
+    {
+      path: 'types.js',
+      content: `const db = {};
+for (let i = 0; i < 120; i++) db['ext' + i] = i % 7 === 3 ? 'text/plain' : 'application/x-' + i;
+exports.types = {};
+function populate(types) {
+  for (const ext of Object.keys(db)) {
+    types[ext] = db[ext];
+    if (ext === 'ext45') types[ext] = 'image/special';
+  }
+}
+populate(exports.types);
+`,
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/types.test.js').content;
+  assert.match(tests, /expect\(Object\.keys\(result\)\)\.toHaveLength\(120\);/, tests);
+  assert.match(tests, /expect\(result\.ext45\)\.toBe\('image\/special'\);/, tests);
 });

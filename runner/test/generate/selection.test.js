@@ -36,6 +36,8 @@ test('plans two Jest runs for verification and leaves the rest to the search', (
   assert.equal(small.deadline, 20000);
   assert.ok(small.mutationDeadline > 16000 && small.mutationDeadline < small.deadline);
   assert.ok(small.searchDeadline < small.shrinkDeadline && small.shrinkDeadline < small.mutationDeadline);
+  // The mutant phase has a fifth of the budget even when the search runs to its deadline.
+  assert.ok(small.mutationDeadline - small.shrinkDeadline >= 4000, JSON.stringify(small));
   const large = planBudget(0, 20000, 40);
   assert.ok(large.mutationDeadline < small.mutationDeadline, 'more test files, more time for Jest');
   // A package's 14 test files: about 11 s of budget time a Jest run (marked@4.3.0), two runs.

@@ -141,9 +141,9 @@ test("the odd rounds run as another user on another machine, with another Jest's
 test('a run may take all the wall time left but the time to stop until one has completed, then twice the longest', () => {
   const { runWallMs } = require('../../src/generate/verification/verify');
   const now = 1000000; // budget time and wall time alike here
-  // The budget ended 5 s ago; 70 s are left before the hard deadline, 10 s of them to stop.
+  // The budget ended 5 s ago; 70 s are left before the hard deadline, 5 s of them to stop.
   const context = { deadline: now - 5000, hardDeadline: now + 70000 };
-  assert.equal(runWallMs(context, now, now), 60000);
+  assert.equal(runWallMs(context, now, now), 65000);
   // A run completed in 25 s: the next may take 50 s, and never less than 30 s.
   context.longestRunMs = 25000;
   assert.equal(runWallMs(context, now, now), 50000);
@@ -152,9 +152,9 @@ test('a run may take all the wall time left but the time to stop until one has c
   // Before a run completed, twice what the group's first runs should take when that is known.
   assert.equal(runWallMs({ deadline: now - 5000, hardDeadline: now + 70000, firstRunMs: 20000 }, now, now), 40000);
   assert.equal(runWallMs({ deadline: now - 5000, hardDeadline: now + 70000, firstRunMs: 5000 }, now, now), 30000);
-  // Never into the last 10 s before the hard deadline (a run killed at its limit, and the answer,
-  // need them), and without one, what the budget has left.
-  assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: now + 20000, longestRunMs: 1 }, now, now), 10000);
+  // Never into the last 5 s before the hard deadline (a run killed at its limit needs them to
+  // end), and without one, what the budget has left.
+  assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: now + 20000, longestRunMs: 1 }, now, now), 15000);
   assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: Infinity }, now, now), 50000);
 });
 

@@ -6,6 +6,7 @@ const { parseSource } = require('./parse');
 const { findExports } = require('./exports');
 const { mineLiterals } = require('./literals');
 const { templateSyntax } = require('./template-syntax');
+const { keepsState } = require('./module-state');
 const { requestsOf, isFileSystemRequest } = require('../package/imports');
 
 // Environment variables the code reads by name (`process.env.NO_DEPRECATION`,
@@ -33,6 +34,8 @@ function analyzeSource(source) {
     // Code that schedules timers is run, and tested, with Jest's fake timers.
     schedulesTimers: /\bset(Timeout|Interval|Immediate)\b/.test(source),
     environmentNames: environmentNames(source),
+    // State kept between calls (module-state.js): its tests load the module afresh each.
+    keepsState: keepsState(parsed.ast),
     paramContext: {
       declarations,
       constants: literals.constants,

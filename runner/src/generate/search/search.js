@@ -130,7 +130,7 @@ class Search {
     if (!firstReply.usable) return null;
     const second = await this.runOnce(target, scenario, SECOND_RUN_CLOCK_SHIFT_MS);
     if (!second.usable) return null;
-    const merged = mergeRuns(firstReply, second);
+    const merged = mergeRuns(firstReply, second, { knownLength: this.spelledNumbers(target, scenario) });
     if (!merged) return null;
     const ran = { targetId: scenario.targetId, steps: scenario.steps.slice(0, merged.outcomes.length) };
     const module = this.modules.get(target.file);
@@ -142,6 +142,22 @@ class Search {
       keys: new Set(merged.keys),
       happy: isHappyPath(merged.outcomes),
     };
+  }
+
+  // Whether the module's literals or the scenario's inputs spell a number (stability.js's
+  // knownLength: random text of that length is asserted by its length).
+  spelledNumbers(target, scenario) {
+    const slot = this.targets.find((other) => other.target === target);
+    const numbers = new Set(slot ? slot.factory.pool.minedFor('number').map((number) => number.value) : []);
+    const collect = (value) => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        if (value.kind === 'atom' && value.type === 'number') numbers.add(value.value);
+        else Object.values(value).forEach(collect);
+      }
+    };
+    collect(scenario.steps);
+    return (length) => numbers.has(length);
   }
 
   // What calls return are candidate inputs for other calls: primitives, and a few of the strings

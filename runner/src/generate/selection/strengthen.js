@@ -12,7 +12,8 @@ const { clock } = require('../budget-clock');
 const { atom } = require('../search/candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
 const { sampleRegex } = require('../analysis/regex-sampler');
-const { matchesRun } = require('../search/stability');
+const { matchesRun, matchesDescription } = require('../search/stability');
+const { readsSomeParts } = require('../writing/assertions');
 const { outcomeSignature } = require('../search/search');
 const { transformOptions, loadedOptions } = require('../../transform');
 
@@ -216,6 +217,33 @@ function keysOf(candidate) {
   return candidate.keys instanceof Set ? candidate.keys : new Set(candidate.reply.keys);
 }
 
+// A value too long to write whole is asserted by its size and a few parts (writing/assertions.js):
+// a mutant that changes another part (one extension's type among mime-types' 1180) is caught
+// only when the test reads that part too. The parts of `entry`'s returned values that `reply`
+// (a mutant's run) changed are noted on its outcomes (`partsRead`), at most
+// MAX_PARTS_NOTED_PER_MUTANT a mutant; the writer reads them beside the sampled ones.
+const MAX_PARTS_NOTED_PER_MUTANT = 2;
+function notePartsRead(entry, reply) {
+  if (!reply || !reply.ok || !Array.isArray(reply.outcomes)) return;
+  entry.outcomes = entry.outcomes.map((outcome, index) => {
+    const other = reply.outcomes[index];
+    const desc = outcome.value;
+    if (!other || other.kind !== outcome.kind || !desc || !other.value || !readsSomeParts(desc)) return outcome;
+    let changed = [];
+    if (desc.t === 'array' && other.value.t === 'array' && other.value.items.length === desc.items.length)
+      changed = desc.items.flatMap((item, i) => (matchesDescription(item, other.value.items[i]) ? [] : [i]));
+    else if (desc.t === 'object' && other.value.t === 'object') {
+      const others = new Map(other.value.entries);
+      changed = desc.entries.flatMap(([key, value]) =>
+        others.has(key) && !matchesDescription(value, others.get(key)) ? [key] : [],
+      );
+    }
+    if (!changed.length) return outcome;
+    const partsRead = [...new Set([...(outcome.partsRead || []), ...changed.slice(0, MAX_PARTS_NOTED_PER_MUTANT)])];
+    return { ...outcome, partsRead };
+  });
+}
+
 // A lookup the row sweep asks with many probes in one run: one call of an export, plain values.
 function isOneCall(scenario) {
   const [step] = scenario.steps;
@@ -284,6 +312,7 @@ class Strengthener {
       if (clock.now() >= this.deadline) return false;
       const reply = await this.search.runOnce(entry.target, entry.scenario, 0, override);
       if (!matchesRun(entry, reply)) {
+        notePartsRead(entry, reply);
         if (process.env.VOUCH_DEBUG_MUTANTS)
           this.log(
             `mutant line ${override.line} killed by ${entry.rendered.steps
@@ -328,7 +357,10 @@ class Strengthener {
       const mutated = await this.search.runOnce(variant.target, variant.scenario, 0, override);
       if (matchesRun(original, mutated)) continue;
       const entry = await this.search.confirm(variant.target, variant.scenario, original);
-      if (entry && !matchesRun(entry, mutated)) return entry;
+      if (entry && !matchesRun(entry, mutated)) {
+        notePartsRead(entry, mutated);
+        return entry;
+      }
     }
     return null;
   }
@@ -344,7 +376,10 @@ class Strengthener {
       const entry = candidate.reply
         ? await this.search.confirm(candidate.target, candidate.scenario, candidate.reply)
         : candidate;
-      if (entry && !matchesRun(entry, reply)) return { candidate, entry };
+      if (entry && !matchesRun(entry, reply)) {
+        notePartsRead(entry, reply);
+        return { candidate, entry };
+      }
     }
     return null;
   }
@@ -445,9 +480,10 @@ class Strengthener {
   }
 
   // chosen: the corpus entries of the suite; candidates: corpus entries not chosen and the
-  // search's alternates. The row sweep of every file comes first, for at most `rowMs`, then the
-  // sampled mutants, for at most `mutantMs`; all ends by `deadline`, checked before every run (a
-  // mutant may try dozens of scenarios, and code run with fake timers takes ~50 ms a run).
+  // search's alternates. The row sweep of every file comes first, for at most `rowMs` and half the
+  // time to `deadline`, then the sampled mutants, for at most `mutantMs`; all ends by `deadline`,
+  // checked before every run (a mutant may try dozens of scenarios, and code run with fake timers
+  // takes ~50 ms a run).
   // Returns { entries, mutation: { killed, total } }, entries in suite order.
   async run(chosen, candidates, deadline, { rowMs = Infinity, mutantMs = Infinity } = {}) {
     this.started = clock.now();
@@ -457,7 +493,9 @@ class Strengthener {
     const added = new Map();
     let killed = 0;
     let total = 0;
-    const rowDeadline = Math.min(deadline, this.started + rowMs);
+    // At most half the phase: a search that ran to its deadline leaves the phase about 2 s, which
+    // the row sweep took whole (path-to-regexp: 18 row tests, 0 sampled mutants checked).
+    const rowDeadline = Math.min(this.started + (deadline - this.started) / 2, this.started + rowMs);
     for (const [fileIndex, file] of this.files.entries()) {
       if (!file.loaded) continue;
       const rowTests = await this.rowSweep(suite, file, fileIndex, rowDeadline);

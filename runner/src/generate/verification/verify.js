@@ -30,11 +30,13 @@ const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
 // A run is not started with less wall time than this for it.
 const MIN_ROUND_MS = 5000;
-// What a run stopped at its wall limit (killed KILL_GRACE_MS after it, run-suite.js), and the
-// answer after it, need on a busy machine: no run is given the last RUN_STOP_MS before the hard
-// deadline. (A run allowed up to the hard deadline made the generator outlive its sandbox's wall
-// limit: nanoid's round 1 hung, and the search for the tests that broke it got the 8 s left.)
-const RUN_STOP_MS = 10000;
+// What a run stopped at its wall limit needs to end on a busy machine (it is killed KILL_GRACE_MS
+// after it, run-suite.js, then its folder is removed): no run is given the last RUN_STOP_MS before
+// the hard deadline, which itself leaves the answer its own margin. (A run allowed up to the hard
+// deadline made the generator outlive its sandbox's wall limit: nanoid's round 1 hung, and the
+// search for the tests that broke it got the 8 s left. 10 s here cost graceful-fs the rounds
+// after its search for the tests that close the runner's stdout.)
+const RUN_STOP_MS = 5000;
 // The most test files one verification run holds. A run of lodash's 80 test files took more than
 // a minute on a busy machine; but every run also pays for the coverage of every source of the
 // folder (9 s of lodash's run of one test file), so groups are not smaller than they must be.

@@ -31,7 +31,8 @@ function matcherFor(desc, indent) {
 }
 
 // Assertions for a value held by `subject` (an expression safe to repeat).
-function valueAssertions(subject, desc, classRefs, indent) {
+// wanted: keys (or indexes) of a large value's parts to read besides the sampled ones.
+function valueAssertions(subject, desc, classRefs, indent, wanted = []) {
   const lines = [];
   const classRef = desc.t === 'object' && desc.ctor && classRefs.get(desc.ctor);
   if (classRef) lines.push(`expect(${subject}).toBeInstanceOf(${classRef});`);
@@ -39,11 +40,14 @@ function valueAssertions(subject, desc, classRefs, indent) {
   const matcher = matcherFor(desc, indent);
   if (matcher) lines.push(`expect(${subject})${matcher};`);
   else if (desc.t === 'array')
-    lines.push(`expect(${subject}).toHaveLength(${desc.items.length});`, ...sampledParts(subject, desc, indent));
+    lines.push(
+      `expect(${subject}).toHaveLength(${desc.items.length});`,
+      ...sampledParts(subject, desc, indent, wanted),
+    );
   else if (desc.t === 'object')
     lines.push(
       `expect(Object.keys(${subject})).toHaveLength(${desc.entries.length});`,
-      ...sampledParts(subject, desc, indent),
+      ...sampledParts(subject, desc, indent, wanted),
     );
   else lines.push(`expect(${subject}).toBeDefined();`);
   return lines;
@@ -51,18 +55,20 @@ function valueAssertions(subject, desc, classRefs, indent) {
 
 // A table too large to read whole (a list of 249 countries) is asserted by its size and by its
 // first, middle and last items (or entries, by key) where those are short enough to read: a
-// mutant that empties the function building each item, or changes each key, then fails.
+// mutant that empties the function building each item, or changes each key, then fails. The
+// parts `wanted` (those a sampled mutant changed: strengthen.js) are read too, in their order.
 const SAMPLED_PARTS = 3;
-function sampledParts(subject, desc, indent) {
+const MAX_WANTED_PARTS = 12;
+function sampledParts(subject, desc, indent, wanted = []) {
   const parts =
     desc.t === 'array'
-      ? desc.items.map((item, index) => [`${subject}[${index}]`, item])
-      : desc.entries.map(([key, value]) => [memberAccess(subject, key), value]);
+      ? desc.items.map((item, index) => [`${subject}[${index}]`, item, index])
+      : desc.entries.map(([key, value]) => [memberAccess(subject, key), value, key]);
   const readable = parts.filter(([, part]) => part.t !== 'truncated' && part.t !== 'unstable');
   if (!readable.length) return [];
-  const picks = [...new Set([0, Math.floor(readable.length / 2), readable.length - 1])]
-    .slice(0, SAMPLED_PARTS)
-    .map((index) => readable[index]);
+  const sampled = [...new Set([0, Math.floor(readable.length / 2), readable.length - 1])].slice(0, SAMPLED_PARTS);
+  const wantedKeys = new Set(wanted.slice(0, MAX_WANTED_PARTS));
+  const picks = readable.filter((part, index) => sampled.includes(index) || wantedKeys.has(part[2]));
   return picks.flatMap(([expression, part]) => {
     const matcher = matcherFor(part, indent);
     return matcher && matcher.split('\n').length <= SAMPLED_PART_LINES ? [`expect(${expression})${matcher};`] : [];
@@ -143,7 +149,10 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
         (desc.t === 'object' && desc.ctor && classRefs.has(desc.ctor)) || matcherFor(desc, indent) === null;
       if (!needsSubject) return [`expect(${expression})${matcherFor(desc, indent)};`];
       const result = names.claim('result');
-      return [`const ${result} = ${expression};`, ...valueAssertions(result, desc, classRefs, indent)];
+      return [
+        `const ${result} = ${expression};`,
+        ...valueAssertions(result, desc, classRefs, indent, outcome.partsRead),
+      ];
     }
     case 'throw': {
       const body = outcome.iterated ? iterationSource(expression, outcome) : expression;
@@ -155,7 +164,10 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
       const matcher = matcherFor(outcome.value, indent);
       if (matcher) return [`await expect(${expression}).resolves${matcher};`];
       const result = names.claim('result');
-      return [`const ${result} = await ${expression};`, ...valueAssertions(result, outcome.value, classRefs, indent)];
+      return [
+        `const ${result} = await ${expression};`,
+        ...valueAssertions(result, outcome.value, classRefs, indent, outcome.partsRead),
+      ];
     }
     case 'reject': {
       const desc = outcome.value;
@@ -173,4 +185,10 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
   ];
 }
 
-module.exports = { stepAssertions };
+// Whether a test reads only some parts of a returned value (sampledParts): an array or object
+// too long to write whole.
+function readsSomeParts(desc) {
+  return (desc.t === 'array' || desc.t === 'object') && matcherFor(desc, TEST_INDENT) === null;
+}
+
+module.exports = { stepAssertions, readsSomeParts };

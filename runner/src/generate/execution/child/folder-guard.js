@@ -124,6 +124,24 @@ function guardPromise(name, original) {
   };
 }
 
+// Closing a standard stream (graceful-fs's close(1, cb)) passes unnoticed here, where they lead
+// to /dev/null, but a test doing it closes the pipe a run answers on, and the whole run fails:
+// that is refused and reported too.
+function guardClose(name, original, sync) {
+  return function guarded(...args) {
+    if (trusted || ![0, 1, 2].includes(args[0])) return original.apply(this, args);
+    onRefused(`${name}(${args[0]}), a standard stream`);
+    const error = Object.assign(new Error(`EBADF: bad file descriptor, ${name}`), {
+      errno: -9,
+      code: 'EBADF',
+      syscall: name,
+    });
+    if (sync || typeof args[args.length - 1] !== 'function') throw error;
+    process.nextTick(args[args.length - 1], error);
+    return undefined;
+  };
+}
+
 // Installs the guard on `fs` and `fs.promises` (once, before the code under test loads, so that
 // what copies fs's functions, graceful-fs, copies the guarded ones). report(description) is told of
 // each refused call.
@@ -134,6 +152,8 @@ function installFolderGuard(report) {
     if (typeof fs[`${name}Sync`] === 'function') fs[`${name}Sync`] = guardSync(name, fs[`${name}Sync`]);
     if (typeof fs.promises[name] === 'function') fs.promises[name] = guardPromise(name, fs.promises[name]);
   }
+  fs.close = guardClose('close', fs.close, false);
+  fs.closeSync = guardClose('close', fs.closeSync, true);
 }
 
 // The scenario's folder (an absolute path), or null between scenarios.
