@@ -147,7 +147,9 @@ class PackageModel {
       .map((entry) => entry.path)
       .filter(reachesPath);
     // The nearest files it reaches are enough, and keep this cheap in a package of thousands.
-    const cycle = this.reach([path]).slice(1, MAX_CYCLE_CANDIDATES + 1).filter(reachesPath);
+    const cycle = this.reach([path])
+      .slice(1, MAX_CYCLE_CANDIDATES + 1)
+      .filter(reachesPath);
     const size = new Map(cycle.map((member) => [member, this.reach([member]).length]));
     cycle.sort((a, b) => size.get(b) - size.get(a));
     return [...new Set([...entries, ...cycle])];
