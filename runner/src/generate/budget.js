@@ -50,4 +50,25 @@ function planBudget(started, budgetMs, testFileCount) {
   return { searchDeadline: shrinkDeadline - budgetMs * SHARE.shrink, shrinkDeadline, mutationDeadline, deadline };
 }
 
-module.exports = { planBudget, verificationWallMs };
+// vouchd grows a package's budget with its JavaScript and TypeScript sources
+// (actors/execution/generation_scale.cpp): one more budget per SCALE.sourcesPerBudget of them or
+// per SCALE.bytesPerBudget of them, whichever is more, up to SCALE.max times. It counts every
+// source it sends; of those, the package model may test far fewer (its own tests, type
+// declarations, ES module twins, other platforms' variants are skipped: uuid sends 53 sources and
+// 16 are tested). With the configured budget stated (`baseBudgetMs`), the job's budget is that
+// scaled by the sources tested (`sourceBytes`: the byte size of each target and program), never
+// more than `timeBudgetMs`, which sized the sandbox's limits.
+const SCALE = { sourcesPerBudget: 10, bytesPerBudget: 40 * 1024, max: 3 };
+
+function budgetScale(sourceBytes) {
+  const bytes = sourceBytes.reduce((sum, size) => sum + size, 0);
+  const scale = Math.max(sourceBytes.length / SCALE.sourcesPerBudget, bytes / SCALE.bytesPerBudget);
+  return Math.min(SCALE.max, Math.max(1, scale));
+}
+
+function testedBudgetMs(job, sourceBytes) {
+  if (job.baseBudgetMs == null) return job.timeBudgetMs;
+  return Math.min(job.timeBudgetMs, Math.round(job.baseBudgetMs * budgetScale(sourceBytes)));
+}
+
+module.exports = { planBudget, verificationWallMs, budgetScale, testedBudgetMs };

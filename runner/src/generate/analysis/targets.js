@@ -185,6 +185,7 @@ function buildTargets(file, analysis, bindings) {
         callee,
         binding: binding.name,
         params: lookup.params(node, shape.length),
+        identity: shape.identity || null,
         async: shape.async,
         generator: shape.generator,
         flags,

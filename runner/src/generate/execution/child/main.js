@@ -8,6 +8,7 @@ const { ModuleLoader } = require('./module-loader');
 const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
 const { runScenario } = require('./scenario-runner');
 const { readExportsShape } = require('./shape');
+const { graphRegexes } = require('./graph-regexes');
 const { CoverageProbe } = require('./coverage-probe');
 const { jestStandIn } = require('./mock-function');
 const { withClockShift } = require('./clock');
@@ -134,7 +135,8 @@ const handlers = {
         () => loader.loadFresh(message.entry, null, message.preload || []),
         limits.loadMs,
       );
-      return { ok: true, ...readExportsShape(moduleExports) };
+      const regexes = graphRegexes(loader.lastRegistry, (file) => loader.isInstalled(file));
+      return { ok: true, ...readExportsShape(moduleExports), regexes };
     } catch (error) {
       return { ok: false, error: describeLoadError(error) };
     }
