@@ -18,8 +18,10 @@ const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-rol
 
 const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
-  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
+  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|jakefile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
 const ESM_EXTENSIONS = /\.m[jt]s$/i;
+// Files reached from a file that fails to load, looked at for the rest of its require cycle.
+const MAX_CYCLE_CANDIDATES = 50;
 const NODE_SHEBANG = /^#!.*\bnode\b/;
 // A module that exports nothing: run for its effects (a program's body reads the command line
 // and exits), never a library.
@@ -144,7 +146,10 @@ class PackageModel {
       .filter((entry) => entry.role === 'require' || entry.role === 'import')
       .map((entry) => entry.path)
       .filter(reachesPath);
-    const cycle = this.reach([path]).filter(reachesPath);
+    // The nearest files it reaches are enough, and keep this cheap in a package of thousands.
+    const cycle = this.reach([path])
+      .slice(1, MAX_CYCLE_CANDIDATES + 1)
+      .filter(reachesPath);
     const size = new Map(cycle.map((member) => [member, this.reach([member]).length]));
     cycle.sort((a, b) => size.get(b) - size.get(a));
     return [...new Set([...entries, ...cycle])];
