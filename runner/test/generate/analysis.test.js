@@ -390,7 +390,10 @@ test('a parameter the code checks with instanceof Map or Set, or ArrayBuffer.isV
   const pool = new InputPool(analysis.literals, { ofType: () => [] }, new Rng(1));
   const seeds = pool.seeds(a.hint).map(toSource);
   for (const made of ['new Map([', 'new Set([', 'new Uint8Array(['])
-    assert.ok(seeds.some((seed) => seed.startsWith(made)), `${made} in ${seeds.join(' ')}`);
+    assert.ok(
+      seeds.some((seed) => seed.startsWith(made)),
+      `${made} in ${seeds.join(' ')}`,
+    );
 });
 
 test("options merged over defaults (Object.assign, spread) have the defaults' keys, also through a method of an instance the module makes once", () => {

@@ -723,10 +723,16 @@ test('a re-exported function is searched once, where it is defined: its identity
       { file: { counter: counterOf('/virtual/sub.js') }, targets: [target('sub', sub.shape)] },
     ];
     assert.equal(dropReexports(modules), 2);
-    assert.deepEqual(modules.map((module) => module.exportNames), [['index.twice'], ['add'], ['sub']]);
+    assert.deepEqual(
+      modules.map((module) => module.exportNames),
+      [['index.twice'], ['add'], ['sub']],
+    );
     // An index that only re-exports keeps its first target, so that a test still loads it.
     modules[0].targets = modules[0].targets.filter((t) => t.label !== 'index.twice');
-    modules[0].targets.unshift(target('index.add', index.shape.members.add), target('index.sub', index.shape.members.sub));
+    modules[0].targets.unshift(
+      target('index.add', index.shape.members.add),
+      target('index.sub', index.shape.members.sub),
+    );
     assert.equal(dropReexports(modules), 1);
     assert.deepEqual(modules[0].exportNames, ['index.add']);
   } finally {

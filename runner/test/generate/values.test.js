@@ -181,9 +181,18 @@ test("a string parameter's first seeds match the regexes the module's graph hold
   const pool = new InputPool(literals, { ofType: () => [] }, null, [version, range]);
   const text = new Hint();
   text.addType('string');
-  const first = pool.seeds(text).map((candidate) => candidate.value).slice(0, 8);
-  assert.ok(first.some((value) => new RegExp(version.pattern).test(value)), JSON.stringify(first));
-  assert.ok(first.some((value) => new RegExp(range.pattern).test(value)), JSON.stringify(first));
+  const first = pool
+    .seeds(text)
+    .map((candidate) => candidate.value)
+    .slice(0, 8);
+  assert.ok(
+    first.some((value) => new RegExp(version.pattern).test(value)),
+    JSON.stringify(first),
+  );
+  assert.ok(
+    first.some((value) => new RegExp(range.pattern).test(value)),
+    JSON.stringify(first),
+  );
   assert.ok(first.includes('major'), JSON.stringify(first));
 });
 

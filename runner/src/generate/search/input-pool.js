@@ -113,7 +113,10 @@ function typedBoundaries(type) {
     case 'set':
       return [atom.expression('set', "new Set(['a', 1])"), atom.expression('set', 'new Set()')];
     case 'typedarray':
-      return [atom.expression('typedarray', 'new Uint8Array([1, 2, 3])'), atom.expression('typedarray', 'new Uint8Array(0)')];
+      return [
+        atom.expression('typedarray', 'new Uint8Array([1, 2, 3])'),
+        atom.expression('typedarray', 'new Uint8Array(0)'),
+      ];
     case 'undefined':
       return [atom.undefined()];
     default:
@@ -158,7 +161,7 @@ function graphStrings(regexes) {
   const lists = regexes.map(({ pattern, flags }) => {
     const key = `/${pattern}/${flags}`;
     if (!graphSampleCache.has(key)) {
-      let matching = [];
+      let matching;
       try {
         matching = sampleRegex(pattern, flags).matching.filter((text) => text !== '');
       } catch {

@@ -36,10 +36,7 @@ function graphRegexes(registry, isInstalled) {
     }
   };
   const modules = [...registry];
-  const ordered = [
-    ...modules.filter(([file]) => !isInstalled(file)),
-    ...modules.filter(([file]) => isInstalled(file)),
-  ];
+  const ordered = [...modules.filter(([file]) => !isInstalled(file)), ...modules.filter(([file]) => isInstalled(file))];
   for (const [, module] of ordered) visit(module.exports, 0);
   return [...found.values()];
 }

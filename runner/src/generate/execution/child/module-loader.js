@@ -72,7 +72,7 @@ class ModuleLoader {
     for (let dir = path.dirname(fromFile); ; dir = path.dirname(dir)) {
       const manifest = this.files.get(path.join(dir, 'package.json'));
       if (manifest !== undefined && manifest.json !== undefined) {
-        let found = null;
+        let found;
         try {
           const data = JSON.parse(manifest.json);
           const esm = fromFile.endsWith('.mjs') || (data.type === 'module' && !fromFile.endsWith('.cjs'));
