@@ -6,15 +6,21 @@ namespace vouch::actors {
 namespace {
 
 constexpr double kSourcesPerBudget = 10;
+constexpr double kSourceBytesPerBudget = 40 * 1024;
 constexpr double kMaxGenerationScale = 3;
 // Time the generator's answer needs after verification has ended.
 constexpr std::chrono::milliseconds kAnswerMargin{5'000};
 
 double generation_scale(const std::vector<events::SourceFile>& files) {
-  const auto sources = std::count_if(files.begin(), files.end(), [](const auto& file) {
-    return events::is_javascript_path(file.path);
-  });
-  return std::clamp(static_cast<double>(sources) / kSourcesPerBudget, 1.0, kMaxGenerationScale);
+  double sources = 0;
+  double bytes = 0;
+  for (const auto& file : files) {
+    if (!events::is_javascript_path(file.path)) continue;
+    sources += 1;
+    bytes += static_cast<double>(file.content.size());
+  }
+  return std::clamp(std::max(sources / kSourcesPerBudget, bytes / kSourceBytesPerBudget), 1.0,
+                    kMaxGenerationScale);
 }
 
 }  // namespace
@@ -23,8 +29,9 @@ GenerationPlan generation_plan(const RunnerSettings& settings,
                                const std::vector<events::SourceFile>& files) {
   using std::chrono::milliseconds;
   const auto scale = generation_scale(files);
-  GenerationPlan plan{settings.generation_limits, milliseconds(0), milliseconds(0),
-                      milliseconds(0)};
+  GenerationPlan plan{scale,           settings.generation_limits,
+                      milliseconds(0), settings.generation_budget,
+                      milliseconds(0), milliseconds(0)};
   plan.budget = milliseconds(
       static_cast<std::int64_t>(static_cast<double>(settings.generation_budget.count()) * scale));
   const auto scaled_wall = milliseconds(

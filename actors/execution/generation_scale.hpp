@@ -13,16 +13,22 @@ namespace vouch::actors {
 //
 // A package takes longer than one module: the budget and the sandbox's CPU
 // and wall limits grow with its JavaScript and TypeScript sources (verification
-// runs Jest over a test file per source), one more budget per 10 of them beyond
-// the first 10, up to 3 times the configured ones. On a busy machine the budget
+// runs Jest over a test file per source), one more budget per 10 of them or per
+// 40 KiB of them (a big class is searched as long as several small modules),
+// whichever is more, beyond the first, up to 3 times the configured ones. The
+// generator is told the configured budget (`baseBudgetMs`) and scales it
+// again by the sources it tests, which the package model may make fewer (its own
+// tests, type declarations, ES module twins skipped). On a busy machine the budget
 // stretches (runner/src/generate/budget-clock.js) up to the scaled wall limit
 // less kStretchMargin; verification, which the budget does not bound, then has
 // kVerificationReserve more, and must answer by `deadline`.
 struct GenerationPlan {
-  SandboxLimits limits;                // of the generator's sandbox
-  std::chrono::milliseconds budget;    // the generator's own time budget
-  std::chrono::milliseconds stretch;   // the wall time the budget may stretch to
-  std::chrono::milliseconds deadline;  // the wall time by which it must answer
+  double scale = 1;                       // of the configured budget and limits, from 1 to 3
+  SandboxLimits limits;                   // of the generator's sandbox
+  std::chrono::milliseconds budget;       // the generator's own time budget, at most
+  std::chrono::milliseconds base_budget;  // the configured budget, which `budget` scales
+  std::chrono::milliseconds stretch;      // the wall time the budget may stretch to
+  std::chrono::milliseconds deadline;     // the wall time by which it must answer
 };
 
 inline constexpr std::chrono::milliseconds kStretchMargin{15'000};

@@ -120,6 +120,7 @@ std::string generation_job_line(const GenerationJob& job) {
                              {"framework", job.framework},
                              {"threshold", job.threshold},
                              {"timeBudgetMs", job.budget.count()}};
+  if (job.base_budget.count() > 0) object["baseBudgetMs"] = job.base_budget.count();
   if (job.node_path) object["nodePath"] = job.node_path->string();
   if (job.wall_limit.count() > 0) object["wallLimitMs"] = job.wall_limit.count();
   if (job.deadline.count() > 0) object["deadlineMs"] = job.deadline.count();

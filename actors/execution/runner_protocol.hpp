@@ -39,6 +39,9 @@ struct GenerationJob {
   std::chrono::milliseconds wall_limit{0};
   // The wall time by which it must have answered, verification included (0: not stated).
   std::chrono::milliseconds deadline{0};
+  // The configured budget, which `budget` scales with the sources sent (0: not stated); the
+  // generator scales it again by the sources it tests, never past `budget`.
+  std::chrono::milliseconds base_budget{0};
 };
 
 struct GenerationOutput {

@@ -120,7 +120,7 @@ void launch(GenerationSelf self) {
     return;
   }
   GenerationJob job{state.task.files, state.task.framework, state.task.threshold, plan.budget,
-                    std::nullopt,     plan.stretch,         plan.deadline};
+                    std::nullopt,     plan.stretch,         plan.deadline,        plan.base_budget};
   if (!state.node_path.empty()) job.node_path = state.node_path;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);

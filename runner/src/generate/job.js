@@ -39,6 +39,11 @@ function parseJob(text) {
     ...(nodePath ? { nodePath } : {}),
     threshold: numberInRange(job.threshold, 'threshold', 0, 100, DEFAULT_THRESHOLD),
     timeBudgetMs: numberInRange(job.timeBudgetMs, 'timeBudgetMs', 1, 10 * 60 * 1000, DEFAULT_TIME_BUDGET_MS),
+    // The configured budget that timeBudgetMs scales with the sources sent: the budget used is
+    // this scaled by the sources tested (budget.js, testedBudgetMs).
+    ...(job.baseBudgetMs != null
+      ? { baseBudgetMs: numberInRange(job.baseBudgetMs, 'baseBudgetMs', 1, 10 * 60 * 1000) }
+      : {}),
     // The wall time the job may take at most on a busy machine, where its budget stretches
     // (budget-clock.js); without it the budget stretches to 1.5 times its length at most.
     ...(job.wallLimitMs != null

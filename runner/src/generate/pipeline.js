@@ -30,7 +30,7 @@ const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
 const { Rng } = require('./search/rng');
-const { planBudget, verificationWallMs } = require('./budget');
+const { planBudget, verificationWallMs, testedBudgetMs } = require('./budget');
 const { clock } = require('./budget-clock');
 const { PackageModel } = require('./package/package-model');
 const { plainSource } = require('./execution/plain-source');
@@ -112,7 +112,9 @@ function executionFiles(files, analysed, workspace, problems, log) {
       const { code, fileCoverage } = instrumentSource(absolute, file.content, { esm: file.analysis.esm });
       childFiles.push({ path: absolute, code });
       coveragePaths.push(absolute);
-      instrumented.push({ ...file, absolute, fileCoverage });
+      // istanbul's name for the file's counters: what the functions it defines carry.
+      const counter = /\bfunction (cov_\w+)\(\)/.exec(code);
+      instrumented.push({ ...file, absolute, fileCoverage, counter: counter ? counter[1] : null });
     } catch (error) {
       problems.push(
         problem(file.path, 'syntax_error', `babel could not compile the file: ${error.message.split('\n')[0]}`),
@@ -186,7 +188,7 @@ async function loadModules(instrumented, executor, problems, observed, rng, log,
 
 function planModule(module, file, loaded, observed, rng) {
   const bindings = planBindings(file.path, file.analysis.esm, loaded.shape);
-  const pool = new InputPool(file.analysis.literals, observed, rng);
+  const pool = new InputPool(file.analysis.literals, observed, rng, loaded.regexes || []);
   loaded.samples.forEach((sample) => observed.addSample(sample));
   module.entry = file.absolute;
   module.fakeTimers = file.analysis.schedulesTimers;
@@ -203,6 +205,33 @@ function planModule(module, file, loaded, observed, rng) {
       .filter((target) => target.kind === 'class' && target.className)
       .map((target) => [target.className, target.callee]),
   );
+}
+
+// A function or class that a module only re-exports (an index, `module.exports = { compare }`)
+// is searched where it is defined, when that module is a target too: the search's time is not
+// split between copies of the same code (semver's index.js and preload.js re-export 40 functions
+// each of its other files). A module left with none keeps its first target, so that a test still
+// loads it. Returns how many targets were dropped.
+function dropReexports(modules) {
+  const definedBy = new Map(); // function identity -> the module defining it, a target there
+  for (const module of modules) {
+    for (const target of module.targets) {
+      if (target.identity && target.identity.split('#')[0] === module.file.counter)
+        definedBy.set(target.identity, module);
+    }
+  }
+  let dropped = 0;
+  for (const module of modules) {
+    const kept = module.targets.filter((target) => {
+      const owner = target.identity ? definedBy.get(target.identity) : undefined;
+      return owner === undefined || owner === module;
+    });
+    if (!kept.length && module.targets.length) kept.push(module.targets[0]);
+    dropped += module.targets.length - kept.length;
+    module.targets = kept;
+    module.exportNames = kept.map((target) => target.label);
+  }
+  return dropped;
 }
 
 // Step 4: test files from the kept scenarios, grouped by the file of their target.
@@ -357,15 +386,22 @@ function suiteSourceBytes(model) {
 async function generateTests(job, { log = () => {}, progress = () => {}, startedAt = Date.now() } = {}) {
   const wallStarted = startedAt;
   const model = new PackageModel(job.files);
+  // The budget for the sources tested, where vouchd scaled it by all the sources it sent.
+  const budgetMs = testedBudgetMs(
+    job,
+    [...model.targets, ...model.programs.map((program) => program.path)].map((path) =>
+      Buffer.byteLength(model.contents.get(path)),
+    ),
+  );
   // Budget time: on a busy machine it runs slower than the wall clock (budget-clock.js), up to the
   // wall limit, and never so far that verification is left less than it needs before the job's
   // deadline (a test file per target and program).
   const wallLimitMs = budgetWallMs(
-    job,
+    { ...job, timeBudgetMs: budgetMs },
     { testFiles: model.targets.length + model.programs.length, sourceBytes: suiteSourceBytes(model) },
     Date.now() - wallStarted,
   );
-  const started = clock.start(job.timeBudgetMs, wallLimitMs);
+  const started = clock.start(budgetMs, wallLimitMs);
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
   const phases = [];
   let phaseStart = started;
@@ -379,7 +415,7 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
   if (!model.code.length)
     problems.push(problem('files', 'no_tests', 'the files hold no JavaScript or TypeScript source to test'));
   log(
-    `package: ${model.targets.length} target(s) of ${model.candidateCount} (cap ${model.cap}), ${model.programs.length} program(s), ${model.skipped.length} skipped, ${model.runPaths.length} of ${job.files.length} files in the suite's folder`,
+    `package: ${model.targets.length} target(s) of ${model.candidateCount} (cap ${model.cap}), ${model.programs.length} program(s), ${model.skipped.length} skipped, ${model.runPaths.length} of ${job.files.length} files in the suite's folder; budget ${budgetMs} ms of ${job.timeBudgetMs}`,
   );
   const byPath = new Map(job.files.map((file) => [file.path, file]));
   const suiteFiles = model.runPaths.map((path) => byPath.get(path));
@@ -418,6 +454,8 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     report('searching', filesTotal - searched);
 
     const loadedModules = modules.filter((module) => module.entry);
+    const reexports = dropReexports(loadedModules);
+    if (reexports) log(`search: ${reexports} re-exported target(s) searched where they are defined`);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
     const targets = loadedModules.flatMap((module) =>
       module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })),
@@ -433,10 +471,12 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
       rng,
       log,
     });
+    // The search, shrinking and mutants share what loading left of the budget.
     const budget = planBudget(
       started,
-      job.timeBudgetMs,
+      budgetMs,
       loadedModules.filter((module) => module.targets.length).length + model.programs.length,
+      clock.now(),
     );
     // Programs first, for a bounded share of the search's time: each command line is two runs.
     const programs = programSuites(model, workspace, {
@@ -477,7 +517,7 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     executor.close();
     phase('mutants');
     if (searchRanOut && clock.cutMs() >= MIN_CUT_REPORTED_MS)
-      problems.push(busyMachineProblem(clock.cutMs(), job.timeBudgetMs, wallLimitMs));
+      problems.push(busyMachineProblem(clock.cutMs(), budgetMs, wallLimitMs));
 
     const suites = [...prepareSuites(loadedModules, chosen, model, problems, log), ...programs];
     const testsGenerated = suites.reduce((sum, suite) => sum + suite.cases.length, 0);
@@ -595,4 +635,4 @@ function untestedPrograms(programs, verified) {
     );
 }
 
-module.exports = { generateTests, budgetWallMs };
+module.exports = { generateTests, budgetWallMs, dropReexports };

@@ -373,6 +373,49 @@ test('what the methods read from a field the constructor stored a parameter in i
   assert.ok(!headers.props.has('hasOwnProperty'), 'a method called on a field is no property');
 });
 
+test('a parameter the code checks with instanceof Map or Set, or ArrayBuffer.isView, gets such objects to try', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Rng } = require('../../src/generate/search/rng');
+  const { toSource } = require('../../src/generate/search/candidate');
+  const source = `
+    module.exports = function equal(a, b) {
+      if (a instanceof Map && b instanceof Map) return a.size === b.size;
+      if (a instanceof Set && b instanceof Set) return a.size === b.size;
+      if (ArrayBuffer.isView(a)) return a.length === b.length;
+      return a === b;
+    };`;
+  const analysis = analyzeSource(source);
+  const [a] = hintsOf(source);
+  assert.deepEqual([...a.hint.types].sort(), ['map', 'set', 'typedarray']);
+  const pool = new InputPool(analysis.literals, { ofType: () => [] }, new Rng(1));
+  const seeds = pool.seeds(a.hint).map(toSource);
+  for (const made of ['new Map([', 'new Set([', 'new Uint8Array(['])
+    assert.ok(
+      seeds.some((seed) => seed.startsWith(made)),
+      `${made} in ${seeds.join(' ')}`,
+    );
+});
+
+test("options merged over defaults (Object.assign, spread) have the defaults' keys, also through a method of an instance the module makes once", () => {
+  const source = `
+    class Parser {
+      parse(args, options) {
+        const opts = Object.assign({ alias: undefined, boolean: undefined }, options);
+        const configuration = { 'camel-case-expansion': true, ...opts.configuration };
+        return [args.split(' '), opts.alias, configuration['camel-case-expansion']];
+      }
+    }
+    const parser = new Parser();
+    module.exports = function parse(args, opts) { return parser.parse(args, opts); };`;
+  const [args, opts] = hintsOf(source);
+  assert.ok(args.hint.types.has('string'));
+  assert.ok(opts.hint.types.has('object'));
+  assert.deepEqual([...opts.hint.props.keys()].sort(), ['alias', 'boolean', 'configuration']);
+  const camelCase = opts.hint.props.get('configuration').props.get('camel-case-expansion');
+  assert.ok(camelCase.types.has('boolean'));
+  assert.deepEqual(camelCase.values, [true]);
+});
+
 test('a module keeps state when a function writes a variable of its top level', () => {
   const keeps = (source) => analyzeSource(source).keepsState;
   assert.equal(keeps('let pool, offset;\nexports.fill = (n) => { pool = Buffer.alloc(n); offset = 0; };'), true);

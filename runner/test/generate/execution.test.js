@@ -362,6 +362,67 @@ test("finds a folder's index.mjs as the package model does, with the same suffix
   }
 });
 
+test("resolves a subpath import ('#styles') by the nearest package.json's imports and Node's conditions", async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const main = '/virtual/source/index.js';
+  const styles = '/virtual/source/vendor/styles.js';
+  const browser = '/virtual/source/vendor/browser.js';
+  const manifest = {
+    type: 'module',
+    imports: { '#styles': { browser: './source/vendor/browser.js', node: './source/vendor/styles.js' } },
+  };
+  const files = [
+    { path: '/virtual/package.json', json: JSON.stringify(manifest) },
+    { path: main, code: instrumentSource(main, "import s from '#styles'; export const name = s;", { esm: true }).code },
+    { path: styles, code: instrumentSource(styles, "export default 'node';", { esm: true }).code },
+    { path: browser, code: instrumentSource(browser, "export default 'browser';", { esm: true }).code },
+  ];
+  const executor = new Executor({ files, coveragePaths: [main, styles, browser], limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      main,
+      [{ name: 'lib', from: 'module' }],
+      program('await __vouch.step(0, () => lib.name);'),
+      5000,
+    );
+    assert.equal(reply.ok, true, reply.error);
+    assert.equal(reply.outcomes[0].value.v, 'node');
+  } finally {
+    executor.close();
+  }
+});
+
+test("loading a module reports the regexes its graph holds: a required module's exported table included", async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const main = '/virtual/parse.js';
+  const re = '/virtual/re.js';
+  const files = [
+    {
+      path: main,
+      code: instrumentSource(main, "const { re } = require('./re'); exports.parse = (v) => re.full.exec(v);", {
+        esm: false,
+      }).code,
+    },
+    {
+      path: re,
+      code: instrumentSource(re, "exports.re = { full: new RegExp('^' + '\\\\d+' + '$', 'i'), list: [/a|b/] };", {
+        esm: false,
+      }).code,
+    },
+  ];
+  const executor = new Executor({ files, coveragePaths: [main, re], limits: LIMITS });
+  try {
+    const loaded = await executor.load(main, 5000);
+    assert.equal(loaded.ok, true, JSON.stringify(loaded.error));
+    assert.deepEqual(loaded.regexes, [
+      { pattern: '^\\d+$', flags: 'i' },
+      { pattern: 'a|b', flags: '' },
+    ]);
+  } finally {
+    executor.close();
+  }
+});
+
 test("recording an emitter's events leaves its own enumerable properties as they were", () => {
   const { recordEvents } = require('../../src/generate/execution/event-recorder');
   const methods = {
@@ -624,5 +685,70 @@ test("a path in the scenario's folder is written as process.cwd() and the rest, 
       process.chdir(previous);
       fs.rmSync(elsewhere, { recursive: true, force: true });
     }
+  }, source);
+});
+
+test('a re-exported function is searched once, where it is defined: its identity is the same through the index', async () => {
+  const { instrumentSource } = require('../../src/generate/execution/instrument');
+  const { dropReexports } = require('../../src/generate/pipeline');
+  const sources = {
+    '/virtual/index.js': "module.exports = { add: require('./add'), sub: require('./sub'), twice: (n) => n * 2 };",
+    '/virtual/add.js': 'module.exports = (a, b) => a + b;',
+    '/virtual/sub.js': 'module.exports = function sub(a, b) { return a - b; };',
+  };
+  const files = Object.entries(sources).map(([path, source]) => ({
+    path,
+    code: instrumentSource(path, source, { esm: false }).code,
+  }));
+  const counterOf = (path) => /\bfunction (cov_\w+)\(\)/.exec(files.find((file) => file.path === path).code)[1];
+  const executor = new Executor({ files, coveragePaths: Object.keys(sources), limits: LIMITS });
+  try {
+    const index = await executor.load('/virtual/index.js', 5000);
+    const add = await executor.load('/virtual/add.js', 5000);
+    assert.equal(index.shape.members.add.identity, add.shape.identity);
+    assert.ok(add.shape.identity.startsWith(`${counterOf('/virtual/add.js')}#`));
+    assert.ok(index.shape.members.twice.identity.startsWith(`${counterOf('/virtual/index.js')}#`));
+    const sub = await executor.load('/virtual/sub.js', 5000);
+    const target = (label, shape) => ({ label, identity: shape.identity });
+    const modules = [
+      {
+        file: { counter: counterOf('/virtual/index.js') },
+        targets: [
+          target('index.add', index.shape.members.add),
+          target('index.sub', index.shape.members.sub),
+          target('index.twice', index.shape.members.twice),
+        ],
+      },
+      { file: { counter: counterOf('/virtual/add.js') }, targets: [target('add', add.shape)] },
+      { file: { counter: counterOf('/virtual/sub.js') }, targets: [target('sub', sub.shape)] },
+    ];
+    assert.equal(dropReexports(modules), 2);
+    assert.deepEqual(
+      modules.map((module) => module.exportNames),
+      [['index.twice'], ['add'], ['sub']],
+    );
+    // An index that only re-exports keeps its first target, so that a test still loads it.
+    modules[0].targets = modules[0].targets.filter((t) => t.label !== 'index.twice');
+    modules[0].targets.unshift(
+      target('index.add', index.shape.members.add),
+      target('index.sub', index.shape.members.sub),
+    );
+    assert.equal(dropReexports(modules), 1);
+    assert.deepEqual(modules[0].exportNames, ['index.add']);
+  } finally {
+    executor.close();
+  }
+});
+
+test('an environment variable a scenario sets is gone for the next scenario, as Jest restores it after its test', async () => {
+  const source = "exports.mode = () => process.env.VOUCH_EXECUTION_TEST_MODE || 'none';";
+  await withExecutor(async (executor) => {
+    const set = await run(
+      executor,
+      "process.env.VOUCH_EXECUTION_TEST_MODE = '*'; await __vouch.step(0, () => lib.mode());",
+    );
+    assert.deepEqual(set.outcomes, [{ kind: 'return', value: { t: 'string', v: '*' } }]);
+    const next = await run(executor, 'await __vouch.step(0, () => lib.mode());');
+    assert.deepEqual(next.outcomes, [{ kind: 'return', value: { t: 'string', v: 'none' } }]);
   }, source);
 });

@@ -346,7 +346,11 @@ test('the tests of a module that keeps state between calls each load it afresh, 
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/counter.test.js').content;
-  assert.match(tests, /beforeEach\(\(\) => \{\n\s*jest\.resetModules\(\);\n\s*counter = require\('\.\.\/counter'\);/, tests);
+  assert.match(
+    tests,
+    /beforeEach\(\(\) => \{\n\s*jest\.resetModules\(\);\n\s*counter = require\('\.\.\/counter'\);/,
+    tests,
+  );
   assert.match(tests, /counter\.next\(\)\)\.toBe\(1\)/, tests);
 });
 
@@ -385,7 +389,10 @@ exports.size = (n) => (n > 10 ? 'big' : 'small');
   };
   const lookup = {
     target,
-    scenario: { targetId: 0, steps: [{ op: 'call', callee: 'get', args: [{ kind: 'atom', type: 'string', value: 'n0' }] }] },
+    scenario: {
+      targetId: 0,
+      steps: [{ op: 'call', callee: 'get', args: [{ kind: 'atom', type: 'string', value: 'n0' }] }],
+    },
     outcomes: [returned('Name 0')],
     effects: [[]],
     keys: new Set(['0:s1']),
@@ -404,7 +411,13 @@ exports.size = (n) => (n > 10 ? 'big' : 'small');
 test('random text of a length the code spells is asserted by its length, other random text by its type', () => {
   const { mergeRuns } = require('../../src/generate/search/stability');
   const { valueSource } = require('../../src/generate/writing/value-source');
-  const run = (v) => ({ ok: true, disturbances: [], effects: [], keys: [], outcomes: [{ kind: 'return', value: { t: 'string', v } }] });
+  const run = (v) => ({
+    ok: true,
+    disturbances: [],
+    effects: [],
+    keys: [],
+    outcomes: [{ kind: 'return', value: { t: 'string', v } }],
+  });
   const merged = (a, b, spelled) =>
     mergeRuns(run(a), run(b), { knownLength: (n) => spelled.includes(n) }).outcomes[0].value;
   // nanoid(): 21 characters, and `size = 21` in the module.

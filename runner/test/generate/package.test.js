@@ -83,6 +83,8 @@ test("a package's own tests, tooling, minified copies and bundles are skipped wi
     'dist/p.umd.js': umd,
     'jest.config.js': 'module.exports = {};',
     '.mocharc.js': "module.exports = { ui: 'tdd' };",
+    // A build's task file (jake's, as gulp's and grunt's) runs inside its tool, with its globals.
+    'jakefile.js': "task('build', () => {});",
     'index.d.ts': 'export {};',
   });
   assert.deepEqual(reasons(model), {
@@ -94,6 +96,7 @@ test("a package's own tests, tooling, minified copies and bundles are skipped wi
     'dist/p.umd.js': 'bundle',
     'jest.config.js': 'tooling',
     '.mocharc.js': 'tooling',
+    'jakefile.js': 'tooling',
   });
   assert.deepEqual(model.targets, ['index.js', 'lib/a.js', 'lib/helper-fixture-free.js']);
   assert.deepEqual(model.runPaths.sort(), ['index.js', 'lib/a.js', 'lib/helper-fixture-free.js', 'package.json']);
@@ -179,6 +182,26 @@ test('bin entries are programs, never targets; files over the cap are skipped wi
   assert.deepEqual(reasons(model), { 'lib/two.js': 'over_cap' });
   assert.ok(!model.runPaths.includes('lib/two.js'));
   assert.deepEqual(model.summary().targets, { tested: 2, found: 3, cap: 2 });
+});
+
+test("a skipped file that only files over the cap require leaves the suite's folder: every run instruments its files", () => {
+  const model = new PackageModel(
+    files({
+      'package.json': { name: 'm', main: 'lib/index.js', module: 'es/index.js' },
+      'lib/index.js': 'exports.a = 1;',
+      'es/index.js': "export * from './a.js';",
+      'es/a.js': 'export const a = 1;',
+      'lib/zz-over.js': "module.exports = require('../es/a.js');",
+    }),
+    { cap: 1 },
+  );
+  assert.deepEqual(model.targets, ['lib/index.js']);
+  assert.deepEqual(reasons(model), {
+    'es/index.js': 'es_module_twin',
+    'es/a.js': 'es_module_twin',
+    'lib/zz-over.js': 'over_cap',
+  });
+  assert.deepEqual(model.runPaths.sort(), ['lib/index.js', 'package.json']);
 });
 
 test("a program's command lines come from its source; its test finds it relative to the test file and runs it in an empty folder", () => {
@@ -311,4 +334,18 @@ test('TypeScript sources shipped beside their compiled output are skipped; the c
   });
   assert.match(model.skipped.find((entry) => entry.path === 'lib/math/add.ts').message, /of dist\/math\/add\.js/);
   assert.ok(!model.runPaths.includes('lib/math/add.ts'));
+});
+
+test("a file's require cycle, to load it through: the entry points that reach it, then the cycle's files that reach the most", () => {
+  const model = packageP({
+    'index.js': "module.exports = require('./lib/core');",
+    'lib/core.js': "const utils = require('./utils'); require('./extra'); exports.x = utils.upper('x');",
+    'lib/extra.js': 'module.exports = 1;',
+    'lib/utils.js': "exports.upper = require('./upper');",
+    'lib/upper.js': "require('./core'); module.exports = (text) => text;",
+    'lib/alone.js': "require('./upper');",
+  });
+  // lib/core.js reaches 4 files, lib/utils.js 3; lib/extra.js and lib/alone.js are not in the cycle.
+  assert.deepEqual(model.cycleEntries('lib/upper.js'), ['index.js', 'lib/core.js', 'lib/utils.js']);
+  assert.deepEqual(model.cycleEntries('lib/alone.js'), []);
 });

@@ -47,6 +47,18 @@ test('plans two Jest runs for verification and leaves the rest to the search', (
   assert.ok(tiny.searchDeadline >= 0 && tiny.mutationDeadline >= 250);
 });
 
+test("the search's deadline is planned over what loading the modules left of the budget", () => {
+  // A package's 80 modules loaded in 12.6 s of a 60 s budget: counted from the start, the search
+  // ended at 12 s, before it began.
+  const loaded = planBudget(0, 60000, 80, 12600);
+  assert.equal(loaded.deadline, 60000);
+  assert.ok(loaded.searchDeadline - 12600 >= 9000, JSON.stringify(loaded));
+  assert.ok(loaded.searchDeadline < loaded.shrinkDeadline && loaded.shrinkDeadline < loaded.mutationDeadline);
+  assert.ok(loaded.mutationDeadline < loaded.deadline);
+  // A load that took no time plans as before.
+  assert.deepEqual(planBudget(0, 20000, 1, 0), planBudget(0, 20000, 1));
+});
+
 test("a busy machine's budget stretches only as far as it leaves verification the wall time its groups need", () => {
   const { budgetWallMs } = require('../../src/generate/pipeline');
   const { verificationWallMs } = require('../../src/generate/budget');
@@ -116,4 +128,40 @@ test('keeps a test where each member completes: push() is kept beside pop() on a
     minimizeCorpus(corpus).map((e) => e.name),
     ['pop throws', 'size', 'push then pop'],
   );
+});
+
+test("the budget scales with the sources tested, not with all those vouchd counted, and never past the job's", () => {
+  const { testedBudgetMs, budgetScale } = require('../../src/generate/budget');
+  const small = Array.from({ length: 16 }, () => 2000);
+  // vouchd counted 53 sources (3 budgets); 16 are tested.
+  assert.equal(testedBudgetMs({ timeBudgetMs: 60000, baseBudgetMs: 20000 }, small), 32000);
+  // One big class of 80 KiB is searched as long as two budgets.
+  assert.equal(budgetScale([80 * 1024]), 2);
+  assert.equal(testedBudgetMs({ timeBudgetMs: 60000, baseBudgetMs: 20000 }, [78 * 1024, 2 * 1024]), 40000);
+  assert.equal(testedBudgetMs({ timeBudgetMs: 30000, baseBudgetMs: 20000 }, [80 * 1024]), 30000);
+  assert.equal(testedBudgetMs({ timeBudgetMs: 20000, baseBudgetMs: 20000 }, []), 20000);
+  // Without the configured budget stated, the job's budget is used as it is.
+  assert.equal(testedBudgetMs({ timeBudgetMs: 60000 }, small), 60000);
+});
+
+test("a package's own tests do not grow its budget: the job's budget is scaled down to the one module tested", async () => {
+  const { generateTests } = require('../../src/generate/pipeline');
+  const files = [
+    { path: 'package.json', content: JSON.stringify({ name: 'sign', version: '1.0.0', main: 'index.js' }) },
+    { path: 'index.js', content: "exports.sign = (n) => (n > 0 ? 'positive' : 'not positive');\n" },
+    ...Array.from({ length: 29 }, (_, i) => ({
+      path: `test/case${i}.test.js`,
+      content: `const { sign } = require('..'); test('case ${i}', () => expect(sign(${i})).toBeTruthy());\n`,
+    })),
+  ];
+  const lines = [];
+  const result = await generateTests(
+    { files, timeBudgetMs: 30000, baseBudgetMs: 10000, wallLimitMs: 60000 },
+    { log: (line) => lines.push(line) },
+  );
+  assert.ok(
+    lines.some((line) => line.includes('budget 10000 ms of 30000')),
+    lines.join('\n'),
+  );
+  assert.ok(result.summary.testsKept > 0);
 });

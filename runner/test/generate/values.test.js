@@ -172,6 +172,30 @@ test('tries text with wide and astral characters for a string parameter (code th
   );
 });
 
+test("a string parameter's first seeds match the regexes the module's graph holds, each regex's first sample in turn", () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Hint } = require('../../src/generate/analysis/hint');
+  const literals = { strings: ['major', 'minor', 'patch'], regexStrings: [], numbers: [], bigints: [] };
+  const version = { pattern: '^v?(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-([a-z]+))?$', flags: '' };
+  const range = { pattern: '^(<|>)=?\\s*\\d+\\.\\d+$', flags: '' };
+  const pool = new InputPool(literals, { ofType: () => [] }, null, [version, range]);
+  const text = new Hint();
+  text.addType('string');
+  const first = pool
+    .seeds(text)
+    .map((candidate) => candidate.value)
+    .slice(0, 8);
+  assert.ok(
+    first.some((value) => new RegExp(version.pattern).test(value)),
+    JSON.stringify(first),
+  );
+  assert.ok(
+    first.some((value) => new RegExp(range.pattern).test(value)),
+    JSON.stringify(first),
+  );
+  assert.ok(first.includes('major'), JSON.stringify(first));
+});
+
 test('writes an error inside a value by name, message and code, which also matches errors from another realm', () => {
   const { expect: jestExpect } = require('expect');
   const coded = Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' });

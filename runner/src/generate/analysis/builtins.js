@@ -90,6 +90,7 @@ const GLOBAL_CALLS = {
   'Object.values': 'object',
   'Object.entries': 'object',
   'Buffer.isBuffer': 'buffer',
+  'ArrayBuffer.isView': 'typedarray',
 };
 const INSTANCE_TYPES = {
   Date: 'date',
@@ -98,6 +99,11 @@ const INSTANCE_TYPES = {
   Function: 'function',
   Object: 'object',
   Buffer: 'buffer',
+  Map: 'map',
+  Set: 'set',
+  Uint8Array: 'typedarray',
+  Int32Array: 'typedarray',
+  Float64Array: 'typedarray',
 };
 
 // Methods of `fs` (and of its promise and patched copies) whose first argument is a path; those

@@ -7,6 +7,9 @@
 const MAX_VALUES = 24;
 const MAX_PROPS = 24;
 const TYPEOF_RESULTS = new Set(['string', 'number', 'boolean', 'object', 'function', 'undefined', 'bigint', 'symbol']);
+// Kinds of object the code tells apart (`instanceof Map`, `ArrayBuffer.isView(x)`), each with
+// inputs of its own (search/input-pool.js).
+const INSTANCE_TYPE_NAMES = new Set(['array', 'date', 'regexp', 'buffer', 'map', 'set', 'typedarray']);
 
 class Hint {
   constructor() {
@@ -20,8 +23,7 @@ class Hint {
   }
 
   addType(type) {
-    if (TYPEOF_RESULTS.has(type) || type === 'array' || type === 'date' || type === 'regexp' || type === 'buffer')
-      this.types.add(type);
+    if (TYPEOF_RESULTS.has(type) || INSTANCE_TYPE_NAMES.has(type)) this.types.add(type);
   }
 
   addValue(value) {

@@ -27,6 +27,8 @@ const TYPE_WORDS = {
   bigint: 'bigint',
   symbol: 'symbol',
   buffer: 'buffer',
+  map: 'map',
+  set: 'set',
   int: 'number',
   integer: 'number',
   float: 'number',

@@ -78,6 +78,18 @@ class HintCollector {
       if (type) hint.addType(type);
     }
     for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
+    // `Object.assign({ alias: undefined, 'camel-case': true }, options)`: the defaults' keys are
+    // the options the code reads, their values values worth trying.
+    for (const { path, node } of this.scope.mergedDefaults) {
+      this.hintAt(path).hint.addType('object');
+      for (const property of node.properties) {
+        if (property.type !== 'Property' || property.computed) continue;
+        const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
+        if (typeof key !== 'string') continue;
+        this.hintAt([...path, key]);
+        this.recordDefault([...path, key], property.value);
+      }
+    }
     walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
     this.applyDoc();
     this.followStoredFields();
@@ -389,9 +401,15 @@ class HintCollector {
   // for what is passed to it. Not `this.tokenize(value)`: a subclass or an instance may replace
   // the method (diff's `arrayDiff.tokenize` takes arrays where the base's splits strings), and a
   // hint that narrows the value to a string then hides the arrays it also takes.
+  // So too for an instance the module makes once (`const parser = new YargsParser(); …
+  // parser.parse(args, opts)`).
   visitModuleMethodCall(object, method, args) {
-    if (object.type === 'NewExpression' && object.callee.type === 'Identifier') {
-      const owner = this.context.declarations.byName.get(object.callee.name);
+    const made =
+      object.type === 'Identifier' && !this.scope.pathOf(object)
+        ? this.context.declarations.byName.get(object.name)
+        : object;
+    if (made && made.type === 'NewExpression' && made.callee.type === 'Identifier') {
+      const owner = this.context.declarations.byName.get(made.callee.name);
       if (isClassNode(owner)) this.mergeCallee(methodOf(owner, method), args);
     }
   }

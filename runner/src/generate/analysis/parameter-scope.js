@@ -18,6 +18,9 @@ class ParameterScope {
     this.defaults = [];
     this.destructured = []; // { path, type }: `{ a }` says the value is an object with `a`
     this.codes = new Map(); // local name -> path of the string whose character code it holds
+    // { path, node }: an object literal of defaults a parameter is merged over
+    // (`Object.assign({ alias: undefined }, options)`): its keys are the parameter's properties.
+    this.mergedDefaults = [];
     fn.params.forEach((param, index) => this.bindPattern(param, [index]));
   }
 
@@ -69,8 +72,14 @@ class ParameterScope {
       case 'CallExpression': {
         const { callee } = node;
         const method = callee.type === 'MemberExpression' ? staticKeyName(callee.property, callee.computed) : null;
+        if (isObjectAssign(callee)) return this.mergedPathOf(node.arguments);
         return NORMALIZING_METHODS.has(method) && !node.arguments.length ? this.pathOf(callee.object) : null;
       }
+      // `{ ...defaults, ...options }`: what is read from it is read from the parameter.
+      case 'ObjectExpression':
+        return this.mergedPathOf(
+          node.properties.filter((property) => property.type === 'SpreadElement').map((spread) => spread.argument),
+        );
       case 'MemberExpression': {
         const base = this.pathOf(node.object);
         if (!base) return null;
@@ -80,6 +89,27 @@ class ParameterScope {
       default:
         return null;
     }
+  }
+
+  // Notes the object literals of defaults that `init`, an alias of the parameter path `path`,
+  // merges the parameter over.
+  noteMergedDefaults(init, path) {
+    let literals = [];
+    if (init.type === 'CallExpression' && isObjectAssign(init.callee))
+      literals = init.arguments.filter((argument) => argument.type === 'ObjectExpression');
+    else if (init.type === 'ObjectExpression') literals = [init];
+    for (const node of literals) {
+      if (!this.mergedDefaults.some((known) => known.node === node)) this.mergedDefaults.push({ path, node });
+    }
+  }
+
+  // The parameter path the last of `sources` reads (its properties win a merge), or null.
+  mergedPathOf(sources) {
+    for (let i = sources.length - 1; i >= 0; i--) {
+      const path = this.pathOf(sources[i]);
+      if (path) return path;
+    }
+    return null;
   }
 
   // The path of the string whose character code an expression is: `str.charCodeAt(i)`,
@@ -101,6 +131,7 @@ class ParameterScope {
       if (node.type === 'VariableDeclarator' && node.init) {
         const path = this.pathOf(node.init);
         if (path) this.bindPattern(node.id, path);
+        if (path) this.noteMergedDefaults(node.init, path);
         const code = this.codePathOf(node.init);
         if (code && node.id.type === 'Identifier') this.codes.set(node.id.name, code);
       } else if (node.type === 'AssignmentExpression' && node.operator === '=' && node.left.type === 'Identifier') {
@@ -111,6 +142,16 @@ class ParameterScope {
       }
     });
   }
+}
+
+// `Object.assign`.
+function isObjectAssign(callee) {
+  return (
+    callee.type === 'MemberExpression' &&
+    callee.object.type === 'Identifier' &&
+    callee.object.name === 'Object' &&
+    staticKeyName(callee.property, callee.computed) === 'assign'
+  );
 }
 
 module.exports = { ParameterScope };

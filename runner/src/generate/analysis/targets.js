@@ -154,7 +154,13 @@ function buildTargets(file, analysis, bindings) {
   };
   const add = (target) =>
     targets.length < MAX_TARGETS_PER_FILE &&
-    targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
+    targets.push({
+      file: file.path,
+      id: `${file.path}#${target.label}`,
+      methodParams,
+      environment: analysis.environmentNames || [],
+      ...target,
+    });
 
   // Data tables hanging off an export (`status.redirect = { 300: true, … }`): one read of each,
   // its whole value asserted (ScenarioFactory's `read` step).
@@ -179,6 +185,7 @@ function buildTargets(file, analysis, bindings) {
         callee,
         binding: binding.name,
         params: lookup.params(node, shape.length),
+        identity: shape.identity || null,
         async: shape.async,
         generator: shape.generator,
         flags,

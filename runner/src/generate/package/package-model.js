@@ -18,8 +18,10 @@ const { REASONS, pathReason, looksBundled, looksMinified } = require('./file-rol
 
 const DEFAULT_TARGET_CAP = 80;
 const TOOLING =
-  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
+  /^(jest|babel|rollup|webpack|vite|vitest|eslint|prettier|karma|tsup|esbuild|gulpfile|gruntfile|jakefile|commitlint|lint-staged|postcss|tailwind)(\.[\w-]+)*\.[cm]?[jt]s$|^\.[\w-]*rc(\.[\w-]+)*\.[cm]?js$/i;
 const ESM_EXTENSIONS = /\.m[jt]s$/i;
+// Files reached from a file that fails to load, looked at for the rest of its require cycle.
+const MAX_CYCLE_CANDIDATES = 50;
 const NODE_SHEBANG = /^#!.*\bnode\b/;
 // A module that exports nothing: run for its effects (a program's body reads the command line
 // and exits), never a library.
@@ -144,7 +146,10 @@ class PackageModel {
       .filter((entry) => entry.role === 'require' || entry.role === 'import')
       .map((entry) => entry.path)
       .filter(reachesPath);
-    const cycle = this.reach([path]).filter(reachesPath);
+    // The nearest files it reaches are enough, and keep this cheap in a package of thousands.
+    const cycle = this.reach([path])
+      .slice(1, MAX_CYCLE_CANDIDATES + 1)
+      .filter(reachesPath);
     const size = new Map(cycle.map((member) => [member, this.reach([member]).length]));
     cycle.sort((a, b) => size.get(b) - size.get(a));
     return [...new Set([...entries, ...cycle])];
@@ -241,9 +246,6 @@ class PackageModel {
         else if (missing.length) skip(path, 'development_file', needs);
       }
     }
-    // A file that stays needs what it requires: a skipped file it reaches stays in the folder.
-    const staying = this.code.filter((path) => !reasons.has(path));
-    const needed = new Set(this.reach([...staying, ...programPaths]));
     const order = [...requireReach, ...importReach, ...this.code.filter((path) => !nodeReach.has(path)).sort()];
     const candidates = order.filter((path) => !reasons.has(path) && !programPaths.has(path));
     this.targets = candidates.slice(0, this.cap);
@@ -258,15 +260,13 @@ class PackageModel {
       reason,
       message: REASONS[reason] + (detail ? ` (${detail})` : ''),
     }));
-    // What the suite's folder holds: every file but the skipped ones nothing that stays needs.
-    // Files over the cap are left out too, so that Jest's runs (coverage is collected over every
-    // file in the folder) stay inside a run's limits however large the package.
-    const neededByTargets = new Set(this.reach([...this.targets, ...programPaths]));
-    const left = new Set(
-      [...reasons.entries()]
-        .filter(([path, { reason }]) => (reason === 'over_cap' ? !neededByTargets.has(path) : !needed.has(path)))
-        .map(([path]) => path),
-    );
+    // What the suite's folder holds: every file but the skipped ones (over the cap included) that
+    // no target or program requires, directly or not. Only what is tested counts: every Jest run
+    // collects coverage over every file in the folder, so that a file kept because an untested
+    // file over the cap needs it cost each run its instrumentation (date-fns: its 313 ES module
+    // twins, required by files over the cap only, were in the folder of each verification run).
+    const needed = new Set(this.reach([...this.targets, ...programPaths]));
+    const left = new Set([...reasons.entries()].filter(([path]) => !needed.has(path)).map(([path]) => path));
     this.runPaths = [...this.paths].filter((path) => !left.has(path));
   }
 

@@ -59,6 +59,10 @@ const BOUNDARY_NUMBERS = [
   -0,
 ];
 const MAX_SEEDS_PER_PARAM = 40;
+// Strings sampled from the regexes of a module's graph (execution/child/graph-regexes.js).
+const MAX_GRAPH_STRINGS = 120;
+const MAX_SAMPLES_PER_GRAPH_REGEX = 4;
+
 const MAX_DEPTH = 2;
 
 function dedupe(candidates) {
@@ -104,6 +108,15 @@ function typedBoundaries(type) {
       return [atom.expression('buffer', "Buffer.from('abc')"), atom.expression('buffer', 'Buffer.alloc(0)')];
     case 'symbol':
       return [atom.expression('symbol', "Symbol('key')")];
+    case 'map':
+      return [atom.expression('map', "new Map([['a', 1], ['b', 2]])"), atom.expression('map', 'new Map()')];
+    case 'set':
+      return [atom.expression('set', "new Set(['a', 1])"), atom.expression('set', 'new Set()')];
+    case 'typedarray':
+      return [
+        atom.expression('typedarray', 'new Uint8Array([1, 2, 3])'),
+        atom.expression('typedarray', 'new Uint8Array(0)'),
+      ];
     case 'undefined':
       return [atom.undefined()];
     default:
@@ -141,12 +154,52 @@ const UNKNOWN_PROPERTY_VALUES = () => [
   objectOf([]),
 ];
 
+// Samples of many regexes, taken in turns: each regex's first (its most ordinary match), then
+// each one's second, so that every shape the graph checks for is among the first strings.
+const graphSampleCache = new Map();
+function graphStrings(regexes) {
+  const lists = regexes.map(({ pattern, flags }) => {
+    const key = `/${pattern}/${flags}`;
+    if (!graphSampleCache.has(key)) {
+      let matching;
+      try {
+        matching = sampleRegex(pattern, flags).matching.filter((text) => text !== '');
+      } catch {
+        matching = [];
+      }
+      graphSampleCache.set(key, matching.slice(0, MAX_SAMPLES_PER_GRAPH_REGEX));
+    }
+    return graphSampleCache.get(key);
+  });
+  const strings = [];
+  for (let round = 0; round < MAX_SAMPLES_PER_GRAPH_REGEX; round++) {
+    for (const list of lists) if (round < list.length) strings.push(list[round]);
+  }
+  return [...new Set(strings)].slice(0, MAX_GRAPH_STRINGS);
+}
+
+// The items of two lists in turns: a, b, a, b, ... then the rest of the longer.
+function alternate(first, second) {
+  const items = [];
+  for (let i = 0; i < Math.max(first.length, second.length); i++) {
+    if (i < first.length) items.push(first[i]);
+    if (i < second.length) items.push(second[i]);
+  }
+  return items;
+}
+
 class InputPool {
-  // literals: what was mined from this module's source; observed: values seen at run time (shared).
-  constructor(literals, observed, rng) {
+  // literals: what was mined from this module's source; observed: values seen at run time (shared);
+  // graphRegexes: [{ pattern, flags }] the modules it loads hold (its own exports' first).
+  constructor(literals, observed, rng, graphRegexes = []) {
     this.rng = rng;
     this.strings = literals.strings.map(atom.string);
-    this.regexStrings = literals.regexStrings.map(atom.string);
+    const literalSamples = new Set(literals.regexStrings);
+    this.regexStrings = [
+      ...literals.regexStrings,
+      ...graphStrings(graphRegexes).filter((text) => !literalSamples.has(text)),
+    ].map(atom.string);
+    this.ownStrings = alternate(this.strings, this.regexStrings);
     this.numbers = literals.numbers.map(atom.number);
     this.bigints = literals.bigints.map(atom.bigint);
     // Template texts in the module's own syntax, and the data they name (analysis/template-syntax.js).
@@ -160,7 +213,9 @@ class InputPool {
     const observed = this.observed.ofType(type);
     switch (type) {
       case 'string':
-        return [...this.strings, ...observed, ...this.regexStrings];
+        // The module's own literals and the strings its regexes (and its graph's) match, in
+        // turns, before what other modules returned.
+        return [...this.ownStrings, ...observed];
       case 'number':
         return [...this.numbers, ...observed];
       case 'bigint':

@@ -8,6 +8,7 @@ const { ModuleLoader } = require('./module-loader');
 const { runWithTimeLimit, TimeLimitError } = require('./watchdog');
 const { runScenario } = require('./scenario-runner');
 const { readExportsShape } = require('./shape');
+const { graphRegexes } = require('./graph-regexes');
 const { CoverageProbe } = require('./coverage-probe');
 const { jestStandIn } = require('./mock-function');
 const { withClockShift } = require('./clock');
@@ -72,12 +73,24 @@ async function settleIo() {
   while (pendingIo() && realTimers.now() < deadline) await new Promise((resolve) => realTimers.setTimeout(resolve, 1));
 }
 
+// Puts process.env back as `saved` held it: a scenario may set variables the code reads
+// (`process.env.NO_DEPRECATION = '*'`), as its test does before Jest's afterEach restores them.
+function restoreEnvironment(saved) {
+  for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+  Object.assign(process.env, saved);
+}
+
 // Loads the module afresh and runs one scenario in it.
 function runScenarioOnce(message) {
   return withClockShift(message.clockShiftMs, async () => {
     disturbances = [];
     probe.reset();
-    const leaveFolder = enterFreshFolder();
+    const environment = { ...process.env };
+    const enteredFolder = enterFreshFolder();
+    const leaveFolder = () => {
+      enteredFolder();
+      restoreEnvironment(environment);
+    };
     let result;
     try {
       const moduleExports = runWithTimeLimit(
@@ -122,7 +135,8 @@ const handlers = {
         () => loader.loadFresh(message.entry, null, message.preload || []),
         limits.loadMs,
       );
-      return { ok: true, ...readExportsShape(moduleExports) };
+      const regexes = graphRegexes(loader.lastRegistry, (file) => loader.isInstalled(file));
+      return { ok: true, ...readExportsShape(moduleExports), regexes };
     } catch (error) {
       return { ok: false, error: describeLoadError(error) };
     }

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const vm = require('node:vm');
 const path = require('node:path');
 const { isBuiltin } = require('node:module');
+const { imports: resolveImports } = require('resolve.exports');
 const { RESOLVE_SUFFIXES } = require('../../package/imports');
 
 const WRAPPER_PARAMS = ['exports', 'require', 'module', '__filename', '__dirname'];
@@ -41,6 +42,8 @@ class ModuleLoader {
     this.nodePath = nodePath ? path.resolve(nodePath) : null;
     this.compiled = new Map();
     this.installed = new Map(); // dependency file -> { code } | { json } | { native: true }
+    // The modules the last loadFresh loaded: file -> module, in the order they were required.
+    this.lastRegistry = new Map();
   }
 
   isInstalled(file) {
@@ -57,8 +60,37 @@ class ModuleLoader {
       }
       throw new MissingModuleError(request, fromFile);
     }
+    if (request.startsWith('#')) return this.resolveSubpathImport(request, fromFile);
     if (this.nodePath === null) throw new MissingModuleError(request, fromFile);
     return this.resolveInstalled(request, this.nodePath, fromFile);
+  }
+
+  // A subpath import (`import x from '#internal'`) as Node resolves it: by the `imports` of the
+  // package.json nearest above the importing file, with Node's conditions for its format (the
+  // submitted ES modules are compiled to CommonJS, yet Node would import them).
+  resolveSubpathImport(request, fromFile) {
+    for (let dir = path.dirname(fromFile); ; dir = path.dirname(dir)) {
+      const manifest = this.files.get(path.join(dir, 'package.json'));
+      if (manifest !== undefined && manifest.json !== undefined) {
+        let found;
+        try {
+          const data = JSON.parse(manifest.json);
+          const esm = fromFile.endsWith('.mjs') || (data.type === 'module' && !fromFile.endsWith('.cjs'));
+          [found] = resolveImports(data, request, { require: !esm, conditions: ['node'] }) || [];
+        } catch {
+          found = null;
+        }
+        if (typeof found === 'string' && found.startsWith('./')) {
+          const file = path.resolve(dir, found);
+          if (this.files.has(file)) return { file };
+        }
+        if (typeof found === 'string' && !found.startsWith('./') && this.nodePath !== null) {
+          return this.resolveInstalled(found, this.nodePath, fromFile);
+        }
+        throw new MissingModuleError(request, fromFile);
+      }
+      if (dir === path.dirname(dir)) throw new MissingModuleError(request, fromFile);
+    }
   }
 
   // Node's own resolution (package.json `main` and `exports`, nested node_modules) from `dir`.
@@ -105,6 +137,7 @@ class ModuleLoader {
   // only the way its package loads it, through the cycle's entry; see PackageModel.cycleEntries).
   loadFresh(entry, override = null, preload = []) {
     const registry = new Map();
+    this.lastRegistry = registry;
     const load = (file) => {
       if (registry.has(file)) return registry.get(file).exports;
       const overridden = override !== null && override.path === file;

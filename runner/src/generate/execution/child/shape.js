@@ -62,6 +62,19 @@ function functionKind(fn) {
 // dependency's classes (EventEmitter's `on`, `emit`...) are not, nor are built-ins.
 const COVERAGE_COUNTER = /\bcov_\w+\(\)\.f\[\d+\]\+\+/;
 
+// Which function of which file `fn` is, the same in every load: its first coverage counter
+// (`cov_1x2y().f[3]`, istanbul's name for the file, and the function's number), or null for code
+// that is not the module's.
+const FUNCTION_COUNTER = /\b(cov_\w+)\(\)\.f\[(\d+)\]\+\+/;
+function functionIdentity(fn) {
+  try {
+    const found = FUNCTION_COUNTER.exec(functionSource(fn));
+    return found ? `${found[1]}#${found[2]}` : null;
+  } catch {
+    return null;
+  }
+}
+
 function isModuleCode(fn) {
   try {
     return COVERAGE_COUNTER.test(functionSource(fn));
@@ -139,6 +152,7 @@ class ShapeReader {
         length: functionProperty(value, 'length', 0),
         fnName: functionProperty(value, 'name', ''),
         own: isModuleCode(value),
+        identity: functionIdentity(value),
         ...functionKind(value),
       };
       if (isClass(value)) {
