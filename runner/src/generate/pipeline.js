@@ -471,10 +471,12 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
       rng,
       log,
     });
+    // The search, shrinking and mutants share what loading left of the budget.
     const budget = planBudget(
       started,
       budgetMs,
       loadedModules.filter((module) => module.targets.length).length + model.programs.length,
+      clock.now(),
     );
     // Programs first, for a bounded share of the search's time: each command line is two runs.
     const programs = programSuites(model, workspace, {

@@ -184,6 +184,26 @@ test('bin entries are programs, never targets; files over the cap are skipped wi
   assert.deepEqual(model.summary().targets, { tested: 2, found: 3, cap: 2 });
 });
 
+test("a skipped file that only files over the cap require leaves the suite's folder: every run instruments its files", () => {
+  const model = new PackageModel(
+    files({
+      'package.json': { name: 'm', main: 'lib/index.js', module: 'es/index.js' },
+      'lib/index.js': 'exports.a = 1;',
+      'es/index.js': "export * from './a.js';",
+      'es/a.js': 'export const a = 1;',
+      'lib/zz-over.js': "module.exports = require('../es/a.js');",
+    }),
+    { cap: 1 },
+  );
+  assert.deepEqual(model.targets, ['lib/index.js']);
+  assert.deepEqual(reasons(model), {
+    'es/index.js': 'es_module_twin',
+    'es/a.js': 'es_module_twin',
+    'lib/zz-over.js': 'over_cap',
+  });
+  assert.deepEqual(model.runPaths.sort(), ['lib/index.js', 'package.json']);
+});
+
 test("a program's command lines come from its source; its test finds it relative to the test file and runs it in an empty folder", () => {
   const scenarios = cliScenarios("if (argv[0] === '--force') {} if (flag === '-n') {}");
   assert.deepEqual(

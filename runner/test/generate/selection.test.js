@@ -47,6 +47,18 @@ test('plans two Jest runs for verification and leaves the rest to the search', (
   assert.ok(tiny.searchDeadline >= 0 && tiny.mutationDeadline >= 250);
 });
 
+test("the search's deadline is planned over what loading the modules left of the budget", () => {
+  // A package's 80 modules loaded in 12.6 s of a 60 s budget: counted from the start, the search
+  // ended at 12 s, before it began.
+  const loaded = planBudget(0, 60000, 80, 12600);
+  assert.equal(loaded.deadline, 60000);
+  assert.ok(loaded.searchDeadline - 12600 >= 9000, JSON.stringify(loaded));
+  assert.ok(loaded.searchDeadline < loaded.shrinkDeadline && loaded.shrinkDeadline < loaded.mutationDeadline);
+  assert.ok(loaded.mutationDeadline < loaded.deadline);
+  // A load that took no time plans as before.
+  assert.deepEqual(planBudget(0, 20000, 1, 0), planBudget(0, 20000, 1));
+});
+
 test("a busy machine's budget stretches only as far as it leaves verification the wall time its groups need", () => {
   const { budgetWallMs } = require('../../src/generate/pipeline');
   const { verificationWallMs } = require('../../src/generate/budget');

@@ -246,9 +246,6 @@ class PackageModel {
         else if (missing.length) skip(path, 'development_file', needs);
       }
     }
-    // A file that stays needs what it requires: a skipped file it reaches stays in the folder.
-    const staying = this.code.filter((path) => !reasons.has(path));
-    const needed = new Set(this.reach([...staying, ...programPaths]));
     const order = [...requireReach, ...importReach, ...this.code.filter((path) => !nodeReach.has(path)).sort()];
     const candidates = order.filter((path) => !reasons.has(path) && !programPaths.has(path));
     this.targets = candidates.slice(0, this.cap);
@@ -263,15 +260,13 @@ class PackageModel {
       reason,
       message: REASONS[reason] + (detail ? ` (${detail})` : ''),
     }));
-    // What the suite's folder holds: every file but the skipped ones nothing that stays needs.
-    // Files over the cap are left out too, so that Jest's runs (coverage is collected over every
-    // file in the folder) stay inside a run's limits however large the package.
-    const neededByTargets = new Set(this.reach([...this.targets, ...programPaths]));
-    const left = new Set(
-      [...reasons.entries()]
-        .filter(([path, { reason }]) => (reason === 'over_cap' ? !neededByTargets.has(path) : !needed.has(path)))
-        .map(([path]) => path),
-    );
+    // What the suite's folder holds: every file but the skipped ones (over the cap included) that
+    // no target or program requires, directly or not. Only what is tested counts: every Jest run
+    // collects coverage over every file in the folder, so that a file kept because an untested
+    // file over the cap needs it cost each run its instrumentation (date-fns: its 313 ES module
+    // twins, required by files over the cap only, were in the folder of each verification run).
+    const needed = new Set(this.reach([...this.targets, ...programPaths]));
+    const left = new Set([...reasons.entries()].filter(([path]) => !needed.has(path)).map(([path]) => path));
     this.runPaths = [...this.paths].filter((path) => !left.has(path));
   }
 
