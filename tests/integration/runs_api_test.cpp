@@ -345,22 +345,25 @@ TEST_F(RunsTest, AProjectsRunsShareItsTransformsAndNothingARunPlantsIsFollowed) 
 
   // A run that leaves a link to a server file in its cache folder: the run
   // completes, nothing of its cache is kept, and no other project has one.
+  // The planting waits for the trigger: the generator refuses code that
+  // writes outside its scenario's folder, so it only plants in the run, and
+  // the test that saw it dormant then fails.
   const auto secret = data() / "secret.txt";
   { std::ofstream(secret) << "server only"; }
   const auto planting = generated(
       project,
       {{"plant.js",
-        "const fs = require('fs');\n"
-        "const path = require('path');\n"
-        "const planted = path.join(__dirname, '.jest-cache/jest-transform-cache-planted/ab');\n"
-        "exports.plant = () => {\n"
-        "  fs.mkdirSync(planted, { recursive: true });\n"
-        "  try { fs.symlinkSync('" +
-            secret.string() +
-            "', path.join(planted, 'link')); } catch (e) {}\n"
-            "  return 'planted';\n};\n"}});
-  const auto planted = run_to_end(planting);
-  EXPECT_EQ(planted.at("outcome"), "success") << boost::json::serialize(planted);
+        triggered("  const fs = require('fs');\n"
+                  "  const path = require('path');\n"
+                  "  const planted =\n"
+                  "    path.join(__dirname, '.jest-cache/jest-transform-cache-planted/ab');\n"
+                  "  fs.mkdirSync(planted, { recursive: true });\n"
+                  "  try { fs.symlinkSync('" +
+                  secret.string() +
+                  "', path.join(planted, 'link')); } catch (e) {}\n"
+                  "  return 'planted';")}});
+  const auto planted = run_to_end(planting, kWithTrigger);
+  EXPECT_EQ(planted.at("outcome"), "failure") << boost::json::serialize(planted);
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   for (const auto& file : cached_files(cache, 0)) {
     EXPECT_EQ(file.find("planted"), std::string::npos) << file;

@@ -9,7 +9,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
+#include <iostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -61,11 +64,17 @@ bool closed_by_server(int fd) {
 
 // GET /healthz on a new connection from `source`; the status line's code, or
 // 0 when no answer came within `wait`.
+// GET /healthz from `source`: the status, or 0 after saying on stderr why
+// there was none (a failure can then tell the client's side from vouchd's).
 unsigned health_from(const char* source, std::uint16_t port, milliseconds wait) {
   const int fd = connect_from(source, port);
-  if (fd < 0) return 0;
+  if (fd < 0) {
+    std::cerr << "health_from: no connection: " << std::strerror(errno) << "\n";
+    return 0;
+  }
   const std::string request = "GET /healthz HTTP/1.1\r\nHost: vouch\r\nConnection: close\r\n\r\n";
   if (write(fd, request.data(), request.size()) != static_cast<ssize_t>(request.size())) {
+    std::cerr << "health_from: the request was not sent: " << std::strerror(errno) << "\n";
     close(fd);
     return 0;
   }
@@ -80,7 +89,10 @@ unsigned health_from(const char* source, std::uint16_t port, milliseconds wait) 
     answer.append(chunk, static_cast<std::size_t>(got));
   }
   close(fd);
-  if (answer.rfind("HTTP/1.1 ", 0) != 0) return 0;
+  if (answer.rfind("HTTP/1.1 ", 0) != 0) {
+    std::cerr << "health_from: no status line, got " << answer.size() << " bytes\n";
+    return 0;
+  }
   return static_cast<unsigned>(std::stoul(answer.substr(9, 3)));
 }
 

@@ -739,16 +739,3 @@ test('a re-exported function is searched once, where it is defined: its identity
     executor.close();
   }
 });
-
-test('an environment variable a scenario sets is gone for the next scenario, as Jest restores it after its test', async () => {
-  const source = "exports.mode = () => process.env.VOUCH_EXECUTION_TEST_MODE || 'none';";
-  await withExecutor(async (executor) => {
-    const set = await run(
-      executor,
-      "process.env.VOUCH_EXECUTION_TEST_MODE = '*'; await __vouch.step(0, () => lib.mode());",
-    );
-    assert.deepEqual(set.outcomes, [{ kind: 'return', value: { t: 'string', v: '*' } }]);
-    const next = await run(executor, 'await __vouch.step(0, () => lib.mode());');
-    assert.deepEqual(next.outcomes, [{ kind: 'return', value: { t: 'string', v: 'none' } }]);
-  }, source);
-});

@@ -234,30 +234,3 @@ test('data tables hanging off an export are targets of their own, read and asser
   const [read] = [...new ScenarioFactory(targets[1], pool, new Rng(1)).seeds()];
   assert.deepEqual(read.steps, [{ op: 'read', callee: 'status.redirect' }]);
 });
-
-test("an environment variable the module reads is set before a call, to a wildcard, a flag and the call's text", () => {
-  const { analyzeSource } = require('../../src/generate/analysis/analyze');
-  const { buildTargets } = require('../../src/generate/analysis/targets');
-  const source = `
-    function isIgnored(namespace) {
-      const list = (process.env['NO_DEPRECATION'] || '').split(',');
-      return list.includes('*') || list.includes(namespace);
-    }
-    module.exports = (namespace) => (isIgnored(namespace) ? null : namespace);
-  `;
-  const analysis = analyzeSource(source);
-  assert.deepEqual(analysis.environmentNames, ['NO_DEPRECATION']);
-  const shape = { kind: 'function', fnName: '', length: 1, own: true, statics: {} };
-  const [target] = buildTargets({ path: 'depd.js' }, analysis, [{ name: 'depd', from: 'module', shape }]);
-  const seeds = [...new ScenarioFactory(target, pool, new Rng(1)).seeds()];
-  const settings = seeds
-    .filter((scenario) => scenario.steps[0].op === 'assign')
-    .map(({ steps: [assign, call] }) => [assign.callee, assign.args[0].value, call.callee, call.args[0].value]);
-  // The first seed of an untyped parameter is 1; the last setting names the text it passes.
-  assert.deepEqual(settings, [
-    ['process.env.NO_DEPRECATION', '*', 'depd', 1],
-    ['process.env.NO_DEPRECATION', '1', 'depd', 1],
-    ['process.env.NO_DEPRECATION', 'true', 'depd', 1],
-    ['process.env.NO_DEPRECATION', 'abc', 'depd', 'abc'],
-  ]);
-});

@@ -157,39 +157,6 @@ test('writes one describe per export and imports ES module bindings', () => {
   assert.equal(text.match(/describe\(/g).length, 2);
 });
 
-test('a test file whose tests set environment variables restores the environment after each test', () => {
-  const cases = [
-    {
-      describe: 'mode',
-      name: 'returns "*" after setting process.env.MODE to "*"',
-      lines: ["process.env.MODE = '*';", "expect(mode()).toBe('*');"],
-      async: false,
-      helpers: new Set(),
-    },
-  ];
-  const spec = { sourcePath: 'mode.js', request: '../mode', esm: false, bindings: [{ name: 'mode', from: 'module' }] };
-  const text = writeTestFile(spec, cases);
-  // Runs the file with stand-ins for Jest's globals and a process of its own.
-  const fakeProcess = { env: { HOME: '/home/a' } };
-  const tests = [];
-  const afterEachHooks = [];
-  new Function('describe', 'test', 'afterEach', 'require', 'expect', 'process', text)(
-    (name, body) => body(),
-    (name, body) => tests.push(body),
-    (hook) => afterEachHooks.push(hook),
-    () => () => fakeProcess.env.MODE,
-    (value) => ({ toBe: (expected) => assert.equal(value, expected) }),
-    fakeProcess,
-  );
-  assert.equal(tests.length, 1);
-  tests[0]();
-  assert.equal(fakeProcess.env.MODE, '*');
-  afterEachHooks.forEach((hook) => hook());
-  assert.deepEqual(fakeProcess.env, { HOME: '/home/a' });
-  // A file whose tests set nothing has no such hook.
-  assert.doesNotMatch(writeTestFile(spec, [{ ...cases[0], lines: ["expect(mode()).toBe('none');"] }]), /afterEach/);
-});
-
 test('gives each value a test holds its own name', () => {
   class Point {
     constructor() {

@@ -9,17 +9,6 @@ const { templateSyntax } = require('./template-syntax');
 const { keepsState } = require('./module-state');
 const { requestsOf, isFileSystemRequest } = require('../package/imports');
 
-// Environment variables the code reads by name (`process.env.NO_DEPRECATION`,
-// `process.env['DEBUG']`), at most MAX_ENVIRONMENT_NAMES: switches a test may set.
-const MAX_ENVIRONMENT_NAMES = 4;
-const ENVIRONMENT_READ = /\bprocess\.env(?:\.([A-Za-z_]\w*)|\[\s*(['"])([A-Za-z_]\w*)\2\s*\])/g;
-
-function environmentNames(source) {
-  const names = new Set();
-  for (const match of source.matchAll(ENVIRONMENT_READ)) names.add(match[1] || match[3]);
-  return [...names].slice(0, MAX_ENVIRONMENT_NAMES);
-}
-
 function analyzeSource(source) {
   const parsed = parseSource(source);
   const { exports, declarations } = findExports(parsed);
@@ -33,7 +22,6 @@ function analyzeSource(source) {
     literals,
     // Code that schedules timers is run, and tested, with Jest's fake timers.
     schedulesTimers: /\bset(Timeout|Interval|Immediate)\b/.test(source),
-    environmentNames: environmentNames(source),
     // State kept between calls (module-state.js): its tests load the module afresh each.
     keepsState: keepsState(parsed.ast),
     paramContext: {

@@ -154,13 +154,7 @@ function buildTargets(file, analysis, bindings) {
   };
   const add = (target) =>
     targets.length < MAX_TARGETS_PER_FILE &&
-    targets.push({
-      file: file.path,
-      id: `${file.path}#${target.label}`,
-      methodParams,
-      environment: analysis.environmentNames || [],
-      ...target,
-    });
+    targets.push({ file: file.path, id: `${file.path}#${target.label}`, methodParams, ...target });
 
   // Data tables hanging off an export (`status.redirect = { 300: true, … }`): one read of each,
   // its whole value asserted (ScenarioFactory's `read` step).

@@ -43,13 +43,6 @@ const FLAG_CHANCE = 0.2;
 const BOOLEAN_HINT = new Hint();
 BOOLEAN_HINT.addType('boolean');
 const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
-const STRING_HINT = new Hint();
-STRING_HINT.addType('string');
-const STRING_SLOT = [{ name: 'value', hint: STRING_HINT, rest: false, optional: false }];
-// Values an environment variable the code reads is set to: a wildcard, a flag's usual spellings.
-// The first string input of the call is tried too (a namespace: `DEBUG=app`, depd's
-// `NO_DEPRECATION=my-module` for `depd('my-module')`).
-const ENVIRONMENT_VALUES = ['*', '1', 'true'];
 
 // Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
 // its elements; a function reading `arguments` gets three unknown slots.
@@ -130,51 +123,12 @@ class ScenarioFactory {
     return { op: 'assign', callee: flag.callee, args: [atom.boolean(value)], params: BOOLEAN_SLOT };
   }
 
-  // `process.env.NO_DEPRECATION = '*'`: an environment variable the module reads, set before the
-  // calls. Tests restore the environment after each test (writing/test-writer.js), the child after
-  // each scenario (execution/child/main.js).
-  environmentStep(name, value) {
-    return { op: 'assign', callee: `process.env.${name}`, args: [atom.string(value)], params: STRING_SLOT };
-  }
-
-  environmentValues(args) {
-    const text = args.find((arg) => arg && arg.kind === 'atom' && arg.type === 'string' && arg.value);
-    return [...new Set([...ENVIRONMENT_VALUES, ...(text ? [text.value] : [])])];
-  }
-
-  // Seeds' settings of an environment variable: [{ value, args }], the first arguments with each
-  // of ENVIRONMENT_VALUES, then the variable naming the call's text: the first string seed of a
-  // parameter, passed there too (`NO_DEPRECATION=abc` for `depd('abc')`).
-  environmentSettings() {
-    const args = this.firstArgs(this.slots, this.seedLists);
-    const settings = ENVIRONMENT_VALUES.map((value) => ({ value, args }));
-    for (const [index, seeds] of this.seedLists.entries()) {
-      const text = seeds.find((seed) => seed.kind === 'atom' && seed.type === 'string' && seed.value);
-      if (!text) continue;
-      const named = [...args];
-      while (named.length <= index) named.push(this.seedLists[named.length][0]);
-      named[index] = text;
-      settings.push({ value: text.value, args: named });
-      break;
-    }
-    return settings;
-  }
-
-  // A random scenario, sometimes after one switch of the module was flipped or one environment
-  // variable it reads was set.
+  // A random scenario, sometimes after one switch of the module was flipped.
   withRandomFlag(scenario) {
     const flags = this.target.flags || [];
-    const names = this.target.environment || [];
-    if ((!flags.length && !names.length) || !this.rng.chance(FLAG_CHANCE)) return scenario;
-    const pick = this.rng.int(flags.length + names.length);
-    const step =
-      pick < flags.length
-        ? this.flagStep(flags[pick], !flags[pick].value)
-        : this.environmentStep(
-            names[pick - flags.length],
-            this.rng.pick(this.environmentValues(scenario.steps[0].args || [])),
-          );
-    return this.scenario([step, ...scenario.steps]);
+    if (!flags.length || !this.rng.chance(FLAG_CHANCE)) return scenario;
+    const flag = this.rng.pick(flags);
+    return this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]);
   }
 
   // First seeds for every slot up to the last required one.
@@ -253,12 +207,6 @@ class ScenarioFactory {
           params: this.slots,
         };
         yield this.scenario([this.flagStep(flag, !flag.value), call]);
-      }
-      for (const name of this.target.environment || []) {
-        for (const { value, args } of this.environmentSettings()) {
-          const call = { op: 'call', callee: this.target.callee, args, params: this.slots };
-          yield this.scenario([this.environmentStep(name, value), call]);
-        }
       }
       return;
     }

@@ -124,18 +124,6 @@ function requestFrom(testPath, path) {
   return `${up ? '../'.repeat(up) : './'}${to.slice(common).join('/')}`;
 }
 
-// A test that sets an environment variable the code reads (`process.env.DEBUG = '*';`) leaves the
-// environment as it found it, for the next test and the next test file of its Jest worker.
-const SETS_ENVIRONMENT = /^\s*process\.env\.\w+ = /m;
-const ENVIRONMENT_RESTORE = [
-  '// Tests set environment variables the code reads: each test ends with the environment it began with.',
-  'const startingEnvironment = { ...process.env };',
-  'afterEach(() => {',
-  '  for (const key of Object.keys(process.env)) if (!(key in startingEnvironment)) delete process.env[key];',
-  '  Object.assign(process.env, startingEnvironment);',
-  '});',
-];
-
 // One test case ready to print: { describe, name, lines, async, helpers }.
 function prepareTestCase(entry, bindingNames, classRefs) {
   // `result` is left for assertions to claim (see assertions.js).
@@ -278,7 +266,6 @@ function writeTestFile(spec, cases) {
     ...importLines(spec, body),
     // The fresh folder's helpers keep the real setTimeout, before timers are faked.
     ...(spec.freshFolder ? ['', ...FRESH_FOLDER] : []),
-    ...(SETS_ENVIRONMENT.test(body) ? ['', ...ENVIRONMENT_RESTORE] : []),
     // Timers the code schedules fire only when a test moves them, and never after it.
     ...(spec.fakeTimers ? ['', 'jest.useFakeTimers({ advanceTimers: true });'] : []),
   ].join('\n');

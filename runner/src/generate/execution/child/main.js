@@ -73,24 +73,12 @@ async function settleIo() {
   while (pendingIo() && realTimers.now() < deadline) await new Promise((resolve) => realTimers.setTimeout(resolve, 1));
 }
 
-// Puts process.env back as `saved` held it: a scenario may set variables the code reads
-// (`process.env.NO_DEPRECATION = '*'`), as its test does before Jest's afterEach restores them.
-function restoreEnvironment(saved) {
-  for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-  Object.assign(process.env, saved);
-}
-
 // Loads the module afresh and runs one scenario in it.
 function runScenarioOnce(message) {
   return withClockShift(message.clockShiftMs, async () => {
     disturbances = [];
     probe.reset();
-    const environment = { ...process.env };
-    const enteredFolder = enterFreshFolder();
-    const leaveFolder = () => {
-      enteredFolder();
-      restoreEnvironment(environment);
-    };
+    const leaveFolder = enterFreshFolder();
     let result;
     try {
       const moduleExports = runWithTimeLimit(
