@@ -4,6 +4,7 @@
 // package is read as npm reads it; its own tests, type tests and ES module
 // twins are skipped with a reason, a CLI is tested as a program, and a large
 // package gets tests without a file-count refusal.
+#include <functional>
 #include <set>
 
 #include "../unit/tar_builder.hpp"
@@ -43,6 +44,41 @@ class GeneratePackageShapesTest : public RunnerTest {
       if (entry.at("path") == path.c_str()) return std::string(entry.at("reason").as_string());
     }
     return {};
+  }
+
+  // The function of a large package's i-th module: `(n) => (n > i ? 'after' : 'until i')`.
+  static std::string step_function(int i) {
+    const auto at = std::to_string(i);
+    return "(n) => (n > " + at + " ? 'after' : 'until " + at + "')";
+  }
+
+  // A package named `name` of `count` modules, the i-th at path_of(i) exporting step_function(i),
+  // whose `main` requires the modules i with i % every == first.
+  static Files package_of_steps(const std::string& name, const std::string& main, int count,
+                                int every, int first,
+                                const std::function<std::string(int)>& path_of) {
+    Files files = {{"package.json",
+                    R"({"name":")" + name + R"(","version":"1.0.0","main":")" + main + R"("})"}};
+    std::string reached = "module.exports = {\n";
+    for (int i = 0; i < count; ++i) {
+      files.push_back({path_of(i), "module.exports = " + step_function(i) + ";\n"});
+      if (i % every == first) {
+        reached += "  step" + std::to_string(i) + ": require('./" + path_of(i) + "'),\n";
+      }
+    }
+    files.push_back({main, reached + "};\n"});
+    return files;
+  }
+
+  // Expects the summary to test as many targets as the cap it states, fewer than it found: the
+  // number it found.
+  static double expect_tested_up_to_the_cap(boost::json::object& test) {
+    const auto& targets = test["summary"].at("package").at("targets");
+    const auto found = targets.at("found").to_number<double>();
+    const auto cap = targets.at("cap").to_number<double>();
+    EXPECT_EQ(targets.at("tested").to_number<double>(), cap);
+    EXPECT_LT(cap, found);
+    return found;
   }
 
   static std::set<std::string> generated_paths(boost::json::object& test) {
@@ -211,23 +247,11 @@ console.log(stamp(text));
 // 600 modules: no refusal; what the entry point reaches is tested first, the
 // rest up to the cap the summary states, and the others are skipped with it.
 TEST_F(GeneratePackageShapesTest, ASixHundredFilePackageGetsTestsForWhatItsEntryReachesFirst) {
-  Files files = {{"package.json", R"({"name":"many","version":"1.0.0","main":"main.js"})"}};
-  std::string main = "module.exports = {\n";
-  for (int i = 0; i < 600; ++i) {
-    const auto name = "unit" + std::to_string(i);
-    files.push_back({"lib/" + name + ".js", "module.exports = (n) => (n > " + std::to_string(i) +
-                                                " ? 'above' : 'at most " + std::to_string(i) +
-                                                "');\n"});
-    if (i % 100 == 7) main += "  " + name + ": require('./lib/" + name + "'),\n";
-  }
-  files.push_back({"main.js", main + "};\n"});
-  auto test = import_and_generate(files);
+  auto test = import_and_generate(package_of_steps("many", "main.js", 600, 100, 7, [](int i) {
+    return "lib/unit" + std::to_string(i) + ".js";
+  }));
   ASSERT_FALSE(test.empty());
-  const auto& targets = test["summary"].at("package").at("targets");
-  const auto cap = targets.at("cap").to_number<double>();
-  EXPECT_EQ(targets.at("found").to_number<double>(), 601);
-  EXPECT_EQ(targets.at("tested").to_number<double>(), cap);
-  EXPECT_LT(cap, 601);
+  EXPECT_EQ(expect_tested_up_to_the_cap(test), 601);
   EXPECT_EQ(reason_skipped(test, "lib/unit599.js"), "over_cap");
   // The entry point and the six modules it requires come first.
   const auto paths = generated_paths(test);
@@ -262,25 +286,18 @@ TEST_F(GeneratePackageShapesTest, APackageJsonWithItsOwnJestKeyCarriesTheGenerat
 // folder per function with its CommonJS module, its type declarations and its package.json, and
 // an ES module copy under esm/. It imports, and generation answers with the cap's skips stated.
 TEST_F(GeneratePackageShapesTest, AFiveThousandFilePackageImportsAndGetsTestsUpToItsCap) {
-  Files files = {{"package.json", R"({"name":"dates","version":"1.0.0","main":"index.js"})"}};
-  std::string index = "module.exports = {\n";
+  auto files = package_of_steps("dates", "index.js", 1300, 400, 3,
+                                [](int i) { return "step" + std::to_string(i) + "/index.js"; });
   for (int i = 0; i < 1300; ++i) {
     const auto name = "step" + std::to_string(i);
-    const auto body =
-        "(n) => (n > " + std::to_string(i) + " ? 'after' : 'until " + std::to_string(i) + "')";
-    files.push_back({name + "/index.js", "module.exports = " + body + ";\n"});
     files.push_back({name + "/index.d.ts", "export default function (n: number): string;\n"});
     files.push_back({name + "/package.json", R"({"sideEffects":false,"typings":"./index.d.ts"})"});
-    files.push_back({"esm/" + name + "/index.js", "export default " + body + ";\n"});
-    if (i % 400 == 3) index += "  " + name + ": require('./" + name + "'),\n";
+    files.push_back({"esm/" + name + "/index.js", "export default " + step_function(i) + ";\n"});
   }
-  files.push_back({"index.js", index + "};\n"});
   ASSERT_GT(files.size(), 5000u);
   auto test = import_and_generate(files);
   ASSERT_FALSE(test.empty());
-  const auto& targets = test["summary"].at("package").at("targets");
-  EXPECT_GE(targets.at("found").to_number<double>(), 1301);
-  EXPECT_EQ(targets.at("tested").to_number<double>(), targets.at("cap").to_number<double>());
+  EXPECT_GE(expect_tested_up_to_the_cap(test), 1301);
   EXPECT_EQ(reason_skipped(test, "step1299/index.js"), "over_cap");
   EXPECT_EQ(reason_skipped(test, "step0/index.d.ts"), "type_declaration");
   EXPECT_TRUE(generated_paths(test).contains("__tests__/index.test.js"));

@@ -74,6 +74,16 @@ function runJest(files, user = null) {
   }
 }
 
+// Runs the sources and the generated files in Jest: every kept test passes and every suite runs.
+// Jest's results and coverage, for what else a test checks.
+function runKeptSuite(files, result) {
+  const run = runJest([...files, ...result.files]);
+  assert.equal(run.results.numFailedTests, 0);
+  assert.equal(run.results.numRuntimeErrorTestSuites, 0);
+  assert.equal(run.results.numPassedTests, result.summary.testsKept);
+  return run;
+}
+
 const SOURCES = [
   {
     path: 'src/duration.js',
@@ -257,9 +267,7 @@ exports.greet = (name, index = 0) => words[index % words.length] + ', ' + name;
   const test = result.files.find((file) => file.path === 'pkg/__tests__/index.test.js').content;
   assert.match(test, /'1\.2\.3'/);
   assert.match(test, /'hello, /);
-  const { results } = runJest([...files, ...result.files]);
-  assert.equal(results.numFailedTests, 0);
-  assert.equal(results.numPassedTests, result.summary.testsKept);
+  runKeptSuite(files, result);
 });
 
 test('tests real-code shapes: X.prototype = {…} methods, an EventEmitter class by its events, a factory of closures in sequence, timers with fake timers', () => {
@@ -364,10 +372,7 @@ module.exports = paint;
     'arguments objects are asserted by items and length',
   );
 
-  const { results, coverage } = runJest([...files, ...result.files]);
-  assert.equal(results.numFailedTests, 0);
-  assert.equal(results.numRuntimeErrorTestSuites, 0);
-  assert.equal(results.numPassedTests, result.summary.testsKept);
+  const { coverage } = runKeptSuite(files, result);
   assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
 });
 
@@ -475,9 +480,7 @@ test('ES modules importing each other and TypeScript get tests through the one s
   assert.match(content('src/__tests__/ruler.test.js'), /name: 'RangeError', message: 'negative length'/);
   assert.match(content('jest.config.js'), /presets: \['@babel\/preset-typescript'\]/);
   assert.equal(result.summary.coverage.statements, 100);
-  const { results, coverage } = runJest([...files, ...result.files]);
-  assert.equal(results.numFailedTests, 0);
-  assert.equal(results.numPassedTests, result.summary.testsKept);
+  const { coverage } = runKeptSuite(files, result);
   assert.equal(coverage.statements.pct, 100);
 });
 
@@ -591,9 +594,7 @@ exports.list = function list(dir, cb) {
     assert.ok(suite.includes(reported), `${reported} is not asserted:\n${suite}`);
   // Each test's file-system requests end in its own folder: the stream opens file.txt there.
   assert.match(suite, /store\.reader\('file\.txt'\)/);
-  const { results, coverage } = runJest([...files, ...result.files]);
-  assert.equal(results.numFailedTests, 0);
-  assert.equal(results.numPassedTests, result.summary.testsKept);
+  const { coverage } = runKeptSuite(files, result);
   assert.equal(coverage.statements.pct, 100);
 });
 
@@ -624,10 +625,7 @@ test('a file in the middle of a require cycle loads the way its package loads it
     assert.ok(test(name), `no tests for lib/${name}.js`);
     assert.match(test(name).content, /require\('\.\.\/\.\.\/index\.js'\);\n(const \w+ = )?require\('\.\.\/\w+'\)/);
   }
-  const { results } = runJest([...files, ...result.files]);
-  assert.equal(results.numFailedTests, 0);
-  assert.equal(results.numRuntimeErrorTestSuites, 0);
-  assert.equal(results.numPassedTests, result.summary.testsKept);
+  runKeptSuite(files, result);
 });
 
 test('a package.json with its own "jest" key gets the configuration in that key, and a plain Jest run in the folder passes', () => {
@@ -658,8 +656,6 @@ test('a package.json with its own "jest" key gets the configuration in that key,
   assert.match(result.files.find((file) => file.path === 'package.json').content, /^\{\n {4}"name"/);
   // The returned package.json stands for the submitted one on the run path: not among the sources.
   assert.ok(!result.sources.includes('package.json'), result.sources.join());
-  const { results } = runJest([...files, ...result.files]);
-  assert.equal(results.numFailedTests, 0);
+  const { results } = runKeptSuite(files, result);
   assert.ok(results.numPassedTests >= 1);
-  assert.equal(results.numPassedTests, result.summary.testsKept);
 });

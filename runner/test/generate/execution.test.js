@@ -50,9 +50,29 @@ const runWithMock = (executor, name, implementation, method) =>
     ].join('\n'),
   );
 
+// The value of `expression` (over `lib`, the module `main`) in one step, run by an executor over
+// `files` (every file with code covered).
+async function stepValue(files, main, expression) {
+  const coveragePaths = files.filter((file) => file.code !== undefined).map((file) => file.path);
+  const executor = new Executor({ files, coveragePaths, limits: LIMITS });
+  try {
+    const reply = await executor.run(
+      main,
+      [{ name: 'lib', from: 'module' }],
+      program(`await __vouch.step(0, () => ${expression});`),
+      5000,
+    );
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    return reply.outcomes[0].value;
+  } finally {
+    executor.close();
+  }
+}
+
 // Runs fn({ executor, elsewhere, valuesOf }) with an executor whose second run (a moved clock) is the
 // other environment: `elsewhere` its home and temporary folders, valuesOf(step, shift) the items
 // of the array a step returns, run with the clock moved by `shift`.
+
 async function withElsewhereExecutor(source, fn) {
   const fs = require('node:fs');
   const os = require('node:os');
@@ -347,19 +367,7 @@ test("finds a folder's index.mjs as the package model does, with the same suffix
     { path: index, code: instrumentSource(index, "export const name = 'lib';", { esm: true }).code },
   ];
   assert.equal(resolveRelative('./lib', 'main.js', new Set(['main.js', 'lib/index.mjs'])), 'lib/index.mjs');
-  const executor = new Executor({ files, coveragePaths: [main, index], limits: LIMITS });
-  try {
-    const reply = await executor.run(
-      main,
-      [{ name: 'lib', from: 'module' }],
-      program('await __vouch.step(0, () => lib.name);'),
-      5000,
-    );
-    assert.equal(reply.ok, true);
-    assert.equal(reply.outcomes[0].value.v, 'lib');
-  } finally {
-    executor.close();
-  }
+  assert.equal((await stepValue(files, main, 'lib.name')).v, 'lib');
 });
 
 test("resolves a subpath import ('#styles') by the nearest package.json's imports and Node's conditions", async () => {
@@ -377,19 +385,7 @@ test("resolves a subpath import ('#styles') by the nearest package.json's import
     { path: styles, code: instrumentSource(styles, "export default 'node';", { esm: true }).code },
     { path: browser, code: instrumentSource(browser, "export default 'browser';", { esm: true }).code },
   ];
-  const executor = new Executor({ files, coveragePaths: [main, styles, browser], limits: LIMITS });
-  try {
-    const reply = await executor.run(
-      main,
-      [{ name: 'lib', from: 'module' }],
-      program('await __vouch.step(0, () => lib.name);'),
-      5000,
-    );
-    assert.equal(reply.ok, true, reply.error);
-    assert.equal(reply.outcomes[0].value.v, 'node');
-  } finally {
-    executor.close();
-  }
+  assert.equal((await stepValue(files, main, 'lib.name')).v, 'node');
 });
 
 test("loading a module reports the regexes its graph holds: a required module's exported table included", async () => {
@@ -548,20 +544,9 @@ exports.look = () => ({
   missing: fs.existsSync('missing.txt'),
 });`;
   const { code } = instrumentSource(file, source, { esm: false });
-  const executor = new Executor({ files: [{ path: file, code }], coveragePaths: [file], limits: LIMITS });
-  try {
-    const reply = await executor.run(
-      file,
-      [{ name: 'lib', from: 'module' }],
-      program('await __vouch.step(0, () => lib.look());'),
-      5000,
-    );
-    assert.equal(reply.ok, true, JSON.stringify(reply));
-    assert.match(JSON.stringify(reply.outcomes[0].value), /hello\\n[^]*"key"[^]*"a"[^]*"val"[^]*a\\n/);
-    assert.ok(PATH_SEEDS.includes('data.json') && PATH_SEEDS.includes('missing.txt'));
-  } finally {
-    executor.close();
-  }
+  const value = await stepValue([{ path: file, code }], file, 'lib.look()');
+  assert.match(JSON.stringify(value), /hello\\n[^]*"key"[^]*"a"[^]*"val"[^]*a\\n/);
+  assert.ok(PATH_SEEDS.includes('data.json') && PATH_SEEDS.includes('missing.txt'));
 });
 
 test("code that changes what is around its scenario's folder is refused and disturbs the scenario: removing what '..' holds leaves the package's files", async () => {

@@ -149,15 +149,16 @@ test('a dual "type": "module" package: ES module twins skipped, a platform varia
   assert.equal(model.summary().type, 'module');
 });
 
+// A CommonJS build in lib/ with its ES module copy in es/, named by the legacy "module" field.
+const MODULE_FIELD_PACKAGE = {
+  'package.json': { name: 'm', main: 'lib/index.js', module: 'es/index.js' },
+  'lib/index.js': 'exports.a = 1;',
+  'es/index.js': "export * from './a.js';",
+  'es/a.js': 'export const a = 1;',
+};
+
 test('the legacy "module" field\'s copy of the CommonJS build is its twin; without one an ES module build is a target', () => {
-  const twin = new PackageModel(
-    files({
-      'package.json': { name: 'm', main: 'lib/index.js', module: 'es/index.js' },
-      'lib/index.js': 'exports.a = 1;',
-      'es/index.js': "export * from './a.js';",
-      'es/a.js': 'export const a = 1;',
-    }),
-  );
+  const twin = new PackageModel(files(MODULE_FIELD_PACKAGE));
   assert.deepEqual(reasons(twin), { 'es/index.js': 'es_module_twin', 'es/a.js': 'es_module_twin' });
   const only = new PackageModel(
     files({ 'package.json': { name: 'm', type: 'module', exports: './index.js' }, 'index.js': 'export const a = 1;' }),
@@ -186,13 +187,7 @@ test('bin entries are programs, never targets; files over the cap are skipped wi
 
 test("a skipped file that only files over the cap require leaves the suite's folder: every run instruments its files", () => {
   const model = new PackageModel(
-    files({
-      'package.json': { name: 'm', main: 'lib/index.js', module: 'es/index.js' },
-      'lib/index.js': 'exports.a = 1;',
-      'es/index.js': "export * from './a.js';",
-      'es/a.js': 'export const a = 1;',
-      'lib/zz-over.js': "module.exports = require('../es/a.js');",
-    }),
+    files({ ...MODULE_FIELD_PACKAGE, 'lib/zz-over.js': "module.exports = require('../es/a.js');" }),
     { cap: 1 },
   );
   assert.deepEqual(model.targets, ['lib/index.js']);

@@ -21,8 +21,8 @@ function testCase(name, lines) {
   return { describe: 'm', name, lines, async: false, helpers: new Set() };
 }
 
-// verifySuites on one suite of `cases` over SOURCE (with `options` beside): what it verified and
-// the lines it logged.
+// verifySuites on one suite of `cases` over SOURCE (with `options` beside, or in place of SOURCE
+// and the deadline): what it verified and the lines it logged.
 async function verify(workDir, cases, options = {}) {
   const logs = [];
   const verified = await verifySuites({
@@ -187,25 +187,11 @@ exports.fill = () => { filled = true; return 'filled'; };
 exports.spin = () => { while (filled); throw new Error('empty'); };
 `,
     };
-    const logs = [];
-    const verified = await verifySuites({
-      workDir,
-      sources: [source],
-      config: jestConfigFile({ esm: false }),
-      suites: [
-        {
-          testPath: '__tests__/m.test.js',
-          spec: { sourcePath: 'm.js', request: '../m', esm: false, bindings: [{ name: 'm', from: 'module' }] },
-          cases: [
-            testCase('fills', ["expect(m.fill()).toBe('filled');"]),
-            testCase('spins', ["expect(() => m.spin()).toThrow('empty');"]),
-          ],
-        },
-      ],
-      deadline: Date.now(),
-      log: (line) => logs.push(line),
-    });
-    const log = logs.join('\n');
+    const cases = [
+      testCase('fills', ["expect(m.fill()).toBe('filled');"]),
+      testCase('spins', ["expect(() => m.spin()).toThrow('empty');"]),
+    ];
+    const { verified, log } = await verify(workDir, cases, { sources: [source], deadline: Date.now() });
     assert.deepEqual(keptNames(verified), ['fills', 'spins'], log);
     assert.match(log, /round 1: the run did not end .*retrying with a fresh module per test/);
     assert.equal(verified.suites[0].spec.isolated, true);

@@ -8,8 +8,15 @@
 //   yielded         -> expect([...range(3)]).toEqual([0, 1, 2]);
 // A value too large to read in a test is asserted by its size instead, and by a few of its parts.
 
-const { quoteString, propertyKey, memberAccess } = require('./js-source');
-const { valueSource, textSource, isPrimitive, Unassertable, BUILTIN_ERRORS } = require('./value-source');
+const { memberAccess } = require('./js-source');
+const {
+  valueSource,
+  isPrimitive,
+  errorFieldsSource,
+  errorProperties,
+  Unassertable,
+  BUILTIN_ERRORS,
+} = require('./value-source');
 const { stateAssertion } = require('./effect-assertions');
 
 const MAX_LITERAL_LINES = 40;
@@ -80,19 +87,9 @@ const SAMPLED_PART_LINES = 8;
 // too), its message and its primitive own properties (`code`), as far as both runs agreed on them.
 function thrownMatcher(desc) {
   if (desc.t !== 'error') return '';
-  const props = desc.props.filter(([key, value]) => isPrimitive(value) && key !== 'name' && key !== 'message');
-  if (desc.message === null && !props.length)
+  if (desc.message === null && !errorProperties(desc).length)
     return BUILTIN_ERRORS.has(desc.ctor) && desc.name === desc.ctor ? desc.ctor : '';
-  const entries = [['name', quoteString(desc.name)]];
-  if (desc.message !== null)
-    entries.push([
-      'message',
-      desc.messagePrefix
-        ? `expect.stringContaining(${textSource(desc.message, desc.messageFolderParts)})`
-        : textSource(desc.message, desc.messageFolderParts),
-    ]);
-  entries.push(...props.map(([key, value]) => [key, valueSource(value)]));
-  return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
+  return errorFieldsSource(desc);
 }
 
 // What a test does with a returned iterator: spread it, or take the first values of an endless

@@ -93,6 +93,17 @@ function errorSource(desc) {
   ) {
     return `new ${desc.ctor}(${quoteString(desc.message)})`;
   }
+  return errorFieldsSource(desc);
+}
+
+// The primitive own properties of an error (`code`, `errno`), without its name and message.
+function errorProperties(desc) {
+  return desc.props.filter(([key, value]) => isPrimitive(value) && key !== 'name' && key !== 'message');
+}
+
+// `expect.objectContaining` of an error's name, its message (whole, or the start both runs agreed
+// on) and its primitive own properties.
+function errorFieldsSource(desc) {
   const entries = [['name', quoteString(desc.name)]];
   if (desc.message !== null)
     entries.push([
@@ -101,9 +112,7 @@ function errorSource(desc) {
         ? `expect.stringContaining(${textSource(desc.message, desc.messageFolderParts)})`
         : textSource(desc.message, desc.messageFolderParts),
     ]);
-  for (const [key, value] of desc.props) {
-    if (isPrimitive(value) && key !== 'name' && key !== 'message') entries.push([key, valueSource(value)]);
-  }
+  entries.push(...errorProperties(desc).map(([key, value]) => [key, valueSource(value)]));
   return `expect.objectContaining({ ${entries.map(([key, value]) => `${propertyKey(key)}: ${value}`).join(', ')} })`;
 }
 
@@ -185,4 +194,12 @@ function isPrimitive(desc) {
   return ['undefined', 'null', 'boolean', 'number', 'bigint', 'string'].includes(desc.t) && !desc.long;
 }
 
-module.exports = { valueSource, textSource, isPrimitive, Unassertable, BUILTIN_ERRORS };
+module.exports = {
+  valueSource,
+  textSource,
+  isPrimitive,
+  errorFieldsSource,
+  errorProperties,
+  Unassertable,
+  BUILTIN_ERRORS,
+};
