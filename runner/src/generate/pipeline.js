@@ -109,12 +109,10 @@ function executionFiles(files, analysed, workspace, problems, log) {
   for (const file of analysed) {
     const absolute = workspace.execPath(file.path);
     try {
-      const { code, fileCoverage } = instrumentSource(absolute, file.content, { esm: file.analysis.esm });
+      const { code, fileCoverage, counter } = instrumentSource(absolute, file.content, { esm: file.analysis.esm });
       childFiles.push({ path: absolute, code });
       coveragePaths.push(absolute);
-      // istanbul's name for the file's counters: what the functions it defines carry.
-      const counter = /\bfunction (cov_\w+)\(\)/.exec(code);
-      instrumented.push({ ...file, absolute, fileCoverage, counter: counter ? counter[1] : null });
+      instrumented.push({ ...file, absolute, fileCoverage, counter });
     } catch (error) {
       problems.push(
         problem(file.path, 'syntax_error', `babel could not compile the file: ${error.message.split('\n')[0]}`),

@@ -28,7 +28,12 @@ function coveragePlugin(filename, onCoverage) {
   };
 }
 
-// Returns { code, fileCoverage } where fileCoverage is istanbul's initial (all-zero) coverage.
+// The function istanbul defines to hold a file's counters (`function cov_1xqe64bgy0() {…}`); the
+// functions of the file name it in theirs (`cov_1xqe64bgy0().f[3]++`, execution/child/shape.js).
+const COUNTER_FUNCTION = /\bfunction (cov_\w+)\(\)/;
+
+// Returns { code, fileCoverage, counter }: fileCoverage is istanbul's initial (all-zero) coverage,
+// counter the name of the function that holds the file's counters (null if none was written).
 function instrumentSource(filename, source, { esm }) {
   let fileCoverage = null;
   const transform = loadedOptions(transformOptions({ esm, typescript: isTypeScript(filename) }));
@@ -45,7 +50,8 @@ function instrumentSource(filename, source, { esm }) {
       ...transform.plugins,
     ],
   });
-  return { code, fileCoverage };
+  const counter = COUNTER_FUNCTION.exec(code);
+  return { code, fileCoverage, counter: counter ? counter[1] : null };
 }
 
 module.exports = { instrumentSource };

@@ -6,6 +6,7 @@
 // The packages it names resolve from NODE_PATH when the tests run (see README.md, "generate").
 
 const { TRANSFORM_PATTERN, transformOptions } = require('../../transform');
+const { quoteString, propertyKey } = require('./js-source');
 
 const CONFIG_PATH = 'jest.config.js';
 // The generated test files only (`a/__tests__/b.test.js`, `.test.cjs`, `.program.test.cjs`…): by
@@ -16,13 +17,14 @@ const TEST_MATCH = ['**/__tests__/**/*.test.?([mc])[jt]s?(x)'];
 // Its name where the package's root package.json says "type": "module".
 const CJS_CONFIG_PATH = 'jest.config.cjs';
 
+// A JavaScript literal of a configuration value (strings, arrays and plain objects).
 function literal(value) {
   if (Array.isArray(value)) return `[${value.map(literal).join(', ')}]`;
   if (value && typeof value === 'object')
     return `{ ${Object.entries(value)
-      .map(([key, item]) => `${key}: ${literal(item)}`)
+      .map(([key, item]) => `${propertyKey(key)}: ${literal(item)}`)
       .join(', ')} }`;
-  return `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return quoteString(String(value));
 }
 
 // The configuration itself, as plain data (it is also written as package.json's "jest" value).
@@ -39,13 +41,7 @@ function jestConfigFile({ esm, typescript = false }) {
   const content = [
     '// Written by Vouch for the generated tests.',
     'module.exports = {',
-    ...Object.entries(config).map(([key, value]) =>
-      key === 'transform'
-        ? `  transform: { ${Object.entries(value)
-            .map(([pattern, transformer]) => `${literal(pattern)}: ${literal(transformer)}`)
-            .join(', ')} },`
-        : `  ${key}: ${literal(value)},`,
-    ),
+    ...Object.entries(config).map(([key, value]) => `  ${propertyKey(key)}: ${literal(value)},`),
     '};',
     '',
   ].join('\n');
