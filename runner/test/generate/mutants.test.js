@@ -280,7 +280,8 @@ test('a table larger than the mutant sample gets a lookup of every entry, whole 
 
 test('a count a promise-returning call gives back is read once its promise resolved', () => {
   // `fn()` rejecting and `fn(task)` resolving reach the same lines; only reading activeCount after
-  // an awaited call tells `active--` from `active++`, and a rejection ends a test's steps.
+  // awaited calls (one, or several settled together) tells `active--` from `active++`, and a
+  // rejection ends a test's steps.
   const files = [
     {
       path: 'limiter.js',
@@ -305,10 +306,71 @@ test('a count a promise-returning call gives back is read once its promise resol
   const tests = result.files.find((file) => file.path === '__tests__/limiter.test.js').content;
   assert.match(
     tests,
-    /await expect\(fn\(\w+\)\)\.resolves\.toBe\('done'\);\n\s*expect\(fn\.activeCount\)\.toBe\(0\);/,
+    /(await expect\(fn\(\w+\)\)\.resolves\.toBe\('done'\)|await expect\(settleOrder\([^)]*\)\)\.resolves\.toEqual\(\[[^;]*\]\));\n\s*expect\(fn\.activeCount\)\.toBe\(0\);/,
     tests,
   );
   assert.equal(result.summary.mutation.killed, result.summary.mutation.sampled, JSON.stringify(result.summary));
+});
+
+test('calls left in flight at once are settled together: counts read meanwhile, the order they settle in', () => {
+  // A limiter that runs one task at a time: only calls in flight at once show that the second
+  // waits for the first (a mutant that starts it at once settles it first), that the queue
+  // holds them meanwhile, and that the next one starts when one ends.
+  const files = [
+    {
+      path: 'limiter.js',
+      content: `module.exports = function limiter(concurrency) {
+  if (!(concurrency >= 1)) throw new TypeError('concurrency must be at least 1');
+  const waiting = [];
+  let active = 0;
+  const next = () => {
+    active--;
+    if (waiting.length > 0) waiting.shift()();
+  };
+  const run = async (task, resolve) => {
+    active++;
+    const result = (async () => task())();
+    resolve(result);
+    try {
+      await result;
+    } catch {}
+    next();
+  };
+  const limit = (task) =>
+    new Promise((resolve) => {
+      waiting.push(run.bind(null, task, resolve));
+      (async () => {
+        await Promise.resolve();
+        if (active < concurrency && waiting.length > 0) waiting.shift()();
+      })();
+    });
+  Object.defineProperties(limit, {
+    activeCount: { get: () => active },
+    pendingCount: { get: () => waiting.length },
+  });
+  return limit;
+};
+`,
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/limiter.test.js').content;
+  // Three calls launched, the first with a task that finishes later; the queue read meanwhile.
+  assert.match(
+    tests,
+    /const pending = fn\(\w+\);\n\s*const \w+ = jest\.fn\(\(\) => 'done'\);\n\s*const pending2 = fn\(/,
+    tests,
+  );
+  assert.match(tests, /expect\(fn\.pendingCount\)\.toBe\(3\);/, tests);
+  // They settle in turn, the slow first one first.
+  assert.match(
+    tests,
+    /await expect\(settleOrder\(\[pending, pending2, pending3\]\)\)\.resolves\.toEqual\(\[\n\s*\[0, 'resolved', 'done'\],\n\s*\[1, 'resolved', 'done'\],/,
+    tests,
+  );
+  assert.match(tests, /async function settleOrder\(promises\)/, tests);
+  assert.ok(result.summary.mutation.score >= 90, JSON.stringify(result.summary));
 });
 
 test('the mutant phase has the time the search left, not a fixed few seconds', () => {

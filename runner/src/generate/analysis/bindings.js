@@ -57,6 +57,7 @@ const TAKEN = new Set([
   'collect',
   'calledBack',
   'recordEvents',
+  'settleOrder',
 ]);
 
 function camelCase(text) {

@@ -47,14 +47,19 @@ const fromData = (value) =>
 // A mock whose implementation returns `returns` (a candidate), or throws when `throws` is set;
 // `identity` returns its first argument, `mutates` sets a property on it (an object) and returns
 // nothing: a recipe that changes the draft it is handed (`produce(base, (draft) => { … })`), a
-// visitor that marks what it visits.
-const mockOf = ({ returns = null, throws = null, identity = false, mutates = false } = {}) => ({
+// visitor that marks what it visits; `later` (with `returns`) resolves to it some microtasks
+// later: a task that finishes after the ones started beside it (ScenarioFactory.inFlight).
+const mockOf = ({ returns = null, throws = null, identity = false, mutates = false, later = false } = {}) => ({
   kind: 'mock',
   returns,
   throws,
   identity,
   mutates,
+  later,
 });
+
+// Microtasks a `later` mock waits before it resolves.
+const LATER_TICKS = 10;
 
 // The property a `mutates` mock sets on the object it is called with.
 const MUTATED_KEY = 'changed';
@@ -65,6 +70,15 @@ function mockSource(candidate, indent) {
   if (candidate.identity) return 'jest.fn((value) => value)';
   if (candidate.mutates)
     return `jest.fn((value) => {\n${indent}  if (value !== null && typeof value === 'object') value.${MUTATED_KEY} = true;\n${indent}})`;
+  if (candidate.later && candidate.returns) {
+    const value = toSource(candidate.returns, `${indent}  `);
+    return [
+      'jest.fn(async () => {',
+      `${indent}  for (let tick = 0; tick < ${LATER_TICKS}; tick++) await null;`,
+      `${indent}  return ${candidate.returns.kind === 'object' ? `(${value})` : value};`,
+      `${indent}})`,
+    ].join('\n');
+  }
   if (candidate.returns) {
     const body = toSource(candidate.returns, indent);
     return candidate.returns.kind === 'object' ? `jest.fn(() => (${body}))` : `jest.fn(() => ${body})`;

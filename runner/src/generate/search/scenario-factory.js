@@ -15,6 +15,8 @@ const MAX_RANDOM_OPS = 3;
 const MAX_PAIR_SEEDS = 24;
 const MAX_STEPS = 5;
 const MAX_EXTENSIONS = 8;
+// Calls left in flight at once by an in-flight scenario (ScenarioFactory.inFlight).
+const IN_FLIGHT = 3;
 const UNKNOWN_SLOTS = [0, 1].map((i) => ({
   name: i ? 'second' : 'value',
   hint: EMPTY_HINT,
@@ -392,6 +394,59 @@ class ScenarioFactory {
   // `get('a')`), so factories of closures get call sequences too. `outcomes`: the steps' outcomes.
   extend(scenario, outcomes) {
     if (scenario.steps.length >= MAX_STEPS) return [];
+    return [...this.followUps(scenario, outcomes), ...this.inFlight(scenario, outcomes)];
+  }
+
+  // In-flight scenarios (inFlightScenarios) of the last call that resolved, a call of a returned
+  // function or a method, before the reads observers() appended to it.
+  inFlight(scenario, outcomes) {
+    if (scenario.steps.some((step) => step.launch)) return [];
+    let end = scenario.steps.length;
+    while (end > 0 && scenario.steps[end - 1].op === 'get') end--;
+    const steps = scenario.steps.slice(0, end);
+    const last = steps[steps.length - 1];
+    const outcome = outcomes[end - 1];
+    if (!outcome || outcome.kind !== 'resolve' || !last.receiver || !['invoke', 'method'].includes(last.op)) return [];
+    const holder = steps.findIndex((step) => step.bind === last.receiver);
+    const held = holder >= 0 && outcomes[holder] && outcomes[holder].value;
+    return this.inFlightScenarios(steps.slice(0, -1), last, held);
+  }
+
+  // A call (`call`, on the value `held` describes, which `before` binds) made again while each
+  // other is in flight (a limiter, a queue, a cache of pending loads): IN_FLIGHT calls launched
+  // at once, the first with callbacks that finish some microtasks after the others (`later`
+  // mocks); the receiver's getters read while they are in flight; the order in which they settle
+  // (settleOrder); the getters once more. And, per argument-less method of the receiver that
+  // takes state away (`clearQueue()`), the same calls, that method and the getters, at once.
+  // A bug that runs tasks together, out of turn or never shows only here.
+  inFlightScenarios(before, call, held) {
+    if (!held || !['object', 'function'].includes(held.t)) return [];
+    const slower = (args) => args.map((arg) => (arg.kind === 'mock' && arg.returns ? { ...arg, later: true } : arg));
+    const launches = Array.from({ length: IN_FLIGHT }, (_, i) => ({
+      ...call,
+      args: i === 0 ? slower(call.args) : [...call.args],
+      bind: i ? `pending${i + 1}` : 'pending',
+      launch: true,
+    }));
+    const reads = gettersOf(held)
+      .slice(0, MAX_OBSERVERS)
+      .map((name) => ({ op: 'get', receiver: call.receiver, name }));
+    const settle = { op: 'settle', receivers: launches.map((step) => step.bind) };
+    const takers = methodsOf(held)
+      .filter((name) => TAKER_NAME.test(name) && !this.methodSlots(name).some((slot) => !slot.optional))
+      .slice(0, 2)
+      .map((name) =>
+        this.scenario([
+          ...before,
+          ...launches,
+          { op: 'method', receiver: call.receiver, name, args: [], params: [] },
+          ...reads,
+        ]),
+      );
+    return [this.scenario([...before, ...launches, ...reads, settle, ...reads]), ...takers];
+  }
+
+  followUps(scenario, outcomes) {
     const outcome = outcomes[outcomes.length - 1];
     const value = outcome && (outcome.kind === 'return' || outcome.kind === 'resolve') ? outcome.value : null;
     const steps = scenario.steps.map((step) => ({ ...step }));
@@ -406,12 +461,20 @@ class ScenarioFactory {
           ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))),
           [mockOf({ returns: atom.string('done') })],
         ];
+        // It may start a task (`limit(task)`): three such calls in flight at once.
+        const task = {
+          op: 'invoke',
+          receiver: last.bind,
+          args: argumentLists[argumentLists.length - 1],
+          params: UNKNOWN_SLOTS,
+        };
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
+          ...this.inFlightScenarios(steps, task, value),
           ...this.wrapperVariants(steps),
           ...methodsOf(value).flatMap((name) => this.functionMethodSteps(name).map(follow)),
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
-        ].slice(0, MAX_EXTENSIONS + argumentLists.length);
+        ].slice(0, MAX_EXTENSIONS + argumentLists.length + 1);
       }
       // An emitter (`on` and `emit` of its own: `mitt()`) has its events recorded from here on.
       const methods = methodsOf(value);

@@ -14,8 +14,12 @@
 //   { op: 'read',   callee: 'config' }                   the exported value itself
 //   { op: 'assign', callee: 'kleur.enabled', args: [value], params }   sets a switch of the module's
 //   { op: 'advance', ms }                                moves Jest's fake timers (all pending ones without ms)
+//   { op: 'settle', receivers: ['pending', 'pending2'] } awaits calls left in flight (settleOrder)
 // Any step may `bind` its result to a name that later steps use as their receiver; a bound
-// event emitter may also have its events recorded (`recordEvents: true`).
+// event emitter may also have its events recorded (`recordEvents: true`). A step with `launch`
+// (a call whose promise is bound, not awaited) leaves its call in flight: it and the steps after
+// it up to a `settle` step run at once, with no wait between them, in the scenario as in the
+// test (`const pending = limit(job); expect(limit.pendingCount).toBe(1);`).
 
 const { toSource, isDeclaredInput } = require('./candidate');
 const { memberAccess, isUsableBindingName } = require('../writing/js-source');
@@ -67,6 +71,8 @@ function stepExpression(step, receiver, args) {
       return `${step.callee} = ${args}`;
     case 'advance':
       return step.ms === undefined ? 'jest.runOnlyPendingTimers()' : `jest.advanceTimersByTime(${step.ms})`;
+    case 'settle':
+      return `settleOrder([${receiver.join(', ')}])`;
     default:
       throw new Error(`unknown step ${step.op}`);
   }
@@ -88,6 +94,7 @@ function renderScenario(scenario, taken, inline = new Set()) {
   const tracked = [];
   const receivers = new Map(); // receiver name in the scenario -> name claimed in the test
   const shared = new Map(); // declared input (by identity) -> its name
+  let inFlight = false; // a launched call not settled yet
   const steps = scenario.steps.map((step, stepIndex) => {
     const argSource = (candidate, index) => {
       if (!isDeclaredInput(candidate) || inline.has(`${stepIndex}:${index}`)) return toSource(candidate);
@@ -100,10 +107,20 @@ function renderScenario(scenario, taken, inline = new Set()) {
       return name;
     };
     const args = (step.args || []).map(argSource).join(', ');
-    const receiver = receivers.get(step.receiver);
+    const receiver =
+      step.op === 'settle' ? step.receivers.map((name) => receivers.get(name)) : receivers.get(step.receiver);
     const rendered = { op: step.op, expression: stepExpression(step, receiver, args) };
     if (step.op === 'set' || step.op === 'advance' || step.op === 'assign') rendered.statement = true;
-    if (step.bind) {
+    if (step.launch) inFlight = true;
+    if (step.op === 'settle') inFlight = false;
+    // Run at once, not awaited: a launch, and what follows it until the calls are settled.
+    if (inFlight) rendered.now = true;
+    if (step.launch) {
+      // The promise is held for the settle step, not tracked: it is no state of the code's.
+      rendered.launch = true;
+      rendered.bind = names.claim(step.bind);
+      receivers.set(step.bind, rendered.bind);
+    } else if (step.bind) {
       // `const cart = new Cart()` in a file that names the module `cart` becomes `cartInstance`.
       rendered.bind = names.claim(step.bind, [`${step.bind}Instance`]);
       receivers.set(step.bind, rendered.bind);
@@ -127,9 +144,13 @@ function programSource(rendered, bindingNames) {
       lines.push(`__vouch.track(${JSON.stringify(declaration.name)}, ${declaration.name});`);
     }
     const thunk = step.statement ? `() => { ${step.expression}; }` : `() => ${step.expression}`;
-    const call = `await __vouch.step(${index}, ${thunk});`;
+    const call = step.launch
+      ? `__vouch.launch(${index}, ${thunk});`
+      : step.now
+        ? `__vouch.stepNow(${index}, ${thunk});`
+        : `await __vouch.step(${index}, ${thunk});`;
     lines.push(step.bind ? `const ${step.bind} = ${call}` : call);
-    if (step.bind) lines.push(`__vouch.track(${JSON.stringify(step.bind)}, ${step.bind});`);
+    if (step.bind && !step.launch) lines.push(`__vouch.track(${JSON.stringify(step.bind)}, ${step.bind});`);
     if (step.records) {
       lines.push(`const ${step.records} = recordEvents(${step.bind});`);
       lines.push(`__vouch.track(${JSON.stringify(step.records)}, ${step.records});`);

@@ -6,6 +6,7 @@
 //   rejected        -> await expect(fetchUser(-1)).rejects.toThrow(
 //                        expect.objectContaining({ name: 'Error', message: 'not found' }));
 //   yielded         -> expect([...range(3)]).toEqual([0, 1, 2]);
+//   left in flight  -> const pending = limit(job);   (settled by a later settleOrder step)
 // A value too large to read in a test is asserted by its size instead, and by a few of its parts.
 
 const { memberAccess } = require('./js-source');
@@ -133,6 +134,9 @@ function stepAssertions(step, outcome, classRefs, isLast, names, declaredNames) 
 function assertionLines(step, outcome, classRefs, expression, isLast, names) {
   const indent = TEST_INDENT;
   switch (outcome.kind) {
+    case 'launch':
+      // Left in flight: a later step settles it (settleOrder).
+      return [`const ${step.bind} = ${expression};`];
     case 'return': {
       if (step.statement) return [`${expression};`];
       if (step.bind) {

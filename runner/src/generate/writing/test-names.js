@@ -99,6 +99,8 @@ function describeOutcome(outcome) {
       return value.t === 'error' && value.message ? `rejects with ${clip(JSON.stringify(value.message))}` : 'rejects';
     case 'yield':
       return `yields ${describeValue(value)}`;
+    case 'launch':
+      return 'is left in flight';
     default:
       return `returns ${describeValue(value)}`;
   }
@@ -109,6 +111,7 @@ function describeMemberStep(step) {
   if (step.op === 'get') return step.name;
   if (step.op === 'set') return `setting ${step.name} to ${args}`;
   if (step.op === 'invoke') return `calling the returned function with (${clip(args, 50)})`;
+  if (step.op === 'settle') return `settling ${plural(step.receivers.length, 'call')} in flight`;
   if (step.op === 'advance')
     return step.ms === undefined ? 'running the pending timers' : `advancing the timers by ${step.ms} ms`;
   return `${step.name}(${clip(args, 50)})`;

@@ -11,6 +11,7 @@ const { effectAssertions, untouchedDeclarations } = require('./effect-assertions
 const { testName } = require('./test-names');
 const { quoteString } = require('./js-source');
 const { recordEvents } = require('../execution/event-recorder');
+const { settleOrder } = require('../execution/settle-order');
 const { FIXTURE } = require('../execution/folder-fixture');
 
 const INDENT = '    ';
@@ -93,6 +94,11 @@ const HELPERS = {
     '// Records every event the emitter emits from now on, as [name, ...args].',
     ...recordEvents.toString().split('\n'),
   ],
+  settleOrder: [
+    '// Resolves once every promise has settled, to how each did in the order they did:',
+    "// [index, 'resolved', value] or [index, 'rejected', message].",
+    ...settleOrder.toString().split('\n'),
+  ],
 };
 
 // Paths for the test of `a/b.js`: `a/__tests__/b.test.js`, which requires '../b'. `testExtension`
@@ -159,6 +165,7 @@ function prepareTestCase(entry, bindingNames, classRefs) {
     const assertion = stepAssertions(step, outcome, classRefs, isLast, names, inputNames);
     lines.push(...assertion.lines);
     assertion.helpers.forEach((helper) => helpers.add(helper));
+    if (step.op === 'settle') helpers.add('settleOrder');
     isAsync = isAsync || assertion.async;
     if (step.records && !isLast && outcome.kind !== 'throw' && outcome.kind !== 'reject') {
       lines.push(`const ${step.records} = recordEvents(${step.bind});`);

@@ -14,6 +14,7 @@ const { jestStandIn } = require('./mock-function');
 const { withClockShift } = require('./clock');
 const { enterOtherEnvironment } = require('../other-environment');
 const { recordEvents } = require('../event-recorder');
+const { settleOrder } = require('../settle-order');
 const { realTimers, pendingTimerFaults } = require('./fake-timers');
 const { enterFreshFolder } = require('./fresh-folder');
 const { installFolderGuard, protect } = require('./folder-guard');
@@ -34,9 +35,11 @@ process.exit = (code) => {
 process.on('uncaughtException', (error) => disturbances.push(`uncaught ${error && error.message}`));
 installFolderGuard((refused) => disturbances.push(refused));
 process.on('unhandledRejection', (error) => disturbances.push(`unhandled rejection ${error && error.message}`));
-// Scenario source calls `jest.fn(...)` and `recordEvents(...)`, exactly as the emitted test will.
+// Scenario source calls `jest.fn(...)`, `recordEvents(...)` and `settleOrder(...)`, exactly as
+// the emitted test will.
 globalThis.jest = jestStandIn;
 globalThis.recordEvents = recordEvents;
+globalThis.settleOrder = settleOrder;
 
 function bindingValues(moduleExports, bindings) {
   return bindings.map((binding) => {

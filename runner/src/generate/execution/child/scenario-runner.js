@@ -100,17 +100,36 @@ class ScenarioRun {
     return [];
   }
 
-  async step(index, thunk) {
-    let value;
+  // The step's value; a step that throws ends the scenario.
+  callNow(thunk) {
     try {
-      value = runWithTimeLimit(thunk, this.limits.syncMs);
+      return runWithTimeLimit(thunk, this.limits.syncMs);
     } catch (error) {
-      this.fail(
+      return this.fail(
         error instanceof TimeLimitError
           ? { kind: 'timeout' }
           : { kind: 'throw', value: describeValue(error), missingModule: error && error.code === 'MODULE_NOT_FOUND' },
       );
     }
+  }
+
+  // A call left in flight (`const pending = limit(job)`): its promise is held, not awaited, for a
+  // later settle step (settleOrder). A call that gives no promise is recorded as it returned.
+  launch(index, thunk) {
+    const value = this.callNow(thunk);
+    this.record(isThenable(value) ? { kind: 'launch' } : { kind: 'return', value: describeValue(value) });
+    return value;
+  }
+
+  // A step run while calls are in flight: at once, with no wait after it, as the test runs it.
+  stepNow(index, thunk) {
+    const value = this.callNow(thunk);
+    this.record({ kind: 'return', value: describeValue(value) });
+    return value;
+  }
+
+  async step(index, thunk) {
+    const value = this.callNow(thunk);
     if (isThenable(value)) {
       const settled = await settleWithin(value, this.limits.asyncMs);
       if (settled.timedOut) this.fail({ kind: 'timeout' });
@@ -158,7 +177,12 @@ class ScenarioRun {
 // program: source of `(async function (__vouch, ...bindings) { ... })`.
 async function runScenario(program, bindingValues, limits) {
   const run = new ScenarioRun(limits);
-  const api = { step: (index, thunk) => run.step(index, thunk), track: (name, value) => run.track(name, value) };
+  const api = {
+    step: (index, thunk) => run.step(index, thunk),
+    launch: (index, thunk) => run.launch(index, thunk),
+    stepNow: (index, thunk) => run.stepNow(index, thunk),
+    track: (name, value) => run.track(name, value),
+  };
   const fn = vm.runInThisContext(program, { filename: 'vouch-scenario.js' });
   try {
     await fn(api, ...bindingValues);
