@@ -492,6 +492,37 @@ test('random text of a length the code spells is asserted by its length, other r
   assert.equal(valueSource(merged('k3j2h1x9a8', 'p0q9r8s7t6', [2, 36])), 'expect.any(String)');
 });
 
+test('random text is asserted to be drawn from the alphabet the code spells; random bytes by their count', () => {
+  const { mergeRuns } = require('../../src/generate/search/stability');
+  const { valueSource } = require('../../src/generate/writing/value-source');
+  const run = (value) => ({ ok: true, disturbances: [], effects: [], keys: [], outcomes: [{ kind: 'return', value }] });
+  const urlAlphabet = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict';
+  const spelled = [urlAlphabet, 'abcdefghijklmnopqrstuvwxyz', 'Expected a number'];
+  // The smallest spelled string that holds every character both runs gave.
+  const knownAlphabet = (text) =>
+    spelled
+      .filter((alphabet) => [...text].every((char) => alphabet.includes(char)))
+      .sort((a, b) => a.length - b.length)[0] || null;
+  const known = { knownLength: (n) => n === 21, knownAlphabet };
+  const text = (v) => ({ t: 'string', v });
+  const id = mergeRuns(run(text('V1StGXR8_Z5jdHi6B-myT')), run(text('Uakgb_J5m9g-0JDMbcJqL')), known).outcomes[0].value;
+  assert.equal(valueSource(id), 'expect.stringMatching(/^[0-9A-Z_a-z-]{21}$/)');
+  const expected = { outcomes: [{ kind: 'return', value: id }], effects: [] };
+  assert.equal(matchesRun(expected, run(text('kd8J2mZ_x0P-aa71LqQ9w'))), true);
+  assert.equal(matchesRun(expected, run(text('kd8J2mZ_x0P-aa71LqQ9$'))), false, 'a character from elsewhere is caught');
+  // Lowercase only: the smaller alphabet.
+  const lower = mergeRuns(run(text('qwertyuiopasdfghjklzx')), run(text('mnbvcxzlkjhgfdsapoiuy')), known).outcomes[0]
+    .value;
+  assert.equal(valueSource(lower), 'expect.stringMatching(/^[a-z]{21}$/)');
+  // Random bytes: the same count in both runs is asserted, their content is not.
+  const bytes = (values) => ({ t: 'buffer', bytes: values });
+  const buffer = mergeRuns(run(bytes([1, 2, 3])), run(bytes([9, 8, 7])), known).outcomes[0].value;
+  assert.equal(valueSource(buffer), 'expect.objectContaining({ length: 3 })');
+  const counted = { outcomes: [{ kind: 'return', value: buffer }], effects: [] };
+  assert.equal(matchesRun(counted, run(bytes([4, 5, 6]))), true);
+  assert.equal(matchesRun(counted, run(bytes([]))), false, 'a mutant that returns no bytes is caught');
+});
+
 test('a table too large to write whole reads the parts a sampled mutant changes, beside its sampled ones', () => {
   // 120 types: the test reads its size and 3 of them; `ext === 'ext45'` emptied or flipped changes
   // ext45 alone, which only a test reading ext45 tells.

@@ -130,7 +130,10 @@ class Search {
     if (!firstReply.usable) return null;
     const second = await this.runOnce(target, scenario, SECOND_RUN_CLOCK_SHIFT_MS);
     if (!second.usable) return null;
-    const merged = mergeRuns(firstReply, second, { knownLength: this.spelledNumbers(target, scenario) });
+    const merged = mergeRuns(firstReply, second, {
+      knownLength: this.spelledNumbers(target, scenario),
+      knownAlphabet: this.spelledAlphabet(scenario),
+    });
     if (!merged) return null;
     const ran = { targetId: scenario.targetId, steps: scenario.steps.slice(0, merged.outcomes.length) };
     const module = this.modules.get(target.file);
@@ -141,6 +144,37 @@ class Search {
       ...merged,
       keys: new Set(merged.keys),
       happy: isHappyPath(merged.outcomes),
+    };
+  }
+
+  // The smallest string the literals of the job's modules or the scenario's inputs spell that
+  // holds every character of a text (stability.js's knownAlphabet: random text drawn from it is
+  // asserted to be), or null. Alphabets are printable ASCII, at least two characters.
+  spelledAlphabet(scenario) {
+    if (!this.alphabets) {
+      this.alphabets = [];
+      for (const module of this.modules.values())
+        if (module.pool) this.alphabets.push(...module.pool.strings.map((string) => string.value));
+    }
+    const inputs = [];
+    const collect = (value) => {
+      if (Array.isArray(value)) value.forEach(collect);
+      else if (value && typeof value === 'object') {
+        if (value.kind === 'atom' && value.type === 'string') inputs.push(value.value);
+        else Object.values(value).forEach(collect);
+      }
+    };
+    collect(scenario.steps);
+    // Not what calls returned: an earlier random text would be a part of the alphabet only.
+    const candidates = [...inputs, ...this.alphabets]
+      .map((text) => new Set(text))
+      .filter((chars) => chars.size >= 2 && [...chars].every((char) => char >= ' ' && char <= '~'));
+    return (text) => {
+      const chars = new Set(text);
+      const fitting = candidates.filter((alphabet) => [...chars].every((char) => alphabet.has(char)));
+      if (!fitting.length) return null;
+      const smallest = fitting.reduce((best, alphabet) => (alphabet.size < best.size ? alphabet : best));
+      return [...smallest].join('');
     };
   }
 

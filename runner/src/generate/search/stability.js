@@ -32,17 +32,25 @@ function sharedEnds(a, b) {
 // text of such a length in both runs (nanoid's 21 characters, `customAlphabet('ab', 10)`'s 10)
 // is asserted by its length: a length the code does not spell (`String(Math.random())`: 18 or
 // 19 characters) may be the same in two runs by chance, and is not.
-function mergeDescriptions(a, b, knownLength = () => false) {
+// knownAlphabet(text): the smallest string the code or the inputs spell that holds every
+// character of `text` (nanoid's URL alphabet, `customAlphabet('ab')`'s 'ab'), or null. Such
+// random text is asserted to be drawn from it: any other alphabet, a character from outside it,
+// is a bug. Random bytes of the same count in both runs (`random(5)`) are asserted by their count.
+function mergeDescriptions(a, b, knownLength = () => false, knownAlphabet = () => null) {
   if (JSON.stringify(a) === JSON.stringify(b)) return a;
   if (!sameType(a, b)) return { t: 'unstable', types: [a.t, b.t] };
   if (a.t === 'string' && !a.long && !b.long) {
     const ends = sharedEnds(a.v, b.v);
     if (ends) return { t: 'unstable', types: ['string'], ...ends };
-    if (a.v.length === b.v.length && a.v.length > 1 && knownLength(a.v.length))
-      return { t: 'unstable', types: ['string'], length: a.v.length };
+    if (a.v.length === b.v.length && a.v.length > 1 && knownLength(a.v.length)) {
+      const alphabet = knownAlphabet(a.v + b.v);
+      return { t: 'unstable', types: ['string'], length: a.v.length, ...(alphabet ? { alphabet } : {}) };
+    }
     return { t: 'unstable', types: ['string'] };
   }
-  const merge = (x, y) => mergeDescriptions(x, y, knownLength);
+  if (a.t === 'buffer' && a.bytes.length === b.bytes.length)
+    return { t: 'unstable', types: ['buffer'], size: a.bytes.length };
+  const merge = (x, y) => mergeDescriptions(x, y, knownLength, knownAlphabet);
   switch (a.t) {
     case 'array':
     case 'arguments':
@@ -62,34 +70,35 @@ function mergeDescriptions(a, b, knownLength = () => false) {
   }
 }
 
-function mergeOutcome(a, b, knownLength) {
+function mergeOutcome(a, b, known) {
   if (a.kind !== b.kind || Boolean(a.done) !== Boolean(b.done) || String(a.calledBack) !== String(b.calledBack))
     return null;
-  return a.value ? { ...a, value: mergeDescriptions(a.value, b.value, knownLength) } : a;
+  return a.value ? { ...a, value: mergeDescriptions(a.value, b.value, ...known) } : a;
 }
 
-function mergeEffects(a, b, knownLength) {
+function mergeEffects(a, b, known) {
   if (a.length !== b.length) return null;
   return a.map((effect, i) => ({
     ...effect,
-    before: mergeDescriptions(effect.before, b[i].before, knownLength),
-    after: mergeDescriptions(effect.after, b[i].after, knownLength),
+    before: mergeDescriptions(effect.before, b[i].before, ...known),
+    after: mergeDescriptions(effect.after, b[i].after, ...known),
     mocks: effect.mocks.map((mock, j) => ({
       ...mock,
       calls: b[i].mocks[j]
-        ? mergeDescriptions(mock.calls, b[i].mocks[j].calls, knownLength)
+        ? mergeDescriptions(mock.calls, b[i].mocks[j].calls, ...known)
         : { t: 'unstable', types: [] },
     })),
   }));
 }
 
 // Returns the merged { outcomes, effects, keys } of two runs, or null when they disagree.
-// knownLength: see mergeDescriptions.
-function mergeRuns(first, second, { knownLength = () => false } = {}) {
+// knownLength, knownAlphabet: see mergeDescriptions.
+function mergeRuns(first, second, { knownLength = () => false, knownAlphabet = () => null } = {}) {
   if (first.outcomes.length !== second.outcomes.length) return null;
-  const outcomes = first.outcomes.map((outcome, i) => mergeOutcome(outcome, second.outcomes[i], knownLength));
+  const known = [knownLength, knownAlphabet];
+  const outcomes = first.outcomes.map((outcome, i) => mergeOutcome(outcome, second.outcomes[i], known));
   if (outcomes.some((outcome) => outcome === null)) return null;
-  const effects = first.effects.map((effect, i) => mergeEffects(effect, second.effects[i], knownLength));
+  const effects = first.effects.map((effect, i) => mergeEffects(effect, second.effects[i], known));
   if (effects.some((effect) => effect === null)) return null;
   const secondKeys = new Set(second.keys);
   return { outcomes, effects, keys: first.keys.filter((key) => secondKeys.has(key)) };
@@ -100,8 +109,16 @@ function mergeRuns(first, second, { knownLength = () => false } = {}) {
 function matchesDescription(expected, actual) {
   if (!actual) return false;
   if (expected.t === 'unstable') {
+    if (expected.size !== undefined)
+      return actual.t === 'unstable' || (actual.t === 'buffer' && actual.bytes.length === expected.size);
     if (expected.length !== undefined)
-      return actual.t === 'unstable' || (actual.t === 'string' && !actual.long && actual.v.length === expected.length);
+      return (
+        actual.t === 'unstable' ||
+        (actual.t === 'string' &&
+          !actual.long &&
+          actual.v.length === expected.length &&
+          (!expected.alphabet || [...actual.v].every((char) => expected.alphabet.includes(char))))
+      );
     if (expected.prefix !== undefined) {
       return (
         actual.t === 'unstable' ||

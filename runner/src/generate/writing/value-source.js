@@ -55,10 +55,42 @@ function regexText(text) {
     .replace(/\r/g, '\\r');
 }
 
+// The characters of `alphabet` as the inside of a regex character class, runs of three or more
+// consecutive characters as ranges (`0-9A-Za-z_-`), `-` last.
+function characterClass(alphabet) {
+  const codes = [...new Set(alphabet)].map((char) => char.charCodeAt(0)).sort((a, b) => a - b);
+  const dash = codes.includes(45);
+  const escape = (code) => String.fromCharCode(code).replace(/[\\\][^/-]/g, '\\$&');
+  const parts = [];
+  for (let i = 0; i < codes.length;) {
+    if (codes[i] === 45) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end + 1 < codes.length && codes[end + 1] === codes[end] + 1 && codes[end + 1] !== 45) end++;
+    parts.push(
+      end - i >= 2
+        ? `${escape(codes[i])}-${escape(codes[end])}`
+        : codes
+            .slice(i, end + 1)
+            .map(escape)
+            .join(''),
+    );
+    i = end + 1;
+  }
+  return parts.join('') + (dash ? '-' : '');
+}
+
 function unstableSource(desc) {
   // Strings that differed between runs but share their ends (`'job@' + a timestamp`).
   // Random text of a length the code spells (stability.js): `nanoid()`'s 21 characters.
+  // Drawn from an alphabet the code or the inputs spell: `/^[0-9A-Za-z_-]{21}$/`.
+  if (desc.length !== undefined && desc.alphabet)
+    return `expect.stringMatching(/^[${characterClass(desc.alphabet)}]{${desc.length}}$/)`;
   if (desc.length !== undefined) return `expect.stringMatching(/^[\\s\\S]{${desc.length}}$/)`;
+  // Random bytes of a count the two runs agreed on: `random(5)`.
+  if (desc.size !== undefined) return `expect.objectContaining({ length: ${desc.size} })`;
   if (desc.prefix !== undefined)
     return `expect.stringMatching(/^${regexText(desc.prefix)}[\\s\\S]*${regexText(desc.suffix)}$/)`;
   const types = [...new Set(desc.types)];
