@@ -523,6 +523,21 @@ test('random text is asserted to be drawn from the alphabet the code spells; ran
   assert.equal(matchesRun(counted, run(bytes([]))), false, 'a mutant that returns no bytes is caught');
 });
 
+test('a promise a mutant leaves rejected with no handler kills nothing: no Jest test fails for it', () => {
+  const { survives } = require('../../src/generate/selection/strengthen');
+  const reply = (disturbances) => ({
+    ok: true,
+    disturbances,
+    effects: [],
+    keys: [],
+    outcomes: [{ kind: 'resolve', value: { t: 'string', v: 'done' } }],
+  });
+  const expected = { outcomes: [{ kind: 'resolve', value: { t: 'string', v: 'done' } }], effects: [] };
+  assert.equal(survives(expected, reply(['unhandled rejection queue.dequeue(...) is not a function'])), true);
+  assert.equal(survives(expected, reply(['process.exit(1)'])), false);
+  assert.equal(survives(expected, reply(['uncaught boom'])), false);
+});
+
 test('a table too large to write whole reads the parts a sampled mutant changes, beside its sampled ones', () => {
   // 120 types: the test reads its size and 3 of them; `ext === 'ext45'` emptied or flipped changes
   // ext45 alone, which only a test reading ext45 tells.

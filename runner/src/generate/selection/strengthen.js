@@ -213,6 +213,17 @@ function rowProbes(mutant) {
   return [...new Set(probes)];
 }
 
+// Whether a test asserting `expected` still passes against a mutant's run `reply`. A promise the
+// mutant leaves rejected with no handler (`queue.dequeue()()` on an empty queue, in code the test
+// does not await) fails no Jest test: that disturbance alone kills nothing, as in Stryker's runs.
+function survives(expected, reply) {
+  if (reply && reply.ok && Array.isArray(reply.disturbances) && reply.disturbances.length) {
+    const disturbances = reply.disturbances.filter((text) => !text.startsWith('unhandled rejection'));
+    return matchesRun(expected, { ...reply, disturbances });
+  }
+  return matchesRun(expected, reply);
+}
+
 function keysOf(candidate) {
   return candidate.keys instanceof Set ? candidate.keys : new Set(candidate.reply.keys);
 }
@@ -311,7 +322,7 @@ class Strengthener {
     for (const entry of entries) {
       if (clock.now() >= this.deadline) return false;
       const reply = await this.search.runOnce(entry.target, entry.scenario, 0, override);
-      if (!matchesRun(entry, reply)) {
+      if (!survives(entry, reply)) {
         notePartsRead(entry, reply);
         if (process.env.VOUCH_DEBUG_MUTANTS)
           this.log(
@@ -355,9 +366,9 @@ class Strengthener {
       const original = await this.search.runOnce(variant.target, variant.scenario);
       if (!original.usable) continue;
       const mutated = await this.search.runOnce(variant.target, variant.scenario, 0, override);
-      if (matchesRun(original, mutated)) continue;
+      if (survives(original, mutated)) continue;
       const entry = await this.search.confirm(variant.target, variant.scenario, original);
-      if (entry && !matchesRun(entry, mutated)) {
+      if (entry && !survives(entry, mutated)) {
         notePartsRead(entry, mutated);
         return entry;
       }
@@ -372,11 +383,11 @@ class Strengthener {
       budget.runs--;
       const expected = candidate.reply || candidate;
       const reply = await this.search.runOnce(candidate.target, candidate.scenario, 0, override);
-      if (matchesRun(expected, reply)) continue;
+      if (survives(expected, reply)) continue;
       const entry = candidate.reply
         ? await this.search.confirm(candidate.target, candidate.scenario, candidate.reply)
         : candidate;
-      if (entry && !matchesRun(entry, reply)) {
+      if (entry && !survives(entry, reply)) {
         notePartsRead(entry, reply);
         return { candidate, entry };
       }
@@ -586,4 +597,4 @@ class Strengthener {
   }
 }
 
-module.exports = { Strengthener };
+module.exports = { Strengthener, survives };
