@@ -538,6 +538,30 @@ test('a promise a mutant leaves rejected with no handler kills nothing: no Jest 
   assert.equal(survives(expected, reply(['uncaught boom'])), false);
 });
 
+test('a type check is told from its mutants by the same text in an array', () => {
+  // `!type || typeof type !== 'string'` forced false, `||` made `&&` or its block emptied: only
+  // a value that is no string but reads as one (`['text/html']`) gets past the check then.
+  const files = [
+    {
+      path: 'media.js',
+      content: `const CHARSETS = { 'text/html': 'UTF-8', 'text/plain': 'UTF-8', 'image/png': '' };
+exports.charset = function charset(type) {
+  if (!type || typeof type !== 'string') {
+    return false;
+  }
+  const match = /^\\s*([^;\\s]*)/.exec(type);
+  const found = match && CHARSETS[match[1].toLowerCase()];
+  return found || false;
+};
+`,
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 30000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/media.test.js').content;
+  assert.match(tests, /charset\(\['text\/(html|plain)'\]\)\)\.toBe\(false\)/, tests);
+});
+
 test('a table too large to write whole reads the parts a sampled mutant changes, beside its sampled ones', () => {
   // 120 types: the test reads its size and 3 of them; `ext === 'ext45'` emptied or flipped changes
   // ext45 alone, which only a test reading ext45 tells.

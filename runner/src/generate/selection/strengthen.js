@@ -9,7 +9,7 @@
 
 const babel = require('@babel/core');
 const { clock } = require('../budget-clock');
-const { atom } = require('../search/candidate');
+const { atom, arrayOf } = require('../search/candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
 const { sampleRegex } = require('../analysis/regex-sampler');
 const { matchesRun, matchesDescription } = require('../search/stability');
@@ -94,7 +94,7 @@ function mapAtoms(value, replace) {
 // (a 100-character string for `str.length > 100`), the emptied string put in place of a
 // string the module spells near it (`'1 yr'` from `'1 years'` for `case 'yr':`), or a string
 // that hits the mutant's table row (rowProbes) in place of a string argument.
-function variantsFor(mutant, reaching, siblings) {
+function variantsFor(mutant, reaching, siblings, { typeCheck = false } = {}) {
   const variants = [];
   const seen = new Set();
   const push = (candidate, steps) => {
@@ -103,6 +103,21 @@ function variantsFor(mutant, reaching, siblings) {
     seen.add(key);
     variants.push({ target: candidate.target, scenario: { ...candidate.scenario, steps } });
   };
+  // On a line that checks a type (`if (!type || typeof type !== 'string') return false`), a value
+  // that reads as the same text but is no string: each string argument in an array
+  // (`charset(['text/html'])`). Only it tells the check from its mutants (the check forced false,
+  // `||` made `&&`, its block emptied), as the code past it takes the array for the text.
+  if (typeCheck) {
+    for (const candidate of reaching) {
+      if (variants.length >= MAX_VARIANTS_PER_MUTANT / 2) break;
+      push(
+        candidate,
+        mapAtoms(candidate.scenario.steps, (value) =>
+          value.type === 'string' && value.value ? arrayOf([value]) : null,
+        ),
+      );
+    }
+  }
   for (const candidate of reaching) {
     if (variants.length >= MAX_VARIANTS_PER_MUTANT) break;
     const steps = candidate.scenario.steps;
@@ -222,6 +237,16 @@ function survives(expected, reply) {
     return matchesRun(expected, { ...reply, disturbances });
   }
   return matchesRun(expected, reply);
+}
+
+// A line that checks a value's type.
+const TYPE_CHECK = /\btypeof\b/;
+
+function lineText(code, line) {
+  let start = 0;
+  for (let i = 1; i < line && start >= 0; i++) start = code.indexOf('\n', start) + 1;
+  const end = code.indexOf('\n', start);
+  return code.slice(start, end < 0 ? code.length : end);
 }
 
 function keysOf(candidate) {
@@ -567,7 +592,9 @@ class Strengthener {
           : await this.variantKiller(
               [
                 ...this.observingVariants([...covering, ...options]),
-                ...variantsFor(mutant, [...covering, ...options], siblings),
+                ...variantsFor(mutant, [...covering, ...options], siblings, {
+                  typeCheck: TYPE_CHECK.test(lineText(file.code, mutant.line)),
+                }),
               ],
               override,
             );
