@@ -580,6 +580,19 @@ exports.charset = function charset(type) {
   assert.match(tests, /charset\(\['text\/(html|plain)'\]\)\)\.toBe\(false\)/, tests);
 });
 
+test('a table whose entries sampled mutants change, more than a test reads one by one, is asserted whole', () => {
+  // 60 colours: each emptied string is a mutant of its own, and a test reading the size and
+  // three entries would kill three of them.
+  const colours = Array.from({ length: 60 }, (_, i) => `'#${(i * 4099).toString(16).padStart(6, '0').toUpperCase()}'`);
+  const files = [{ path: 'colours.js', content: `exports.colours = [\n  ${colours.join(',\n  ')},\n];\n` }];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 30000 }) });
+  const result = JSON.parse(output.stdout.toString());
+  const tests = result.files.find((file) => file.path === '__tests__/colours.test.js').content;
+  for (const colour of [colours[1], colours[17], colours[44]])
+    assert.ok(tests.includes(colour), `${colour} in\n${tests}`);
+  assert.ok(result.summary.mutation.killed >= 50, JSON.stringify(result.summary));
+});
+
 test('a table too large to write whole reads the parts a sampled mutant changes, beside its sampled ones', () => {
   // 120 types: the test reads its size and 3 of them; `ext === 'ext45'` emptied or flipped changes
   // ext45 alone, which only a test reading ext45 tells.

@@ -23,8 +23,9 @@ const { stateAssertion } = require('./effect-assertions');
 const MAX_LITERAL_LINES = 40;
 const TEST_INDENT = '    ';
 
-// `.toBe(1)`, `.toEqual({...})`, `.toBeNaN()` ... for a described value.
-function matcherFor(desc, indent) {
+// `.toBe(1)`, `.toEqual({...})`, `.toBeNaN()` ... for a described value, or null for a literal of
+// more than maxLines lines.
+function matcherFor(desc, indent, maxLines = MAX_LITERAL_LINES) {
   if (desc.t === 'undefined') return '.toBeUndefined()';
   if (desc.t === 'null') return '.toBeNull()';
   if (desc.t === 'number' && desc.v === 'NaN') return '.toBeNaN()';
@@ -34,7 +35,7 @@ function matcherFor(desc, indent) {
   // than the test's `Function` in Jest; `expect.any(Function)` checks `typeof`.
   if (desc.t === 'function') return '.toEqual(expect.any(Function))';
   const literal = valueSource(desc, indent);
-  if (literal.split('\n').length > MAX_LITERAL_LINES) return null;
+  if (literal.split('\n').length > maxLines) return null;
   return `.toEqual(${literal})`;
 }
 
@@ -45,7 +46,9 @@ function valueAssertions(subject, desc, classRefs, indent, wanted = []) {
   const classRef = desc.t === 'object' && desc.ctor && classRefs.get(desc.ctor);
   if (classRef) lines.push(`expect(${subject}).toBeInstanceOf(${classRef});`);
   if (classRef && !desc.entries.length) return lines;
-  const matcher = matcherFor(desc, indent);
+  // More parts changed by sampled mutants than a test reads one by one (a table of 76 colours,
+  // each a mutant of its own): the whole table, where it is not too long to read.
+  const matcher = matcherFor(desc, indent, wanted.length > MAX_WANTED_PARTS ? MAX_TABLE_LINES : MAX_LITERAL_LINES);
   if (matcher) lines.push(`expect(${subject})${matcher};`);
   else if (desc.t === 'array')
     lines.push(
@@ -67,6 +70,8 @@ function valueAssertions(subject, desc, classRefs, indent, wanted = []) {
 // parts `wanted` (those a sampled mutant changed: strengthen.js) are read too, in their order.
 const SAMPLED_PARTS = 3;
 const MAX_WANTED_PARTS = 12;
+// The most lines of a table asserted whole (valueAssertions).
+const MAX_TABLE_LINES = 300;
 function sampledParts(subject, desc, indent, wanted = []) {
   const parts =
     desc.t === 'array'
