@@ -1,7 +1,8 @@
 'use strict';
 // The measuring half of bench/generate_bench.sh (which installs the packages and tools first).
 // Env: ROOT (the repository), WORK (the bench's folder), BUDGET_MS, MUTATE (package names),
-// RERUNS (how many times the kept suite runs, each like a run: default 5).
+// RERUNS (how many times the kept suite runs, each like a run: default 5), WALL_LIMIT_MS (the
+// generator's wall limit, default its own).
 // Arguments: package specs as given to npm (`lru-cache@6`), each optionally followed by
 // `:path`, a module of the package to take instead of its main one (`semver@7.6.3:functions/inc.js`).
 
@@ -51,7 +52,8 @@ function linkNodeModules(dir, sources) {
 // The installed packages are the job's dependencies (nodePath), as the server's dependency cache
 // would give them: a package's own dependencies (yallist for lru-cache) resolve at generation.
 function generate(files) {
-  const job = JSON.stringify({ files, framework: 'jest', threshold: 80, timeBudgetMs: budget, nodePath: packagesDir });
+  const wallLimitMs = process.env.WALL_LIMIT_MS ? { wallLimitMs: Number(process.env.WALL_LIMIT_MS) } : {};
+  const job = JSON.stringify({ files, framework: 'jest', threshold: 80, timeBudgetMs: budget, nodePath: packagesDir, ...wallLimitMs });
   const started = Date.now();
   const generated = spawnSync(process.execPath, [path.join(runner, 'bin', 'generate.js')], { input: job, maxBuffer: 64 << 20 });
   const seconds = (Date.now() - started) / 1000;

@@ -15,6 +15,9 @@
 #        RUNNER_ROOT a checkout whose runner generates and runs the tests (default: this one)
 #        LOAD=N      keep N busy loops running meanwhile (generation on a busy machine: the budget
 #                    stretches with the CPU share the job gets; compare the table with LOAD=0)
+#        WALL_LIMIT_MS  the generator's wall limit (default: its own, 1.5 times the budget). The budget
+#                    stretches with the CPU share the job gets only up to it: on a machine busy
+#                    with other jobs, a larger one (600000) measures what an idle one generates
 #        STRYKER_CONCURRENCY  Stryker's test runners at once (default 1: the machine is shared)
 #        STRYKER_TIMEOUT_MIN  minutes a Stryker run may take (default 15)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -13,7 +13,7 @@
 #                                             bench/packages/heldout.txt: HELDOUT_MODULES below)
 # Env:   RUNNER_ROOT  a checkout whose runner generates the tests (default: this one); give an
 #                     older commit's checkout to measure "before" on the same machine
-#        BUDGET_MS, RERUNS, KEEP_DIR, LOAD as for generate_bench.sh
+#        BUDGET_MS, RERUNS, KEEP_DIR, LOAD, WALL_LIMIT_MS as for generate_bench.sh
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
