@@ -107,15 +107,34 @@ function variantsFor(mutant, reaching, siblings, { typeCheck = false } = {}) {
   // that reads as the same text but is no string: each string argument in an array
   // (`charset(['text/html'])`). Only it tells the check from its mutants (the check forced false,
   // `||` made `&&`, its block emptied), as the code past it takes the array for the text.
+  // One scenario of each export that reaches the line, with a string to wrap: the check may guard
+  // a function other exports call only after checks of their own (`contentType(['c'])` stops at
+  // contentType's, `charset(['text/html'])` reaches charset's).
   if (typeCheck) {
-    for (const candidate of reaching) {
-      if (variants.length >= MAX_VARIANTS_PER_MUTANT / 2) break;
+    const targets = new Set();
+    // Those that got past the check first (a value other than false, null or undefined): wrapped,
+    // the same text gets past its mutants only.
+    const past = (candidate) => {
+      const outcomes = candidate.reply ? candidate.reply.outcomes : candidate.outcomes;
+      const last = outcomes && outcomes[outcomes.length - 1];
+      return Boolean(
+        last &&
+        last.kind === 'return' &&
+        last.value &&
+        !['undefined', 'null'].includes(last.value.t) &&
+        last.value.v !== false,
+      );
+    };
+    for (const candidate of [...reaching.filter(past), ...reaching.filter((other) => !past(other))]) {
+      if (targets.size >= TYPE_CHECK_TARGETS || targets.has(candidate.target)) continue;
+      const before = variants.length;
       push(
         candidate,
         mapAtoms(candidate.scenario.steps, (value) =>
           value.type === 'string' && value.value ? arrayOf([value]) : null,
         ),
       );
+      if (variants.length > before) targets.add(candidate.target);
     }
   }
   for (const candidate of reaching) {
@@ -239,8 +258,9 @@ function survives(expected, reply) {
   return matchesRun(expected, reply);
 }
 
-// A line that checks a value's type.
+// A line that checks a value's type, and how many exports reaching it try a wrapped string.
 const TYPE_CHECK = /\btypeof\b/;
+const TYPE_CHECK_TARGETS = 3;
 
 function lineText(code, line) {
   let start = 0;
