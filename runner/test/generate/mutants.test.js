@@ -29,11 +29,6 @@ exports.size = function size(n, opts) {
     "BooleanLiteral:if (n >= 10 && opts.exact) return { label: 'big', n: n * 2 };",
     'StringLiteral:if (n >= 10 && !opts.exact) return { label: "", n: n * 2 };',
     "ArithmeticOperator:if (n >= 10 && !opts.exact) return { label: 'big', n: n / 2 };",
-    // Stryker's too: a part of a condition forced (the operand of `&&` only to true), the
-    // comparison's other side, an object literal emptied.
-    "ConditionalExpression:if (true && !opts.exact) return { label: 'big', n: n * 2 };",
-    "EqualityOperator:if (n < 10 && !opts.exact) return { label: 'big', n: n * 2 };",
-    'ObjectLiteral:if (n >= 10 && !opts.exact) return {};',
   ])
     assert.ok(mutated.includes(expected), `${expected} among\n${mutated.join('\n')}`);
   const lines = mutantsOf(code).map((mutant) => applyMutant(code, mutant));
@@ -46,21 +41,8 @@ exports.size = function size(n, opts) {
     'MethodExpression',
   );
   assert.ok(
-    mutantsOf(code)
-      .filter((mutant) => !['ObjectLiteral', 'BlockStatement'].includes(mutant.mutator))
-      .map((mutant) => applyMutant(code, mutant))
-      .every((text) => text.includes("'use strict'") && text.includes("require('util')") && text.includes('label:')),
+    lines.every((text) => text.includes("'use strict'") && text.includes("require('util')") && text.includes('label:')),
   );
-  // The body of a function emptied, an optional chain made plain, a template emptied.
-  const more = 'const pick = (a) => a?.b;\nfunction f(x) {\n  return `x${x}`;\n}\n';
-  const changed = mutantsOf(more).map((mutant) => `${mutant.mutator}:${applyMutant(more, mutant)}`);
-  for (const expected of [
-    'BlockStatement:const pick = (a) => a?.b;\nfunction f(x) {}\n',
-    'OptionalChaining:const pick = (a) => a.b;\nfunction f(x) {\n  return `x${x}`;\n}\n',
-    'ArrowFunction:const pick = () => undefined;\nfunction f(x) {\n  return `x${x}`;\n}\n',
-    'StringLiteral:const pick = (a) => a?.b;\nfunction f(x) {\n  return ``;\n}\n',
-  ])
-    assert.ok(changed.includes(expected), `${expected} among\n${changed.join('\n')}`);
   assert.deepEqual(mutantsOf('this is not javascript ('), []);
 });
 
