@@ -724,3 +724,20 @@ test('a re-exported function is searched once, where it is defined: its identity
     executor.close();
   }
 });
+
+test('each scenario starts from the environment variables the child started with', async () => {
+  // As debug's enable(namespaces) does: a value saved in process.env and read back at load.
+  const source = `
+    const saved = process.env.VOUCH_TEST_SAVED;
+    if (saved !== undefined && saved !== 'a') throw new Error('loaded with ' + saved);
+    exports.save = (value) => { process.env.VOUCH_TEST_SAVED = String(value); };
+    exports.saved = () => saved;
+  `;
+  await withExecutor(async (executor) => {
+    assert.equal((await run(executor, 'await __vouch.step(0, () => lib.save({}));')).ok, true);
+    const after = await run(executor, 'await __vouch.step(0, () => lib.saved());');
+    assert.equal(after.ok, true, after.error);
+    assert.deepEqual(after.outcomes[0].value, { t: 'undefined' });
+    assert.equal(process.env.VOUCH_TEST_SAVED, undefined);
+  }, source);
+});
