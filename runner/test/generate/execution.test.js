@@ -741,3 +741,24 @@ test('each scenario starts from the environment variables the child started with
     assert.equal(process.env.VOUCH_TEST_SAVED, undefined);
   }, source);
 });
+
+test('a returned function is described with its switches: an accessor it can be set through, a boolean', async () => {
+  const source = `
+    exports.make = () => {
+      let on = false;
+      function log() { return on ? 'logged' : undefined; }
+      Object.defineProperty(log, 'enabled', { get: () => on, set: (v) => { on = v; } });
+      log.quiet = false;
+      log.label = 'x';
+      return log;
+    };
+  `;
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, 'await __vouch.step(0, () => lib.make());');
+    assert.equal(reply.ok, true);
+    assert.deepEqual(reply.outcomes[0].value.members, [
+      { name: 'enabled', kind: 'getter', settable: true },
+      { name: 'quiet', kind: 'switch', value: false },
+    ]);
+  }, source);
+});
