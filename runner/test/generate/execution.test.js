@@ -571,6 +571,17 @@ exports.wipe = (folder) => {
 exports.wipeLater = (folder, done) => { fs.rm(path.join(folder, 'package'), { recursive: true }, (error) => done(error && error.code)); };
 exports.note = () => { fs.writeFileSync('note.txt', 'x'); fs.mkdirSync('sub'); return fs.readdirSync('.').sort(); };
 exports.closeOut = () => { try { fs.closeSync(1); } catch (error) { return error.code; } return 'closed'; };
+const attempt = (fn) => { try { fn(); return 'done'; } catch (error) { return error.code; } };
+exports.throughLinks = (outside) => {
+  fs.symlinkSync(outside, 'way');
+  fs.symlinkSync(path.join(outside, 'index.js'), 'file-link');
+  return {
+    removeThrough: attempt(() => fs.rmSync('way/index.js')),
+    writeThrough: attempt(() => fs.writeFileSync('file-link', 'changed')),
+    climbFromLink: attempt(() => fs.rmSync('way/../package', { recursive: true })),
+    removeTheLinkItself: attempt(() => fs.unlinkSync('file-link')),
+  };
+};
 `;
   const { code } = instrumentSource(FILE, source, { esm: false });
   const executor = new Executor({
@@ -595,6 +606,18 @@ exports.closeOut = () => { try { fs.closeSync(1); } catch (error) { return error
     );
     assert.ok(fs.existsSync(path.join(packageFolder, 'index.js')));
     assert.match(later.disturbances.join('\n'), /outside the scenario's folder/);
+    // A link made in its own folder does not open what it points to: paths are judged where they
+    // land. Removing the link itself is the folder's own business.
+    const linked = await run(
+      executor,
+      `await __vouch.step(0, () => lib.throughLinks(${JSON.stringify(packageFolder)}));`,
+    );
+    assert.equal(fs.readFileSync(path.join(packageFolder, 'index.js'), 'utf8'), 'keep me');
+    assert.deepEqual(
+      Object.fromEntries(linked.outcomes[0].value.entries.map(([key, described]) => [key, described.v])),
+      { removeThrough: 'EACCES', writeThrough: 'EACCES', climbFromLink: 'EACCES', removeTheLinkItself: 'done' },
+    );
+    assert.equal(linked.disturbances.length, 3);
     // Nor may it close a standard stream: a test doing so closes the pipe a run answers on.
     const closed = await run(executor, 'await __vouch.step(0, () => lib.closeOut());');
     assert.match(closed.disturbances.join('\n'), /close\(1\), a standard stream/);
@@ -723,4 +746,42 @@ test('a re-exported function is searched once, where it is defined: its identity
   } finally {
     executor.close();
   }
+});
+
+test('each scenario starts from the environment variables the child started with', async () => {
+  // As debug's enable(namespaces) does: a value saved in process.env and read back at load.
+  const source = `
+    const saved = process.env.VOUCH_TEST_SAVED;
+    if (saved !== undefined && saved !== 'a') throw new Error('loaded with ' + saved);
+    exports.save = (value) => { process.env.VOUCH_TEST_SAVED = String(value); };
+    exports.saved = () => saved;
+  `;
+  await withExecutor(async (executor) => {
+    assert.equal((await run(executor, 'await __vouch.step(0, () => lib.save({}));')).ok, true);
+    const after = await run(executor, 'await __vouch.step(0, () => lib.saved());');
+    assert.equal(after.ok, true, after.error);
+    assert.deepEqual(after.outcomes[0].value, { t: 'undefined' });
+    assert.equal(process.env.VOUCH_TEST_SAVED, undefined);
+  }, source);
+});
+
+test('a returned function is described with its switches: an accessor it can be set through, a boolean', async () => {
+  const source = `
+    exports.make = () => {
+      let on = false;
+      function log() { return on ? 'logged' : undefined; }
+      Object.defineProperty(log, 'enabled', { get: () => on, set: (v) => { on = v; } });
+      log.quiet = false;
+      log.label = 'x';
+      return log;
+    };
+  `;
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, 'await __vouch.step(0, () => lib.make());');
+    assert.equal(reply.ok, true);
+    assert.deepEqual(reply.outcomes[0].value.members, [
+      { name: 'enabled', kind: 'getter', settable: true },
+      { name: 'quiet', kind: 'switch', value: false },
+    ]);
+  }, source);
 });
