@@ -494,21 +494,25 @@ class ScenarioFactory {
             ]),
           ),
         );
-        // It may start a task (`limit(task)`): three such calls in flight at once.
+        // One with state of its own to read or clear (getters, methods: `limit.activeCount`,
+        // `limit.clearQueue()`) may start tasks (`limit(task)`): three such calls in flight at once.
+        // Not a plain one (a `cancel()` a timer call returned): its calls are the plain ones above.
         const task = {
           op: 'invoke',
           receiver: last.bind,
           args: argumentLists[argumentLists.length - 1],
           params: UNKNOWN_SLOTS,
         };
-        const inFlight = this.inFlightScenarios(steps, task, value);
+        const inFlight =
+          gettersOf(value).length || methodsOf(value).length ? this.inFlightScenarios(steps, task, value) : [];
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
-          ...inFlight,
           ...switched,
           ...this.wrapperVariants(steps),
           ...methodsOf(value).flatMap((name) => this.functionMethodSteps(name).map(follow)),
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
+          // Last: what plain calls reach is theirs, not the calls in flight's.
+          ...inFlight,
         ].slice(0, MAX_EXTENSIONS + argumentLists.length + inFlight.length + switched.length);
       }
       // An emitter (`on` and `emit` of its own: `mitt()`) has its events recorded from here on.
