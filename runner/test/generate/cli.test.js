@@ -68,6 +68,8 @@ function runJest(files, user = null) {
     return {
       results: JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')),
       coverage: JSON.parse(fs.readFileSync(path.join(dir, 'coverage', 'coverage-summary.json'), 'utf8')).total,
+      // What the folder holds after the run (the tests' own files included).
+      folderAfter: fs.readdirSync(dir),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -680,6 +682,7 @@ if (!args.length) {
   process.stderr.write('greet: a name is needed\\n');
   process.exit(2);
 }
+require('fs').writeFileSync('greeted.txt', args[0]);
 process.stdout.write(greet(args[0]) + '\\n');
 `,
     },
@@ -691,7 +694,10 @@ process.stdout.write(greet(args[0]) + '\\n');
   assert.match(programTest.content, /run\(\['--help'\], ''\)/);
   assert.match(programTest.content, /runHere\(\['--help'\]\);\n\s+expect\(result\.status\)\.toBe\(0\);/);
   assert.match(programTest.content, /runHere\(\[\]\);\n\s+expect\(result\.status\)\.toBe\(2\);/);
-  // Spawned only, bin/greet.js would count at 0%: every statement of both files ran in the run.
-  const { coverage } = runKeptSuite(files, result);
+  assert.match(programTest.content, /runHere\(\['hello'\]\);/);
+  // Spawned only, bin/greet.js would count at 0%: every statement of both files ran in the run,
+  // and what the program wrote went to an empty folder of its own, not the package's.
+  const { coverage, folderAfter } = runKeptSuite(files, result);
   assert.equal(coverage.statements.covered, coverage.statements.total);
+  assert.ok(!folderAfter.includes('greeted.txt'), folderAfter.join());
 });

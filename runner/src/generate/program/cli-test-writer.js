@@ -49,18 +49,22 @@ function programCase(program, scenario, outcome, here = false) {
 // Whether a program's command lines can also run in the test's own process: a spawned program's
 // code runs where Jest's coverage cannot see it, so a package whose program is a third of its
 // code (uuid's `uuid-bin.js`, nanoid's `bin/nanoid.cjs`) measured a third less than its tests
-// reach. Not a program that reads stdin (in the test's process it would wait on Jest's), nor an
-// ES module (required, it would need Jest's ESM mode), and only command lines with no input.
+// reach. Not a program that reads stdin (in the test's process it would wait on Jest's) or works
+// after its top level returns (its output would come after the test's end), nor an ES module
+// (required, it would need Jest's ESM mode), and only command lines with no input.
+const WORKS_LATER = /\bstdin\b|\.then\(|\bawait\b|\basync\b|\bsetTimeout\b|\bsetImmediate\b|\bnextTick\b/;
 function runsHere(program, source, scenario) {
-  return !/\.mjs$/.test(program.path) && !/\bstdin\b/.test(source) && !scenario.stdin;
+  return !/\.mjs$/.test(program.path) && !WORKS_LATER.test(source) && !scenario.stdin;
 }
 
 // The program's code run in the test's process: `require`d in a module registry of its own with
-// its command line in process.argv, what it writes to stdout and stderr (directly or through the
-// console) captured, and process.exit ending it with its code.
+// its command line in process.argv, in an empty folder of its own as the spawned run (what it
+// writes there is removed, never the package's), what it writes to stdout and stderr (directly
+// or through the console) captured, and process.exit ending it with its code.
 const RUN_HERE = [
   '// Runs the program in this process instead, as `node PROGRAM ...args` would run it (its own',
-  '// modules, its command line, what it prints and its exit code), so that coverage counts its code.',
+  '// modules, its command line, an empty folder, what it prints and its exit code), so that',
+  '// coverage counts its code.',
   'class ProgramExit extends Error {}',
   'function runHere(args) {',
   "  const output = { stdout: '', stderr: '' };",
@@ -83,6 +87,9 @@ const RUN_HERE = [
   '    }),',
   '  ];',
   '  const { argv, exitCode } = process;',
+  '  const home = process.cwd();',
+  "  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'program-'));",
+  '  process.chdir(cwd);',
   '  process.argv = [process.execPath, PROGRAM, ...args];',
   '  process.exitCode = undefined;',
   '  let status;',
@@ -96,6 +103,8 @@ const RUN_HERE = [
   '    process.argv = argv;',
   '    process.exitCode = exitCode;',
   '    spies.forEach((spy) => spy.mockRestore());',
+  '    process.chdir(home);',
+  '    fs.rmSync(cwd, { recursive: true, force: true });',
   '  }',
   '  return { status, ...output };',
   '}',
