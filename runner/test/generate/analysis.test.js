@@ -340,6 +340,30 @@ test('a parameter looked up as a key of another gets a key to try, and the objec
   assert.deepEqual(index.hint.values, []);
 });
 
+test('a function that reads `arguments` has the parameters it names: shifted from a copy, or read by index', () => {
+  const params = hintsOf(
+    `const fs = require('fs');
+     exports.renderFile = function () {
+       var args = Array.prototype.slice.call(arguments);
+       var filename = args.shift();
+       var data, cb = arguments[3];
+       if (typeof arguments[arguments.length - 1] == 'function') args.pop();
+       data = args.shift();
+       function inner() { var other = arguments[0]; return other; }
+       return fs.readFileSync(filename) + data.settings.views + inner(cb);
+     };`,
+    'renderFile',
+  );
+  assert.deepEqual(params.map((param) => param.name), ['filename', 'data', 'arg3', 'cb', 'callback']);
+  assert.ok(params[4].hint.types.has('function'));
+  assert.ok(params.every((param) => param.hasDefault && param.fromArguments));
+  assert.equal(params[0].hint.fsPath, true);
+  assert.ok(params[1].hint.props.get('settings').props.has('views'));
+  const [none] = [hintsOf(`exports.f = function () { return arguments.length; };`, 'f')];
+  assert.equal(none.length, 0);
+  assert.equal(none.usesArguments, true);
+});
+
 test("a template engine's delimiters and tag types, named in its source, give template texts in its syntax and the data they name", () => {
   const { InputPool } = require('../../src/generate/search/input-pool');
   const { Rng } = require('../../src/generate/search/rng');

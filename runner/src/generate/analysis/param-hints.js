@@ -5,7 +5,7 @@
 
 const walk = require('acorn-walk');
 const { Hint } = require('./hint');
-const { ParameterScope } = require('./parameter-scope');
+const { ParameterScope, argumentsParameters } = require('./parameter-scope');
 const builtins = require('./builtins');
 const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
@@ -66,6 +66,15 @@ class HintCollector {
     this.depth = depth;
     this.hints = fn.params.map(() => new Hint());
     this.scope = new ParameterScope(fn);
+    // A function that reads `arguments` (`var file = args.shift()`): the names it reads them into
+    // stand for its parameters, each optional.
+    this.argumentNames = argumentsParameters(fn);
+    this.argumentNames.forEach((name, index) => {
+      this.hints.push(new Hint());
+      if (name) this.scope.aliases.set(name, [index]);
+    });
+    if (this.argumentNames[this.argumentNames.length - 1] === 'callback')
+      this.hints[this.hints.length - 1].addType('function');
     this.usesArguments = false;
     this.keyUses = []; // [objectPath, keyPath]: one parameter looked up as a key of another
   }
@@ -112,16 +121,26 @@ class HintCollector {
     this.linkLookedUpKeys();
     this.followStoredFields();
     this.hints.forEach((hint) => textHeaders(hint));
+    const params = [
+      ...this.fn.params.map((param, index) => ({
+        name: paramName(param, index),
+        hint: this.hints[index],
+        rest: param.type === 'RestElement',
+        hasDefault: param.type === 'AssignmentPattern',
+      })),
+      ...this.argumentNames.map((name, index) => ({
+        name: name || `arg${index + 1}`,
+        hint: this.hints[index],
+        rest: false,
+        hasDefault: true,
+        fromArguments: true,
+      })),
+    ];
     if (this.context.usesFileSystem)
-      this.fn.params.forEach((param, index) => {
-        if (builtins.PATH_PARAMETER_NAME.test(paramName(param, index))) this.markPath(this.hints[index]);
+      params.forEach(({ name, hint }) => {
+        if (builtins.PATH_PARAMETER_NAME.test(name)) this.markPath(hint);
       });
-    return this.fn.params.map((param, index) => ({
-      name: paramName(param, index),
-      hint: this.hints[index],
-      rest: param.type === 'RestElement',
-      hasDefault: param.type === 'AssignmentPattern',
-    }));
+    return params;
   }
 
   recordDefault(path, node) {

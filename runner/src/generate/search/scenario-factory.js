@@ -56,8 +56,10 @@ function argumentSlots(params) {
       slots.push({ ...param, optional: param.hasDefault });
     }
   }
-  if (params.usesArguments && !params.length) {
-    for (let i = 0; i < 3; i++) slots.push({ name: `arg${i + 1}`, hint: EMPTY_HINT, rest: false, optional: true });
+  // Past the ones it names (`var file = args.shift()`), up to three in all.
+  if (params.usesArguments && params.every((param) => param.fromArguments)) {
+    for (let i = slots.length; i < 3; i++)
+      slots.push({ name: `arg${i + 1}`, hint: EMPTY_HINT, rest: false, optional: true });
   }
   return slots;
 }
