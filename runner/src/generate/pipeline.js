@@ -18,7 +18,7 @@ const { planBindings } = require('./analysis/bindings');
 const { buildTargets } = require('./analysis/targets');
 const { InputPool } = require('./search/input-pool');
 const { ObservedValues } = require('./execution/observed-values');
-const { ScenarioFactory } = require('./search/scenario-factory');
+const { ScenarioFactory, makerCalls } = require('./search/scenario-factory');
 const { Search } = require('./search/search');
 const { minimizeCorpus } = require('./selection/minimize');
 const { Shrinker } = require('./selection/shrink');
@@ -456,7 +456,10 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     if (reexports) log(`search: ${reexports} re-exported target(s) searched where they are defined`);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
     const targets = loadedModules.flatMap((module) =>
-      module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })),
+      module.targets.map((target) => ({
+        target,
+        factory: new ScenarioFactory(target, module.pool, rng, makerCalls(module.targets)),
+      })),
     );
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
     const search = new Search({

@@ -322,10 +322,17 @@ test('a parameter looked up as a key of another gets a key to try, and the objec
   );
   assert.equal(prop.hint.values[0], 'key');
   assert.ok(obj.hint.props.has('key'));
-  const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, new Rng(1));
+  const pool = new InputPool(
+    { strings: [], regexStrings: [], numbers: [], bigints: [] },
+    { ofType: () => [] },
+    new Rng(1),
+  );
   const first = pool.seeds(obj.hint)[0];
   assert.equal(first.kind, 'object');
-  assert.deepEqual(first.entries.map(([key]) => key), ['key']);
+  assert.deepEqual(
+    first.entries.map(([key]) => key),
+    ['key'],
+  );
   // A key the code compares is the one the object gets; `in` and `hasOwnProperty.call` count too.
   const [table, name] = hintsOf(
     `exports.has = (table, name) => name !== 'x' && Object.prototype.hasOwnProperty.call(table, name) && name === 'id';`,
@@ -354,7 +361,10 @@ test('a function that reads `arguments` has the parameters it names: shifted fro
      };`,
     'renderFile',
   );
-  assert.deepEqual(params.map((param) => param.name), ['filename', 'data', 'arg3', 'cb', 'callback']);
+  assert.deepEqual(
+    params.map((param) => param.name),
+    ['filename', 'data', 'arg3', 'cb', 'callback'],
+  );
   assert.ok(params[4].hint.types.has('function'));
   assert.ok(params.every((param) => param.hasDefault && param.fromArguments));
   assert.equal(params[0].hint.fsPath, true);

@@ -164,7 +164,11 @@ function argumentsParameters(fn) {
     let index = null;
     if (value.type === 'CallExpression' && value.callee.type === 'MemberExpression' && !value.arguments.length) {
       const { object, property } = value.callee;
-      if (object.type === 'Identifier' && lists.has(object.name) && staticKeyName(property, value.callee.computed) === 'shift')
+      if (
+        object.type === 'Identifier' &&
+        lists.has(object.name) &&
+        staticKeyName(property, value.callee.computed) === 'shift'
+      )
         index = shifted++;
     } else if (value.type === 'MemberExpression' && value.computed && isArguments(value.object)) {
       if (value.property.type === 'Literal' && Number.isInteger(value.property.value)) index = value.property.value;
@@ -219,13 +223,22 @@ function isArguments(node) {
 // `[...arguments]`.
 function isArgumentsCopy(node) {
   if (node.type === 'ArrayExpression')
-    return node.elements.length === 1 && node.elements[0] && node.elements[0].type === 'SpreadElement' && isArguments(node.elements[0].argument);
+    return (
+      node.elements.length === 1 &&
+      node.elements[0] &&
+      node.elements[0].type === 'SpreadElement' &&
+      isArguments(node.elements[0].argument)
+    );
   if (node.type !== 'CallExpression' || !node.arguments.length || !isArguments(node.arguments[0])) return false;
   const { callee } = node;
   if (callee.type !== 'MemberExpression') return false;
   const method = staticKeyName(callee.property, callee.computed);
   if (method === 'from') return callee.object.type === 'Identifier' && callee.object.name === 'Array';
-  return method === 'call' && callee.object.type === 'MemberExpression' && staticKeyName(callee.object.property, callee.object.computed) === 'slice';
+  return (
+    method === 'call' &&
+    callee.object.type === 'MemberExpression' &&
+    staticKeyName(callee.object.property, callee.object.computed) === 'slice'
+  );
 }
 
 // `Object.assign`.
