@@ -5,9 +5,11 @@
 namespace vouch::actors {
 namespace {
 
-constexpr double kSourcesPerBudget = 10;
-constexpr double kSourceBytesPerBudget = 40 * 1024;
-constexpr double kMaxGenerationScale = 3;
+// The scaling rule is the runner's runner/src/generate/budget-scale.json, which
+// CMakeLists.txt reads into these definitions, so that both sides apply one rule.
+constexpr double kSourcesPerBudget = VOUCH_SOURCES_PER_BUDGET;
+constexpr double kSourceBytesPerBudget = VOUCH_SOURCE_BYTES_PER_BUDGET;
+constexpr double kMaxGenerationScale = VOUCH_MAX_GENERATION_SCALE;
 // Time the generator's answer needs after verification has ended.
 constexpr std::chrono::milliseconds kAnswerMargin{5'000};
 

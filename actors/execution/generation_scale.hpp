@@ -15,7 +15,8 @@ namespace vouch::actors {
 // and wall limits grow with its JavaScript and TypeScript sources (verification
 // runs Jest over a test file per source), one more budget per 10 of them or per
 // 40 KiB of them (a big class is searched as long as several small modules),
-// whichever is more, beyond the first, up to 3 times the configured ones. The
+// whichever is more, beyond the first, up to 3 times the configured ones (the
+// rule's numbers: runner/src/generate/budget-scale.json, shared with the runner). The
 // generator is told the configured budget (`baseBudgetMs`) and scales it
 // again by the sources it tests, which the package model may make fewer (its own
 // tests, type declarations, ES module twins skipped). On a busy machine the budget

@@ -57,13 +57,14 @@ function planBudget(started, budgetMs, testFileCount, loadedAt = started) {
 
 // vouchd grows a package's budget with its JavaScript and TypeScript sources
 // (actors/execution/generation_scale.cpp): one more budget per SCALE.sourcesPerBudget of them or
-// per SCALE.bytesPerBudget of them, whichever is more, up to SCALE.max times. It counts every
+// per SCALE.bytesPerBudget of them, whichever is more, up to SCALE.max times. The rule is one file,
+// budget-scale.json, which vouchd's build reads too (CMakeLists.txt). vouchd counts every
 // source it sends; of those, the package model may test far fewer (its own tests, type
 // declarations, ES module twins, other platforms' variants are skipped: uuid sends 53 sources and
 // 16 are tested). With the configured budget stated (`baseBudgetMs`), the job's budget is that
 // scaled by the sources tested (`sourceBytes`: the byte size of each target and program), never
 // more than `timeBudgetMs`, which sized the sandbox's limits.
-const SCALE = { sourcesPerBudget: 10, bytesPerBudget: 40 * 1024, max: 3 };
+const SCALE = require('./budget-scale.json');
 
 function budgetScale(sourceBytes) {
   const bytes = sourceBytes.reduce((sum, size) => sum + size, 0);

@@ -572,6 +572,17 @@ exports.wipeLater = (folder, done) => { fs.rm(path.join(folder, 'package'), { re
 exports.note = () => { fs.writeFileSync('note.txt', 'x'); fs.mkdirSync('sub'); return fs.readdirSync('.').sort(); };
 exports.closeOut = () => { try { fs.closeSync(1); } catch (error) { return error.code; } return 'closed'; };
 exports.chmodErr = (done) => fs.fchmod(2, 0o600, (error) => done(error && error.code));
+const attempt = (fn) => { try { fn(); return 'done'; } catch (error) { return error.code; } };
+exports.throughLinks = (outside) => {
+  fs.symlinkSync(outside, 'way');
+  fs.symlinkSync(path.join(outside, 'index.js'), 'file-link');
+  return {
+    removeThrough: attempt(() => fs.rmSync('way/index.js')),
+    writeThrough: attempt(() => fs.writeFileSync('file-link', 'changed')),
+    climbFromLink: attempt(() => fs.rmSync('way/../package', { recursive: true })),
+    removeTheLinkItself: attempt(() => fs.unlinkSync('file-link')),
+  };
+};
 `;
   const { code } = instrumentSource(FILE, source, { esm: false });
   const executor = new Executor({
@@ -596,6 +607,18 @@ exports.chmodErr = (done) => fs.fchmod(2, 0o600, (error) => done(error && error.
     );
     assert.ok(fs.existsSync(path.join(packageFolder, 'index.js')));
     assert.match(later.disturbances.join('\n'), /outside the scenario's folder/);
+    // A link made in its own folder does not open what it points to: paths are judged where they
+    // land. Removing the link itself is the folder's own business.
+    const linked = await run(
+      executor,
+      `await __vouch.step(0, () => lib.throughLinks(${JSON.stringify(packageFolder)}));`,
+    );
+    assert.equal(fs.readFileSync(path.join(packageFolder, 'index.js'), 'utf8'), 'keep me');
+    assert.deepEqual(
+      Object.fromEntries(linked.outcomes[0].value.entries.map(([key, described]) => [key, described.v])),
+      { removeThrough: 'EACCES', writeThrough: 'EACCES', climbFromLink: 'EACCES', removeTheLinkItself: 'done' },
+    );
+    assert.equal(linked.disturbances.length, 3);
     // Nor may it close a standard stream: a test doing so closes the pipe a run answers on.
     const closed = await run(executor, 'await __vouch.step(0, () => lib.closeOut());');
     assert.match(closed.disturbances.join('\n'), /close\(1\), a standard stream/);

@@ -12,7 +12,9 @@
 // around it, a protected folder (the package's files, the generator's own) or one around one.
 // Between scenarios only the temporary folder is open: a callback chain that outlives its
 // scenario, whose relative paths now resolve against another folder, changes nothing of the
-// generator's.
+// generator's. Paths are judged where the call lands, symbolic links followed as the kernel
+// follows them (`landing`): a link the scenario made in its folder to a folder outside does not
+// open that folder.
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -58,6 +60,48 @@ function pathOf(value) {
   return null;
 }
 
+// Captured before the code under test loads, which could replace them.
+const realpathOf = fs.realpathSync.native;
+
+// Calls that act on a link itself when the path's last part is one (the others follow it).
+const ON_THE_LINK = new Set(['rm', 'rmdir', 'unlink', 'rename', 'symlink', 'link', 'lchmod', 'lchown', 'lutimes']);
+
+// Where a call on `given` lands: each part resolved in turn as the kernel does, so that 'link/..'
+// is the folder around the link's target, not the folder holding the link. From the first part
+// that does not exist, the rest is joined as written (nothing below it exists to link elsewhere).
+function landing(given, followsLast) {
+  const absolute = path.isAbsolute(given) ? given : `${process.cwd()}${path.sep}${given}`; // path.join would drop 'link/..'
+  const parts = absolute.split(path.sep).filter((part) => part !== '' && part !== '.');
+  let current = path.parse(absolute).root;
+  let exists = true;
+  parts.forEach((part, index) => {
+    if (part === '..') {
+      current = path.dirname(current);
+      return;
+    }
+    const next = path.join(current, part);
+    if (!exists || (index === parts.length - 1 && !followsLast)) {
+      current = next;
+      return;
+    }
+    try {
+      current = realpathOf(next);
+    } catch {
+      current = next;
+      exists = false;
+    }
+  });
+  return current;
+}
+
+function realFolder(folder) {
+  try {
+    return realpathOf(path.resolve(folder));
+  } catch {
+    return path.resolve(folder);
+  }
+}
+
 function inside(folder, target) {
   const relative = path.relative(folder, target);
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
@@ -65,7 +109,7 @@ function inside(folder, target) {
 
 function permitted(target) {
   if (allowed !== null && inside(allowed, target)) return true;
-  const tmp = path.resolve(os.tmpdir());
+  const tmp = realFolder(os.tmpdir());
   if (!inside(tmp, target) || target === tmp) return false;
   if (allowed !== null && inside(target, allowed)) return false;
   return !protectedFolders.some((folder) => inside(folder, target) || inside(target, folder));
@@ -82,7 +126,7 @@ function outside(name, args) {
   for (const index of CHANGING[name]) {
     const given = pathOf(args[index]);
     if (given === null) continue;
-    if (!permitted(path.resolve(given))) return given;
+    if (!permitted(landing(given, !ON_THE_LINK.has(name)))) return given;
   }
   return null;
 }
@@ -165,12 +209,12 @@ function installFolderGuard(report) {
 
 // The scenario's folder (an absolute path), or null between scenarios.
 function allowChangesIn(folder) {
-  allowed = folder;
+  allowed = folder === null ? null : realFolder(folder);
 }
 
 // Folders nothing may change, nor any folder around them (absolute paths).
 function protect(folders) {
-  protectedFolders = folders.map((folder) => path.resolve(folder));
+  protectedFolders = folders.map(realFolder);
 }
 
 // Runs `fn`, synchronous code of the child's own (making and removing a scenario's folder),
