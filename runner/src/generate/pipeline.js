@@ -455,12 +455,13 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     const reexports = dropReexports(loadedModules);
     if (reexports) log(`search: ${reexports} re-exported target(s) searched where they are defined`);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
-    const targets = loadedModules.flatMap((module) =>
-      module.targets.map((target) => ({
+    const targets = loadedModules.flatMap((module) => {
+      const makers = makerCalls(module.targets);
+      return module.targets.map((target) => ({
         target,
-        factory: new ScenarioFactory(target, module.pool, rng, makerCalls(module.targets)),
-      })),
-    );
+        factory: new ScenarioFactory(target, module.pool, rng, makers),
+      }));
+    });
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
     const search = new Search({
       modules: modulesByPath,
