@@ -29,6 +29,16 @@ const SHARE = { maxVerify: 0.5, minSearch: 0.25, shrink: 0.1, mutation: 0.2 };
 // deadline: a suite found but not verified keeps nothing. Verification also caps a group's first
 // runs at twice this estimate (verify.js), so that a run that hangs leaves time to find out why.
 const VERIFY_RUN_MS = { base: 1000, perSourceKb: 12, perTestFile: 500, firstRuns: 3 };
+// The smallest share of the machine busyStretch counts with.
+const MIN_SHARE = 0.1;
+
+// How much longer than on an idle machine a Jest run takes when the job gets `share` of the
+// machine (the budget clock's figure), at most tenfold: verificationWallMs is an idle machine's
+// estimate. At a load of 25 on 2 cores immer's first verification run took more than the 56 s
+// left to it, where the estimate was about 20 s.
+function busyStretch(share) {
+  return 1 / Math.min(1, Math.max(MIN_SHARE, share || 1));
+}
 
 function verificationWallMs(testFileCount, groupSize, sourceBytes = 0) {
   if (!testFileCount) return 0;
@@ -77,4 +87,4 @@ function testedBudgetMs(job, sourceBytes) {
   return Math.min(job.timeBudgetMs, Math.round(job.baseBudgetMs * budgetScale(sourceBytes)));
 }
 
-module.exports = { planBudget, verificationWallMs, budgetScale, testedBudgetMs };
+module.exports = { planBudget, verificationWallMs, busyStretch, budgetScale, testedBudgetMs };

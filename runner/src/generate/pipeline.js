@@ -30,7 +30,7 @@ const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
 const { Rng } = require('./search/rng');
-const { planBudget, verificationWallMs, testedBudgetMs } = require('./budget');
+const { planBudget, verificationWallMs, busyStretch, testedBudgetMs } = require('./budget');
 const { clock } = require('./budget-clock');
 const { PackageModel } = require('./package/package-model');
 const { plainSource } = require('./execution/plain-source');
@@ -359,12 +359,13 @@ const MIN_STRETCH_SHARE = 0.25;
 
 // The wall time the budget may stretch to, from now: the job's wall limit (1.5 times the budget
 // without one), less what verifying the suite needs before the deadline, if the job has one
-// (suite: { testFiles, sourceBytes }, see budget.js); never less than a quarter of the wall
-// limit. elapsedMs: wall time the job has already taken.
-function budgetWallMs(job, suite, elapsedMs) {
+// (suite: { testFiles, sourceBytes }, see budget.js, stretched by the share of the machine the
+// job gets at the start); never less than a quarter of the wall limit. elapsedMs: wall time the
+// job has already taken.
+function budgetWallMs(job, suite, elapsedMs, share = 1) {
   const wallLimitMs = (job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs) - elapsedMs;
   if (job.deadlineMs == null) return wallLimitMs;
-  const verifying = verificationWallMs(suite.testFiles, GROUP_TEST_FILES, suite.sourceBytes);
+  const verifying = verificationWallMs(suite.testFiles, GROUP_TEST_FILES, suite.sourceBytes) * busyStretch(share);
   const beforeVerification = job.deadlineMs - ANSWER_MARGIN_MS - elapsedMs - verifying;
   return Math.max(MIN_STRETCH_SHARE * wallLimitMs, Math.min(wallLimitMs, beforeVerification));
 }
@@ -400,6 +401,7 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     { ...job, timeBudgetMs: budgetMs },
     { testFiles: model.targets.length + model.programs.length, sourceBytes: suiteSourceBytes(model) },
     Date.now() - wallStarted,
+    clock.sample(),
   );
   const started = clock.start(budgetMs, wallLimitMs);
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
