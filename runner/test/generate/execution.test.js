@@ -758,3 +758,41 @@ test('a re-exported function is searched once, where it is defined: its identity
     executor.close();
   }
 });
+
+test('each scenario starts from the environment variables the child started with', async () => {
+  // As debug's enable(namespaces) does: a value saved in process.env and read back at load.
+  const source = `
+    const saved = process.env.VOUCH_TEST_SAVED;
+    if (saved !== undefined && saved !== 'a') throw new Error('loaded with ' + saved);
+    exports.save = (value) => { process.env.VOUCH_TEST_SAVED = String(value); };
+    exports.saved = () => saved;
+  `;
+  await withExecutor(async (executor) => {
+    assert.equal((await run(executor, 'await __vouch.step(0, () => lib.save({}));')).ok, true);
+    const after = await run(executor, 'await __vouch.step(0, () => lib.saved());');
+    assert.equal(after.ok, true, after.error);
+    assert.deepEqual(after.outcomes[0].value, { t: 'undefined' });
+    assert.equal(process.env.VOUCH_TEST_SAVED, undefined);
+  }, source);
+});
+
+test('a returned function is described with its switches: an accessor it can be set through, a boolean', async () => {
+  const source = `
+    exports.make = () => {
+      let on = false;
+      function log() { return on ? 'logged' : undefined; }
+      Object.defineProperty(log, 'enabled', { get: () => on, set: (v) => { on = v; } });
+      log.quiet = false;
+      log.label = 'x';
+      return log;
+    };
+  `;
+  await withExecutor(async (executor) => {
+    const reply = await run(executor, 'await __vouch.step(0, () => lib.make());');
+    assert.equal(reply.ok, true);
+    assert.deepEqual(reply.outcomes[0].value.members, [
+      { name: 'enabled', kind: 'getter', settable: true },
+      { name: 'quiet', kind: 'switch', value: false },
+    ]);
+  }, source);
+});

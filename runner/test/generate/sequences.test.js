@@ -184,6 +184,36 @@ test("a returned function's own methods get the parameters of the functions the 
   );
 });
 
+test('a returned function is switched on before it is called: each switch alone, then all together', () => {
+  const target = factoryTarget('lib.js', 'createDebug', () => null);
+  const factory = new ScenarioFactory(target, pool, new Rng(1));
+  const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'createDebug', args: [], params: [] }] };
+  const members = [
+    { name: 'enabled', kind: 'getter', settable: true },
+    { name: 'size', kind: 'getter' },
+    { name: 'useColors', kind: 'switch', value: false },
+  ];
+  const switched = factory
+    .extend(scenario, [{ kind: 'return', value: { t: 'function', members } }])
+    .filter((extended) => extended.steps.some((step) => step.op === 'set'));
+  // An accessor is set to true (reading it would run code), a boolean to what it does not hold.
+  const sets = (extended) =>
+    extended.steps
+      .slice(1)
+      .map((step) => (step.op === 'set' ? `${step.name} = ${step.args[0].value}` : step.op))
+      .join('; ');
+  assert.deepEqual(switched.map(sets), [
+    'enabled = true; invoke',
+    'enabled = true; invoke',
+    'useColors = true; invoke',
+    'useColors = true; invoke',
+    'enabled = true; useColors = true; invoke',
+    'enabled = true; useColors = true; invoke',
+  ]);
+  assert.equal(switched[0].steps[2].args.length, 1, 'the first call passes a seed');
+  switched.forEach((extended) => assert.equal(extended.steps[1].receiver, extended.steps[0].bind));
+});
+
 test("a returned class instance is used through its prototype's methods, every one across extensions", () => {
   const target = factoryTarget('lib.js', 'size', () => null);
   const factory = new ScenarioFactory(target, pool, new Rng(3));

@@ -47,6 +47,8 @@ const MADE_ARGUMENT_CHANCE = 0.15;
 const BOOLEAN_HINT = new Hint();
 BOOLEAN_HINT.addType('boolean');
 const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
+// Switches of a returned function flipped in follow-ups (switchesOf).
+const MAX_SWITCHES = 3;
 
 // Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
 // its elements; a function reading `arguments` gets three unknown slots.
@@ -91,6 +93,18 @@ function methodsOf(description) {
   const own = description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
   // A class instance's methods live on its prototype (see prototypeMethods in child/snapshot.js).
   return [...own, ...(description.methods || []).filter((name) => !own.includes(name))];
+}
+
+// The switches of a returned function, each with the value to set it to: an accessor with a
+// setter (whose value reading would run code) to `true`, a boolean data member to the opposite
+// of what it holds (`log.enabled = true` before `log('abc')`: a logger made disabled does nothing
+// until it is switched on).
+function switchesOf(description) {
+  if (description.t !== 'function') return [];
+  return (description.members || [])
+    .filter((member) => (member.kind === 'getter' && member.settable) || member.kind === 'switch')
+    .slice(0, MAX_SWITCHES)
+    .map((member) => ({ name: member.name, value: member.kind === 'switch' ? !member.value : true }));
 }
 
 function gettersOf(description) {
@@ -441,12 +455,32 @@ class ScenarioFactory {
           ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))),
           [mockOf({ returns: atom.string('done') })],
         ];
+        // Switched before it is called, each switch alone and all together: `log.enabled = true;
+        // log('abc')`, and `log.enabled = true; log.useColors = true; log('abc')`.
+        const switches = switchesOf(value);
+        const groups = switches.length > 1 ? [...switches.map((one) => [one]), switches] : switches.map((one) => [one]);
+        const switched = groups.flatMap((group) =>
+          [this.pool.seeds(EMPTY_HINT).slice(0, 1), this.randomArgs(UNKNOWN_SLOTS)].map((args) =>
+            this.scenario([
+              ...steps,
+              ...group.map(({ name, value: to }) => ({
+                op: 'set',
+                receiver: last.bind,
+                name,
+                args: [atom.boolean(to)],
+                params: BOOLEAN_SLOT,
+              })),
+              { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS },
+            ]),
+          ),
+        );
         return [
           ...argumentLists.map((args) => follow({ op: 'invoke', args, params: UNKNOWN_SLOTS })),
+          ...switched,
           ...this.wrapperVariants(steps),
           ...methodsOf(value).flatMap((name) => this.functionMethodSteps(name).map(follow)),
           ...gettersOf(value).map((name) => follow({ op: 'get', name })),
-        ].slice(0, MAX_EXTENSIONS + argumentLists.length);
+        ].slice(0, MAX_EXTENSIONS + argumentLists.length + switched.length);
       }
       // An emitter (`on` and `emit` of its own: `mitt()`) has its events recorded from here on.
       const methods = methodsOf(value);

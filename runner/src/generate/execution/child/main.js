@@ -18,6 +18,7 @@ const { realTimers, pendingTimerFaults } = require('./fake-timers');
 const { enterFreshFolder } = require('./fresh-folder');
 const { installFolderGuard, protect } = require('./folder-guard');
 const { pendingIo } = require('./pending-io');
+const { keepEnvironment } = require('./process-env');
 
 let loader = null;
 let probe = null;
@@ -79,6 +80,7 @@ function runScenarioOnce(message) {
     disturbances = [];
     probe.reset();
     const leaveFolder = enterFreshFolder();
+    const restoreEnvironment = keepEnvironment();
     let result;
     try {
       const moduleExports = runWithTimeLimit(
@@ -90,6 +92,7 @@ function runScenarioOnce(message) {
       result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
     } catch (error) {
       leaveFolder();
+      restoreEnvironment();
       return { ok: false, error: String((error && error.stack) || error), keys: probe.hits() };
     } finally {
       disturbances.push(...pendingTimerFaults());
@@ -100,6 +103,7 @@ function runScenarioOnce(message) {
     // their errors count against this scenario.
     await settleIo();
     leaveFolder();
+    restoreEnvironment();
     return { ok: true, ...result, keys: probe.hits(), disturbances };
   });
 }
@@ -118,6 +122,7 @@ const handlers = {
 
   load(message) {
     disturbances = [];
+    const restoreEnvironment = keepEnvironment();
     try {
       const moduleExports = runWithTimeLimit(
         () => loader.loadFresh(message.entry, null, message.preload || []),
@@ -127,6 +132,8 @@ const handlers = {
       return { ok: true, ...readExportsShape(moduleExports), regexes };
     } catch (error) {
       return { ok: false, error: describeLoadError(error) };
+    } finally {
+      restoreEnvironment();
     }
   },
 

@@ -52,7 +52,9 @@ const FUNCTION_OWN = new Set(['length', 'name', 'prototype', 'arguments', 'calle
 const MAX_FUNCTION_MEMBERS = 8;
 
 // A function by its name; one the code under test built also by the methods and getters attached
-// to it (`debounced.clear`, `isPending`), which follow-up steps call.
+// to it (`debounced.clear`, `isPending`), which follow-up steps call, and by its switches: an
+// accessor it can be set through (`settable`: debug's `log.enabled`) or a boolean data member
+// (`kind: 'switch'` with its value), which follow-up steps flip before calling it.
 function functionDescription(value) {
   const mock = isMockFunction(value);
   const description = { t: 'function', name: value.name, mock };
@@ -61,8 +63,10 @@ function functionDescription(value) {
   for (const name of Object.getOwnPropertyNames(value)) {
     if (FUNCTION_OWN.has(name) || members.length >= MAX_FUNCTION_MEMBERS) continue;
     const property = Object.getOwnPropertyDescriptor(value, name);
-    if (property.get) members.push({ name, kind: 'getter' });
+    if (property.get) members.push({ name, kind: 'getter', ...(property.set ? { settable: true } : {}) });
     else if (typeof property.value === 'function') members.push({ name, kind: 'method' });
+    else if (typeof property.value === 'boolean' && property.writable)
+      members.push({ name, kind: 'switch', value: property.value });
   }
   return members.length ? { ...description, members } : description;
 }
