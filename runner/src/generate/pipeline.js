@@ -35,7 +35,7 @@ const { clock } = require('./budget-clock');
 const { PackageModel } = require('./package/package-model');
 const { plainSource } = require('./execution/plain-source');
 const { exploreProgram } = require('./program/cli-runner');
-const { programCase, testPathFor } = require('./program/cli-test-writer');
+const { programCase, runsHere, testPathFor } = require('./program/cli-test-writer');
 const { suiteText } = require('./verification/suite-text');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
@@ -286,9 +286,10 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
   const suites = [];
   for (const program of model.programs) {
     try {
+      const source = model.contents.get(program.path);
       const found = exploreProgram(program, {
         execPath: (path) => workspace.execPath(path),
-        source: model.contents.get(program.path),
+        source,
         nodePath,
         expired: () => clock.now() >= deadline || Date.now() >= wallDeadline,
       });
@@ -304,7 +305,14 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
       suites.push({
         testPath,
         spec: { program, testPath, sourcePath: program.path },
-        cases: uniqueNames(found.map(({ scenario, outcome }) => programCase(program, scenario, outcome))),
+        // Each command line spawned, as users run it, and where it can, run in the test's process
+        // too, so that the run's coverage sees the program's code.
+        cases: uniqueNames([
+          ...found.map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
+          ...found
+            .filter(({ scenario }) => runsHere(program, source, scenario))
+            .map(({ scenario, outcome }) => programCase(program, scenario, outcome, true)),
+        ]),
       });
     } catch (error) {
       problems.push(internalProblem(program.path, 'running the program', error, log));
