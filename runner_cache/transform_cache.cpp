@@ -16,7 +16,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Jest's cacheDirectory holds `jest-transform-cache-<config>-<transformers>/`
-// folders, besides its haste map and timings, which are not kept.
+// folders, besides its haste map and timings, which are not kept. run.js keeps
+// its readings of untested sources' coverage in one named alike
+// (runner/src/run/untested-coverage.js), which is kept with them.
 constexpr std::string_view kTransformFolderPrefix = "jest-transform-cache-";
 // <transform folder>/<two hex digits>/<file>
 constexpr int kMaxDepth = 2;

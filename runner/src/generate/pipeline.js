@@ -18,7 +18,7 @@ const { planBindings } = require('./analysis/bindings');
 const { buildTargets } = require('./analysis/targets');
 const { InputPool } = require('./search/input-pool');
 const { ObservedValues } = require('./execution/observed-values');
-const { ScenarioFactory } = require('./search/scenario-factory');
+const { ScenarioFactory, makerCalls } = require('./search/scenario-factory');
 const { Search } = require('./search/search');
 const { minimizeCorpus } = require('./selection/minimize');
 const { Shrinker } = require('./selection/shrink');
@@ -30,18 +30,21 @@ const { buildSummary } = require('./summary');
 const { problem } = require('./problems');
 const { Workspace } = require('./workspace');
 const { Rng } = require('./search/rng');
-const { planBudget, verificationWallMs, testedBudgetMs } = require('./budget');
+const { planBudget, verificationWallMs, busyStretch, testedBudgetMs } = require('./budget');
 const { clock } = require('./budget-clock');
 const { PackageModel } = require('./package/package-model');
 const { plainSource } = require('./execution/plain-source');
 const { exploreProgram } = require('./program/cli-runner');
-const { programCase, testPathFor } = require('./program/cli-test-writer');
+const { programCase, runsHere, testPathFor } = require('./program/cli-test-writer');
 const { suiteText } = require('./verification/suite-text');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
 const ROW_SWEEP_MS = 2500;
-// The most time programs (package.json's bin) are run for, before the search.
+// The most time programs (package.json's bin) are run for, before the search: of budget time and
+// of wall time both. On a busy machine budget time runs slow, and 4 s of it took the whole wall
+// limit: the budget was cut to fit, and the search that followed ran no scenario (mkdirp@1.0.4 at
+// a load of 25 on 2 cores kept only its program's tests).
 const PROGRAM_PHASE_MS = 4000;
 
 // TypeScript is analysed without its types (src/transform.js); a file babel cannot parse is a
@@ -279,16 +282,16 @@ function prepareSuite(module, corpus, model, takenPaths) {
 }
 
 // Step 3b: programs (package.json's bin) run with generated command lines; one test file each.
-function programSuites(model, workspace, { nodePath, deadline, log, problems }) {
+function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log, problems }) {
   const suites = [];
   for (const program of model.programs) {
     try {
+      const source = model.contents.get(program.path);
       const found = exploreProgram(program, {
         execPath: (path) => workspace.execPath(path),
-        source: model.contents.get(program.path),
+        source,
         nodePath,
-        deadline,
-        now: () => clock.now(),
+        expired: () => clock.now() >= deadline || Date.now() >= wallDeadline,
       });
       log(`program ${program.name} (${program.path}): ${found.length} command line(s) with stable outcomes`);
       if (!found.length) {
@@ -302,7 +305,14 @@ function programSuites(model, workspace, { nodePath, deadline, log, problems }) 
       suites.push({
         testPath,
         spec: { program, testPath, sourcePath: program.path },
-        cases: uniqueNames(found.map(({ scenario, outcome }) => programCase(program, scenario, outcome))),
+        // Each command line spawned, as users run it, and where it can, run in the test's process
+        // too, so that the run's coverage sees the program's code.
+        cases: uniqueNames([
+          ...found.map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
+          ...found
+            .filter(({ scenario }) => runsHere(program, source, scenario))
+            .map(({ scenario, outcome }) => programCase(program, scenario, outcome, true)),
+        ]),
       });
     } catch (error) {
       problems.push(internalProblem(program.path, 'running the program', error, log));
@@ -357,12 +367,13 @@ const MIN_STRETCH_SHARE = 0.25;
 
 // The wall time the budget may stretch to, from now: the job's wall limit (1.5 times the budget
 // without one), less what verifying the suite needs before the deadline, if the job has one
-// (suite: { testFiles, sourceBytes }, see budget.js); never less than a quarter of the wall
-// limit. elapsedMs: wall time the job has already taken.
-function budgetWallMs(job, suite, elapsedMs) {
+// (suite: { testFiles, sourceBytes }, see budget.js, stretched by the share of the machine the
+// job gets at the start); never less than a quarter of the wall limit. elapsedMs: wall time the
+// job has already taken.
+function budgetWallMs(job, suite, elapsedMs, share = 1) {
   const wallLimitMs = (job.wallLimitMs ?? DEFAULT_STRETCH * job.timeBudgetMs) - elapsedMs;
   if (job.deadlineMs == null) return wallLimitMs;
-  const verifying = verificationWallMs(suite.testFiles, GROUP_TEST_FILES, suite.sourceBytes);
+  const verifying = verificationWallMs(suite.testFiles, GROUP_TEST_FILES, suite.sourceBytes) * busyStretch(share);
   const beforeVerification = job.deadlineMs - ANSWER_MARGIN_MS - elapsedMs - verifying;
   return Math.max(MIN_STRETCH_SHARE * wallLimitMs, Math.min(wallLimitMs, beforeVerification));
 }
@@ -398,6 +409,7 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     { ...job, timeBudgetMs: budgetMs },
     { testFiles: model.targets.length + model.programs.length, sourceBytes: suiteSourceBytes(model) },
     Date.now() - wallStarted,
+    clock.sample(),
   );
   const started = clock.start(budgetMs, wallLimitMs);
   // When each phase ended, for the log line `phases: …` (where a job's time goes).
@@ -455,9 +467,13 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     const reexports = dropReexports(loadedModules);
     if (reexports) log(`search: ${reexports} re-exported target(s) searched where they are defined`);
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
-    const targets = loadedModules.flatMap((module) =>
-      module.targets.map((target) => ({ target, factory: new ScenarioFactory(target, module.pool, rng) })),
-    );
+    const targets = loadedModules.flatMap((module) => {
+      const makers = makerCalls(module.targets);
+      return module.targets.map((target) => ({
+        target,
+        factory: new ScenarioFactory(target, module.pool, rng, makers),
+      }));
+    });
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);
     const search = new Search({
       modules: modulesByPath,
@@ -480,6 +496,7 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     const programs = programSuites(model, workspace, {
       nodePath: job.nodePath,
       deadline: Math.min(budget.searchDeadline, clock.now() + PROGRAM_PHASE_MS),
+      wallDeadline: Date.now() + PROGRAM_PHASE_MS,
       log,
       problems,
     });

@@ -309,6 +309,71 @@ test('in code that uses the file system, what is handed to fs as a path, or name
   assert.ok(!pool.seeds(path.hint).some((seed) => seed.value === PATH_SEEDS[0]));
 });
 
+test('a parameter looked up as a key of another gets a key to try, and the object a property of that name', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Rng } = require('../../src/generate/search/rng');
+  const [obj, prop] = hintsOf(
+    `module.exports = function wrap(obj, prop) {
+       if (!obj || (typeof obj !== 'object' && typeof obj !== 'function')) throw new TypeError('obj');
+       var descriptor = Object.getOwnPropertyDescriptor(obj, prop);
+       if (!descriptor) throw new TypeError('must call property on owner object');
+       return descriptor.configurable;
+     };`,
+  );
+  assert.equal(prop.hint.values[0], 'key');
+  assert.ok(obj.hint.props.has('key'));
+  const pool = new InputPool(
+    { strings: [], regexStrings: [], numbers: [], bigints: [] },
+    { ofType: () => [] },
+    new Rng(1),
+  );
+  const first = pool.seeds(obj.hint)[0];
+  assert.equal(first.kind, 'object');
+  assert.deepEqual(
+    first.entries.map(([key]) => key),
+    ['key'],
+  );
+  // A key the code compares is the one the object gets; `in` and `hasOwnProperty.call` count too.
+  const [table, name] = hintsOf(
+    `exports.has = (table, name) => name !== 'x' && Object.prototype.hasOwnProperty.call(table, name) && name === 'id';`,
+    'has',
+  );
+  assert.ok(table.hint.props.has(name.hint.values.find((value) => typeof value === 'string' && value !== '')));
+  const [map, word] = hintsOf(`exports.get = (map, word) => (word in map ? map[word] : null);`, 'get');
+  assert.ok(map.hint.props.has('key') && word.hint.values.includes('key'));
+  // An array read at an index, or an object at a key nothing says is text, gets no such key.
+  const [items, index] = hintsOf(`exports.at = (items, index) => items.slice(0)[0] + items[index];`, 'at');
+  assert.equal(items.hint.props.size, 0);
+  assert.deepEqual(index.hint.values, []);
+});
+
+test('a function that reads `arguments` has the parameters it names: shifted from a copy, or read by index', () => {
+  const params = hintsOf(
+    `const fs = require('fs');
+     exports.renderFile = function () {
+       var args = Array.prototype.slice.call(arguments);
+       var filename = args.shift();
+       var data, cb = arguments[3];
+       if (typeof arguments[arguments.length - 1] == 'function') args.pop();
+       data = args.shift();
+       function inner() { var other = arguments[0]; return other; }
+       return fs.readFileSync(filename) + data.settings.views + inner(cb);
+     };`,
+    'renderFile',
+  );
+  assert.deepEqual(
+    params.map((param) => param.name),
+    ['filename', 'data', 'arg3', 'cb', 'callback'],
+  );
+  assert.ok(params[4].hint.types.has('function'));
+  assert.ok(params.every((param) => param.hasDefault && param.fromArguments));
+  assert.equal(params[0].hint.fsPath, true);
+  assert.ok(params[1].hint.props.get('settings').props.has('views'));
+  const [none] = [hintsOf(`exports.f = function () { return arguments.length; };`, 'f')];
+  assert.equal(none.length, 0);
+  assert.equal(none.usesArguments, true);
+});
+
 test("a template engine's delimiters and tag types, named in its source, give template texts in its syntax and the data they name", () => {
   const { InputPool } = require('../../src/generate/search/input-pool');
   const { Rng } = require('../../src/generate/search/rng');

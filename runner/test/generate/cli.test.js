@@ -68,6 +68,8 @@ function runJest(files, user = null) {
     return {
       results: JSON.parse(fs.readFileSync(path.join(dir, 'results.json'), 'utf8')),
       coverage: JSON.parse(fs.readFileSync(path.join(dir, 'coverage', 'coverage-summary.json'), 'utf8')).total,
+      // What the folder holds after the run (the tests' own files included).
+      folderAfter: fs.readdirSync(dir),
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -658,4 +660,44 @@ test('a package.json with its own "jest" key gets the configuration in that key,
   assert.ok(!result.sources.includes('package.json'), result.sources.join());
   const { results } = runKeptSuite(files, result);
   assert.ok(results.numPassedTests >= 1);
+});
+
+test("a program's command lines also run in the test's own process, so the run's coverage counts its code", () => {
+  const files = [
+    {
+      path: 'package.json',
+      content: JSON.stringify({ name: 'greet', version: '1.0.0', main: 'index.js', bin: { greet: 'bin/greet.js' } }),
+    },
+    { path: 'index.js', content: "exports.greet = (name) => 'hello ' + name;\n" },
+    {
+      path: 'bin/greet.js',
+      content: `#!/usr/bin/env node
+const { greet } = require('..');
+const args = process.argv.slice(2);
+if (args.includes('--help')) {
+  console.log('usage: greet NAME');
+  process.exit(0);
+}
+if (!args.length) {
+  process.stderr.write('greet: a name is needed\\n');
+  process.exit(2);
+}
+require('fs').writeFileSync('greeted.txt', args[0]);
+process.stdout.write(greet(args[0]) + '\\n');
+`,
+    },
+  ];
+  const result = generated({ files, timeBudgetMs: 20000 });
+  const programTest = result.files.find((file) => file.path === 'bin/__tests__/greet.program.test.js');
+  assert.ok(programTest, result.files.map((file) => file.path).join());
+  // Spawned as users run it, and required here with its command line, output and exit captured.
+  assert.match(programTest.content, /run\(\['--help'\], ''\)/);
+  assert.match(programTest.content, /runHere\(\['--help'\]\);\n\s+expect\(result\.status\)\.toBe\(0\);/);
+  assert.match(programTest.content, /runHere\(\[\]\);\n\s+expect\(result\.status\)\.toBe\(2\);/);
+  assert.match(programTest.content, /runHere\(\['hello'\]\);/);
+  // Spawned only, bin/greet.js would count at 0%: every statement of both files ran in the run,
+  // and what the program wrote went to an empty folder of its own, not the package's.
+  const { coverage, folderAfter } = runKeptSuite(files, result);
+  assert.equal(coverage.statements.covered, coverage.statements.total);
+  assert.ok(!folderAfter.includes('greeted.txt'), folderAfter.join());
 });

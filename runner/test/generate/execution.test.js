@@ -571,6 +571,7 @@ exports.wipe = (folder) => {
 exports.wipeLater = (folder, done) => { fs.rm(path.join(folder, 'package'), { recursive: true }, (error) => done(error && error.code)); };
 exports.note = () => { fs.writeFileSync('note.txt', 'x'); fs.mkdirSync('sub'); return fs.readdirSync('.').sort(); };
 exports.closeOut = () => { try { fs.closeSync(1); } catch (error) { return error.code; } return 'closed'; };
+exports.chmodErr = (done) => fs.fchmod(2, 0o600, (error) => done(error && error.code));
 const attempt = (fn) => { try { fn(); return 'done'; } catch (error) { return error.code; } };
 exports.throughLinks = (outside) => {
   fs.symlinkSync(outside, 'way');
@@ -621,6 +622,16 @@ exports.throughLinks = (outside) => {
     // Nor may it close a standard stream: a test doing so closes the pipe a run answers on.
     const closed = await run(executor, 'await __vouch.step(0, () => lib.closeOut());');
     assert.match(closed.disturbances.join('\n'), /close\(1\), a standard stream/);
+    // Nor change the file behind one (the pipe's mode is part of what run.js checks it by).
+    const changed = await run(
+      executor,
+      [
+        'const done = jest.fn();',
+        "__vouch.track('done', done);",
+        'await __vouch.step(0, () => lib.chmodErr(done));',
+      ].join('\n'),
+    );
+    assert.match(changed.disturbances.join('\n'), /fchmod\(2\), a standard stream/);
     // What the code writes in its own folder is its own.
     const noted = await run(executor, 'await __vouch.step(0, () => lib.note());');
     assert.deepEqual(noted.disturbances, []);

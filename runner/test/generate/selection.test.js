@@ -79,6 +79,12 @@ test("a busy machine's budget stretches only as far as it leaves verification th
   assert.equal(budgetWallMs({ timeBudgetMs: 20000, wallLimitMs: 40000, deadlineMs: 50000 }, huge, 0), 10000);
   // Without a deadline, the wall limit (1.5 times the budget without one).
   assert.equal(budgetWallMs({ timeBudgetMs: 20000 }, lodash, 0), 30000);
+  // On a busy machine verification needs longer: with a third of the machine (or less), three
+  // times the idle estimate of 4.57 s is kept for it (70 s less 2 s to answer less 13.71 s).
+  const room = { timeBudgetMs: 20000, wallLimitMs: 60000, deadlineMs: 70000 };
+  assert.equal(budgetWallMs(room, oneModule, 0, 1), 60000);
+  assert.equal(budgetWallMs(room, oneModule, 0, 1 / 3), 54290);
+  assert.equal(budgetWallMs(room, oneModule, 0, 0.01), 54290);
 });
 
 test('keeps a direct test that ends in a value for every target, even when error paths cover its code', () => {

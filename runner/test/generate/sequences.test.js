@@ -264,3 +264,35 @@ test('data tables hanging off an export are targets of their own, read and asser
   const [read] = [...new ScenarioFactory(targets[1], pool, new Rng(1)).seeds()];
   assert.deepEqual(read.steps, [{ op: 'read', callee: 'status.redirect' }]);
 });
+
+test("a parameter whose methods are called gets the module's own made values first: size(string(), 1)", () => {
+  const { makerCalls } = require('../../src/generate/search/scenario-factory');
+  const struct = new Hint();
+  struct.prop('refiner').addType('function');
+  struct.prop('type');
+  const options = new Hint();
+  options.prop('exclusive').addType('boolean');
+  const fn = (name, params) => ({
+    id: `lib.js#${name}`,
+    file: 'lib.js',
+    kind: 'function',
+    callee: `lib.${name}`,
+    params,
+    members: [],
+  });
+  const size = fn('size', [
+    { name: 'struct', hint: struct, rest: false, hasDefault: false },
+    { name: 'min', hint: hint('number'), rest: false, hasDefault: false },
+  ]);
+  const max = fn('max', [{ name: 'options', hint: options, rest: false, hasDefault: false }]);
+  const makers = makerCalls([size, fn('string', []), max, fn('any', [])]);
+  assert.deepEqual(makers, ['lib.string', 'lib.any']);
+  const [first] = new ScenarioFactory(size, pool, new Rng(1), makers).seeds();
+  assert.deepEqual(
+    first.steps[0].args.map((arg) => arg.source),
+    ['lib.string()', '3'],
+  );
+  // A plain options bag keeps its object seeds.
+  const [plain] = new ScenarioFactory(max, pool, new Rng(1), makers).seeds();
+  assert.equal(plain.steps[0].args[0].kind, 'object');
+});

@@ -152,6 +152,12 @@ test('a run may take all the wall time left but the time to stop until one has c
   // Before a run completed, twice what the group's first runs should take when that is known.
   assert.equal(runWallMs({ deadline: now - 5000, hardDeadline: now + 70000, firstRunMs: 20000 }, now, now), 40000);
   assert.equal(runWallMs({ deadline: now - 5000, hardDeadline: now + 70000, firstRunMs: 5000 }, now, now), 30000);
+  // On a busy machine, that expectation stretches by the share the job gets (at most tenfold);
+  // a completed run's time, measured at that load, does not.
+  const busy = { deadline: now - 5000, hardDeadline: now + 170000, firstRunMs: 20000 };
+  assert.equal(runWallMs(busy, now, now, 0.5), 80000);
+  assert.equal(runWallMs({ ...busy, firstRunMs: 5000 }, now, now, 0.01), 100000);
+  assert.equal(runWallMs({ ...busy, longestRunMs: 25000 }, now, now, 0.25), 50000);
   // Never into the last 5 s before the hard deadline (a run killed at its limit needs them to
   // end), and without one, what the budget has left.
   assert.equal(runWallMs({ deadline: now + 50000, hardDeadline: now + 20000, longestRunMs: 1 }, now, now), 15000);

@@ -220,3 +220,19 @@ test('a table too large to read whole is asserted by its size and by its first, 
     "expect(result.c100).toEqual({ name: 'country 100' });",
   ]);
 });
+
+test("an emitter too large to read whole is asserted by its Object.keys count, Node's fields included", () => {
+  const { EventEmitter } = require('node:events');
+  class Program extends EventEmitter {
+    constructor() {
+      super();
+      for (let i = 0; i < 45; i++) this[`_option${i}`] = i;
+    }
+  }
+  const program = new Program();
+  const lines = body(callEntry([], { kind: 'return', value: describeValue(program) })).lines;
+  // The description leaves out _events, _eventsCount and _maxListeners; the test's Object.keys has them.
+  assert.equal(lines[1], `expect(Object.keys(result)).toHaveLength(${Object.keys(program).length});`);
+  assert.equal(Object.keys(program).length, 48);
+  assert.equal(lines[2], 'expect(result._option0).toBe(0);');
+});

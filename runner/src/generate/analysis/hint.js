@@ -20,6 +20,9 @@ class Hint {
     this.regexes = [];
     this.lengths = [];
     this.fsPath = false; // a path: handed to `fs.readFile(path)`, or so named in code that uses fs
+    // Another parameter is looked up as one of its keys (`Object.getOwnPropertyDescriptor(obj,
+    // prop)`): an object with that key comes before the other types it may have.
+    this.keyed = false;
   }
 
   addType(type) {
@@ -77,6 +80,7 @@ class Hint {
     other.regexes.forEach((regex) => this.addRegex(regex));
     other.lengths.forEach((length) => this.addLength(length));
     if (other.fsPath) this.fsPath = true;
+    if (other.keyed) this.keyed = true;
     for (const [name, hint] of other.props) this.prop(name).merge(hint, depth + 1);
     if (other.element) this.elementHint().merge(other.element, depth + 1);
   }

@@ -5,7 +5,7 @@
 
 const walk = require('acorn-walk');
 const { Hint } = require('./hint');
-const { ParameterScope } = require('./parameter-scope');
+const { ParameterScope, argumentsParameters } = require('./parameter-scope');
 const builtins = require('./builtins');
 const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
@@ -19,6 +19,22 @@ const EQUALITY = new Set(['==', '===', '!=', '!==']);
 const FLIPPED = { '<': '>', '<=': '>=', '>': '<', '>=': '<=', '==': '==', '===': '===', '!=': '!=', '!==': '!==' };
 const PROPAGATION_DEPTH = 3;
 const FUNCTION_METHODS = new Set(['apply', 'call', 'bind']);
+// Calls that look one argument up as a key of another: `Object.getOwnPropertyDescriptor(obj,
+// prop)`, `Reflect.has(obj, key)`, `Object.hasOwn(obj, key)`.
+const KEY_LOOKUPS = new Set([
+  'Object.getOwnPropertyDescriptor',
+  'Object.defineProperty',
+  'Object.hasOwn',
+  'Reflect.has',
+  'Reflect.get',
+  'Reflect.set',
+  'Reflect.deleteProperty',
+  'Reflect.getOwnPropertyDescriptor',
+  'Reflect.defineProperty',
+]);
+// The key an object parameter is given for a parameter that names one of its keys, when the
+// code compares that parameter with no string of its own.
+const LOOKED_UP_KEY = 'key';
 
 const TAG_TYPES = {
   Date: 'date',
@@ -50,7 +66,17 @@ class HintCollector {
     this.depth = depth;
     this.hints = fn.params.map(() => new Hint());
     this.scope = new ParameterScope(fn);
+    // A function that reads `arguments` (`var file = args.shift()`): the names it reads them into
+    // stand for its parameters, each optional.
+    this.argumentNames = argumentsParameters(fn);
+    this.argumentNames.forEach((name, index) => {
+      this.hints.push(new Hint());
+      if (name) this.scope.aliases.set(name, [index]);
+    });
+    if (this.argumentNames[this.argumentNames.length - 1] === 'callback')
+      this.hints[this.hints.length - 1].addType('function');
     this.usesArguments = false;
+    this.keyUses = []; // [objectPath, keyPath]: one parameter looked up as a key of another
   }
 
   hintAt(path) {
@@ -92,18 +118,29 @@ class HintCollector {
     }
     walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
     this.applyDoc();
+    this.linkLookedUpKeys();
     this.followStoredFields();
     this.hints.forEach((hint) => textHeaders(hint));
+    const params = [
+      ...this.fn.params.map((param, index) => ({
+        name: paramName(param, index),
+        hint: this.hints[index],
+        rest: param.type === 'RestElement',
+        hasDefault: param.type === 'AssignmentPattern',
+      })),
+      ...this.argumentNames.map((name, index) => ({
+        name: name || `arg${index + 1}`,
+        hint: this.hints[index],
+        rest: false,
+        hasDefault: true,
+        fromArguments: true,
+      })),
+    ];
     if (this.context.usesFileSystem)
-      this.fn.params.forEach((param, index) => {
-        if (builtins.PATH_PARAMETER_NAME.test(paramName(param, index))) this.markPath(this.hints[index]);
+      params.forEach(({ name, hint }) => {
+        if (builtins.PATH_PARAMETER_NAME.test(name)) this.markPath(hint);
       });
-    return this.fn.params.map((param, index) => ({
-      name: paramName(param, index),
-      hint: this.hints[index],
-      rest: param.type === 'RestElement',
-      hasDefault: param.type === 'AssignmentPattern',
-    }));
+    return params;
   }
 
   recordDefault(path, node) {
@@ -178,8 +215,37 @@ class HintCollector {
         builtins.DATE_METHODS.test(key))
     )
       return;
+    if (node.computed) this.noteKeyUse(node.object, node.property, false);
     const path = this.scope.pathOf(node);
     if (path) this.hintAt(path);
+  }
+
+  // `obj[prop]`, `prop in obj`, `Object.getOwnPropertyDescriptor(obj, prop)`: `prop` names a key
+  // of `obj` (both parameters, or parts of them). `named`: only a key, never an index.
+  noteKeyUse(objectNode, keyNode, named) {
+    const objectPath = this.scope.pathOf(objectNode);
+    const keyPath = objectPath && this.scope.pathOf(keyNode);
+    if (keyPath && this.constant(keyNode) === undefined) this.keyUses.push({ objectPath, keyPath, named });
+  }
+
+  // A lookup of one parameter in another reaches past its "no such key" branch only when the
+  // object has the key: the key parameter gets a string to try first (its own compared string,
+  // else 'key') and the object parameter a property of that name. Not for an array and an index.
+  linkLookedUpKeys() {
+    for (const { objectPath, keyPath, named } of this.keyUses) {
+      const object = this.hintAt(objectPath);
+      const key = this.hintAt(keyPath);
+      if (object.length || key.length) continue;
+      const keyTypes = key.hint.types;
+      if (keyTypes.size && !keyTypes.has('string') && !keyTypes.has('symbol')) continue;
+      if (!named && (object.hint.types.has('array') || object.hint.types.has('string') || keyTypes.size === 0))
+        continue;
+      const name = key.hint.values.find((value) => typeof value === 'string' && value !== '') || LOOKED_UP_KEY;
+      key.hint.addType('string');
+      key.hint.addValue(name);
+      object.hint.prop(name);
+      object.hint.keyed = true;
+    }
   }
 
   visitBinary(node) {
@@ -214,6 +280,7 @@ class HintCollector {
       const key = this.constant(left);
       const path = this.scope.pathOf(right);
       if (typeof key === 'string' && path) this.hintAt(path).hint.prop(key);
+      else if (key === undefined) this.noteKeyUse(right, left, true);
     }
     if (operator === 'instanceof' && right.type === 'Identifier' && builtins.INSTANCE_TYPES[right.name])
       this.addType(left, builtins.INSTANCE_TYPES[right.name]);
@@ -342,6 +409,10 @@ class HintCollector {
     const objectName = callee.object.type === 'Identifier' ? callee.object.name : null;
     const global = objectName && builtins.GLOBAL_CALLS[`${objectName}.${method}`];
     if (global && args[0]) this.addType(args[0], global);
+    if (KEY_LOOKUPS.has(`${objectName}.${method}`) && args.length >= 2) this.noteKeyUse(args[0], args[1], true);
+    // `Object.prototype.hasOwnProperty.call(obj, key)`, `hasOwnProperty.call(obj, key)`
+    if (method === 'call' && args.length >= 2 && calleeMethodName(callee.object) === 'hasOwnProperty')
+      this.noteKeyUse(args[0], args[1], true);
     if (objectName === 'Math' && args.length) args.forEach((arg) => this.addType(arg, 'number'));
     const regex = this.regexNamed(callee.object);
     if (regex && (method === 'test' || method === 'exec') && args[0]) this.addRegexHint(args[0], regex);
@@ -372,6 +443,7 @@ class HintCollector {
     } else if (method === 'hasOwnProperty' && args[0]) {
       const key = this.constant(args[0]);
       if (typeof key === 'string') hint.prop(key);
+      else if (key === undefined) this.noteKeyUse(callee.object, args[0], true);
     } else if (!builtins.OBJECT_METHODS.has(method) && !builtins.SHARED_METHODS.has(method)) {
       hint.prop(method).addType('function');
     }
@@ -463,6 +535,13 @@ function textHeaders(hint, depth = 0) {
     if (key === 'headers') for (const header of prop.props.values()) if (!header.types.size) header.addType('string');
     textHeaders(prop, depth + 1);
   }
+}
+
+// The name an expression ends in: `hasOwnProperty` for `Object.prototype.hasOwnProperty` and for
+// a `hasOwnProperty` variable, else null.
+function calleeMethodName(node) {
+  if (node.type === 'Identifier') return node.name;
+  return node.type === 'MemberExpression' ? staticKeyName(node.property, node.computed) : null;
 }
 
 // `this.a.b['c']` as ['a', 'b', 'c'] when every step is static, else null.

@@ -144,6 +144,103 @@ class ParameterScope {
   }
 }
 
+// The parameters of a function that declares none and reads `arguments` instead, as the names
+// it gives them: `var args = Array.prototype.slice.call(arguments); var file = args.shift();
+// data = args.shift()` gives ['file', 'data'], `var cb = arguments[2]` a third. Positions no name
+// is read into are null. Nested functions (their own `arguments`) are not read. A last argument
+// checked to be a function (`typeof arguments[arguments.length - 1] == 'function'`) is a
+// `callback` after the named ones.
+function argumentsParameters(fn) {
+  if (fn.params.length || fn.type === 'ArrowFunctionExpression') return [];
+  const lists = new Set(); // names holding a copy of `arguments`
+  const names = [];
+  let shifted = 0;
+  let lastIsFunction = false;
+  const bind = (name, value) => {
+    if (isArgumentsCopy(value)) {
+      lists.add(name);
+      return;
+    }
+    let index = null;
+    if (value.type === 'CallExpression' && value.callee.type === 'MemberExpression' && !value.arguments.length) {
+      const { object, property } = value.callee;
+      if (
+        object.type === 'Identifier' &&
+        lists.has(object.name) &&
+        staticKeyName(property, value.callee.computed) === 'shift'
+      )
+        index = shifted++;
+    } else if (value.type === 'MemberExpression' && value.computed && isArguments(value.object)) {
+      if (value.property.type === 'Literal' && Number.isInteger(value.property.value)) index = value.property.value;
+    }
+    if (index === null || index > 5 || names[index]) return;
+    if (!names.includes(name)) names[index] = name;
+  };
+  walk.recursive(fn.body, null, {
+    Function() {},
+    VariableDeclarator(node, state, c) {
+      if (node.id.type === 'Identifier' && node.init) bind(node.id.name, node.init);
+      if (node.init) c(node.init, state);
+    },
+    AssignmentExpression(node, state, c) {
+      if (node.operator === '=' && node.left.type === 'Identifier') bind(node.left.name, node.right);
+      c(node.right, state);
+    },
+    UnaryExpression(node, state, c) {
+      if (node.operator === 'typeof' && isLastArgument(node.argument, lists)) lastIsFunction = true;
+      c(node.argument, state);
+    },
+  });
+  const params = Array.from(names, (name) => name || null);
+  if (lastIsFunction && (params.length || lists.size) && !params.includes('callback')) params.push('callback');
+  return params;
+}
+
+// `arguments[arguments.length - 1]`, or the same of a copy of `arguments`.
+function isLastArgument(node, lists) {
+  if (node.type !== 'MemberExpression' || !node.computed) return false;
+  const list = node.object;
+  const isList = isArguments(list) || (list.type === 'Identifier' && lists.has(list.name));
+  const index = node.property;
+  return (
+    isList &&
+    index.type === 'BinaryExpression' &&
+    index.operator === '-' &&
+    index.right.type === 'Literal' &&
+    index.right.value === 1 &&
+    index.left.type === 'MemberExpression' &&
+    index.left.object.type === list.type &&
+    index.left.object.name === list.name &&
+    staticKeyName(index.left.property, index.left.computed) === 'length'
+  );
+}
+
+function isArguments(node) {
+  return node.type === 'Identifier' && node.name === 'arguments';
+}
+
+// `Array.prototype.slice.call(arguments)`, `[].slice.call(arguments, 0)`, `Array.from(arguments)`,
+// `[...arguments]`.
+function isArgumentsCopy(node) {
+  if (node.type === 'ArrayExpression')
+    return (
+      node.elements.length === 1 &&
+      node.elements[0] &&
+      node.elements[0].type === 'SpreadElement' &&
+      isArguments(node.elements[0].argument)
+    );
+  if (node.type !== 'CallExpression' || !node.arguments.length || !isArguments(node.arguments[0])) return false;
+  const { callee } = node;
+  if (callee.type !== 'MemberExpression') return false;
+  const method = staticKeyName(callee.property, callee.computed);
+  if (method === 'from') return callee.object.type === 'Identifier' && callee.object.name === 'Array';
+  return (
+    method === 'call' &&
+    callee.object.type === 'MemberExpression' &&
+    staticKeyName(callee.object.property, callee.object.computed) === 'slice'
+  );
+}
+
 // `Object.assign`.
 function isObjectAssign(callee) {
   return (
@@ -154,4 +251,4 @@ function isObjectAssign(callee) {
   );
 }
 
-module.exports = { ParameterScope };
+module.exports = { ParameterScope, argumentsParameters };

@@ -39,14 +39,14 @@ function mentionsMachine(text, folders) {
   return folders.some((folder) => folder && text.includes(folder));
 }
 
-// program: { name, path } (job paths); execPath: a job path's absolute path. Returns
-// [{ scenario, outcome }].
-function exploreProgram(program, { execPath, source, nodePath, deadline, now }) {
+// program: { name, path } (job paths); execPath: a job path's absolute path; expired(): whether
+// the phase's time is up, asked before each command line. Returns [{ scenario, outcome }].
+function exploreProgram(program, { execPath, source, nodePath, expired }) {
   const machine = [execPath('').replace(/\/$/, ''), os.tmpdir(), os.homedir(), process.env.HOME].filter(Boolean);
   const kept = [];
   const seen = new Set();
   for (const scenario of cliScenarios(source)) {
-    if (now() >= deadline || kept.length >= MAX_TESTS_PER_PROGRAM) break;
+    if (expired() || kept.length >= MAX_TESTS_PER_PROGRAM) break;
     const first = runOnce(execPath(program.path), scenario, nodePath);
     if (!first) continue;
     const second = runOnce(execPath(program.path), scenario, nodePath);

@@ -227,7 +227,8 @@ class InputPool {
 
   typesOf(hint) {
     const types = [...hint.types].filter((type) => type !== 'undefined' && type !== 'object');
-    if (hint.types.has('object') || hint.props.size) types.push('object');
+    if (hint.keyed) types.unshift('object');
+    else if (hint.types.has('object') || hint.props.size) types.push('object');
     if (hint.element && !types.includes('array') && !types.includes('object')) types.push('array');
     return types;
   }

@@ -42,6 +42,10 @@ const MAX_SEQUENCE_STEPS = 7;
 const INSTANCE_ARGUMENT_CHANCE = 0.15;
 // Chance that a random scenario first flips a boolean switch of the module (`kleur.enabled`).
 const FLAG_CHANCE = 0.2;
+// How many values made by the module's own factories (`string()`) a parameter whose methods the
+// code calls may try, and the chance a random scenario passes one.
+const MAX_MADE_SEEDS = 3;
+const MADE_ARGUMENT_CHANCE = 0.15;
 const BOOLEAN_HINT = new Hint();
 BOOLEAN_HINT.addType('boolean');
 const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
@@ -60,8 +64,10 @@ function argumentSlots(params) {
       slots.push({ ...param, optional: param.hasDefault });
     }
   }
-  if (params.usesArguments && !params.length) {
-    for (let i = 0; i < 3; i++) slots.push({ name: `arg${i + 1}`, hint: EMPTY_HINT, rest: false, optional: true });
+  // Past the ones it names (`var file = args.shift()`), up to three in all.
+  if (params.usesArguments && params.every((param) => param.fromArguments)) {
+    for (let i = slots.length; i < 3; i++)
+      slots.push({ name: `arg${i + 1}`, hint: EMPTY_HINT, rest: false, optional: true });
   }
   return slots;
 }
@@ -119,19 +125,48 @@ function receiverName(className) {
   return base[0].toLowerCase() + base.slice(1);
 }
 
+// A parameter whose methods the code calls (`struct.refiner(value)`) is an object with behaviour,
+// which a plain object of mocks only imitates: the module's own values fit it better.
+function takesMadeValue(hint) {
+  return [...hint.props.values()].some((prop) => prop.types.has('function'));
+}
+
+// Zero-parameter functions of a module (`string()`, `any()` of a schema library) as the calls
+// that make its values, for takesMadeValue parameters of its other functions
+// (`size(string(), 1)`), the shallowest first.
+function makerCalls(targets) {
+  return targets
+    .filter((target) => target.kind === 'function' && !target.params.length && !target.params.usesArguments)
+    .filter((target) => !target.async && !target.generator)
+    .sort((a, b) => a.callee.split('.').length - b.callee.split('.').length)
+    .map((target) => target.callee);
+}
+
 class ScenarioFactory {
-  constructor(target, pool, rng) {
+  // makers: makerCalls of the target's module.
+  constructor(target, pool, rng, makers = []) {
     this.target = target;
     this.pool = pool;
     this.rng = rng;
     this.slots = argumentSlots(target.params);
-    this.seedLists = this.slots.map((slot) => pool.seeds(slot.hint));
+    this.made = makers
+      .filter((callee) => callee !== target.callee)
+      .slice(0, MAX_MADE_SEEDS)
+      .map((callee) => atom.expression('made', `${callee}()`));
+    this.seedLists = this.slots.map((slot) => this.withMade(slot.hint, pool.seeds(slot.hint)));
     this.receiver = target.kind === 'class' ? receiverName(target.callee.split('.').pop()) : null;
     this.members = (target.members || []).map((member) => ({ ...member, slots: argumentSlots(member.params) }));
   }
 
   scenario(steps) {
     return { targetId: this.target.id, steps };
+  }
+
+  // Seeds with the module's made values first, for a parameter that takes one: the other
+  // arguments are varied around a real value, and the calls that follow use it.
+  withMade(hint, seeds) {
+    if (!this.made.length || !takesMadeValue(hint)) return seeds;
+    return [...this.made, ...seeds];
   }
 
   // `kleur.enabled = true`: a switch of the module set to `value` before the calls.
@@ -363,11 +398,11 @@ class ScenarioFactory {
   random() {
     if (this.target.kind === 'value') return this.scenario([{ op: 'read', callee: this.target.callee }]);
     if (this.target.kind === 'function') {
-      return this.withRandomFlag(
-        this.scenario([
-          { op: 'call', callee: this.target.callee, args: this.randomArgs(this.slots), params: this.slots },
-        ]),
-      );
+      const args = this.randomArgs(this.slots);
+      const takers = args.map((_, index) => index).filter((index) => takesMadeValue(this.slots[index].hint));
+      if (this.made.length && takers.length && this.rng.chance(MADE_ARGUMENT_CHANCE))
+        args[this.rng.pick(takers)] = this.rng.pick(this.made);
+      return this.withRandomFlag(this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]));
     }
     const steps = [this.constructStep(this.randomArgs(this.slots))];
     if (this.members.length) {
@@ -723,4 +758,4 @@ class ScenarioFactory {
   }
 }
 
-module.exports = { ScenarioFactory };
+module.exports = { makerCalls, ScenarioFactory };

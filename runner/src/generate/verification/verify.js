@@ -20,7 +20,7 @@
 
 const path = require('node:path');
 const { clock } = require('../budget-clock');
-const { verificationWallMs } = require('../budget');
+const { verificationWallMs, busyStretch } = require('../budget');
 const { TRANSFORM_PATTERN } = require('../../transform');
 const { runSuite, startRunner, testKey } = require('./run-suite');
 const { suiteText } = require('./suite-text');
@@ -28,6 +28,10 @@ const { mergeCoverage } = require('./coverage');
 
 const MAX_ROUNDS = 6;
 const MIN_WALL_MS = 30000;
+// How far a first run's cap stretches on a busy machine (budget.js, busyStretch): the cap only
+// leaves a hanging run's suite the time to find out why, and at a load of 25 yup@1.3.3's first
+// run, cut at threefold (36 s, with 80 s left), kept nothing.
+const FIRST_RUN_STRETCH = 10;
 // A run is not started with less wall time than this for it.
 const MIN_ROUND_MS = 5000;
 // What a run stopped at its wall limit needs to end on a busy machine (it is killed KILL_GRACE_MS
@@ -111,13 +115,19 @@ function hardLeft(context, wallNow = Date.now()) {
 // what budget.js expects a group's first runs to take (context.firstRunMs; without it, all the
 // time left); after that, twice the longest completed run (chai's took 42 s, and the next one,
 // allowed 30 s, was cut). A run that hangs then leaves time to find out why: nanoid's first run,
-// given all the 44 s left, left none. budgetNow: the budget clock's time; wallNow: Date.now()'s;
-// context.longestRunMs: the longest completed run so far, if any.
-function runWallMs(context, budgetNow, wallNow) {
+// given all the 44 s left, left none. budget.js's expectation is an idle machine's: on a busy one
+// it is stretched by the share of the machine the job gets (`share`, the budget clock's, see
+// busyStretch): at a load of 25 on 2 cores immer's and marked's first runs, cut at twice the idle
+// figure, then cut again with a fresh module per test and again in halves, kept no test.
+// budgetNow: the budget clock's time; wallNow: Date.now()'s; context.longestRunMs: the longest
+// completed run so far, if any (measured at the load of the moment, it is not stretched).
+function runWallMs(context, budgetNow, wallNow, share = clock.share) {
   const left = hardLeft(context, wallNow);
   const budgeted = Math.max(MIN_WALL_MS, context.deadline - budgetNow);
   if (!Number.isFinite(left)) return budgeted;
-  const wanted = context.longestRunMs ? 2 * context.longestRunMs : 2 * (context.firstRunMs ?? Infinity);
+  const wanted = context.longestRunMs
+    ? 2 * context.longestRunMs
+    : 2 * busyStretch(share, FIRST_RUN_STRETCH) * (context.firstRunMs ?? Infinity);
   return Math.min(Math.max(budgeted, wanted), left);
 }
 

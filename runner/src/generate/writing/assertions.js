@@ -57,7 +57,7 @@ function valueAssertions(subject, desc, classRefs, indent, wanted = []) {
     );
   else if (desc.t === 'object')
     lines.push(
-      `expect(Object.keys(${subject})).toHaveLength(${desc.entries.length});`,
+      `expect(Object.keys(${subject})).toHaveLength(${desc.entries.length + (desc.leftOutKeys || 0)});`,
       ...sampledParts(subject, desc, indent, wanted),
     );
   else lines.push(`expect(${subject}).toBeDefined();`);

@@ -168,10 +168,15 @@ function guardPromise(name, original) {
   };
 }
 
-// Closing a standard stream (graceful-fs's close(1, cb)) passes unnoticed here, where they lead
-// to /dev/null, but a test doing it closes the pipe a run answers on, and the whole run fails:
-// that is refused and reported too.
-function guardClose(name, original, sync) {
+// Calls on a descriptor that close it or change the file behind it.
+const DESCRIPTOR_CHANGES = ['close', 'fchmod', 'fchown', 'futimes', 'ftruncate'];
+
+// Closing a standard stream (graceful-fs's close(1, cb)), or changing the file behind it
+// (`fchmod(1, mode)`: the search draws 1, 2 and 0 for a descriptor), passes unnoticed here, where
+// they lead to /dev/null, but a test doing it closes or changes the pipe a run answers on, and
+// the whole run fails (graceful-fs@4.2.11 kept no test: `the tested code closed or replaced the
+// runner's stdout`): that is refused and reported too.
+function guardStandardStream(name, original, sync) {
   return function guarded(...args) {
     if (trusted || ![0, 1, 2].includes(args[0])) return original.apply(this, args);
     onRefused(`${name}(${args[0]}), a standard stream`);
@@ -196,8 +201,10 @@ function installFolderGuard(report) {
     if (typeof fs[`${name}Sync`] === 'function') fs[`${name}Sync`] = guardSync(name, fs[`${name}Sync`]);
     if (typeof fs.promises[name] === 'function') fs.promises[name] = guardPromise(name, fs.promises[name]);
   }
-  fs.close = guardClose('close', fs.close, false);
-  fs.closeSync = guardClose('close', fs.closeSync, true);
+  for (const name of DESCRIPTOR_CHANGES) {
+    if (typeof fs[name] === 'function') fs[name] = guardStandardStream(name, fs[name], false);
+    if (typeof fs[`${name}Sync`] === 'function') fs[`${name}Sync`] = guardStandardStream(name, fs[`${name}Sync`], true);
+  }
 }
 
 // The scenario's folder (an absolute path), or null between scenarios.

@@ -206,9 +206,10 @@ class Describer {
       return { t: 'opaque', ctor: constructorName(value) || tag };
     }
     // Node's EventEmitter bookkeeping is not the module's state; tests leave it out
-    // (`expect.objectContaining`, as for any instance with symbol-keyed properties).
-    const keys =
-      value instanceof EventEmitter ? Object.keys(value).filter((key) => !EMITTER_FIELDS.has(key)) : Object.keys(value);
+    // (`expect.objectContaining`, as for any instance with symbol-keyed properties). How many
+    // keys were left out is kept: `Object.keys(command)` in the test still counts them.
+    const allKeys = Object.keys(value);
+    const keys = value instanceof EventEmitter ? allKeys.filter((key) => !EMITTER_FIELDS.has(key)) : allKeys;
     const entries = keys.map((key) => [key, this.describe(value[key], depth + 1)]);
     const ctor = constructorName(value);
     // Not an emitter's (a stream's): its methods start I/O whose failures come as 'error'
@@ -218,6 +219,7 @@ class Describer {
       t: 'object',
       ctor,
       entries,
+      ...(keys.length < allKeys.length ? { leftOutKeys: allKeys.length - keys.length } : {}),
       symbols: Object.getOwnPropertySymbols(value).some((s) => Object.prototype.propertyIsEnumerable.call(value, s)),
       ...(methods.length ? { methods } : {}),
     };
