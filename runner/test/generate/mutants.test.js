@@ -10,6 +10,13 @@ const { matchesRun } = require('../../src/generate/search/stability');
 
 const GENERATE = path.join(__dirname, '..', '..', 'bin', 'generate.js');
 
+// Generates tests for `files` within `timeBudgetMs`: the answer, and the text of the test file at `testPath`.
+function generated(files, timeBudgetMs, testPath) {
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs }) });
+  const result = JSON.parse(output.stdout.toString());
+  return { result, tests: result.files.find((file) => file.path === testPath).content };
+}
+
 test('mutants are the one-token changes Stryker makes, never in module names, keys or directives', () => {
   const code = `'use strict';
 const util = require('util');
@@ -353,9 +360,7 @@ test('calls left in flight at once are settled together: counts read meanwhile, 
 `,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 60000 }) });
-  const result = JSON.parse(output.stdout.toString());
-  const tests = result.files.find((file) => file.path === '__tests__/limiter.test.js').content;
+  const { result, tests } = generated(files, 60000, '__tests__/limiter.test.js');
   // Three calls launched, the first with a task that finishes later; the queue read meanwhile.
   assert.match(
     tests,
@@ -559,9 +564,7 @@ exports.charset = function charset(type) {
 `,
     },
   ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 30000 }) });
-  const result = JSON.parse(output.stdout.toString());
-  const tests = result.files.find((file) => file.path === '__tests__/media.test.js').content;
+  const { tests } = generated(files, 30000, '__tests__/media.test.js');
   assert.match(tests, /charset\(\['text\/(html|plain)'\]\)\)\.toBe\(false\)/, tests);
 });
 
@@ -570,9 +573,7 @@ test('a table whose entries sampled mutants change, more than a test reads one b
   // three entries would kill three of them.
   const colours = Array.from({ length: 60 }, (_, i) => `'#${(i * 4099).toString(16).padStart(6, '0').toUpperCase()}'`);
   const files = [{ path: 'colours.js', content: `exports.colours = [\n  ${colours.join(',\n  ')},\n];\n` }];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 30000 }) });
-  const result = JSON.parse(output.stdout.toString());
-  const tests = result.files.find((file) => file.path === '__tests__/colours.test.js').content;
+  const { result, tests } = generated(files, 30000, '__tests__/colours.test.js');
   for (const colour of [colours[1], colours[17], colours[44]])
     assert.ok(tests.includes(colour), `${colour} in\n${tests}`);
   assert.ok(result.summary.mutation.killed >= 50, JSON.stringify(result.summary));

@@ -15,8 +15,6 @@ const MAX_RANDOM_OPS = 3;
 const MAX_PAIR_SEEDS = 24;
 const MAX_STEPS = 5;
 const MAX_EXTENSIONS = 8;
-// Calls left in flight at once by an in-flight scenario (ScenarioFactory.inFlight).
-const IN_FLIGHT = 3;
 const UNKNOWN_SLOTS = [0, 1].map((i) => ({
   name: i ? 'second' : 'value',
   hint: EMPTY_HINT,
@@ -462,7 +460,7 @@ class ScenarioFactory {
   }
 
   // A call (`call`, on the value `held` describes, which `before` binds) made again while each
-  // other is in flight (a limiter, a queue, a cache of pending loads): IN_FLIGHT calls launched
+  // other is in flight (a limiter, a queue, a cache of pending loads): three calls launched
   // at once, the first with callbacks that finish some microtasks after the others (`later`
   // mocks); the receiver's getters read while they are in flight; the order in which they settle
   // (settleOrder); the getters once more. And, per argument-less method of the receiver that
@@ -471,7 +469,7 @@ class ScenarioFactory {
   inFlightScenarios(before, call, held) {
     if (!held || !['object', 'function'].includes(held.t)) return [];
     const slower = (args) => args.map((arg) => (arg.kind === 'mock' && arg.returns ? { ...arg, later: true } : arg));
-    const launches = Array.from({ length: IN_FLIGHT }, (_, i) => ({
+    const launches = [0, 1, 2].map((i) => ({
       ...call,
       args: i === 0 ? slower(call.args) : [...call.args],
       bind: i ? `pending${i + 1}` : 'pending',

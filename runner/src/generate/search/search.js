@@ -72,6 +72,20 @@ function usable(reply) {
   );
 }
 
+// The values of the atoms of `type` anywhere in a scenario's steps (its inputs).
+function atomValues(steps, type) {
+  const values = [];
+  const collect = (value) => {
+    if (Array.isArray(value)) value.forEach(collect);
+    else if (value && typeof value === 'object') {
+      if (value.kind === 'atom' && value.type === type) values.push(value.value);
+      else Object.values(value).forEach(collect);
+    }
+  };
+  collect(steps);
+  return values;
+}
+
 class Search {
   // modules: Map of file path -> { entry, bindings, bindingNames }
   // targets: [{ target, factory }]; observed: the ObservedValues the factories' pools draw on
@@ -156,17 +170,8 @@ class Search {
       for (const module of this.modules.values())
         if (module.pool) this.alphabets.push(...module.pool.strings.map((string) => string.value));
     }
-    const inputs = [];
-    const collect = (value) => {
-      if (Array.isArray(value)) value.forEach(collect);
-      else if (value && typeof value === 'object') {
-        if (value.kind === 'atom' && value.type === 'string') inputs.push(value.value);
-        else Object.values(value).forEach(collect);
-      }
-    };
-    collect(scenario.steps);
     // Not what calls returned: an earlier random text would be a part of the alphabet only.
-    const candidates = [...inputs, ...this.alphabets]
+    const candidates = [...atomValues(scenario.steps, 'string'), ...this.alphabets]
       .map((text) => new Set(text))
       .filter((chars) => chars.size >= 2 && [...chars].every((char) => char >= ' ' && char <= '~'));
     return (text) => {
@@ -182,15 +187,10 @@ class Search {
   // knownLength: random text of that length is asserted by its length).
   spelledNumbers(target, scenario) {
     const slot = this.targets.find((other) => other.target === target);
-    const numbers = new Set(slot ? slot.factory.pool.minedFor('number').map((number) => number.value) : []);
-    const collect = (value) => {
-      if (Array.isArray(value)) value.forEach(collect);
-      else if (value && typeof value === 'object') {
-        if (value.kind === 'atom' && value.type === 'number') numbers.add(value.value);
-        else Object.values(value).forEach(collect);
-      }
-    };
-    collect(scenario.steps);
+    const numbers = new Set([
+      ...(slot ? slot.factory.pool.minedFor('number').map((number) => number.value) : []),
+      ...atomValues(scenario.steps, 'number'),
+    ]);
     return (length) => numbers.has(length);
   }
 
