@@ -571,6 +571,7 @@ exports.wipe = (folder) => {
 exports.wipeLater = (folder, done) => { fs.rm(path.join(folder, 'package'), { recursive: true }, (error) => done(error && error.code)); };
 exports.note = () => { fs.writeFileSync('note.txt', 'x'); fs.mkdirSync('sub'); return fs.readdirSync('.').sort(); };
 exports.closeOut = () => { try { fs.closeSync(1); } catch (error) { return error.code; } return 'closed'; };
+exports.writeNothing = () => process.stderr.write(undefined);
 exports.chmodErr = (done) => fs.fchmod(2, 0o600, (error) => done(error && error.code));
 const attempt = (fn) => { try { fn(); return 'done'; } catch (error) { return error.code; } };
 exports.throughLinks = (outside) => {
@@ -622,6 +623,12 @@ exports.throughLinks = (outside) => {
     // Nor may it close a standard stream: a test doing so closes the pipe a run answers on.
     const closed = await run(executor, 'await __vouch.step(0, () => lib.closeOut());');
     assert.match(closed.disturbances.join('\n'), /close\(1\), a standard stream/);
+    // Nor hand a standard stream what Node refuses: Jest's reporters accept it when they run several
+    // test files in one process, so the outcome depends on how the suite runs (stdio-guard.js).
+    const refusedWrite = await run(executor, 'await __vouch.step(0, () => lib.writeNothing());');
+    assert.equal(refusedWrite.outcomes[0].kind, 'throw');
+    assert.deepEqual(refusedWrite.outcomes[0].value.props, [['code', { t: 'string', v: 'ERR_INVALID_ARG_TYPE' }]]);
+    assert.match(refusedWrite.disturbances.join('\n'), /process\.stderr\.write\(undefined\)/);
     // Nor change the file behind one (the pipe's mode is part of what run.js checks it by).
     const changed = await run(
       executor,

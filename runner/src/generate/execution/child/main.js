@@ -18,6 +18,7 @@ const { settleOrder } = require('../settle-order');
 const { realTimers, pendingTimerFaults } = require('./fake-timers');
 const { enterFreshFolder } = require('./fresh-folder');
 const { installFolderGuard, protect } = require('./folder-guard');
+const { installStdioGuard } = require('./stdio-guard');
 const { pendingIo } = require('./pending-io');
 const { keepEnvironment } = require('./process-env');
 
@@ -35,6 +36,7 @@ process.exit = (code) => {
 };
 process.on('uncaughtException', (error) => disturbances.push(`uncaught ${error && error.message}`));
 installFolderGuard((refused) => disturbances.push(refused));
+installStdioGuard((refused) => disturbances.push(refused));
 process.on('unhandledRejection', (error) => disturbances.push(`unhandled rejection ${error && error.message}`));
 // Scenario source calls `jest.fn(...)`, `recordEvents(...)` and `settleOrder(...)`, exactly as
 // the emitted test will.
