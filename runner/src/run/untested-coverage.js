@@ -21,9 +21,9 @@
 // This gives Jest a stand-in for its in-band coverage worker that runs the
 // real one for at most MAX_CONCURRENT files at a time, loaded when Jest would
 // have loaded it (it installs a handler of uncaught exceptions), and one for
-// istanbul-lib-instrument that keeps each reading in Jest's cache folder, named by the SHA-1 of the instrumented
-// code it was read from: a kept reading is exactly what parsing that code
-// gives. The folder's name starts as Jest's transform folders do, so the
+// istanbul-lib-instrument that keeps each reading in Jest's cache folder,
+// named by the SHA-1 of the instrumented code it was read from: a kept
+// reading is exactly what parsing that code gives. The folder's name starts as Jest's transform folders do, so the
 // server lends it with them to the project's later runs
 // (runner_cache/transform_cache.hpp) and verification's runs of a lane share
 // it (src/generate/verification/run-suite.js). Like a transform, what a run

@@ -8,7 +8,7 @@
 // still throws as Node's would.
 
 function acceptable(chunk) {
-  return typeof chunk === 'string' || chunk instanceof Uint8Array || ArrayBuffer.isView(chunk);
+  return typeof chunk === 'string' || ArrayBuffer.isView(chunk); // Buffer, typed arrays, DataView
 }
 
 // Wraps process.stdout.write and process.stderr.write; report(description) is told of each call
