@@ -4,6 +4,7 @@
 #include <boost/json/serialize.hpp>
 
 #include "events/json_access.hpp"
+#include "process/sandbox/node_heap.hpp"
 
 namespace vouch::actors {
 namespace {
@@ -124,6 +125,12 @@ std::string generation_job_line(const GenerationJob& job) {
   if (job.node_path) object["nodePath"] = job.node_path->string();
   if (job.wall_limit.count() > 0) object["wallLimitMs"] = job.wall_limit.count();
   if (job.deadline.count() > 0) object["deadlineMs"] = job.deadline.count();
+  if (job.run_memory_mb) {
+    // What vouch-sandbox gives a run: the data limit, and Node.js's heap below it.
+    object["runLimits"] =
+        boost::json::object{{"memoryMb", *job.run_memory_mb},
+                            {"nodeOptions", sandbox::node_options(*job.run_memory_mb)}};
+  }
   return boost::json::serialize(object) + "\n";
 }
 

@@ -42,6 +42,9 @@ struct GenerationJob {
   // The configured budget, which `budget` scales with the sources sent (0: not stated); the
   // generator scales it again by the sources it tests, never past `budget`.
   std::chrono::milliseconds base_budget{0};
+  // The run path's memory limit (RunnerSettings::run_limits), which verification's runs are held
+  // to, so that a suite that passed there fits a run (nullopt: not stated).
+  std::optional<unsigned> run_memory_mb;
 };
 
 struct GenerationOutput {

@@ -122,6 +122,7 @@ void launch(GenerationSelf self) {
   GenerationJob job{state.task.files, state.task.framework, state.task.threshold, plan.budget,
                     std::nullopt,     plan.stretch,         plan.deadline,        plan.base_budget};
   if (!state.node_path.empty()) job.node_path = state.node_path;
+  job.run_memory_mb = settings.run_limits.memory_mb;
   auto process = *child;
   auto handle = caf::actor_cast<generation_job_actor>(self);
   // The sandbox's wall limit ends a generator that hangs; this deadline is the backstop.

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "process/sandbox/node_heap.hpp"
+
 namespace vouch::sandbox {
 namespace {
 
@@ -14,10 +16,9 @@ constexpr std::uint64_t kMb = 1024 * 1024;
 // heap pages, buffers, malloc) while leaving V8's large virtual reservations
 // alone, which RLIMIT_AS would break. Node fails cleanly at it: an endless
 // JavaScript allocation aborts with V8's "JavaScript heap out of memory", an
-// endless Buffer allocation throws a RangeError. It is deliberately not
-// paired with a --max-old-space-size of the same size: below 2 GB, V8 grows
-// its heap more timidly and collects more often, which slows even a small
-// job. The process limit is only set for a uid of the sandbox's own
+// endless Buffer allocation throws a RangeError. V8 is told a heap below it
+// (node_heap.hpp, in sandbox_env), so that it collects its garbage before the
+// limit instead of meeting it. The process limit is only set for a uid of the sandbox's own
 // (is_root): otherwise it would count the server's processes too.
 std::vector<std::string> prlimit_args(const Limits& limits, bool is_root) {
   auto both = [](std::uint64_t value) {
@@ -96,11 +97,12 @@ std::vector<std::string> bwrap_args(const Options& options, bool is_root) {
   return args;
 }
 
-// A clean environment: nothing of the server's (keys, paths) leaks in.
-std::vector<std::string> sandbox_env(const std::string& home) {
+// A clean environment: nothing of the server's (keys, paths) leaks in. Node.js
+// gets a heap below the memory limit (node_heap.hpp).
+std::vector<std::string> sandbox_env(const std::string& home, const Limits& limits) {
   const char* path = std::getenv("PATH");
   return {std::string("PATH=") + (path ? path : "/usr/local/bin:/usr/bin:/bin"), "HOME=" + home,
-          "TMPDIR=/tmp", "LANG=C.UTF-8"};
+          "TMPDIR=/tmp", "LANG=C.UTF-8", "NODE_OPTIONS=" + node_options(limits.memory_mb)};
 }
 
 }  // namespace
@@ -116,7 +118,8 @@ Command sandbox_command(const Options& options, Isolation isolation, bool is_roo
   if (is_root) append(setpriv_args(options.uid));
   append(options.command);
   command.env =
-      sandbox_env(isolation == Isolation::kBubblewrap ? kSandboxWorkdir : options.workdir.string());
+      sandbox_env(isolation == Isolation::kBubblewrap ? kSandboxWorkdir : options.workdir.string(),
+                  options.limits);
   return command;
 }
 

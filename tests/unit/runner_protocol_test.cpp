@@ -105,6 +105,16 @@ TEST(GenerationJob, NamesItsWallLimitOnlyWhenItHasOne) {
   EXPECT_NE(generation_job_line(job).find(R"("wallLimitMs":40000)"), std::string::npos);
 }
 
+TEST(GenerationJob, HoldsVerificationToTheRunPathsMemoryLimit) {
+  GenerationJob job{{{"a.js", "exports.f = 1;"}},    "jest",       80,
+                    std::chrono::milliseconds(9000), std::nullopt, std::chrono::milliseconds(0)};
+  EXPECT_EQ(generation_job_line(job).find("runLimits"), std::string::npos);
+  job.run_memory_mb = 1024;
+  EXPECT_NE(generation_job_line(job).find(
+                R"("runLimits":{"memoryMb":1024,"nodeOptions":"--max-old-space-size=768"})"),
+            std::string::npos);
+}
+
 TEST(GenerationSummary, AProblemIsAddedToTheOnesTheGeneratorFound) {
   EXPECT_EQ(
       with_problem(R"({"testsKept":1,"problems":[{"path":"a.js","code":"no_tests"}]})",

@@ -175,9 +175,11 @@ TEST(SandboxCommandLine, BubblewrapAsRootLimitsHidesAndDropsToTheSandboxUid) {
              "setpriv", "--reuid=1879048200", "--regid=1879048200", "--clear-groups",
              "--no-new-privs", "--", "/usr/bin/node", "run.js"}));
   EXPECT_EQ(argv.back(), "run.js");
-  ASSERT_EQ(command.env.size(), 4u);
+  ASSERT_EQ(command.env.size(), 5u);
   EXPECT_TRUE(command.env[0].starts_with("PATH="));
   EXPECT_EQ(command.env[1], std::string("HOME=") + kSandboxWorkdir);
+  // V8's heap below the memory limit of 384 MB (node_heap.hpp): three quarters of it.
+  EXPECT_EQ(command.env[4], "NODE_OPTIONS=--max-old-space-size=288");
 }
 
 TEST(SandboxCommandLine, WithoutRootNoProcessLimitNoSetprivAndAUserNamespace) {

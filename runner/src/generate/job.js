@@ -52,7 +52,21 @@ function parseJob(text) {
     // The wall time by which the answer must be written, verification included (vouchd's sandbox
     // ends the generator soon after); verification stops in time for it.
     ...(job.deadlineMs != null ? { deadlineMs: numberInRange(job.deadlineMs, 'deadlineMs', 1, 30 * 60 * 1000) } : {}),
+    // The run path's limits, which verification's runs are held to (run-suite.js).
+    ...(job.runLimits != null ? { runLimits: runLimitsOf(job.runLimits) } : {}),
   };
+}
+
+// { memoryMb, nodeOptions }: the data limit of a run, and the NODE_OPTIONS that vouch-sandbox gives
+// Node.js under it (a heap below the limit).
+function runLimitsOf(value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new JobError('runLimits must be an object');
+  const memoryMb = numberInRange(value.memoryMb, 'runLimits.memoryMb', 16, 1024 * 1024);
+  if (!Number.isInteger(memoryMb)) throw new JobError('runLimits.memoryMb must be an integer');
+  const nodeOptions = value.nodeOptions ?? '';
+  if (typeof nodeOptions !== 'string') throw new JobError('runLimits.nodeOptions must be a string');
+  return { memoryMb, nodeOptions };
 }
 
 function numberInRange(value, name, min, max, fallback) {

@@ -37,6 +37,7 @@ const { plainSource } = require('./execution/plain-source');
 const { exploreProgram } = require('./program/cli-runner');
 const { programCase, runsHere, testPathFor } = require('./program/cli-test-writer');
 const { suiteText } = require('./verification/suite-text');
+const { holdRunsTo } = require('./verification/run-suite');
 
 const LIMITS = { syncMs: 250, asyncMs: 500, callbackMs: 50, loadMs: 2000 };
 const CHILD_MEMORY_MB = 512;
@@ -437,6 +438,8 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
   const report = (phase, filesDone, testsKept = 0) => progress({ phase, filesDone, filesTotal, testsKept });
   report('analysing', 0);
   const workspace = new Workspace();
+  // Verification runs the suite as a run does, within a run's memory limit (run-suite.js).
+  holdRunsTo(job.runLimits);
   let executor = null;
   let prestarted = [];
   try {

@@ -17,12 +17,27 @@ const BIN = path.join(__dirname, '..', '..', 'bin');
 class WarmRunner {
   // Resolves once the runner is ready; rejects if it says or does anything else.
   // runArgs: run.js's own arguments (`--prime-rounds 0`); nodeArgs: node's, before run.js
-  // (`--require FILE`); env: the environment, by default this process's.
-  static async start({ workdir, sandboxOptions = null, runArgs = [], nodeArgs = [], env = process.env }) {
+  // (`--require FILE`); env: the environment, by default this process's. Without the sandbox,
+  // memory: { memoryMb, nodeOptions } holds the runner to a run's memory limit as vouch-sandbox
+  // does (prlimit's data limit, and NODE_OPTIONS: the heap Node.js is told it has).
+  static async start({
+    workdir,
+    sandboxOptions = null,
+    runArgs = [],
+    nodeArgs = [],
+    env = process.env,
+    memory = null,
+  }) {
     const runJs = path.join(BIN, 'run.js');
-    const [file, args] = sandboxOptions
-      ? [SANDBOX, [workdir, ...sandboxOptions, ...ownFolders(), '--', process.execPath, ...nodeArgs, runJs, ...runArgs]]
-      : [process.execPath, [...nodeArgs, runJs, ...runArgs]];
+    const node = [process.execPath, ...nodeArgs, runJs, ...runArgs];
+    let [file, args] = sandboxOptions
+      ? [SANDBOX, [workdir, ...sandboxOptions, ...ownFolders(), '--', ...node]]
+      : [node[0], node.slice(1)];
+    if (memory && !sandboxOptions) {
+      const bytes = memory.memoryMb * 1024 * 1024;
+      [file, args] = ['prlimit', [`--data=${bytes}:${bytes}`, '--', ...node]];
+      env = { ...env, NODE_OPTIONS: memory.nodeOptions };
+    }
     const stdout = pipeForStdout();
     let child;
     try {

@@ -17,6 +17,16 @@ test('reads a job and fills in defaults', () => {
   });
 });
 
+test("reads the run path's limits, which verification's runs are held to", () => {
+  const job = parseJob(
+    JSON.stringify({
+      files: [{ path: 'a.js', content: '' }],
+      runLimits: { memoryMb: 1024, nodeOptions: '--max-old-space-size=768' },
+    }),
+  );
+  assert.deepEqual(job.runLimits, { memoryMb: 1024, nodeOptions: '--max-old-space-size=768' });
+});
+
 test('rejects malformed jobs with a reason', () => {
   const bad = [
     'not json',
@@ -29,6 +39,10 @@ test('rejects malformed jobs with a reason', () => {
     '{"files":[{"path":"a.js","content":""}],"timeBudgetMs":-1}',
     '{"files":[{"path":"a.js","content":""}],"wallLimitMs":"1s"}',
     '{"files":[{"path":"a.js","content":""},{"path":"a.js","content":""}]}',
+    '{"files":[{"path":"a.js","content":""}],"runLimits":1024}',
+    '{"files":[{"path":"a.js","content":""}],"runLimits":{"memoryMb":"1024"}}',
+    '{"files":[{"path":"a.js","content":""}],"runLimits":{"memoryMb":10.5}}',
+    '{"files":[{"path":"a.js","content":""}],"runLimits":{"memoryMb":1024,"nodeOptions":7}}',
   ];
   for (const text of bad) assert.throws(() => parseJob(text), JobError, text);
 });

@@ -350,6 +350,32 @@ test("runs with a lane's cache folder lend it Jest's transforms: a run in the sa
   }
 });
 
+// vouchd's job says the run path's memory limit (runLimits); verification's runs are held to it,
+// not to the generator's larger one: a suite that needs more than a run has is not kept.
+test("verification's runs are held to the run path's memory limit when the job gives it", async (t) => {
+  const { runSuite, holdRunsTo } = require('../../src/generate/verification/run-suite');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));
+  t.after(() => {
+    holdRunsTo(undefined);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  });
+  const files = [
+    SOURCE,
+    jestConfigFile({ esm: false }),
+    {
+      path: '__tests__/big.test.js',
+      content: "test('holds 400 MB', () => { expect(Buffer.alloc(400 * 1024 * 1024, 1)[0]).toBe(1); });\n",
+    },
+  ];
+  const unlimited = await runSuite(path.join(workDir, 'a'), files, { wallMs: 60000 });
+  assert.equal(unlimited.ok, true, unlimited.error);
+  holdRunsTo({ memoryMb: 384, nodeOptions: '--max-old-space-size=288' });
+  const held = await runSuite(path.join(workDir, 'b'), files, { wallMs: 60000 });
+  assert.equal(held.ok, false);
+  assert.match(held.failures.join('\n'), /Array buffer allocation failed/);
+  assert.match(held.error, /^memory_limit: /);
+});
+
 test('a run whose event loop is blocked past its wall limit is killed soon after, as a wall_time_limit', async () => {
   const { runSuite } = require('../../src/generate/verification/run-suite');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vouch-verify-test-'));

@@ -17,12 +17,26 @@ const KILL_GRACE_MS = 2000;
 
 const OTHER_ENVIRONMENT_PRELOAD = path.join(__dirname, 'other-environment-preload.js');
 
+// The run path's memory limit ({ memoryMb, nodeOptions }, the job's runLimits), which every run
+// started here is held to; null: the generator's own, which its runs inherit.
+let runMemory = null;
+
+// Holds the runs started from now on to the run path's memory limit (`limits`: the job's
+// runLimits, or undefined to leave them the generator's). A suite verified with more memory than
+// a run has could pass here and fail there: runs of a large package's suite, given the
+// generator's 2 GiB, kept tests whose run then exceeded the run path's 1 GiB.
+function holdRunsTo(limits) {
+  runMemory = limits ?? null;
+}
+
 // How run.js starts: as here, or, given `elsewhere` ({ home, tmp }), as another user on another
-// machine (execution/other-environment.js, entered before Jest loads).
+// machine (execution/other-environment.js, entered before Jest loads); within the run path's
+// memory limit when the job gave it (holdRunsTo).
 function runnerStart(dir, runArgs, elsewhere) {
-  if (!elsewhere) return { workdir: dir, runArgs };
+  const memory = runMemory;
+  if (!elsewhere) return { workdir: dir, runArgs, memory };
   const env = { ...process.env, VOUCH_OTHER_HOME: elsewhere.home, VOUCH_OTHER_TMP: elsewhere.tmp };
-  return { workdir: dir, runArgs, nodeArgs: ['--require', OTHER_ENVIRONMENT_PRELOAD], env };
+  return { workdir: dir, runArgs, nodeArgs: ['--require', OTHER_ENVIRONMENT_PRELOAD], env, memory };
 }
 
 function testKey(describe, name) {
@@ -140,4 +154,4 @@ function startRunner(dir, elsewhere = null) {
   };
 }
 
-module.exports = { runSuite, startRunner, testKey };
+module.exports = { runSuite, startRunner, testKey, holdRunsTo };
