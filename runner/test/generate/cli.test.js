@@ -701,3 +701,45 @@ process.stdout.write(greet(args[0]) + '\\n');
   assert.equal(coverage.statements.covered, coverage.statements.total);
   assert.ok(!folderAfter.includes('greeted.txt'), folderAfter.join());
 });
+
+test("a class keeping its state in a Set subclass gets tests that Jest passes: the subclass's instances are asserted as what they are", () => {
+  const files = [
+    {
+      path: 'tags.js',
+      content: `'use strict';
+class TagSet extends Set {
+  describe() {
+    return [...this.values()].sort().join(',');
+  }
+}
+class Post {
+  constructor(title) {
+    this.title = String(title);
+    this.tags = new TagSet();
+  }
+  tag(name) {
+    if (typeof name !== 'string' || name === '') throw new TypeError('a tag is a non-empty string');
+    this.tags.add(name.toLowerCase());
+    return this;
+  }
+  untag(name) {
+    this.tags.delete(name);
+    return this;
+  }
+  label() {
+    return this.tags.size === 0 ? this.title : this.title + ' [' + this.tags.describe() + ']';
+  }
+}
+module.exports = { Post };
+`,
+    },
+  ];
+  const result = generatedCleanly({ files, timeBudgetMs: 30000 });
+  // Before, every test that compared a Post failed in Jest (\`new Set([])\` against a TagSet) and
+  // verification dropped them all.
+  assert.ok(result.summary.testsKept >= 3, `kept ${result.summary.testsKept}`);
+  const suite = result.files.find((file) => file.path === '__tests__/tags.test.js').content;
+  assert.match(suite, /tags: expect\.any\(Set\)/);
+  const { coverage } = runKeptSuite(files, result);
+  assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
+});

@@ -193,7 +193,9 @@ function valueSource(desc, indent = '') {
       return desc.v === null ? 'expect.any(Date)' : `new Date(${quoteString(desc.v)})`;
     case 'regexp':
       return `/${desc.source}/${desc.flags}`;
+    // No literal makes a subclass's instance, and Jest compares these only with their own kind.
     case 'map':
+      if (desc.subclass) return 'expect.any(Map)';
       return `new Map(${wrap(
         '[',
         desc.entries.map(([k, v]) => `[${valueSource(k, inner)}, ${valueSource(v, inner)}]`),
@@ -201,6 +203,7 @@ function valueSource(desc, indent = '') {
         indent,
       )})`;
     case 'set':
+      if (desc.subclass) return 'expect.any(Set)';
       return `new Set(${wrap(
         '[',
         desc.items.map((item) => valueSource(item, inner)),

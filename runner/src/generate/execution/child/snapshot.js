@@ -48,6 +48,12 @@ function constructorName(value) {
   return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
 }
 
+// `{ subclass: 'ReferenceSet' }` for an instance of a class that extends `builtin` (Map, Set).
+function subclassOf(value, builtin) {
+  const name = constructorName(value);
+  return name && name !== builtin.name ? { subclass: name } : {};
+}
+
 const FUNCTION_OWN = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
 const MAX_FUNCTION_MEMBERS = 8;
 
@@ -177,13 +183,17 @@ class Describer {
     if (tag === 'Date') return { t: 'date', v: Number.isNaN(value.getTime()) ? null : value.toISOString() };
     if (value instanceof RegExp) return { t: 'regexp', source: value.source, flags: value.flags };
     if (value instanceof Error) return this.describeError(value, depth);
+    // Jest compares a Map or Set only with one of the same constructor (and throws comparing a
+    // subclass's instance with a plain Set): a subclass's instance is told apart by its name.
     if (value instanceof Map) {
       return {
         t: 'map',
         entries: [...value].map(([k, v]) => [this.describe(k, depth + 1), this.describe(v, depth + 1)]),
+        ...subclassOf(value, Map),
       };
     }
-    if (value instanceof Set) return { t: 'set', items: [...value].map((item) => this.describe(item, depth + 1)) };
+    if (value instanceof Set)
+      return { t: 'set', items: [...value].map((item) => this.describe(item, depth + 1)), ...subclassOf(value, Set) };
     if (typeof value.then === 'function') return { t: 'promise' };
     if (
       [
