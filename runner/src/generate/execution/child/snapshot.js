@@ -5,6 +5,7 @@
 // symbols, promises and cycles are described by kind only; they cannot be written as literals.
 
 const { EventEmitter } = require('node:events');
+const { isProxy } = require('node:util').types;
 const { isMockFunction } = require('./mock-function');
 const { functionSource } = require('../function-source');
 const { currentFreshFolder } = require('./fresh-folder');
@@ -124,6 +125,10 @@ class Describer {
 
   describe(value, depth = 0) {
     this.nodes++;
+    // A Proxy may throw on any property it does not know (chai's assertions do, "Invalid Chai
+    // property"), and Jest's equality reads `asymmetricMatch` off every value it compares.
+    // Its class's methods stay there for follow-up steps to call.
+    if (isProxy(value)) return this.describeProxy(value, depth);
     switch (typeof value) {
       case 'undefined':
         return { t: 'undefined' };
@@ -233,6 +238,16 @@ class Describer {
       symbols: Object.getOwnPropertySymbols(value).some((s) => Object.prototype.propertyIsEnumerable.call(value, s)),
       ...(methods.length ? { methods } : {}),
     };
+  }
+
+  describeProxy(value, depth) {
+    try {
+      const ctor = constructorName(value);
+      const methods = depth === 0 && ctor ? prototypeMethods(value) : [];
+      return { t: 'proxy', ctor, ...(methods.length ? { methods } : {}) };
+    } catch {
+      return { t: 'proxy', ctor: null };
+    }
   }
 
   describeError(error, depth) {
