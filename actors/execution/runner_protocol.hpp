@@ -44,7 +44,7 @@ struct GenerationJob {
   std::chrono::milliseconds base_budget{0};
   // The run path's memory limit (RunnerSettings::run_limits), which verification's runs are held
   // to, so that a suite that passed there fits a run (nullopt: not stated).
-  std::optional<unsigned> run_memory_mb;
+  std::optional<unsigned> run_memory_mb = std::nullopt;
 };
 
 struct GenerationOutput {
