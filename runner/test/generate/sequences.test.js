@@ -227,6 +227,28 @@ test("a returned class instance is used through its prototype's methods, every o
   assert.deepEqual([...called].sort(), [...names].sort());
 });
 
+test("a held instance's methods are called again after a step that returned nothing, every one across extensions", () => {
+  const target = factoryTarget('lib.js', 'ui', () => null);
+  const factory = new ScenarioFactory(target, pool, new Rng(3));
+  // More methods than one extension holds: the tenth (`rowToString`) must be called too.
+  const names = ['span', 'reset', 'div', 'layout', 'apply', 'column', 'measure', 'toString', 'rowToString', 'inline'];
+  const scenario = {
+    targetId: target.id,
+    steps: [
+      { op: 'call', callee: 'ui', args: [], params: [], bind: 'ui' },
+      { op: 'method', receiver: 'ui', name: 'reset', args: [], params: [] },
+    ],
+  };
+  const outcomes = [
+    { kind: 'return', value: { t: 'object', ctor: 'UI', entries: [], methods: names } },
+    { kind: 'return', value: { t: 'undefined' } },
+  ];
+  const called = new Set();
+  for (let i = 0; i < 20; i++)
+    for (const extended of factory.extend(scenario, outcomes)) called.add(extended.steps[2].name);
+  assert.deepEqual([...called].sort(), [...names].sort());
+});
+
 test('data tables hanging off an export are targets of their own, read and asserted whole', () => {
   const { analyzeSource } = require('../../src/generate/analysis/analyze');
   const { buildTargets } = require('../../src/generate/analysis/targets');

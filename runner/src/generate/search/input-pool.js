@@ -229,7 +229,9 @@ class InputPool {
     const types = [...hint.types].filter((type) => type !== 'undefined' && type !== 'object');
     if (hint.keyed) types.unshift('object');
     else if (hint.types.has('object') || hint.props.size) types.push('object');
-    if (hint.element && !types.includes('array') && !types.includes('object')) types.push('array');
+    // Items read by index (`row[c].align`) beside properties of its own (`row.span`): an array
+    // with a property, or a table; both are tried, the object first.
+    if (hint.element && !types.includes('array')) types.push('array');
     return types;
   }
 

@@ -113,6 +113,14 @@ function gettersOf(description) {
     : [];
 }
 
+// `items` started at a random one when `perItem` follow-ups of each would not all fit in `room`,
+// so that across extensions every item comes first in some.
+function rotated(items, room, rng, perItem = 1) {
+  if (items.length * perItem <= room) return items;
+  const start = rng.int(items.length);
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
 // Whether two candidates are atoms of one type (a key reused by a later call must fit there).
 function sameKind(a, b) {
   return a && b && a.kind === 'atom' && b.kind === 'atom' && a.type === b.type;
@@ -564,10 +572,9 @@ class ScenarioFactory {
         : [];
       // More methods than follow-ups (a class instance's prototype): each extension starts at
       // another one, so every method is called across the extensions of the search.
-      const start = methods.length * 2 + whole.length > MAX_EXTENSIONS ? this.rng.int(methods.length) : 0;
       return [
         ...whole,
-        ...[...methods.slice(start), ...methods.slice(0, start)].flatMap((name) => {
+        ...rotated(methods, MAX_EXTENSIONS - whole.length, this.rng, 2).flatMap((name) => {
           const slots = this.methodSlots(name);
           return [
             this.firstArgs(
@@ -599,9 +606,11 @@ class ScenarioFactory {
     const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
     const held = holder.outcome.value;
     // A function's own methods take no arguments as often as not (`clear()`, `flush()`), unless
-    // the module shows their parameters (`deprecate.property(obj, prop)`).
+    // the module shows their parameters (`deprecate.property(obj, prop)`). More methods than
+    // follow-ups: each extension starts at another one, as above (only the first eight were
+    // ever called again, and a class instance's later prototype methods got no second call).
     return [
-      ...methodsOf(held).map((name) => {
+      ...rotated(methodsOf(held), MAX_EXTENSIONS, this.rng).map((name) => {
         const known = held.t === 'function' ? this.knownMethodSlots(name) : null;
         const slots = held.t === 'function' ? known || [] : this.methodSlots(name);
         const bare = held.t === 'function' && (!known || this.rng.chance(0.3));
