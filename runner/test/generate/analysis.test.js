@@ -433,9 +433,49 @@ test('what the methods read from a field the constructor stored a parameter in i
   const [request] = hintsOf(source);
   assert.deepEqual([...request.hint.props.keys()].sort(), ['headers', 'method']);
   const headers = request.hint.props.get('headers');
-  assert.deepEqual([...headers.props.keys()], ['accept-charset']);
+  assert.deepEqual([...headers.props.keys()], ['accept-charset', 'accept']);
   assert.ok(headers.props.get('accept-charset').types.has('string'));
   assert.ok(!headers.props.has('hasOwnProperty'), 'a method called on a field is no property');
+});
+
+test("what a class's methods compare, destructure or compute from a stored field holds for the parameter stored in it", () => {
+  const source = `
+    class Matcher {
+      constructor(pattern, options = {}) {
+        this.options = options;
+        this.platform = options.platform || 'linux';
+        this.isWindows = this.platform === 'win32';
+      }
+      match(file) {
+        const { optimizationLevel = 1 } = this.options;
+        if (optimizationLevel >= 2) return file.split('/');
+        return this.isWindows ? file.replace(/\\\\/g, '/') : file;
+      }
+      width() {
+        return Math.floor(this.options.columns * 0.5);
+      }
+    }
+    module.exports = Matcher;`;
+  const analysis = analyzeSource(source);
+  const constructor = analysis.exports[0].node.body.body.find((element) => element.kind === 'constructor').value;
+  const [, options] = paramHints(constructor, analysis.paramContext);
+  assert.deepEqual(options.hint.props.get('platform').values, ['win32']);
+  const level = options.hint.props.get('optimizationLevel');
+  assert.ok(level.types.has('number'));
+  assert.ok(level.values.includes(2), JSON.stringify(level.values));
+  assert.ok(options.hint.props.get('columns').types.has('number'));
+});
+
+test('options handed on re-packed in an object literal get what the callee expects of them', () => {
+  const [opts] = hintsOf(`
+    class UI {
+      constructor(opts) { this.width = opts.width; }
+      half() { return Math.floor(this.width * 0.5); }
+    }
+    module.exports = function ui(opts) {
+      return new UI({ width: opts.width || 80, wrap: opts.wrap });
+    };`);
+  assert.ok(opts.hint.props.get('width').types.has('number'));
 });
 
 test('a parameter the code checks with instanceof Map or Set, or ArrayBuffer.isView, gets such objects to try', () => {

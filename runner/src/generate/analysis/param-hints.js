@@ -99,27 +99,11 @@ class HintCollector {
     const body = this.fn.body;
     this.scope.collectAliases(body);
     this.scope.collectAliases(body); // a second pass resolves aliases of aliases
-    for (const { path, type } of this.scope.destructured) {
-      const { hint } = this.hintAt(path);
-      if (type) hint.addType(type);
-    }
-    for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
-    // `Object.assign({ alias: undefined, 'camel-case': true }, options)`: the defaults' keys are
-    // the options the code reads, their values values worth trying.
-    for (const { path, node } of this.scope.mergedDefaults) {
-      this.hintAt(path).hint.addType('object');
-      for (const property of node.properties) {
-        if (property.type !== 'Property' || property.computed) continue;
-        const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
-        if (typeof key !== 'string') continue;
-        this.hintAt([...path, key]);
-        this.recordDefault([...path, key], property.value);
-      }
-    }
-    walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
+    this.scope.fields = this.storedFields();
+    this.readBody(body);
     this.applyDoc();
-    this.linkLookedUpKeys();
     this.followStoredFields();
+    this.linkLookedUpKeys();
     this.hints.forEach((hint) => textHeaders(hint));
     const params = [
       ...this.fn.params.map((param, index) => ({
@@ -143,6 +127,29 @@ class HintCollector {
     return params;
   }
 
+  // What a body (the function's own, or a method's reading its stored fields) says of the
+  // parameters: destructured shapes, defaults, and every expression that reads them.
+  readBody(body) {
+    for (const { path, type } of this.scope.destructured) {
+      const { hint } = this.hintAt(path);
+      if (type) hint.addType(type);
+    }
+    for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
+    // `Object.assign({ alias: undefined, 'camel-case': true }, options)`: the defaults' keys are
+    // the options the code reads, their values values worth trying.
+    for (const { path, node } of this.scope.mergedDefaults) {
+      this.hintAt(path).hint.addType('object');
+      for (const property of node.properties) {
+        if (property.type !== 'Property' || property.computed) continue;
+        const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
+        if (typeof key !== 'string') continue;
+        this.hintAt([...path, key]);
+        this.recordDefault([...path, key], property.value);
+      }
+    }
+    walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
+  }
+
   recordDefault(path, node) {
     const { hint } = this.hintAt(path);
     const value = this.constant(node);
@@ -161,7 +168,7 @@ class HintCollector {
   visit(node, parent) {
     switch (node.type) {
       case 'Identifier':
-        if (node.name === 'arguments') this.usesArguments = true;
+        if (node.name === 'arguments' && !this.readingMethod) this.usesArguments = true;
         break;
       case 'BinaryExpression':
         this.visitBinary(node);
@@ -354,31 +361,53 @@ class HintCollector {
     }
   }
 
-  // `this.request = request` in a constructor: what the module reads from `this.request` (in the
-  // class's methods: `this.request.headers['accept-charset']`) it reads from the parameter.
-  followStoredFields() {
-    const stored = new Map(); // field -> parameter path
+  // `this.request = request`, `this.platform = options.platform` in a constructor: the fields
+  // it stores a parameter (or part of one) in, field -> parameter path.
+  storedFields() {
+    const stored = new Map();
     walk.simple(this.fn.body, {
       AssignmentExpression: (node) => {
         const { left, right } = node;
         if (left.type !== 'MemberExpression' || left.object.type !== 'ThisExpression') return;
         const field = staticKeyName(left.property, left.computed);
         const path = this.scope.pathOf(right);
-        if (field !== null && path && !this.hintAt(path).length) stored.set(field, path);
+        if (field !== null && path && !this.hintAt(path).length && !stored.has(field)) stored.set(field, path);
       },
     });
+    return stored;
+  }
+
+  // What the class's other methods do with the fields the parameters were stored in holds for
+  // the parameters: `this.request.headers['accept-charset']` read in a prototype method, `const
+  // { optimizationLevel = 1 } = this.options; if (optimizationLevel >= 2)`, `this.platform ===
+  // 'win32'`, `Math.floor(this.width * 0.5)`. Each such method is read as the function's own body
+  // is, `this.<field>` standing for the parameter path stored in it (its own parameters for
+  // nothing). Without a class (an ES5 constructor), every function of the module.
+  followStoredFields() {
+    const stored = this.scope.fields;
     if (!stored.size || !this.context.ast) return;
-    walk.fullAncestor(this.context.ast, (node, _state, ancestors) => {
-      const parent = ancestors[ancestors.length - 2];
-      if (node.type !== 'MemberExpression' || (parent && parent.type === 'MemberExpression' && parent.object === node))
-        return;
-      const keys = thisChain(node);
-      if (!keys || !stored.has(keys[0])) return;
-      // A method called on what is read (`this.request.headers.hasOwnProperty(…)`) is no property.
-      const isCallee = parent && parent.type === 'CallExpression' && parent.callee === node;
-      const [index, ...inner] = stored.get(keys[0]);
-      this.hints[index].at([...inner, ...keys.slice(1, isCallee ? -1 : undefined)]);
-    });
+    const outer = this.scope;
+    this.readingMethod = true;
+    for (const method of this.fieldReaders(stored)) {
+      this.scope = new ParameterScope({ params: [] });
+      this.scope.fields = stored;
+      this.scope.collectAliases(method.body);
+      this.scope.collectAliases(method.body);
+      this.readBody(method.body);
+    }
+    this.scope = outer;
+    this.readingMethod = false;
+  }
+
+  // The functions, other than this one, that read one of `stored`'s fields of `this`: the
+  // methods of this function's class, or every function of the module when it has none.
+  fieldReaders(stored) {
+    const { classes, readers } = thisFieldReads(this.context);
+    const owner = classes.get(this.fn);
+    return [...readers]
+      .filter(([fn, fields]) => fn !== this.fn && (!owner || classes.get(fn) === owner))
+      .filter(([, fields]) => [...stored.keys()].some((field) => fields.has(field)))
+      .map(([fn]) => fn);
   }
 
   // `fs.readFile(path, cb)`, `fs$readFile(path, cb)` (a saved original), `rename(from, to)`: the
@@ -491,10 +520,21 @@ class HintCollector {
     // What a module-level helper expects of its parameters holds for what is passed to it.
     const calleeParams = paramHints(target, this.context, this.depth + 1);
     args.forEach((arg, index) => {
-      const path = this.scope.pathOf(arg);
-      if (path && calleeParams[index]) {
+      if (!calleeParams[index]) return;
+      // `new UI({ width: opts.width || 80, wrap: opts.wrap })`: options handed on re-packed.
+      const parts =
+        arg.type === 'ObjectExpression'
+          ? arg.properties
+              .filter((property) => property.type === 'Property')
+              .map((property) => [staticKeyName(property.key, property.computed), property.value])
+              .filter(([key]) => key !== null && calleeParams[index].hint.props.has(key))
+              .map(([key, value]) => [value, calleeParams[index].hint.props.get(key)])
+          : [[arg, calleeParams[index].hint]];
+      for (const [value, calleeHint] of parts) {
+        const path = this.scope.pathOf(value);
+        if (!path) continue;
         const { hint, length } = this.hintAt(path);
-        if (!length) hint.merge(calleeParams[index].hint);
+        if (!length) hint.merge(calleeHint);
       }
     });
   }
@@ -544,14 +584,29 @@ function calleeMethodName(node) {
   return node.type === 'MemberExpression' ? staticKeyName(node.property, node.computed) : null;
 }
 
-// `this.a.b['c']` as ['a', 'b', 'c'] when every step is static, else null.
-function thisChain(node) {
-  if (node.type !== 'MemberExpression') return null;
-  const key = staticKeyName(node.property, node.computed);
-  if (key === null) return null;
-  if (node.object.type === 'ThisExpression') return [key];
-  const inner = thisChain(node.object);
-  return inner && [...inner, key];
+// For a module (computed once, kept in its context): `readers`, each function (not an arrow
+// function: its `this` is its parent's) that reads fields of `this`, with their names; `classes`,
+// the class each method or constructor belongs to.
+function thisFieldReads(context) {
+  if (context.thisFieldReads) return context.thisFieldReads;
+  const readers = new Map();
+  const classes = new Map();
+  walk.fullAncestor(context.ast, (node, _state, ancestors) => {
+    if (node.type === 'MethodDefinition' && isFunctionNode(node.value)) {
+      const owner = ancestors[ancestors.length - 3];
+      if (owner && isClassNode(owner)) classes.set(node.value, owner);
+    }
+    if (node.type !== 'MemberExpression' || node.object.type !== 'ThisExpression') return;
+    const field = staticKeyName(node.property, node.computed);
+    const fn = [...ancestors]
+      .reverse()
+      .find((ancestor) => isFunctionNode(ancestor) && ancestor.type !== 'ArrowFunctionExpression');
+    if (field === null || !fn) return;
+    if (!readers.has(fn)) readers.set(fn, new Set());
+    readers.get(fn).add(field);
+  });
+  context.thisFieldReads = { readers, classes };
+  return context.thisFieldReads;
 }
 
 // The function of a class's method (or constructor) named `name`, or null.
