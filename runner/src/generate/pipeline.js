@@ -276,6 +276,16 @@ function prepareSuite(module, corpus, model, takenPaths) {
     isolated,
     // Code that writes files gets a temporary folder per test, never the package's.
     freshFolder: model.reachesFileSystem(module.path),
+    // Switches of the process the tests set (`process.stderr.isTTY = true`), put back after each.
+    processSwitches: [
+      ...new Set(
+        entries.flatMap((entry) =>
+          entry.scenario.steps
+            .filter((step) => step.op === 'assign' && step.callee.startsWith('process.'))
+            .map((step) => step.callee),
+        ),
+      ),
+    ],
   };
   const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
   return { testPath, spec, cases };

@@ -478,6 +478,30 @@ test('options handed on re-packed in an object literal get what the callee expec
   assert.ok(opts.hint.props.get('width').types.has('number'));
 });
 
+test("the process's switches a module reads are flags of its targets: unset settings and the output streams' isTTY", () => {
+  const analysis = analyzeSource(`
+    function log(message) {
+      if (process.noDeprecation || process.env.NO_DEPRECATION) return;
+      const format = process.stderr.isTTY ? color : plain;
+      process.exitCode = process.exitCode || 0;
+      process.stderr.write(format(message) + process.platform);
+    }
+    function color(text) { return '\\x1b[33m' + text; }
+    function plain(text) { return text; }
+    module.exports = log;`);
+  assert.deepEqual(analysis.processSwitches, [
+    { callee: 'process.noDeprecation', value: false },
+    { callee: 'process.stderr.isTTY', value: false },
+  ]);
+  const { buildTargets } = require('../../src/generate/analysis/targets');
+  const shape = { kind: 'function', fnName: 'log', length: 1, own: true, statics: {} };
+  const [target] = buildTargets({ path: 'log.js' }, analysis, [{ name: 'log', from: 'module', shape }]);
+  assert.deepEqual(
+    target.flags.map((flag) => flag.callee),
+    ['process.noDeprecation', 'process.stderr.isTTY'],
+  );
+});
+
 test('a parameter the code checks with instanceof Map or Set, or ArrayBuffer.isView, gets such objects to try', () => {
   const { InputPool } = require('../../src/generate/search/input-pool');
   const { Rng } = require('../../src/generate/search/rng');

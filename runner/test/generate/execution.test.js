@@ -803,3 +803,19 @@ test('a returned function is described with its switches: an accessor it can be 
     ]);
   }, source);
 });
+
+test("each scenario starts from the process's settings the child started with: a switch and stderr's isTTY", async () => {
+  const source = `exports.switches = () => [process.noDeprecation, process.stderr.isTTY];`;
+  const values = (reply) => reply.outcomes[0].value.items.map((item) => item.t);
+  await withExecutor(async (executor) => {
+    const before = await run(executor, 'await __vouch.step(0, () => lib.switches());');
+    assert.equal(before.ok, true, before.error);
+    const flipped = await run(
+      executor,
+      'process.noDeprecation = true; process.stderr.isTTY = true;\n' + 'await __vouch.step(0, () => lib.switches());',
+    );
+    assert.deepEqual(values(flipped), ['boolean', 'boolean']);
+    const after = await run(executor, 'await __vouch.step(0, () => lib.switches());');
+    assert.deepEqual(values(after), values(before));
+  }, source);
+});

@@ -249,6 +249,35 @@ test("a held instance's methods are called again after a step that returned noth
   assert.deepEqual([...called].sort(), [...names].sort());
 });
 
+test('a kept scenario is tried again after each switch was flipped, a switch read only by what a returned function does', () => {
+  const target = {
+    ...factoryTarget('lib.js', 'depd', () => null),
+    flags: [
+      { callee: 'process.noDeprecation', value: false },
+      { callee: 'process.stderr.isTTY', value: false },
+    ],
+  };
+  const factory = new ScenarioFactory(target, pool, new Rng(1));
+  const steps = [
+    { op: 'call', callee: 'depd', args: [], params: [], bind: 'fn' },
+    { op: 'invoke', receiver: 'fn', args: [], params: [] },
+  ];
+  const outcomes = [
+    { kind: 'return', value: { t: 'function', members: [] } },
+    { kind: 'return', value: { t: 'undefined' } },
+  ];
+  const switched = factory
+    .extend({ targetId: target.id, steps }, outcomes)
+    .filter((extended) => extended.steps[0].op === 'assign');
+  assert.deepEqual(
+    switched.map((extended) => `${extended.steps[0].callee} = ${extended.steps[0].args[0].value}`),
+    ['process.noDeprecation = true', 'process.stderr.isTTY = true'],
+  );
+  switched.forEach((extended) => assert.deepEqual(extended.steps.slice(1), steps));
+  const again = factory.extend(switched[0], [{ kind: 'return', value: { t: 'undefined' } }, ...outcomes]);
+  assert.ok(!again.some((extended) => extended.steps[1].op === 'assign'), 'one switch step at most');
+});
+
 test('data tables hanging off an export are targets of their own, read and asserted whole', () => {
   const { analyzeSource } = require('../../src/generate/analysis/analyze');
   const { buildTargets } = require('../../src/generate/analysis/targets');

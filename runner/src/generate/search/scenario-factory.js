@@ -449,7 +449,17 @@ class ScenarioFactory {
   // `get('a')`), so factories of closures get call sequences too. `outcomes`: the steps' outcomes.
   extend(scenario, outcomes) {
     if (scenario.steps.length >= MAX_STEPS) return [];
-    return [...this.followUps(scenario, outcomes), ...this.inFlight(scenario, outcomes)];
+    return [...this.followUps(scenario, outcomes), ...this.inFlight(scenario, outcomes), ...this.switched(scenario)];
+  }
+
+  // A kept scenario again after each switch of the target's was flipped: a switch read only by
+  // what a returned function does (`process.stderr.isTTY`, read when `deprecate('msg')` logs)
+  // changes nothing in the one call the flag seeds make, and random scenarios rarely reach that
+  // far.
+  switched(scenario) {
+    const flags = this.target.flags || [];
+    if (scenario.steps.some((step) => step.op === 'assign')) return [];
+    return flags.map((flag) => this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]));
   }
 
   // In-flight scenarios (inFlightScenarios) of the last call that resolved, a call of a returned

@@ -250,7 +250,29 @@ function importLines(spec, body) {
   return parts.length ? [...first, `import ${parts.join(', ')} from ${quoteString(spec.request)};`] : [];
 }
 
-// spec: { sourcePath, request, esm, bindings, isolated, fakeTimers }. Returns the test file's text.
+// Switches of the process the tests set (spec.processSwitches: `process.stderr.isTTY`): each
+// test starts from the values they had when the file loaded, as each scenario did.
+function processSwitchLines(callees) {
+  const pairs = callees.map((callee) => {
+    const dot = callee.lastIndexOf('.');
+    return `  [${callee.slice(0, dot)}, ${quoteString(callee.slice(dot + 1))}],`;
+  });
+  return [
+    '// Tests set switches of the process: each test starts from the values they have here.',
+    'const processSwitches = [',
+    ...pairs,
+    '].map(([owner, key]) => [owner, key, Object.getOwnPropertyDescriptor(owner, key)]);',
+    'afterEach(() => {',
+    '  for (const [owner, key, descriptor] of processSwitches) {',
+    '    if (descriptor) Object.defineProperty(owner, key, descriptor);',
+    '    else delete owner[key];',
+    '  }',
+    '});',
+  ];
+}
+
+// spec: { sourcePath, request, esm, bindings, isolated, fakeTimers, processSwitches }. Returns the
+// test file's text.
 function writeTestFile(spec, cases) {
   const blocks = [];
   const describes = [...new Set(cases.map((testCase) => testCase.describe))];
@@ -273,6 +295,7 @@ function writeTestFile(spec, cases) {
     ...importLines(spec, body),
     // The fresh folder's helpers keep the real setTimeout, before timers are faked.
     ...(spec.freshFolder ? ['', ...FRESH_FOLDER] : []),
+    ...(spec.processSwitches && spec.processSwitches.length ? ['', ...processSwitchLines(spec.processSwitches)] : []),
     // Timers the code schedules fire only when a test moves them, and never after it.
     ...(spec.fakeTimers ? ['', 'jest.useFakeTimers({ advanceTimers: true });'] : []),
   ].join('\n');
