@@ -252,6 +252,14 @@ function prepareSuites(modules, corpus, model, problems, log) {
 
 // The test file of one module, or null without kept scenarios. Under "type": "module" a test
 // file that requires its module is a `.cjs` file, as Node would read it.
+// The steps of the entries' scenarios that `test` holds, one of each expression.
+function stepsOf(entries, test) {
+  const steps = new Map();
+  for (const entry of entries)
+    for (const step of entry.scenario.steps) if (test(step)) steps.set(step.callee + (step.event || ''), step);
+  return [...steps.values()];
+}
+
 function prepareSuite(module, corpus, model, takenPaths) {
   // Tests follow the order of the module's exports, then the order they were found in.
   const order = (entry) => module.targets.indexOf(entry.target);
@@ -265,7 +273,7 @@ function prepareSuite(module, corpus, model, takenPaths) {
   // next: each test then loads the module afresh, as each scenario ran.
   const isolated =
     module.file.analysis.keepsState ||
-    entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign'));
+    entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign' || step.op === 'listen'));
   const spec = {
     sourcePath: module.path,
     request,
@@ -276,16 +284,12 @@ function prepareSuite(module, corpus, model, takenPaths) {
     isolated,
     // Code that writes files gets a temporary folder per test, never the package's.
     freshFolder: model.reachesFileSystem(module.path),
-    // Switches of the process the tests set (`process.stderr.isTTY = true`), put back after each.
-    processSwitches: [
-      ...new Set(
-        entries.flatMap((entry) =>
-          entry.scenario.steps
-            .filter((step) => step.op === 'assign' && step.callee.startsWith('process.'))
-            .map((step) => step.callee),
-        ),
-      ),
-    ],
+    // Switches of the process the tests set (`process.stderr.isTTY = true`) and events they listen
+    // for on it (`process.on('deprecation', listener)`), put back after each.
+    processSwitches: stepsOf(entries, (step) => step.op === 'assign' && step.callee.startsWith('process.')).map(
+      (step) => step.callee,
+    ),
+    processEvents: stepsOf(entries, (step) => step.op === 'listen').map((step) => step.event),
   };
   const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
   return { testPath, spec, cases };

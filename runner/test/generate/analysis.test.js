@@ -478,13 +478,14 @@ test('options handed on re-packed in an object literal get what the callee expec
   assert.ok(opts.hint.props.get('width').types.has('number'));
 });
 
-test("the process's switches a module reads are flags of its targets: unset settings and the output streams' isTTY", () => {
+test("the process's switches a module reads are flags of its targets: unset settings, the output streams' isTTY, events", () => {
   const analysis = analyzeSource(`
     function log(message) {
       if (process.noDeprecation || process.env.NO_DEPRECATION) return;
       const format = process.stderr.isTTY ? color : plain;
       process.exitCode = process.exitCode || 0;
-      process.stderr.write(format(message) + process.platform);
+      if (process.listenerCount('deprecation')) process.emit('deprecation', new Error(message));
+      else process.stderr.write(format(message) + process.platform);
     }
     function color(text) { return '\\x1b[33m' + text; }
     function plain(text) { return text; }
@@ -492,13 +493,14 @@ test("the process's switches a module reads are flags of its targets: unset sett
   assert.deepEqual(analysis.processSwitches, [
     { callee: 'process.noDeprecation', value: false },
     { callee: 'process.stderr.isTTY', value: false },
+    { callee: 'process', event: 'deprecation' },
   ]);
   const { buildTargets } = require('../../src/generate/analysis/targets');
   const shape = { kind: 'function', fnName: 'log', length: 1, own: true, statics: {} };
   const [target] = buildTargets({ path: 'log.js' }, analysis, [{ name: 'log', from: 'module', shape }]);
   assert.deepEqual(
     target.flags.map((flag) => flag.callee),
-    ['process.noDeprecation', 'process.stderr.isTTY'],
+    ['process.noDeprecation', 'process.stderr.isTTY', 'process'],
   );
 });
 

@@ -804,18 +804,20 @@ test('a returned function is described with its switches: an accessor it can be 
   }, source);
 });
 
-test("each scenario starts from the process's settings the child started with: a switch and stderr's isTTY", async () => {
-  const source = `exports.switches = () => [process.noDeprecation, process.stderr.isTTY];`;
+test("each scenario starts from the process's settings the child started with: a switch, stderr's isTTY, listeners", async () => {
+  const source = `exports.switches = () => [process.noDeprecation, process.stderr.isTTY, process.listenerCount('x')];`;
   const values = (reply) => reply.outcomes[0].value.items.map((item) => item.t);
   await withExecutor(async (executor) => {
     const before = await run(executor, 'await __vouch.step(0, () => lib.switches());');
     assert.equal(before.ok, true, before.error);
     const flipped = await run(
       executor,
-      'process.noDeprecation = true; process.stderr.isTTY = true;\n' + 'await __vouch.step(0, () => lib.switches());',
+      "process.noDeprecation = true; process.stderr.isTTY = true; process.on('x', () => {});\n" +
+        'await __vouch.step(0, () => lib.switches());',
     );
-    assert.deepEqual(values(flipped), ['boolean', 'boolean']);
+    assert.deepEqual(values(flipped), ['boolean', 'boolean', 'number']);
     const after = await run(executor, 'await __vouch.step(0, () => lib.switches());');
     assert.deepEqual(values(after), values(before));
+    assert.equal(after.outcomes[0].value.items[2].v, 0, 'the listener is gone');
   }, source);
 });

@@ -255,6 +255,7 @@ test('a kept scenario is tried again after each switch was flipped, a switch rea
     flags: [
       { callee: 'process.noDeprecation', value: false },
       { callee: 'process.stderr.isTTY', value: false },
+      { callee: 'process', event: 'deprecation' },
     ],
   };
   const factory = new ScenarioFactory(target, pool, new Rng(1));
@@ -268,11 +269,13 @@ test('a kept scenario is tried again after each switch was flipped, a switch rea
   ];
   const switched = factory
     .extend({ targetId: target.id, steps }, outcomes)
-    .filter((extended) => extended.steps[0].op === 'assign');
+    .filter((extended) => ['assign', 'listen'].includes(extended.steps[0].op));
+  const { renderScenario } = require('../../src/generate/search/scenario');
   assert.deepEqual(
-    switched.map((extended) => `${extended.steps[0].callee} = ${extended.steps[0].args[0].value}`),
-    ['process.noDeprecation = true', 'process.stderr.isTTY = true'],
+    switched.map((extended) => renderScenario(extended, ['depd']).steps[0].expression),
+    ['process.noDeprecation = true', 'process.stderr.isTTY = true', "process.on('deprecation', listener)"],
   );
+  assert.equal(switched[2].steps[0].args[0].kind, 'mock', 'the listener is a mock: its calls are asserted');
   switched.forEach((extended) => assert.deepEqual(extended.steps.slice(1), steps));
   const again = factory.extend(switched[0], [{ kind: 'return', value: { t: 'undefined' } }, ...outcomes]);
   assert.ok(!again.some((extended) => extended.steps[1].op === 'assign'), 'one switch step at most');

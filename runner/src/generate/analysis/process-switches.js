@@ -38,10 +38,17 @@ function isOffSwitch(path) {
 }
 
 // [{ callee: 'process.noDeprecation', value: false }] for the switches the module reads, in
-// source order: read, not written, called or deleted.
+// source order: read, not written, called or deleted; then [{ callee: 'process', event:
+// 'deprecation' }] for the events it emits on the process (`process.emit('deprecation', error)`),
+// which only a listener sees (depd emits its warnings as events when the process listens for
+// them, and writes them to stderr when it does not).
 function processSwitches(ast) {
   const found = new Map();
+  const events = new Map();
   walk.fullAncestor(ast, (node, _state, ancestors) => {
+    const emitted = emittedEvent(node);
+    if (emitted !== null && !events.has(emitted) && events.size < MAX_SWITCHES)
+      events.set(emitted, { callee: 'process', event: emitted });
     const path = processPath(node);
     if (!path || !isOffSwitch(path)) return;
     const parent = ancestors[ancestors.length - 2];
@@ -52,7 +59,17 @@ function processSwitches(ast) {
     const callee = `process.${path.join('.')}`;
     if (!found.has(callee) && found.size < MAX_SWITCHES) found.set(callee, { callee, value: false });
   });
-  return [...found.values()];
+  return [...found.values(), ...events.values()];
+}
+
+// The event of `process.emit('name', …)`, else null.
+function emittedEvent(node) {
+  if (node.type !== 'CallExpression' || !node.arguments.length) return null;
+  const path = processPath(node.callee);
+  const [name] = node.arguments;
+  return path && path.length === 1 && path[0] === 'emit' && name.type === 'Literal' && typeof name.value === 'string'
+    ? name.value
+    : null;
 }
 
 module.exports = { processSwitches };

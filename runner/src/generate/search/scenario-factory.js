@@ -47,6 +47,11 @@ const MADE_ARGUMENT_CHANCE = 0.15;
 const BOOLEAN_HINT = new Hint();
 BOOLEAN_HINT.addType('boolean');
 const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
+const LISTENER_HINT = new Hint();
+LISTENER_HINT.addType('function');
+const LISTENER_SLOT = [{ name: 'listener', hint: LISTENER_HINT, rest: false, optional: false }];
+// Steps that flip a switch (flagStep) before a scenario's calls.
+const FLAG_OPS = new Set(['assign', 'listen']);
 // Switches of a returned function flipped in follow-ups (switchesOf).
 const MAX_SWITCHES = 3;
 
@@ -175,8 +180,11 @@ class ScenarioFactory {
     return [...this.made, ...seeds];
   }
 
-  // `kleur.enabled = true`: a switch of the module set to `value` before the calls.
+  // `kleur.enabled = true`: a switch of the module set to `value` before the calls; for an event
+  // the module emits on the process, a listener for it (`process.on('deprecation', listener)`).
   flagStep(flag, value) {
+    if (flag.event)
+      return { op: 'listen', callee: flag.callee, event: flag.event, args: [mockOf()], params: LISTENER_SLOT };
     return { op: 'assign', callee: flag.callee, args: [atom.boolean(value)], params: BOOLEAN_SLOT };
   }
 
@@ -458,7 +466,7 @@ class ScenarioFactory {
   // far.
   switched(scenario) {
     const flags = this.target.flags || [];
-    if (scenario.steps.some((step) => step.op === 'assign')) return [];
+    if (scenario.steps.some((step) => FLAG_OPS.has(step.op))) return [];
     return flags.map((flag) => this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]));
   }
 
@@ -738,7 +746,7 @@ class ScenarioFactory {
     const steps = scenario.steps;
     if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1))
       return this.repeated(scenario);
-    if (steps[0].op === 'assign' && this.rng.chance(0.1)) return this.scenario(steps.slice(1));
+    if (FLAG_OPS.has(steps[0].op) && this.rng.chance(0.1)) return this.scenario(steps.slice(1));
     const constructed = steps.findIndex((step) => step.op === 'new');
     if (constructed >= 0 && this.members.length && this.rng.chance(0.3)) {
       // Member steps go after the construction they use.
@@ -755,7 +763,7 @@ class ScenarioFactory {
     const step = this.rng.pick(withArgs);
     const slots = step.params;
     const roll = this.rng.next();
-    const fixedArity = step.op === 'set' || step.op === 'assign';
+    const fixedArity = step.op === 'set' || FLAG_OPS.has(step.op);
     if (roll < 0.15 && step.args.length < slots.length && !fixedArity) {
       step.args.push(this.pool.random(slots[step.args.length].hint));
     } else if (roll < 0.25 && step.args.length > 0 && !fixedArity) {

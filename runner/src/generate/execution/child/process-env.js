@@ -37,12 +37,29 @@ function keepSettings(owner, only = null) {
   };
 }
 
+// Takes note of the listeners of `emitter` now; returns restore(), which removes those added since
+// (a scenario's `process.on('deprecation', listener)`).
+function keepListeners(emitter) {
+  const kept = new Map(emitter.eventNames().map((event) => [event, emitter.listeners(event)]));
+  return function restore() {
+    for (const event of emitter.eventNames()) {
+      const before = kept.get(event) || [];
+      for (const listener of emitter.listeners(event))
+        if (!before.includes(listener)) emitter.removeListener(event, listener);
+    }
+  };
+}
+
 // Takes note of the environment now; returns restore(), which puts it back as it was (the
 // variables added since removed, the others set to their values of now), and the process's
-// settings and its streams' `isTTY` with it.
+// settings, its streams' `isTTY` and its listeners with it.
 function keepEnvironment() {
   const kept = { ...process.env };
-  const restoreSettings = [keepSettings(process), ...STREAMS.map((name) => keepSettings(process[name], ['isTTY']))];
+  const restoreSettings = [
+    keepSettings(process),
+    ...STREAMS.map((name) => keepSettings(process[name], ['isTTY'])),
+    keepListeners(process),
+  ];
   return function restore() {
     for (const key of Object.keys(process.env)) if (!Object.hasOwn(kept, key)) delete process.env[key];
     for (const [key, value] of Object.entries(kept)) if (process.env[key] !== value) process.env[key] = value;
