@@ -821,3 +821,19 @@ test("each scenario starts from the process's settings the child started with: a
     assert.equal(after.outcomes[0].value.items[2].v, 0, 'the listener is gone');
   }, source);
 });
+
+test('the second run names its program another file, lines further down: a text derived from the call site differs', async () => {
+  // As depd's default message does: where the deprecated function was called from.
+  const source = `exports.site = () => {
+    const holder = {};
+    Error.captureStackTrace(holder, exports.site);
+    return holder.stack.split('\\n')[1].trim();
+  };`;
+  await withExecutor(async (executor) => {
+    const body = 'await __vouch.step(0, () => lib.site());';
+    const first = await run(executor, body);
+    const second = await run(executor, body, 1000);
+    assert.match(first.outcomes[0].value.v, /vouch-scenario\.js:/);
+    assert.notEqual(second.outcomes[0].value.v, first.outcomes[0].value.v);
+  }, source);
+});

@@ -181,8 +181,11 @@ class ScenarioRun {
   }
 }
 
-// program: source of `(async function (__vouch, ...bindings) { ... })`.
-async function runScenario(program, bindingValues, limits) {
+// program: source of `(async function (__vouch, ...bindings) { ... })`. `elsewhere`: the second
+// run names the program another file, its code two lines further down, so that a text the code
+// derives from where it was called (depd's default message, `<anonymous@file:7:29>`) differs
+// between the runs, as it differs in the test file, and is asserted by what both runs share.
+async function runScenario(program, bindingValues, limits, { elsewhere = false } = {}) {
   const run = new ScenarioRun(limits);
   const api = {
     step: (index, thunk) => run.step(index, thunk),
@@ -190,7 +193,9 @@ async function runScenario(program, bindingValues, limits) {
     stepNow: (index, thunk) => run.stepNow(index, thunk),
     track: (name, value) => run.track(name, value),
   };
-  const fn = vm.runInThisContext(program, { filename: 'vouch-scenario.js' });
+  const fn = elsewhere
+    ? vm.runInThisContext(`\n\n${program}`, { filename: 'vouch-scenario-elsewhere.js' })
+    : vm.runInThisContext(program, { filename: 'vouch-scenario.js' });
   try {
     await fn(api, ...bindingValues);
   } catch (error) {
