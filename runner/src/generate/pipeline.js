@@ -292,6 +292,7 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
         source,
         nodePath,
         expired: () => clock.now() >= deadline || Date.now() >= wallDeadline,
+        inProcess: runsHere(program, source, { stdin: '' }),
       });
       log(`program ${program.name} (${program.path}): ${found.length} command line(s) with stable outcomes`);
       if (!found.length) {
@@ -308,7 +309,7 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
         // Each command line spawned, as users run it, and where it can, run in the test's process
         // too, so that the run's coverage sees the program's code.
         cases: uniqueNames([
-          ...found.map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
+          ...found.filter(({ spawned }) => spawned).map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
           ...found
             .filter(({ scenario }) => runsHere(program, source, scenario))
             .map(({ scenario, outcome }) => programCase(program, scenario, outcome, true)),
