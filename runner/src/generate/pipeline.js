@@ -309,7 +309,9 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
         // Each command line spawned, as users run it, and where it can, run in the test's process
         // too, so that the run's coverage sees the program's code.
         cases: uniqueNames([
-          ...found.filter(({ spawned }) => spawned).map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
+          ...found
+            .filter(({ spawned }) => spawned)
+            .map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
           ...found
             .filter(({ scenario }) => runsHere(program, source, scenario))
             .map(({ scenario, outcome }) => programCase(program, scenario, outcome, true)),

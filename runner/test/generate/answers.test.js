@@ -104,7 +104,11 @@ test("an options object's answering methods get stand-ins that succeed, then fai
   const [, asyncOptions] = hintsOf(REMOVER, 'removeAsync');
   const asyncSeeds = pool.seeds(asyncOptions.hint).map((seed) => toSource(seed));
   assert.ok(asyncSeeds.includes('{ unlinkAsync: jest.fn(() => Promise.resolve()) }'));
-  assert.ok(asyncSeeds.includes("{\n  unlinkAsync: jest.fn(() => Promise.reject(Object.assign(new Error('EEXIST'), { code: 'EEXIST' }))),\n}"));
+  assert.ok(
+    asyncSeeds.includes(
+      "{\n  unlinkAsync: jest.fn(() => Promise.reject(Object.assign(new Error('EEXIST'), { code: 'EEXIST' }))),\n}",
+    ),
+  );
 });
 
 test('a generated suite reaches the branches of every code the module checks, and asserts what the callbacks report', async () => {

@@ -706,7 +706,10 @@ test("a program that works after its top level returns runs in the test's proces
   // Its work and output come from a file-system callback and a promise, after `require` returned;
   // `--quiet hello` prints what `hello` prints, and only it reads the option.
   const files = [
-    { path: 'package.json', content: JSON.stringify({ name: 'touch', version: '1.0.0', bin: { touch: 'bin/touch.js' } }) },
+    {
+      path: 'package.json',
+      content: JSON.stringify({ name: 'touch', version: '1.0.0', bin: { touch: 'bin/touch.js' } }),
+    },
     {
       path: 'bin/touch.js',
       content: `#!/usr/bin/env node
@@ -738,7 +741,10 @@ Promise.all(names.map((name) => fs.promises.writeFile(name, '')))
   const programTest = result.files.find((file) => file.path === 'bin/__tests__/touch.program.test.js');
   assert.ok(programTest, result.files.map((file) => file.path).join());
   assert.deepEqual(result.summary.problems, []);
-  assert.match(programTest.content, /await runHere\(\['hello'\]\);\n\s+expect\(result\.status\)\.toBe\(0\);\n\s+expect\(result\.stdout\)\.toBe\('made 1\\n'\);/);
+  assert.match(
+    programTest.content,
+    /await runHere\(\['hello'\]\);\n\s+expect\(result\.status\)\.toBe\(0\);\n\s+expect\(result\.stdout\)\.toBe\('made 1\\n'\);/,
+  );
   assert.match(programTest.content, /await runHere\(\['--quiet', 'hello'\]\);/);
   const { coverage } = runKeptSuite(files, result);
   // All but the two statements of the `catch` body: no write fails.

@@ -607,7 +607,8 @@ function isBuiltinMethod(method) {
 }
 
 function isNodeCallback(node) {
-  if (isFunctionNode(node)) return node.params.length > 0 && node.params[0].type === 'Identifier' && ERROR_PARAMETER.test(node.params[0].name);
+  if (isFunctionNode(node))
+    return node.params.length > 0 && node.params[0].type === 'Identifier' && ERROR_PARAMETER.test(node.params[0].name);
   return node.type === 'Identifier' && CALLBACK_ARGUMENT.test(node.name);
 }
 

@@ -94,7 +94,7 @@ const RUN_HERE = [
   "    jest.spyOn(console, 'error').mockImplementation(print('stderr')),",
   "    jest.spyOn(console, 'warn').mockImplementation(print('stderr')),",
   "    jest.spyOn(process, 'exit').mockImplementation((code) => {",
-  "      if (loaded) exitedWith = Number(code ?? process.exitCode ?? 0);",
+  '      if (loaded) exitedWith = Number(code ?? process.exitCode ?? 0);',
   "      else throw new ProgramExit(code === undefined ? '' : String(code));",
   '    }),',
   '  ];',

@@ -52,7 +52,14 @@ const fromData = (value) =>
 // `answer` ({ style, code }) makes a stand-in for a function whose failure the code handles
 // (Hint.answers): it calls back its last argument, settles a promise or throws, with an error of
 // that `code` (`ENOENT`), or successfully when `code` is null (not for 'throw').
-const mockOf = ({ returns = null, throws = null, identity = false, mutates = false, later = false, answer = null } = {}) => ({
+const mockOf = ({
+  returns = null,
+  throws = null,
+  identity = false,
+  mutates = false,
+  later = false,
+  answer = null,
+} = {}) => ({
   kind: 'mock',
   returns,
   throws,

@@ -297,15 +297,16 @@ class InputPool {
   }
 
   // An options object of file-system methods (`{ unlink, rmdir }`): each method answering alone,
-  // successfully, then failing with each code in turn, so that the code's retry and error branches run. They come after the
-  // other seeds of the parameter, in the room those leave.
+  // successfully, then failing with each code in turn, so that the code's retry and error
+  // branches run. They come after the other seeds of the parameter, in the room those leave.
   failingMemberSeeds(hint, depth) {
     if (depth >= MAX_DEPTH || !this.typesOf(hint).includes('object')) return [];
     const failing = [];
     const answering = [...hint.props].filter(([, propHint]) => propHint.answers);
     for (const code of [null, ...this.errorCodes]) {
       for (const [key, { answers: style }] of answering)
-        if (this.answerCodes(style).includes(code)) failing.push(objectOf([[key, mockOf({ answer: { style, code } })]]));
+        if (this.answerCodes(style).includes(code))
+          failing.push(objectOf([[key, mockOf({ answer: { style, code } })]]));
     }
     return failing.slice(0, MAX_FAILING_MEMBER_SEEDS);
   }
