@@ -435,6 +435,9 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
   // Targets, and the files that should have been JavaScript but are not (to say so).
   const foreign = suiteFiles.filter((file) => classifySource(file.path, file.content).kind === 'foreign');
   const analysed = analyzeFiles([...model.targets.map((path) => byPath.get(path)), ...foreign], problems, log);
+  // A module that reaches the file system through the package's other modules (an index wrapping
+  // them: `mkdirp(path, opts)`) takes paths as they do: its parameters named as paths are paths.
+  for (const file of analysed) if (model.reachesFileSystem(file.path)) file.analysis.paramContext.usesFileSystem = true;
   // Progress counts the files generation works on: the targets and the programs.
   const filesTotal = model.targets.length + model.programs.length;
   const report = (phase, filesDone, testsKept = 0) => progress({ phase, filesDone, filesTotal, testsKept });

@@ -159,3 +159,31 @@ test('where no callback is called, the effects are recorded as the call left the
     executor.close();
   }
 });
+
+test("a module reaching the file system through the package's other modules takes paths: an index wrapping them", async () => {
+  const { generateTests } = require('../../src/generate/pipeline');
+  const files = [
+    { path: 'package.json', content: JSON.stringify({ name: 'make', version: '1.0.0', main: 'index.js' }) },
+    // No `fs` here: only lib/make.js requires it.
+    { path: 'index.js', content: "const { make } = require('./lib/make');\nmodule.exports = (dir) => make(dir);\n" },
+    {
+      path: 'lib/make.js',
+      content: `const fs = require('fs');
+exports.make = (target) => {
+  try {
+    fs.mkdirSync(target);
+    return 'made';
+  } catch (er) {
+    if (er.code === 'EEXIST') return 'exists';
+    throw er;
+  }
+};
+`,
+    },
+  ];
+  const result = await generateTests({ files, timeBudgetMs: 20000, wallLimitMs: 120000 }, { log: () => {} });
+  const suite = result.files.find((file) => file.path === '__tests__/index.test.js').content;
+  // The paths of the test's folder: an existing file, and a folder whose parent is missing.
+  assert.match(suite, /\('(file\.txt|folder|empty)'\)\)\.toBe\('exists'\)/);
+  assert.match(suite, /\('missing\/b\.txt'\)\)\.toThrow\(/);
+});
