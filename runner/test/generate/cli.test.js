@@ -701,3 +701,90 @@ process.stdout.write(greet(args[0]) + '\\n');
   assert.equal(coverage.statements.covered, coverage.statements.total);
   assert.ok(!folderAfter.includes('greeted.txt'), folderAfter.join());
 });
+
+test("a class keeping its state in a Set subclass gets tests that Jest passes: the subclass's instances are asserted as what they are", () => {
+  const files = [
+    {
+      path: 'tags.js',
+      content: `'use strict';
+class TagSet extends Set {
+  describe() {
+    return [...this.values()].sort().join(',');
+  }
+}
+class Post {
+  constructor(title) {
+    this.title = String(title);
+    this.tags = new TagSet();
+  }
+  tag(name) {
+    if (typeof name !== 'string' || name === '') throw new TypeError('a tag is a non-empty string');
+    this.tags.add(name.toLowerCase());
+    return this;
+  }
+  untag(name) {
+    this.tags.delete(name);
+    return this;
+  }
+  label() {
+    return this.tags.size === 0 ? this.title : this.title + ' [' + this.tags.describe() + ']';
+  }
+}
+module.exports = { Post };
+`,
+    },
+  ];
+  const result = generatedCleanly({ files, timeBudgetMs: 30000 });
+  // Before, every test that compared a Post failed in Jest (\`new Set([])\` against a TagSet) and
+  // verification dropped them all.
+  assert.ok(result.summary.testsKept >= 3, `kept ${result.summary.testsKept}`);
+  const suite = result.files.find((file) => file.path === '__tests__/tags.test.js').content;
+  assert.match(suite, /tags: expect\.any\(Set\)/);
+  const { coverage } = runKeptSuite(files, result);
+  assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
+});
+
+test("an assertion library: a Proxy that throws on unknown properties is never compared whole, and a returned value named `expect` does not hide Jest's", () => {
+  const files = [
+    {
+      path: 'should.js',
+      content: `'use strict';
+class Assertion {
+  constructor(actual) {
+    this.actual = actual;
+    this.negate = false;
+  }
+  not() {
+    this.negate = !this.negate;
+    return this;
+  }
+  equal(expected) {
+    const same = this.actual === expected;
+    if (same === this.negate) throw new Error('expected ' + String(this.actual) + (this.negate ? ' not' : '') + ' to equal ' + String(expected));
+    return this;
+  }
+}
+// As chai does: reading a property the assertion does not have is a mistake worth an error.
+function strict(target) {
+  return new Proxy(target, {
+    get(object, name) {
+      if (typeof name === 'string' && !(name in object)) throw new Error('Invalid property: ' + name);
+      return Reflect.get(object, name);
+    },
+  });
+}
+function expect(actual) {
+  return strict(new Assertion(actual));
+}
+module.exports = { expect, Assertion };
+`,
+    },
+  ];
+  const result = generatedCleanly({ files, timeBudgetMs: 30000 });
+  const suite = result.files.find((file) => file.path === '__tests__/should.test.js').content;
+  assert.doesNotMatch(suite, /(const|let) expect\b/);
+  assert.match(suite, /\.equal\(/);
+  assert.ok(result.summary.testsKept >= 3, `kept ${result.summary.testsKept}`);
+  const { coverage } = runKeptSuite(files, result);
+  assert.ok(coverage.statements.pct >= 90, `statements ${coverage.statements.pct}`);
+});

@@ -268,7 +268,7 @@ module.exports = Store;`;
       ['method set', 'getter size'],
     );
     assert.ok(members.some((member) => member.name === 'emit' && !member.own));
-    const body = `const store = await __vouch.step(0, () => new Store());
+    const body = `const store = (await __vouch.step(0, () => new Store())).value;
       const events = recordEvents(store); __vouch.track('events', events);
       await __vouch.step(1, () => store.set('a', 1));`;
     const reply = await executor.run(

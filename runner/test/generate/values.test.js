@@ -208,3 +208,15 @@ test('writes an error inside a value by name, message and code, which also match
   jestExpect({ error: foreign }).toEqual(vm.runInThisContext(`(function (expect) { return ${source}; })`)(jestExpect));
   assert.equal(valueSource(describeValue([new RangeError('too big')])), "[new RangeError('too big')]");
 });
+
+// Jest compares a Set or Map only with one of the same constructor, and throws comparing an
+// instance of a subclass with a plain `new Set([])`: a subclass's instance is written as its kind.
+test('writes an instance of a Map or Set subclass as its kind, never as a plain literal', () => {
+  class TagSet extends Set {}
+  class Registry extends Map {}
+  const value = { tags: new TagSet(['a']), registry: new Registry([['k', 1]]), plain: new Set([1]) };
+  const source = valueSource(describeValue(value));
+  assert.match(source, /tags: expect\.any\(Set\)/);
+  assert.match(source, /registry: expect\.any\(Map\)/);
+  assert.match(source, /plain: new Set\(\[1\]\)/);
+});

@@ -8,6 +8,8 @@
 
 const { isUsableBindingName, isIdentifierName } = require('../writing/js-source');
 
+// Also never a test's local name (search/scenario.js, NameScope): `const expect = chai.expect()`
+// would end the test's own assertions.
 const TAKEN = new Set([
   'jest',
   'expect',
@@ -106,4 +108,4 @@ function planBindings(filePath, esm, shape) {
   return bindings;
 }
 
-module.exports = { planBindings };
+module.exports = { planBindings, TAKEN };

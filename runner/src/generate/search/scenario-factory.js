@@ -90,7 +90,7 @@ function resultName(step, isFunction) {
 function methodsOf(description) {
   if (description.t === 'function')
     return (description.members || []).filter((member) => member.kind === 'method').map((member) => member.name);
-  const own = description.entries.filter(([, member]) => member.t === 'function').map(([name]) => name);
+  const own = (description.entries || []).filter(([, member]) => member.t === 'function').map(([name]) => name);
   // A class instance's methods live on its prototype (see prototypeMethods in child/snapshot.js).
   return [...own, ...(description.methods || []).filter((name) => !own.includes(name))];
 }
@@ -498,7 +498,8 @@ class ScenarioFactory {
     const value = outcome && (outcome.kind === 'return' || outcome.kind === 'resolve') ? outcome.value : null;
     const steps = scenario.steps.map((step) => ({ ...step }));
     const last = steps[steps.length - 1];
-    if (value && last.op !== 'set' && (value.t === 'function' || value.t === 'object')) {
+    // A Proxy's class methods (snapshot.js) are called as an object's are.
+    if (value && last.op !== 'set' && ['function', 'object', 'proxy'].includes(value.t)) {
       last.bind = last.bind || resultName(last, value.t === 'function');
       const follow = (step) => this.scenario([...steps, { ...step, receiver: last.bind }]);
       if (value.t === 'function') {
@@ -592,7 +593,7 @@ class ScenarioFactory {
           held &&
           held.kind !== 'throw' &&
           held.value &&
-          ['object', 'function'].includes(held.value.t) &&
+          ['object', 'function', 'proxy'].includes(held.value.t) &&
           methodsOf(held.value).length + gettersOf(held.value).length,
       );
     if (!holder || holder.step.op === 'new') return [];

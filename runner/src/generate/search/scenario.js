@@ -23,10 +23,11 @@
 
 const { toSource, isDeclaredInput } = require('./candidate');
 const { memberAccess, isUsableBindingName } = require('../writing/js-source');
+const { TAKEN } = require('../analysis/bindings');
 
 class NameScope {
   constructor(taken) {
-    this.used = new Set(taken);
+    this.used = new Set([...TAKEN, ...taken]);
   }
 
   // The preferred name, else the first free alternative, else the preferred name numbered.
@@ -149,7 +150,9 @@ function programSource(rendered, bindingNames) {
       : step.now
         ? `__vouch.stepNow(${index}, ${thunk});`
         : `await __vouch.step(${index}, ${thunk});`;
-    lines.push(step.bind ? `const ${step.bind} = ${call}` : call);
+    // A step's value comes in a box (child/scenario-runner.js).
+    const bound = step.launch || step.now ? call : `(${call.slice(0, -1)}).value;`;
+    lines.push(step.bind ? `const ${step.bind} = ${bound}` : call);
     if (step.bind && !step.launch) lines.push(`__vouch.track(${JSON.stringify(step.bind)}, ${step.bind});`);
     if (step.records) {
       lines.push(`const ${step.records} = recordEvents(${step.bind});`);

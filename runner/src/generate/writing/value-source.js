@@ -3,7 +3,7 @@
 // expects it to equal. Values that cannot be written literally become Jest's asymmetric matchers:
 // functions `expect.any(Function)`, values that differed between two runs `expect.any(Number)`
 // and so on. A value that cannot be asserted at all (it was undefined in one run and a number in
-// the other) raises Unassertable so the caller can assert less.
+// the other, or it is a Proxy) raises Unassertable so the caller can assert less.
 
 const { quoteString, numberSource, propertyKey } = require('./js-source');
 
@@ -193,7 +193,9 @@ function valueSource(desc, indent = '') {
       return desc.v === null ? 'expect.any(Date)' : `new Date(${quoteString(desc.v)})`;
     case 'regexp':
       return `/${desc.source}/${desc.flags}`;
+    // No literal makes a subclass's instance, and Jest compares these only with their own kind.
     case 'map':
+      if (desc.subclass) return 'expect.any(Map)';
       return `new Map(${wrap(
         '[',
         desc.entries.map(([k, v]) => `[${valueSource(k, inner)}, ${valueSource(v, inner)}]`),
@@ -201,6 +203,7 @@ function valueSource(desc, indent = '') {
         indent,
       )})`;
     case 'set':
+      if (desc.subclass) return 'expect.any(Set)';
       return `new Set(${wrap(
         '[',
         desc.items.map((item) => valueSource(item, inner)),
@@ -217,6 +220,9 @@ function valueSource(desc, indent = '') {
       return 'expect.any(Promise)';
     case 'unstable':
       return unstableSource(desc);
+    // Jest cannot compare a Proxy that throws on properties it does not know (snapshot.js).
+    case 'proxy':
+      throw new Unassertable();
     default:
       return 'expect.anything()'; // circular, opaque, truncated
   }

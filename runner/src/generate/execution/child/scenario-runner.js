@@ -19,10 +19,15 @@ const MAX_ITERATED_ITEMS = 10;
 
 class ScenarioStopped extends Error {}
 
+// A Proxy may throw on reading `then` (chai's assertions: "Invalid Chai property"): the call
+// returned all the same, and the test that makes it does not read `then`.
 function isThenable(value) {
-  return (
-    value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function'
-  );
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  try {
+    return typeof value.then === 'function';
+  } catch {
+    return false;
+  }
 }
 
 function iteratorKind(value) {
@@ -128,6 +133,8 @@ class ScenarioRun {
     return value;
   }
 
+  // The step's value in a box, `{ value }`: an async function's result is read for `then`, which
+  // a Proxy may throw on (chai's assertions), and the program's `const x = …` never reads it.
   async step(index, thunk) {
     const value = this.callNow(thunk);
     if (isThenable(value)) {
@@ -135,17 +142,17 @@ class ScenarioRun {
       if (settled.timedOut) this.fail({ kind: 'timeout' });
       if (settled.rejected) this.fail({ kind: 'reject', value: describeValue(settled.error) });
       this.record({ kind: 'resolve', value: describeValue(settled.value) });
-      return settled.value;
+      return { value: settled.value };
     }
     const iterating = iteratorKind(value);
-    if (iterating) return this.iterate(value, iterating);
+    if (iterating) return { value: await this.iterate(value, iterating) };
     const calledBack = value === undefined ? await this.waitForCallbacks() : [];
     this.record(
       calledBack.length
         ? { kind: 'return', value: describeValue(value), calledBack }
         : { kind: 'return', value: describeValue(value) },
     );
-    return value;
+    return { value };
   }
 
   async iterate(iterator, kind) {

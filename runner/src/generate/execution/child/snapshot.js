@@ -5,6 +5,7 @@
 // symbols, promises and cycles are described by kind only; they cannot be written as literals.
 
 const { EventEmitter } = require('node:events');
+const { isProxy } = require('node:util').types;
 const { isMockFunction } = require('./mock-function');
 const { functionSource } = require('../function-source');
 const { currentFreshFolder } = require('./fresh-folder');
@@ -46,6 +47,12 @@ function constructorName(value) {
   if (proto === Object.prototype) return null;
   const ctor = proto.constructor;
   return typeof ctor === 'function' && ctor.name ? ctor.name : 'Object';
+}
+
+// `{ subclass: 'ReferenceSet' }` for an instance of a class that extends `builtin` (Map, Set).
+function subclassOf(value, builtin) {
+  const name = constructorName(value);
+  return name && name !== builtin.name ? { subclass: name } : {};
 }
 
 const FUNCTION_OWN = new Set(['length', 'name', 'prototype', 'arguments', 'caller']);
@@ -118,6 +125,10 @@ class Describer {
 
   describe(value, depth = 0) {
     this.nodes++;
+    // A Proxy may throw on any property it does not know (chai's assertions do, "Invalid Chai
+    // property"), and Jest's equality reads `asymmetricMatch` off every value it compares.
+    // Its class's methods stay there for follow-up steps to call.
+    if (isProxy(value)) return this.describeProxy(value, depth);
     switch (typeof value) {
       case 'undefined':
         return { t: 'undefined' };
@@ -177,13 +188,17 @@ class Describer {
     if (tag === 'Date') return { t: 'date', v: Number.isNaN(value.getTime()) ? null : value.toISOString() };
     if (value instanceof RegExp) return { t: 'regexp', source: value.source, flags: value.flags };
     if (value instanceof Error) return this.describeError(value, depth);
+    // Jest compares a Map or Set only with one of the same constructor (and throws comparing a
+    // subclass's instance with a plain Set): a subclass's instance is told apart by its name.
     if (value instanceof Map) {
       return {
         t: 'map',
         entries: [...value].map(([k, v]) => [this.describe(k, depth + 1), this.describe(v, depth + 1)]),
+        ...subclassOf(value, Map),
       };
     }
-    if (value instanceof Set) return { t: 'set', items: [...value].map((item) => this.describe(item, depth + 1)) };
+    if (value instanceof Set)
+      return { t: 'set', items: [...value].map((item) => this.describe(item, depth + 1)), ...subclassOf(value, Set) };
     if (typeof value.then === 'function') return { t: 'promise' };
     if (
       [
@@ -223,6 +238,16 @@ class Describer {
       symbols: Object.getOwnPropertySymbols(value).some((s) => Object.prototype.propertyIsEnumerable.call(value, s)),
       ...(methods.length ? { methods } : {}),
     };
+  }
+
+  describeProxy(value, depth) {
+    try {
+      const ctor = constructorName(value);
+      const methods = depth === 0 && ctor ? prototypeMethods(value) : [];
+      return { t: 'proxy', ctor, ...(methods.length ? { methods } : {}) };
+    } catch {
+      return { t: 'proxy', ctor: null };
+    }
   }
 
   describeError(error, depth) {
