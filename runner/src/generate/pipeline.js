@@ -292,6 +292,7 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
         source,
         nodePath,
         expired: () => clock.now() >= deadline || Date.now() >= wallDeadline,
+        inProcess: runsHere(program, source, { stdin: '' }),
       });
       log(`program ${program.name} (${program.path}): ${found.length} command line(s) with stable outcomes`);
       if (!found.length) {
@@ -308,7 +309,9 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
         // Each command line spawned, as users run it, and where it can, run in the test's process
         // too, so that the run's coverage sees the program's code.
         cases: uniqueNames([
-          ...found.map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
+          ...found
+            .filter(({ spawned }) => spawned)
+            .map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
           ...found
             .filter(({ scenario }) => runsHere(program, source, scenario))
             .map(({ scenario, outcome }) => programCase(program, scenario, outcome, true)),
@@ -432,6 +435,9 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
   // Targets, and the files that should have been JavaScript but are not (to say so).
   const foreign = suiteFiles.filter((file) => classifySource(file.path, file.content).kind === 'foreign');
   const analysed = analyzeFiles([...model.targets.map((path) => byPath.get(path)), ...foreign], problems, log);
+  // A module that reaches the file system through the package's other modules (an index wrapping
+  // them: `mkdirp(path, opts)`) takes paths as they do: its parameters named as paths are paths.
+  for (const file of analysed) if (model.reachesFileSystem(file.path)) file.analysis.paramContext.usesFileSystem = true;
   // Progress counts the files generation works on: the targets and the programs.
   const filesTotal = model.targets.length + model.programs.length;
   const report = (phase, filesDone, testsKept = 0) => progress({ phase, filesDone, filesTotal, testsKept });

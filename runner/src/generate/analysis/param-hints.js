@@ -118,6 +118,7 @@ class HintCollector {
       }
     }
     walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
+    walk.fullAncestor(body, (node, _state, ancestors) => this.noteAnswerStyle(node, ancestors));
     this.applyDoc();
     this.linkLookedUpKeys();
     this.linkSameKinds();
@@ -143,6 +144,43 @@ class HintCollector {
         if (builtins.PATH_PARAMETER_NAME.test(name)) this.markPath(hint);
       });
     return params;
+  }
+
+  // How a function the parameter holds reports failure, read from a call of it (Hint.answers):
+  // given a Node-style callback last (`options.unlink(p, er => …)`, `options.rmdir(p, cb)`) or
+  // handed to `promisify`, it calls back; its result awaited or `.then`ed, it settles a promise;
+  // called inside a `try` (or named `…Sync`), it throws. The search then gives it mocks that
+  // answer that way, successfully and with the error codes the module checks for.
+  noteAnswerStyle(node, ancestors) {
+    if (node.type !== 'CallExpression') return;
+    const { callee } = node;
+    const args = node.arguments;
+    if (calleeMethodName(callee) === 'promisify' && args[0]) {
+      this.markAnswers(args[0], 'callback');
+      return;
+    }
+    const method = callee.type === 'MemberExpression' ? staticKeyName(callee.property, callee.computed) : null;
+    if (method !== null && (NOT_ANSWERING_METHODS.has(method) || isBuiltinMethod(method))) return;
+    const parent = ancestors[ancestors.length - 2];
+    const last = args[args.length - 1];
+    if (last && isNodeCallback(last)) this.markAnswers(callee, 'callback');
+    else if (
+      (parent && parent.type === 'AwaitExpression') ||
+      (parent &&
+        parent.type === 'MemberExpression' &&
+        parent.object === node &&
+        PROMISE_METHODS.has(staticKeyName(parent.property, parent.computed)))
+    )
+      this.markAnswers(callee, 'promise');
+    else if (insideTry(ancestors) || /Sync$/.test(method || (callee.type === 'Identifier' ? callee.name : '')))
+      this.markAnswers(callee, 'throw');
+  }
+
+  markAnswers(node, style) {
+    const path = this.scope.pathOf(node);
+    if (!path) return;
+    const { hint, length } = this.hintAt(path);
+    if (!length) hint.answersBy(style);
   }
 
   recordDefault(path, node) {
@@ -580,6 +618,54 @@ function textHeaders(hint, depth = 0) {
     if (key === 'headers') for (const header of prop.props.values()) if (!header.types.size) header.addType('string');
     textHeaders(prop, depth + 1);
   }
+}
+
+const PROMISE_METHODS = new Set(['then', 'catch', 'finally']);
+// Methods that take a listener or a continuation, not a Node-style callback.
+const NOT_ANSWERING_METHODS = new Set([
+  ...PROMISE_METHODS,
+  'on',
+  'once',
+  'off',
+  'addListener',
+  'removeListener',
+  'prependListener',
+  'prependOnceListener',
+  'emit',
+  'subscribe',
+]);
+// The first parameter of a Node-style callback names an error; a callback handed on keeps a name
+// that says it is one.
+const ERROR_PARAMETER = /^(e|er|err|error)\d*$|(Err|Error)\d*$/;
+const CALLBACK_ARGUMENT = /^(cb|callback|done|next|CB|\w*Callback|\w*Cb)$/;
+
+function isBuiltinMethod(method) {
+  return (
+    FUNCTION_METHODS.has(method) ||
+    builtins.STRING_METHODS.has(method) ||
+    builtins.ARRAY_METHODS.has(method) ||
+    builtins.SHARED_METHODS.has(method) ||
+    builtins.OBJECT_METHODS.has(method) ||
+    builtins.CALLBACK_TAKING_METHODS.has(method) ||
+    builtins.DATE_METHODS.test(method)
+  );
+}
+
+function isNodeCallback(node) {
+  if (isFunctionNode(node))
+    return node.params.length > 0 && node.params[0].type === 'Identifier' && ERROR_PARAMETER.test(node.params[0].name);
+  return node.type === 'Identifier' && CALLBACK_ARGUMENT.test(node.name);
+}
+
+// Whether the innermost of `ancestors` (the last) sits in the block of a `try` with a `catch`,
+// within the function being read.
+function insideTry(ancestors) {
+  for (let i = ancestors.length - 2; i >= 0; i--) {
+    const node = ancestors[i];
+    if (isFunctionNode(node)) return false;
+    if (node.type === 'TryStatement' && node.handler && node.block === ancestors[i + 1]) return true;
+  }
+  return false;
 }
 
 // The name an expression ends in: `hasOwnProperty` for `Object.prototype.hasOwnProperty` and for
