@@ -170,6 +170,34 @@ test('reads type checks through Object.prototype.toString, instanceof and Array.
   assert.deepEqual([...pattern.hint.types], ['regexp']);
 });
 
+test('reads a class compared by constructor and NaN checks', () => {
+  const [value, other] = hintsOf(`
+    module.exports = function (value, other) {
+      if (value.constructor === RegExp) return value.source;
+      return value !== value;
+    };
+  `);
+  assert.ok(value.hint.types.has('regexp'));
+  assert.ok(value.hint.values.some((known) => Number.isNaN(known)));
+  assert.equal(other.hint.types.size, 0);
+});
+
+test("two parameters compared with each other take each other's types and values", () => {
+  const [a, b, c] = hintsOf(`
+    module.exports = function equal(a, b, c) {
+      if (a === b) return true;
+      if (Array.isArray(a) && a.length === c) return false;
+      if (a.constructor !== b.constructor) return false;
+      return a !== a && b !== b;
+    };
+  `);
+  for (const side of [a, b]) {
+    assert.ok(side.hint.types.has('array'), [...side.hint.types].join());
+    assert.ok(side.hint.values.some((known) => Number.isNaN(known)));
+  }
+  assert.ok(!c.hint.types.has('array'));
+});
+
 test('mines default values, destructured properties and JSDoc types', () => {
   const [list, settings] = hintsOf(
     `

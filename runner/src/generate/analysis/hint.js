@@ -97,4 +97,4 @@ class Hint {
   }
 }
 
-module.exports = { Hint };
+module.exports = { Hint, INSTANCE_TYPE_NAMES };

@@ -4,7 +4,7 @@
 // from it, and what the module-level helpers it is passed to expect in turn.
 
 const walk = require('acorn-walk');
-const { Hint } = require('./hint');
+const { Hint, INSTANCE_TYPE_NAMES } = require('./hint');
 const { ParameterScope, argumentsParameters } = require('./parameter-scope');
 const builtins = require('./builtins');
 const { foldConstant } = require('./constants');
@@ -77,6 +77,7 @@ class HintCollector {
       this.hints[this.hints.length - 1].addType('function');
     this.usesArguments = false;
     this.keyUses = []; // [objectPath, keyPath]: one parameter looked up as a key of another
+    this.sameKinds = []; // [index, index]: two parameters compared with each other (recordSameKind)
   }
 
   hintAt(path) {
@@ -104,6 +105,7 @@ class HintCollector {
     this.applyDoc();
     this.followStoredFields();
     this.linkLookedUpKeys();
+    this.linkSameKinds();
     this.hints.forEach((hint) => textHeaders(hint));
     const params = [
       ...this.fn.params.map((param, index) => ({
@@ -308,7 +310,16 @@ class HintCollector {
         const tagged = toStringTagArgument(side);
         const tag = tagged && /^\[object (\w+)\]$/.exec(this.constant(other) || '');
         if (tag && TAG_TYPES[tag[1]]) this.addType(tagged, TAG_TYPES[tag[1]]);
+        // `x.constructor === RegExp`: an instance of that class.
+        if (
+          side.type === 'MemberExpression' &&
+          staticKeyName(side.property, side.computed) === 'constructor' &&
+          other.type === 'Identifier' &&
+          builtins.INSTANCE_TYPES[other.name]
+        )
+          this.addType(side.object, builtins.INSTANCE_TYPES[other.name]);
       }
+      this.recordSameKind(left, right);
     }
     if (EQUALITY.has(operator) || RELATIONAL.has(operator)) {
       for (const [side, other] of [
@@ -329,6 +340,40 @@ class HintCollector {
     }
     if (operator === 'instanceof' && right.type === 'Identifier' && builtins.INSTANCE_TYPES[right.name])
       this.addType(left, builtins.INSTANCE_TYPES[right.name]);
+  }
+
+  // Two sides of an equality that stand for values of one kind. `x !== x` holds only for NaN: a
+  // value worth trying. Two parameters compared whole or part by part (`a === b`, `a.source ===
+  // b.source`: an equality check, a comparator) are values of one kind: each takes the other's
+  // values and kinds of object (linkSameKinds), so both get the array, the regex, the NaN the code
+  // tells apart in one of them. Not its typeof types: each would thin out the draws of the others
+  // (an equality check's objects of one key count, drawn for both sides).
+  recordSameKind(left, right) {
+    const leftPath = this.scope.pathOf(left);
+    const rightPath = this.scope.pathOf(right);
+    if (!leftPath || !rightPath) return;
+    if (JSON.stringify(leftPath) === JSON.stringify(rightPath)) {
+      const { hint, length } = this.hintAt(leftPath);
+      if (!length) hint.addValue(NaN);
+      return;
+    }
+    const [leftIndex, ...leftRest] = leftPath;
+    const [rightIndex, ...rightRest] = rightPath;
+    if (leftIndex !== rightIndex && JSON.stringify(leftRest) === JSON.stringify(rightRest))
+      this.sameKinds.push([leftIndex, rightIndex]);
+  }
+
+  linkSameKinds() {
+    for (const [a, b] of this.sameKinds) {
+      const [first, second] = [this.hints[a], this.hints[b]];
+      for (const [to, from] of [
+        [first, second],
+        [second, first],
+      ]) {
+        from.types.forEach((type) => INSTANCE_TYPE_NAMES.has(type) && to.addType(type));
+        from.values.forEach((value) => to.addValue(value));
+      }
+    }
   }
 
   // `side operator other`, the operator as seen from `side` (`0x1f >= code` is `code <= 0x1f`).
