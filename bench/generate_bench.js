@@ -8,7 +8,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
 const { moduleFiles } = require('./npm_module_files.js');
 
 const root = process.env.ROOT;
@@ -80,16 +80,69 @@ function jestCoverage(dir, name) {
   return { summary, failing, exitCode: jest.status, stderr: String(jest.stderr || '').slice(-1500) };
 }
 
+// Stryker's time cap. A run's time grows with its mutants: at concurrency 1 each costs Jest's
+// start (about a second, the dry run's "overhead") plus its covering tests, and a timed-out one a
+// restart of the test runner (qs@6.13.0: 1281 mutants, 31-33 minutes at load 7-25, past a fixed 15).
+// So the cap is STRYKER_TIMEOUT_MIN minutes (default 15) until Stryker says how many mutants it
+// made, then STRYKER_SECONDS_PER_MUTANT (default 2) for each if that is more, never more than
+// STRYKER_MAX_MIN minutes (default 60): every run stays bounded.
+const baseCapMs = Number(process.env.STRYKER_TIMEOUT_MIN || 15) * 60000;
+const secondsPerMutant = Number(process.env.STRYKER_SECONDS_PER_MUTANT || 2);
+const maxCapMs = Math.max(baseCapMs, Number(process.env.STRYKER_MAX_MIN || 60) * 60000);
+function capFor(mutants) {
+  return Math.min(maxCapMs, Math.max(baseCapMs, mutants * secondsPerMutant * 1000));
+}
+
+// Runs Stryker in `dir` under the cap (capFor), its output also in `dir`/stryker.log (progress as
+// it goes). Resolves { status, output, capMs }: status 143 when the cap stopped it.
+function runStryker(dir) {
+  const log = fs.openSync(path.join(dir, 'stryker.log'), 'w');
+  const child = spawn(process.execPath, [path.join(toolsDir, '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', 'stryker.config.json'],
+    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(runner, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  let capMs = baseCapMs;
+  let capped = false;
+  const started = Date.now();
+  const stop = () => {
+    capped = true;
+    try {
+      process.kill(-child.pid, 'SIGTERM'); // Stryker and its test runners
+    } catch {
+      // already gone
+    }
+  };
+  let timer = setTimeout(stop, capMs);
+  const take = (chunk) => {
+    fs.writeSync(log, chunk);
+    output = (output + chunk).slice(-20000);
+    const made = /Instrumented \d+ source file\(s\) with (\d+) mutant/.exec(output);
+    if (made && capMs === baseCapMs && capFor(Number(made[1])) !== capMs) {
+      capMs = capFor(Number(made[1]));
+      clearTimeout(timer);
+      timer = setTimeout(stop, Math.max(0, started + capMs - Date.now()));
+    }
+  };
+  child.stdout.on('data', take);
+  child.stderr.on('data', take);
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      fs.closeSync(log);
+      resolve({ status: capped ? 143 : code, output, capMs });
+    });
+  });
+}
+
 // Stryker's mutation score (killed and timed-out mutants over all valid ones) of the generated
-// suite, mutating only the package's own files.
-function mutationScore(dir, name) {
+// suite, mutating only the package's files.
+async function mutationScore(dir, name) {
   const reportFile = path.join(dir, 'mutation.json');
   const config = {
     testRunner: 'jest',
     mutate: [`${name}/**/*.{js,cjs,mjs}`, `!${name}/**/__tests__/**`],
     jest: { projectType: 'custom', configFile: 'jest.config.js', enableFindRelatedTests: false },
     coverageAnalysis: 'perTest',
-    reporters: ['json'],
+    reporters: ['json', 'progress-append-only'],
     jsonReporter: { fileName: reportFile },
     concurrency: Number(process.env.STRYKER_CONCURRENCY || 1),
     timeoutMS: 5000,
@@ -98,11 +151,10 @@ function mutationScore(dir, name) {
   };
   fs.writeFileSync(path.join(dir, 'stryker.config.json'), JSON.stringify(config, null, 2));
   const started = Date.now();
-  const stryker = spawnSync(process.execPath, [path.join(toolsDir, '@stryker-mutator', 'core', 'bin', 'stryker.js'), 'run', 'stryker.config.json'],
-    { cwd: dir, env: { ...process.env, NODE_PATH: path.join(runner, 'node_modules') }, stdio: ['ignore', 'pipe', 'pipe'], timeout: Number(process.env.STRYKER_TIMEOUT_MIN || 15) * 60000, maxBuffer: 64 << 20 });
+  const stryker = await runStryker(dir);
   const seconds = (Date.now() - started) / 1000;
   if (!fs.existsSync(reportFile)) {
-    process.stderr.write(`${name}: stryker produced no report (exit ${stryker.status}): ${String(stryker.stdout).slice(-1500)}${String(stryker.stderr).slice(-1500)}\n`);
+    process.stderr.write(`${name}: stryker produced no report (exit ${stryker.status}, cap ${stryker.capMs / 60000} min): ${stryker.output.slice(-3000)}\n`);
     return null;
   }
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
@@ -110,60 +162,64 @@ function mutationScore(dir, name) {
   for (const file of Object.values(report.files)) for (const mutant of file.mutants) counts[mutant.status] = (counts[mutant.status] || 0) + 1;
   const detected = (counts.Killed || 0) + (counts.Timeout || 0);
   const undetected = (counts.Survived || 0) + (counts.NoCoverage || 0);
-  return { score: detected + undetected ? Math.round((1000 * detected) / (detected + undetected)) / 10 : NaN, detected, undetected, seconds };
+  return { score: detected + undetected ? Math.round((1000 * detected) / (detected + undetected)) / 10 : NaN, detected, undetected, seconds, timeouts: counts.Timeout || 0 };
 }
 
-const rows = [];
-for (const spec of process.argv.slice(2)) {
-  const [packageSpec, modulePath] = spec.split(':');
-  const name = packageSpec.replace(/(.)@.*$/, '$1');
-  const files = moduleFiles(packagesDir, name, modulePath);
-  const { result, seconds, log } = generate(files);
-  for (const l of log) process.stderr.write(`${name}: ${l}\n`);
-  const dir = path.join(work, 'runs', name);
-  writeFiles(dir, [...files, ...result.files]);
-  linkNodeModules(dir, [packagesDir]);
-  const jest = result.files.length ? jestCoverage(dir, name) : { summary: null, failing: 0, exitCode: 0 };
-  if (jest.exitCode !== 0 && jest.failing === 0) jest.failing = NaN;
-  if (jest.exitCode !== 0) process.stderr.write(`${name}: jest exited ${jest.exitCode}: ${jest.stderr}\n`);
-  // The kept suite again, RERUNS times in all, each like a run: every one must pass.
-  let clean = 0;
-  for (let run = 1; run <= reruns && result.files.length; run++) {
-    const again = run === 1 ? jest : jestCoverage(dir, `${name}.run${run}`);
-    if (again.exitCode === 0 && again.failing === 0) clean++;
-    else if (run > 1) process.stderr.write(`${name}: run ${run} of the kept suite failed (exit ${again.exitCode}, ${again.failing} failing): ${again.stderr}\n`);
+async function main() {
+  const rows = [];
+  for (const spec of process.argv.slice(2)) {
+    const [packageSpec, modulePath] = spec.split(':');
+    const name = packageSpec.replace(/(.)@.*$/, '$1');
+    const files = moduleFiles(packagesDir, name, modulePath);
+    const { result, seconds, log } = generate(files);
+    for (const l of log) process.stderr.write(`${name}: ${l}\n`);
+    const dir = path.join(work, 'runs', name);
+    writeFiles(dir, [...files, ...result.files]);
+    linkNodeModules(dir, [packagesDir]);
+    const jest = result.files.length ? jestCoverage(dir, name) : { summary: null, failing: 0, exitCode: 0 };
+    if (jest.exitCode !== 0 && jest.failing === 0) jest.failing = NaN;
+    if (jest.exitCode !== 0) process.stderr.write(`${name}: jest exited ${jest.exitCode}: ${jest.stderr}\n`);
+    // The kept suite again, RERUNS times in all, each like a run: every one must pass.
+    let clean = 0;
+    for (let run = 1; run <= reruns && result.files.length; run++) {
+      const again = run === 1 ? jest : jestCoverage(dir, `${name}.run${run}`);
+      if (again.exitCode === 0 && again.failing === 0) clean++;
+      else if (run > 1) process.stderr.write(`${name}: run ${run} of the kept suite failed (exit ${again.exitCode}, ${again.failing} failing): ${again.stderr}\n`);
+    }
+    const pct = (metric) => (jest.summary ? jest.summary[metric].pct : 0);
+    const row = {
+      module: name, statements: pct('statements'), branches: pct('branches'), functions: pct('functions'), lines: pct('lines'),
+      kept: result.summary.testsKept, generated: result.summary.testsGenerated, failing: jest.failing, seconds,
+      passedRuns: result.files.length ? `${clean}/${reruns}` : '-',
+      stated: result.summary.coverage.statements, problems: result.summary.problems, mutation: null,
+    };
+    if (mutate.has(name) && result.files.length) {
+      linkNodeModules(dir, [toolsDir]);
+      row.mutation = await mutationScore(dir, name);
+    }
+    rows.push(row);
+    process.stderr.write(`${name}: generated in ${seconds}s, ${row.kept}/${row.generated} kept${row.mutation ? `, mutation score ${row.mutation.score}% in ${row.mutation.seconds}s (${row.mutation.timeouts} timed out)` : ''}\n`);
+    for (const problem of row.problems) process.stderr.write(`  problem ${problem.path}: ${problem.code} ${problem.message}\n`);
   }
-  const pct = (metric) => (jest.summary ? jest.summary[metric].pct : 0);
-  const row = {
-    module: name, statements: pct('statements'), branches: pct('branches'), functions: pct('functions'), lines: pct('lines'),
-    kept: result.summary.testsKept, generated: result.summary.testsGenerated, failing: jest.failing, seconds,
-    passedRuns: result.files.length ? `${clean}/${reruns}` : '-',
-    stated: result.summary.coverage.statements, problems: result.summary.problems, mutation: null,
-  };
-  if (mutate.has(name) && result.files.length) {
-    linkNodeModules(dir, [toolsDir]);
-    row.mutation = mutationScore(dir, name);
+
+  const header = ['module', 'stmts %', 'branch %', 'funcs %', 'lines %', 'kept', 'failing', 'runs ok', 'gen s', 'mutation %'];
+  const line = (cells) => `| ${cells.map((cell, i) => String(cell).padEnd(i ? 8 : 12)).join(' | ')} |`;
+  console.log(line(header));
+  console.log(line(header.map((h, i) => '-'.repeat(i ? 8 : 12))));
+  const mutationCell = (row) => (row.mutation ? `${row.mutation.score} (${row.mutation.detected}/${row.mutation.detected + row.mutation.undetected})` : '-');
+  for (const row of rows) {
+    console.log(line([row.module, row.statements, row.branches, row.functions, row.lines, row.kept, row.failing, row.passedRuns, row.seconds.toFixed(1), mutationCell(row)]));
   }
-  rows.push(row);
-  process.stderr.write(`${name}: generated in ${seconds}s, ${row.kept}/${row.generated} kept${row.mutation ? `, mutation score ${row.mutation.score}% in ${row.mutation.seconds}s` : ''}\n`);
-  for (const problem of row.problems) process.stderr.write(`  problem ${problem.path}: ${problem.code} ${problem.message}\n`);
+  const medianOf = (key) => median(rows.map((row) => row[key]));
+  const mutationMedian = median(rows.filter((row) => row.mutation).map((row) => row.mutation.score));
+  console.log(line(['median', medianOf('statements'), medianOf('branches'), medianOf('functions'), medianOf('lines'), medianOf('kept'),
+    medianOf('failing'), `${rows.filter((row) => row.passedRuns === '-' || row.passedRuns === `${reruns}/${reruns}`).length}/${rows.length} all`, medianOf('seconds').toFixed(1), Number.isNaN(mutationMedian) ? '-' : mutationMedian]));
+  const mismatched = rows.filter((row) => Math.abs(row.stated - row.statements) > 0.5);
+  const weak = rows.filter((row) => row.mutation && row.statements >= 90 && row.mutation.score < 50);
+  if (rows.some((row) => row.mutation)) {
+    console.log(`modules with >= 90% statements and a mutation score under 50%: ${weak.length ? weak.map((row) => `${row.module} (${row.mutation.score}%)`).join(', ') : 'none'}`);
+  }
+  if (mismatched.length) console.log(`stated coverage differs from measured for: ${mismatched.map((row) => `${row.module} (${row.stated} stated)`).join(', ')}`);
 }
 
-const header = ['module', 'stmts %', 'branch %', 'funcs %', 'lines %', 'kept', 'failing', 'runs ok', 'gen s', 'mutation %'];
-const line = (cells) => `| ${cells.map((cell, i) => String(cell).padEnd(i ? 8 : 12)).join(' | ')} |`;
-console.log(line(header));
-console.log(line(header.map((h, i) => '-'.repeat(i ? 8 : 12))));
-const mutationCell = (row) => (row.mutation ? `${row.mutation.score} (${row.mutation.detected}/${row.mutation.detected + row.mutation.undetected})` : '-');
-for (const row of rows) {
-  console.log(line([row.module, row.statements, row.branches, row.functions, row.lines, row.kept, row.failing, row.passedRuns, row.seconds.toFixed(1), mutationCell(row)]));
-}
-const medianOf = (key) => median(rows.map((row) => row[key]));
-const mutationMedian = median(rows.filter((row) => row.mutation).map((row) => row.mutation.score));
-console.log(line(['median', medianOf('statements'), medianOf('branches'), medianOf('functions'), medianOf('lines'), medianOf('kept'),
-  medianOf('failing'), `${rows.filter((row) => row.passedRuns === '-' || row.passedRuns === `${reruns}/${reruns}`).length}/${rows.length} all`, medianOf('seconds').toFixed(1), Number.isNaN(mutationMedian) ? '-' : mutationMedian]));
-const mismatched = rows.filter((row) => Math.abs(row.stated - row.statements) > 0.5);
-const weak = rows.filter((row) => row.mutation && row.statements >= 90 && row.mutation.score < 50);
-if (rows.some((row) => row.mutation)) {
-  console.log(`modules with >= 90% statements and a mutation score under 50%: ${weak.length ? weak.map((row) => `${row.module} (${row.mutation.score}%)`).join(', ') : 'none'}`);
-}
-if (mismatched.length) console.log(`stated coverage differs from measured for: ${mismatched.map((row) => `${row.module} (${row.stated} stated)`).join(', ')}`);
+main();

@@ -19,7 +19,10 @@
 #                    stretches with the CPU share the job gets only up to it: on a machine busy
 #                    with other jobs, a larger one (600000) measures what an idle one generates
 #        STRYKER_CONCURRENCY  Stryker's test runners at once (default 1: the machine is shared)
-#        STRYKER_TIMEOUT_MIN  minutes a Stryker run may take (default 15)
+#        STRYKER_TIMEOUT_MIN  minutes a Stryker run may take (default 15), or more once Stryker
+#                    says how many mutants it made: STRYKER_SECONDS_PER_MUTANT (default 2) each, at
+#                    most STRYKER_MAX_MIN (default 60). Its output goes to stryker.log in the run's
+#                    folder (KEEP_DIR=1 keeps it), progress included.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 PACKAGES=("$@")

@@ -253,6 +253,14 @@ function prepareSuites(modules, corpus, model, problems, log) {
 
 // The test file of one module, or null without kept scenarios. Under "type": "module" a test
 // file that requires its module is a `.cjs` file, as Node would read it.
+// The steps of the entries' scenarios that `test` holds, one of each expression.
+function stepsOf(entries, test) {
+  const steps = new Map();
+  for (const entry of entries)
+    for (const step of entry.scenario.steps) if (test(step)) steps.set(step.callee + (step.event || ''), step);
+  return [...steps.values()];
+}
+
 function prepareSuite(module, corpus, model, takenPaths) {
   // Tests follow the order of the module's exports, then the order they were found in.
   const order = (entry) => module.targets.indexOf(entry.target);
@@ -266,7 +274,7 @@ function prepareSuite(module, corpus, model, takenPaths) {
   // next: each test then loads the module afresh, as each scenario ran.
   const isolated =
     module.file.analysis.keepsState ||
-    entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign'));
+    entries.some((entry) => entry.scenario.steps.some((step) => step.op === 'assign' || step.op === 'listen'));
   const spec = {
     sourcePath: module.path,
     request,
@@ -277,6 +285,12 @@ function prepareSuite(module, corpus, model, takenPaths) {
     isolated,
     // Code that writes files gets a temporary folder per test, never the package's.
     freshFolder: model.reachesFileSystem(module.path),
+    // Switches of the process the tests set (`process.stderr.isTTY = true`) and events they listen
+    // for on it (`process.on('deprecation', listener)`), put back after each.
+    processSwitches: stepsOf(entries, (step) => step.op === 'assign' && step.callee.startsWith('process.')).map(
+      (step) => step.callee,
+    ),
+    processEvents: stepsOf(entries, (step) => step.op === 'listen').map((step) => step.event),
   };
   const cases = uniqueNames(entries.map((entry) => prepareTestCase(entry, module.bindingNames, module.classRefs)));
   return { testPath, spec, cases };
@@ -293,6 +307,7 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
         source,
         nodePath,
         expired: () => clock.now() >= deadline || Date.now() >= wallDeadline,
+        inProcess: runsHere(program, source, { stdin: '' }),
       });
       log(`program ${program.name} (${program.path}): ${found.length} command line(s) with stable outcomes`);
       if (!found.length) {
@@ -309,7 +324,9 @@ function programSuites(model, workspace, { nodePath, deadline, wallDeadline, log
         // Each command line spawned, as users run it, and where it can, run in the test's process
         // too, so that the run's coverage sees the program's code.
         cases: uniqueNames([
-          ...found.map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
+          ...found
+            .filter(({ spawned }) => spawned)
+            .map(({ scenario, outcome }) => programCase(program, scenario, outcome)),
           ...found
             .filter(({ scenario }) => runsHere(program, source, scenario))
             .map(({ scenario, outcome }) => programCase(program, scenario, outcome, true)),
@@ -433,6 +450,9 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
   // Targets, and the files that should have been JavaScript but are not (to say so).
   const foreign = suiteFiles.filter((file) => classifySource(file.path, file.content).kind === 'foreign');
   const analysed = analyzeFiles([...model.targets.map((path) => byPath.get(path)), ...foreign], problems, log);
+  // A module that reaches the file system through the package's other modules (an index wrapping
+  // them: `mkdirp(path, opts)`) takes paths as they do: its parameters named as paths are paths.
+  for (const file of analysed) if (model.reachesFileSystem(file.path)) file.analysis.paramContext.usesFileSystem = true;
   // Progress counts the files generation works on: the targets and the programs.
   const filesTotal = model.targets.length + model.programs.length;
   const report = (phase, filesDone, testsKept = 0) => progress({ phase, filesDone, filesTotal, testsKept });

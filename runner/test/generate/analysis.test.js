@@ -170,6 +170,34 @@ test('reads type checks through Object.prototype.toString, instanceof and Array.
   assert.deepEqual([...pattern.hint.types], ['regexp']);
 });
 
+test('reads a class compared by constructor and NaN checks', () => {
+  const [value, other] = hintsOf(`
+    module.exports = function (value, other) {
+      if (value.constructor === RegExp) return value.source;
+      return value !== value;
+    };
+  `);
+  assert.ok(value.hint.types.has('regexp'));
+  assert.ok(value.hint.values.some((known) => Number.isNaN(known)));
+  assert.equal(other.hint.types.size, 0);
+});
+
+test("two parameters compared with each other take each other's types and values", () => {
+  const [a, b, c] = hintsOf(`
+    module.exports = function equal(a, b, c) {
+      if (a === b) return true;
+      if (Array.isArray(a) && a.length === c) return false;
+      if (a.constructor !== b.constructor) return false;
+      return a !== a && b !== b;
+    };
+  `);
+  for (const side of [a, b]) {
+    assert.ok(side.hint.types.has('array'), [...side.hint.types].join());
+    assert.ok(side.hint.values.some((known) => Number.isNaN(known)));
+  }
+  assert.ok(!c.hint.types.has('array'));
+});
+
 test('mines default values, destructured properties and JSDoc types', () => {
   const [list, settings] = hintsOf(
     `
@@ -433,9 +461,75 @@ test('what the methods read from a field the constructor stored a parameter in i
   const [request] = hintsOf(source);
   assert.deepEqual([...request.hint.props.keys()].sort(), ['headers', 'method']);
   const headers = request.hint.props.get('headers');
-  assert.deepEqual([...headers.props.keys()], ['accept-charset']);
+  assert.deepEqual([...headers.props.keys()], ['accept-charset', 'accept']);
   assert.ok(headers.props.get('accept-charset').types.has('string'));
   assert.ok(!headers.props.has('hasOwnProperty'), 'a method called on a field is no property');
+});
+
+test("what a class's methods compare, destructure or compute from a stored field holds for the parameter stored in it", () => {
+  const source = `
+    class Matcher {
+      constructor(pattern, options = {}) {
+        this.options = options;
+        this.platform = options.platform || 'linux';
+        this.isWindows = this.platform === 'win32';
+      }
+      match(file) {
+        const { optimizationLevel = 1 } = this.options;
+        if (optimizationLevel >= 2) return file.split('/');
+        return this.isWindows ? file.replace(/\\\\/g, '/') : file;
+      }
+      width() {
+        return Math.floor(this.options.columns * 0.5);
+      }
+    }
+    module.exports = Matcher;`;
+  const analysis = analyzeSource(source);
+  const constructor = analysis.exports[0].node.body.body.find((element) => element.kind === 'constructor').value;
+  const [, options] = paramHints(constructor, analysis.paramContext);
+  assert.deepEqual(options.hint.props.get('platform').values, ['win32']);
+  const level = options.hint.props.get('optimizationLevel');
+  assert.ok(level.types.has('number'));
+  assert.ok(level.values.includes(2), JSON.stringify(level.values));
+  assert.ok(options.hint.props.get('columns').types.has('number'));
+});
+
+test('options handed on re-packed in an object literal get what the callee expects of them', () => {
+  const [opts] = hintsOf(`
+    class UI {
+      constructor(opts) { this.width = opts.width; }
+      half() { return Math.floor(this.width * 0.5); }
+    }
+    module.exports = function ui(opts) {
+      return new UI({ width: opts.width || 80, wrap: opts.wrap });
+    };`);
+  assert.ok(opts.hint.props.get('width').types.has('number'));
+});
+
+test("the process's switches a module reads are flags of its targets: unset settings, the output streams' isTTY, events", () => {
+  const analysis = analyzeSource(`
+    function log(message) {
+      if (process.noDeprecation || process.env.NO_DEPRECATION) return;
+      const format = process.stderr.isTTY ? color : plain;
+      process.exitCode = process.exitCode || 0;
+      if (process.listenerCount('deprecation')) process.emit('deprecation', new Error(message));
+      else process.stderr.write(format(message) + process.platform);
+    }
+    function color(text) { return '\\x1b[33m' + text; }
+    function plain(text) { return text; }
+    module.exports = log;`);
+  assert.deepEqual(analysis.processSwitches, [
+    { callee: 'process.noDeprecation', value: false },
+    { callee: 'process.stderr.isTTY', value: false },
+    { callee: 'process', event: 'deprecation' },
+  ]);
+  const { buildTargets } = require('../../src/generate/analysis/targets');
+  const shape = { kind: 'function', fnName: 'log', length: 1, own: true, statics: {} };
+  const [target] = buildTargets({ path: 'log.js' }, analysis, [{ name: 'log', from: 'module', shape }]);
+  assert.deepEqual(
+    target.flags.map((flag) => flag.callee),
+    ['process.noDeprecation', 'process.stderr.isTTY', 'process'],
+  );
 });
 
 test('a parameter the code checks with instanceof Map or Set, or ArrayBuffer.isView, gets such objects to try', () => {

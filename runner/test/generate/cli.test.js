@@ -702,6 +702,55 @@ process.stdout.write(greet(args[0]) + '\\n');
   assert.ok(!folderAfter.includes('greeted.txt'), folderAfter.join());
 });
 
+test("a program that works after its top level returns runs in the test's process too, waited for, each command line once", () => {
+  // Its work and output come from a file-system callback and a promise, after `require` returned;
+  // `--quiet hello` prints what `hello` prints, and only it reads the option.
+  const files = [
+    {
+      path: 'package.json',
+      content: JSON.stringify({ name: 'touch', version: '1.0.0', bin: { touch: 'bin/touch.js' } }),
+    },
+    {
+      path: 'bin/touch.js',
+      content: `#!/usr/bin/env node
+const fs = require('fs');
+let quiet = false;
+const names = process.argv.slice(2).filter((arg) => {
+  if (arg === '--quiet') quiet = true;
+  return !arg.startsWith('--');
+});
+if (!names.length) {
+  console.error('usage: touch NAME...');
+  process.exit(2);
+}
+Promise.all(names.map((name) => fs.promises.writeFile(name, '')))
+  .then(() => {
+    if (quiet) return;
+    fs.readdir('.', (er, entries) => {
+      console.log('made ' + entries.length);
+    });
+  })
+  .catch((er) => {
+    console.error(er.code);
+    process.exit(1);
+  });
+`,
+    },
+  ];
+  const result = generated({ files, timeBudgetMs: 20000 });
+  const programTest = result.files.find((file) => file.path === 'bin/__tests__/touch.program.test.js');
+  assert.ok(programTest, result.files.map((file) => file.path).join());
+  assert.deepEqual(result.summary.problems, []);
+  assert.match(
+    programTest.content,
+    /await runHere\(\['hello'\]\);\n\s+expect\(result\.status\)\.toBe\(0\);\n\s+expect\(result\.stdout\)\.toBe\('made 1\\n'\);/,
+  );
+  assert.match(programTest.content, /await runHere\(\['--quiet', 'hello'\]\);/);
+  const { coverage } = runKeptSuite(files, result);
+  // All but the two statements of the `catch` body: no write fails.
+  assert.equal(coverage.statements.covered, coverage.statements.total - 2);
+});
+
 test("a class keeping its state in a Set subclass gets tests that Jest passes: the subclass's instances are asserted as what they are", () => {
   const files = [
     {

@@ -803,3 +803,37 @@ test('a returned function is described with its switches: an accessor it can be 
     ]);
   }, source);
 });
+
+test("each scenario starts from the process's settings the child started with: a switch, stderr's isTTY, listeners", async () => {
+  const source = `exports.switches = () => [process.noDeprecation, process.stderr.isTTY, process.listenerCount('x')];`;
+  const values = (reply) => reply.outcomes[0].value.items.map((item) => item.t);
+  await withExecutor(async (executor) => {
+    const before = await run(executor, 'await __vouch.step(0, () => lib.switches());');
+    assert.equal(before.ok, true, before.error);
+    const flipped = await run(
+      executor,
+      "process.noDeprecation = true; process.stderr.isTTY = true; process.on('x', () => {});\n" +
+        'await __vouch.step(0, () => lib.switches());',
+    );
+    assert.deepEqual(values(flipped), ['boolean', 'boolean', 'number']);
+    const after = await run(executor, 'await __vouch.step(0, () => lib.switches());');
+    assert.deepEqual(values(after), values(before));
+    assert.equal(after.outcomes[0].value.items[2].v, 0, 'the listener is gone');
+  }, source);
+});
+
+test('the second run names its program another file, lines further down: a text derived from the call site differs', async () => {
+  // As depd's default message does: where the deprecated function was called from.
+  const source = `exports.site = () => {
+    const holder = {};
+    Error.captureStackTrace(holder, exports.site);
+    return holder.stack.split('\\n')[1].trim();
+  };`;
+  await withExecutor(async (executor) => {
+    const body = 'await __vouch.step(0, () => lib.site());';
+    const first = await run(executor, body);
+    const second = await run(executor, body, 1000);
+    assert.match(first.outcomes[0].value.v, /vouch-scenario\.js:/);
+    assert.notEqual(second.outcomes[0].value.v, first.outcomes[0].value.v);
+  }, source);
+});

@@ -227,6 +227,60 @@ test("a returned class instance is used through its prototype's methods, every o
   assert.deepEqual([...called].sort(), [...names].sort());
 });
 
+test("a held instance's methods are called again after a step that returned nothing, every one across extensions", () => {
+  const target = factoryTarget('lib.js', 'ui', () => null);
+  const factory = new ScenarioFactory(target, pool, new Rng(3));
+  // More methods than one extension holds: the tenth (`rowToString`) must be called too.
+  const names = ['span', 'reset', 'div', 'layout', 'apply', 'column', 'measure', 'toString', 'rowToString', 'inline'];
+  const scenario = {
+    targetId: target.id,
+    steps: [
+      { op: 'call', callee: 'ui', args: [], params: [], bind: 'ui' },
+      { op: 'method', receiver: 'ui', name: 'reset', args: [], params: [] },
+    ],
+  };
+  const outcomes = [
+    { kind: 'return', value: { t: 'object', ctor: 'UI', entries: [], methods: names } },
+    { kind: 'return', value: { t: 'undefined' } },
+  ];
+  const called = new Set();
+  for (let i = 0; i < 20; i++)
+    for (const extended of factory.extend(scenario, outcomes)) called.add(extended.steps[2].name);
+  assert.deepEqual([...called].sort(), [...names].sort());
+});
+
+test('a kept scenario is tried again after each switch was flipped, a switch read only by what a returned function does', () => {
+  const target = {
+    ...factoryTarget('lib.js', 'depd', () => null),
+    flags: [
+      { callee: 'process.noDeprecation', value: false },
+      { callee: 'process.stderr.isTTY', value: false },
+      { callee: 'process', event: 'deprecation' },
+    ],
+  };
+  const factory = new ScenarioFactory(target, pool, new Rng(1));
+  const steps = [
+    { op: 'call', callee: 'depd', args: [], params: [], bind: 'fn' },
+    { op: 'invoke', receiver: 'fn', args: [], params: [] },
+  ];
+  const outcomes = [
+    { kind: 'return', value: { t: 'function', members: [] } },
+    { kind: 'return', value: { t: 'undefined' } },
+  ];
+  const switched = factory
+    .extend({ targetId: target.id, steps }, outcomes)
+    .filter((extended) => ['assign', 'listen'].includes(extended.steps[0].op));
+  const { renderScenario } = require('../../src/generate/search/scenario');
+  assert.deepEqual(
+    switched.map((extended) => renderScenario(extended, ['depd']).steps[0].expression),
+    ['process.noDeprecation = true', 'process.stderr.isTTY = true', "process.on('deprecation', listener)"],
+  );
+  assert.equal(switched[2].steps[0].args[0].kind, 'mock', 'the listener is a mock: its calls are asserted');
+  switched.forEach((extended) => assert.deepEqual(extended.steps.slice(1), steps));
+  const again = factory.extend(switched[0], [{ kind: 'return', value: { t: 'undefined' } }, ...outcomes]);
+  assert.ok(!again.some((extended) => extended.steps[1].op === 'assign'), 'one switch step at most');
+});
+
 test('data tables hanging off an export are targets of their own, read and asserted whole', () => {
   const { analyzeSource } = require('../../src/generate/analysis/analyze');
   const { buildTargets } = require('../../src/generate/analysis/targets');

@@ -159,6 +159,22 @@ test('tries a callback that changes the object it is handed for a function param
   assert.equal(changers[0](null), undefined);
 });
 
+test('tries arrays of shaped items for a parameter read by index beside a property of its own (row[c].align, row.span)', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Hint } = require('../../src/generate/analysis/hint');
+  const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+  const row = new Hint();
+  row.prop('span');
+  row.at(['[]', 'align']).addType('string');
+  const seeds = pool.seeds(row);
+  assert.equal(seeds[0].kind, 'object', 'the object first');
+  const items = seeds.filter((candidate) => candidate.kind === 'array').flatMap((candidate) => candidate.items);
+  assert.ok(
+    items.some((item) => item.kind === 'object' && item.entries.some(([key]) => key === 'align')),
+    JSON.stringify(seeds),
+  );
+});
+
 test('tries text with wide and astral characters for a string parameter (code that measures or splits text)', () => {
   const { InputPool } = require('../../src/generate/search/input-pool');
   const { Hint } = require('../../src/generate/analysis/hint');

@@ -240,3 +240,37 @@ test("an emitter too large to read whole is asserted by its Object.keys count, N
   const { valueSource } = require('../../src/generate/writing/value-source');
   assert.equal(valueSource({ ...small, symbols: false }), 'expect.objectContaining({ size: 1 })');
 });
+
+test('a test file that sets switches of the process or listens on it puts them back after each test', () => {
+  const spec = {
+    sourcePath: 'index.js',
+    request: '../index',
+    esm: false,
+    bindings: [{ name: 'depd', from: 'module' }],
+    processSwitches: ['process.noDeprecation', 'process.stderr.isTTY'],
+    processEvents: ['deprecation'],
+  };
+  const cases = [
+    {
+      describe: 'depd',
+      name: 'returns a function after setting process.noDeprecation to true',
+      lines: ['process.noDeprecation = true;', "expect(depd('a')).toEqual(expect.any(Function));"],
+      async: false,
+      helpers: new Set(),
+    },
+  ];
+  const text = writeTestFile(spec, cases);
+  const start = text.indexOf('const processSwitches');
+  const end = text.indexOf('});', text.indexOf('const processListeners')) + 3;
+  assert.ok(start > 0 && text.indexOf('describe(') > end, text);
+  const hooks = [];
+  const stderrTTY = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+  new Function('afterEach', 'process', text.slice(start, end))((hook) => hooks.push(hook), process);
+  process.noDeprecation = true;
+  process.stderr.isTTY = 'set by a test';
+  process.on('deprecation', () => {});
+  hooks.forEach((hook) => hook());
+  assert.equal(process.listenerCount('deprecation'), 0);
+  assert.equal(Object.hasOwn(process, 'noDeprecation'), false);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(process.stderr, 'isTTY'), stderrTTY);
+});

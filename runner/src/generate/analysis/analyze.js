@@ -7,6 +7,7 @@ const { findExports } = require('./exports');
 const { mineLiterals } = require('./literals');
 const { templateSyntax } = require('./template-syntax');
 const { keepsState } = require('./module-state');
+const { processSwitches } = require('./process-switches');
 const { requestsOf, isFileSystemRequest } = require('../package/imports');
 
 function analyzeSource(source) {
@@ -24,6 +25,8 @@ function analyzeSource(source) {
     schedulesTimers: /\bset(Timeout|Interval|Immediate)\b/.test(source),
     // State kept between calls (module-state.js): its tests load the module afresh each.
     keepsState: keepsState(parsed.ast),
+    // Settings of the process it reads as switches (`process.noDeprecation`, `process.stderr.isTTY`).
+    processSwitches: processSwitches(parsed.ast),
     paramContext: {
       declarations,
       constants: literals.constants,

@@ -23,6 +23,10 @@ class Hint {
     // Another parameter is looked up as one of its keys (`Object.getOwnPropertyDescriptor(obj,
     // prop)`): an object with that key comes before the other types it may have.
     this.keyed = false;
+    // A function the code calls and whose failure it handles, and how it reports it: 'callback'
+    // (called with a function last, `options.lstat(p, (er, st) => …)`, or handed to `promisify`),
+    // 'promise' (its result awaited or `.then`/`.catch`ed) or 'throw' (called inside a `try`).
+    this.answers = null;
   }
 
   addType(type) {
@@ -61,6 +65,12 @@ class Hint {
     return hint;
   }
 
+  // The first style seen wins: a callback API called once inside a `try` is still a callback API.
+  answersBy(style) {
+    if (!this.answers) this.answers = style;
+    this.addType('function');
+  }
+
   isEmpty() {
     return (
       !this.types.size &&
@@ -81,9 +91,10 @@ class Hint {
     other.lengths.forEach((length) => this.addLength(length));
     if (other.fsPath) this.fsPath = true;
     if (other.keyed) this.keyed = true;
+    if (other.answers && !this.answers) this.answers = other.answers;
     for (const [name, hint] of other.props) this.prop(name).merge(hint, depth + 1);
     if (other.element) this.elementHint().merge(other.element, depth + 1);
   }
 }
 
-module.exports = { Hint };
+module.exports = { Hint, INSTANCE_TYPE_NAMES };

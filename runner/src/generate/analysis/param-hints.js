@@ -4,7 +4,7 @@
 // from it, and what the module-level helpers it is passed to expect in turn.
 
 const walk = require('acorn-walk');
-const { Hint } = require('./hint');
+const { Hint, INSTANCE_TYPE_NAMES } = require('./hint');
 const { ParameterScope, argumentsParameters } = require('./parameter-scope');
 const builtins = require('./builtins');
 const { foldConstant } = require('./constants');
@@ -77,6 +77,7 @@ class HintCollector {
       this.hints[this.hints.length - 1].addType('function');
     this.usesArguments = false;
     this.keyUses = []; // [objectPath, keyPath]: one parameter looked up as a key of another
+    this.sameKinds = []; // [index, index]: two parameters compared with each other (recordSameKind)
   }
 
   hintAt(path) {
@@ -99,27 +100,12 @@ class HintCollector {
     const body = this.fn.body;
     this.scope.collectAliases(body);
     this.scope.collectAliases(body); // a second pass resolves aliases of aliases
-    for (const { path, type } of this.scope.destructured) {
-      const { hint } = this.hintAt(path);
-      if (type) hint.addType(type);
-    }
-    for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
-    // `Object.assign({ alias: undefined, 'camel-case': true }, options)`: the defaults' keys are
-    // the options the code reads, their values values worth trying.
-    for (const { path, node } of this.scope.mergedDefaults) {
-      this.hintAt(path).hint.addType('object');
-      for (const property of node.properties) {
-        if (property.type !== 'Property' || property.computed) continue;
-        const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
-        if (typeof key !== 'string') continue;
-        this.hintAt([...path, key]);
-        this.recordDefault([...path, key], property.value);
-      }
-    }
-    walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
+    this.scope.fields = this.storedFields();
+    this.readBody(body);
     this.applyDoc();
-    this.linkLookedUpKeys();
     this.followStoredFields();
+    this.linkLookedUpKeys();
+    this.linkSameKinds();
     this.hints.forEach((hint) => textHeaders(hint));
     const params = [
       ...this.fn.params.map((param, index) => ({
@@ -143,6 +129,67 @@ class HintCollector {
     return params;
   }
 
+  // What a body (the function's own, or a method's reading its stored fields) says of the
+  // parameters: destructured shapes, defaults, and every expression that reads them.
+  readBody(body) {
+    for (const { path, type } of this.scope.destructured) {
+      const { hint } = this.hintAt(path);
+      if (type) hint.addType(type);
+    }
+    for (const { path, node } of this.scope.defaults) this.recordDefault(path, node);
+    // `Object.assign({ alias: undefined, 'camel-case': true }, options)`: the defaults' keys are
+    // the options the code reads, their values values worth trying.
+    for (const { path, node } of this.scope.mergedDefaults) {
+      this.hintAt(path).hint.addType('object');
+      for (const property of node.properties) {
+        if (property.type !== 'Property' || property.computed) continue;
+        const key = property.key.type === 'Identifier' ? property.key.name : property.key.value;
+        if (typeof key !== 'string') continue;
+        this.hintAt([...path, key]);
+        this.recordDefault([...path, key], property.value);
+      }
+    }
+    walk.fullAncestor(body, (node, _state, ancestors) => this.visit(node, ancestors[ancestors.length - 2]));
+    walk.fullAncestor(body, (node, _state, ancestors) => this.noteAnswerStyle(node, ancestors));
+  }
+
+  // How a function the parameter holds reports failure, read from a call of it (Hint.answers):
+  // given a Node-style callback last (`options.unlink(p, er => …)`, `options.rmdir(p, cb)`) or
+  // handed to `promisify`, it calls back; its result awaited or `.then`ed, it settles a promise;
+  // called inside a `try` (or named `…Sync`), it throws. The search then gives it mocks that
+  // answer that way, successfully and with the error codes the module checks for.
+  noteAnswerStyle(node, ancestors) {
+    if (node.type !== 'CallExpression') return;
+    const { callee } = node;
+    const args = node.arguments;
+    if (calleeMethodName(callee) === 'promisify' && args[0]) {
+      this.markAnswers(args[0], 'callback');
+      return;
+    }
+    const method = callee.type === 'MemberExpression' ? staticKeyName(callee.property, callee.computed) : null;
+    if (method !== null && (NOT_ANSWERING_METHODS.has(method) || isBuiltinMethod(method))) return;
+    const parent = ancestors[ancestors.length - 2];
+    const last = args[args.length - 1];
+    if (last && isNodeCallback(last)) this.markAnswers(callee, 'callback');
+    else if (
+      (parent && parent.type === 'AwaitExpression') ||
+      (parent &&
+        parent.type === 'MemberExpression' &&
+        parent.object === node &&
+        PROMISE_METHODS.has(staticKeyName(parent.property, parent.computed)))
+    )
+      this.markAnswers(callee, 'promise');
+    else if (insideTry(ancestors) || /Sync$/.test(method || (callee.type === 'Identifier' ? callee.name : '')))
+      this.markAnswers(callee, 'throw');
+  }
+
+  markAnswers(node, style) {
+    const path = this.scope.pathOf(node);
+    if (!path) return;
+    const { hint, length } = this.hintAt(path);
+    if (!length) hint.answersBy(style);
+  }
+
   recordDefault(path, node) {
     const { hint } = this.hintAt(path);
     const value = this.constant(node);
@@ -161,7 +208,7 @@ class HintCollector {
   visit(node, parent) {
     switch (node.type) {
       case 'Identifier':
-        if (node.name === 'arguments') this.usesArguments = true;
+        if (node.name === 'arguments' && !this.readingMethod) this.usesArguments = true;
         break;
       case 'BinaryExpression':
         this.visitBinary(node);
@@ -263,7 +310,16 @@ class HintCollector {
         const tagged = toStringTagArgument(side);
         const tag = tagged && /^\[object (\w+)\]$/.exec(this.constant(other) || '');
         if (tag && TAG_TYPES[tag[1]]) this.addType(tagged, TAG_TYPES[tag[1]]);
+        // `x.constructor === RegExp`: an instance of that class.
+        if (
+          side.type === 'MemberExpression' &&
+          staticKeyName(side.property, side.computed) === 'constructor' &&
+          other.type === 'Identifier' &&
+          builtins.INSTANCE_TYPES[other.name]
+        )
+          this.addType(side.object, builtins.INSTANCE_TYPES[other.name]);
       }
+      this.recordSameKind(left, right);
     }
     if (EQUALITY.has(operator) || RELATIONAL.has(operator)) {
       for (const [side, other] of [
@@ -284,6 +340,40 @@ class HintCollector {
     }
     if (operator === 'instanceof' && right.type === 'Identifier' && builtins.INSTANCE_TYPES[right.name])
       this.addType(left, builtins.INSTANCE_TYPES[right.name]);
+  }
+
+  // Two sides of an equality that stand for values of one kind. `x !== x` holds only for NaN: a
+  // value worth trying. Two parameters compared whole or part by part (`a === b`, `a.source ===
+  // b.source`: an equality check, a comparator) are values of one kind: each takes the other's
+  // values and kinds of object (linkSameKinds), so both get the array, the regex, the NaN the code
+  // tells apart in one of them. Not its typeof types: each would thin out the draws of the others
+  // (an equality check's objects of one key count, drawn for both sides).
+  recordSameKind(left, right) {
+    const leftPath = this.scope.pathOf(left);
+    const rightPath = this.scope.pathOf(right);
+    if (!leftPath || !rightPath) return;
+    if (JSON.stringify(leftPath) === JSON.stringify(rightPath)) {
+      const { hint, length } = this.hintAt(leftPath);
+      if (!length) hint.addValue(NaN);
+      return;
+    }
+    const [leftIndex, ...leftRest] = leftPath;
+    const [rightIndex, ...rightRest] = rightPath;
+    if (leftIndex !== rightIndex && JSON.stringify(leftRest) === JSON.stringify(rightRest))
+      this.sameKinds.push([leftIndex, rightIndex]);
+  }
+
+  linkSameKinds() {
+    for (const [a, b] of this.sameKinds) {
+      const [first, second] = [this.hints[a], this.hints[b]];
+      for (const [to, from] of [
+        [first, second],
+        [second, first],
+      ]) {
+        from.types.forEach((type) => INSTANCE_TYPE_NAMES.has(type) && to.addType(type));
+        from.values.forEach((value) => to.addValue(value));
+      }
+    }
   }
 
   // `side operator other`, the operator as seen from `side` (`0x1f >= code` is `code <= 0x1f`).
@@ -354,31 +444,53 @@ class HintCollector {
     }
   }
 
-  // `this.request = request` in a constructor: what the module reads from `this.request` (in the
-  // class's methods: `this.request.headers['accept-charset']`) it reads from the parameter.
-  followStoredFields() {
-    const stored = new Map(); // field -> parameter path
+  // `this.request = request`, `this.platform = options.platform` in a constructor: the fields
+  // it stores a parameter (or part of one) in, field -> parameter path.
+  storedFields() {
+    const stored = new Map();
     walk.simple(this.fn.body, {
       AssignmentExpression: (node) => {
         const { left, right } = node;
         if (left.type !== 'MemberExpression' || left.object.type !== 'ThisExpression') return;
         const field = staticKeyName(left.property, left.computed);
         const path = this.scope.pathOf(right);
-        if (field !== null && path && !this.hintAt(path).length) stored.set(field, path);
+        if (field !== null && path && !this.hintAt(path).length && !stored.has(field)) stored.set(field, path);
       },
     });
+    return stored;
+  }
+
+  // What the class's other methods do with the fields the parameters were stored in holds for
+  // the parameters: `this.request.headers['accept-charset']` read in a prototype method, `const
+  // { optimizationLevel = 1 } = this.options; if (optimizationLevel >= 2)`, `this.platform ===
+  // 'win32'`, `Math.floor(this.width * 0.5)`. Each such method is read as the function's own body
+  // is, `this.<field>` standing for the parameter path stored in it (its own parameters for
+  // nothing). Without a class (an ES5 constructor), every function of the module.
+  followStoredFields() {
+    const stored = this.scope.fields;
     if (!stored.size || !this.context.ast) return;
-    walk.fullAncestor(this.context.ast, (node, _state, ancestors) => {
-      const parent = ancestors[ancestors.length - 2];
-      if (node.type !== 'MemberExpression' || (parent && parent.type === 'MemberExpression' && parent.object === node))
-        return;
-      const keys = thisChain(node);
-      if (!keys || !stored.has(keys[0])) return;
-      // A method called on what is read (`this.request.headers.hasOwnProperty(…)`) is no property.
-      const isCallee = parent && parent.type === 'CallExpression' && parent.callee === node;
-      const [index, ...inner] = stored.get(keys[0]);
-      this.hints[index].at([...inner, ...keys.slice(1, isCallee ? -1 : undefined)]);
-    });
+    const outer = this.scope;
+    this.readingMethod = true;
+    for (const method of this.fieldReaders(stored)) {
+      this.scope = new ParameterScope({ params: [] });
+      this.scope.fields = stored;
+      this.scope.collectAliases(method.body);
+      this.scope.collectAliases(method.body);
+      this.readBody(method.body);
+    }
+    this.scope = outer;
+    this.readingMethod = false;
+  }
+
+  // The functions, other than this one, that read one of `stored`'s fields of `this`: the
+  // methods of this function's class, or every function of the module when it has none.
+  fieldReaders(stored) {
+    const { classes, readers } = thisFieldReads(this.context);
+    const owner = classes.get(this.fn);
+    return [...readers]
+      .filter(([fn, fields]) => fn !== this.fn && (!owner || classes.get(fn) === owner))
+      .filter(([, fields]) => [...stored.keys()].some((field) => fields.has(field)))
+      .map(([fn]) => fn);
   }
 
   // `fs.readFile(path, cb)`, `fs$readFile(path, cb)` (a saved original), `rename(from, to)`: the
@@ -491,10 +603,21 @@ class HintCollector {
     // What a module-level helper expects of its parameters holds for what is passed to it.
     const calleeParams = paramHints(target, this.context, this.depth + 1);
     args.forEach((arg, index) => {
-      const path = this.scope.pathOf(arg);
-      if (path && calleeParams[index]) {
+      if (!calleeParams[index]) return;
+      // `new UI({ width: opts.width || 80, wrap: opts.wrap })`: options handed on re-packed.
+      const parts =
+        arg.type === 'ObjectExpression'
+          ? arg.properties
+              .filter((property) => property.type === 'Property')
+              .map((property) => [staticKeyName(property.key, property.computed), property.value])
+              .filter(([key]) => key !== null && calleeParams[index].hint.props.has(key))
+              .map(([key, value]) => [value, calleeParams[index].hint.props.get(key)])
+          : [[arg, calleeParams[index].hint]];
+      for (const [value, calleeHint] of parts) {
+        const path = this.scope.pathOf(value);
+        if (!path) continue;
         const { hint, length } = this.hintAt(path);
-        if (!length) hint.merge(calleeParams[index].hint);
+        if (!length) hint.merge(calleeHint);
       }
     });
   }
@@ -537,6 +660,54 @@ function textHeaders(hint, depth = 0) {
   }
 }
 
+const PROMISE_METHODS = new Set(['then', 'catch', 'finally']);
+// Methods that take a listener or a continuation, not a Node-style callback.
+const NOT_ANSWERING_METHODS = new Set([
+  ...PROMISE_METHODS,
+  'on',
+  'once',
+  'off',
+  'addListener',
+  'removeListener',
+  'prependListener',
+  'prependOnceListener',
+  'emit',
+  'subscribe',
+]);
+// The first parameter of a Node-style callback names an error; a callback handed on keeps a name
+// that says it is one.
+const ERROR_PARAMETER = /^(e|er|err|error)\d*$|(Err|Error)\d*$/;
+const CALLBACK_ARGUMENT = /^(cb|callback|done|next|CB|\w*Callback|\w*Cb)$/;
+
+function isBuiltinMethod(method) {
+  return (
+    FUNCTION_METHODS.has(method) ||
+    builtins.STRING_METHODS.has(method) ||
+    builtins.ARRAY_METHODS.has(method) ||
+    builtins.SHARED_METHODS.has(method) ||
+    builtins.OBJECT_METHODS.has(method) ||
+    builtins.CALLBACK_TAKING_METHODS.has(method) ||
+    builtins.DATE_METHODS.test(method)
+  );
+}
+
+function isNodeCallback(node) {
+  if (isFunctionNode(node))
+    return node.params.length > 0 && node.params[0].type === 'Identifier' && ERROR_PARAMETER.test(node.params[0].name);
+  return node.type === 'Identifier' && CALLBACK_ARGUMENT.test(node.name);
+}
+
+// Whether the innermost of `ancestors` (the last) sits in the block of a `try` with a `catch`,
+// within the function being read.
+function insideTry(ancestors) {
+  for (let i = ancestors.length - 2; i >= 0; i--) {
+    const node = ancestors[i];
+    if (isFunctionNode(node)) return false;
+    if (node.type === 'TryStatement' && node.handler && node.block === ancestors[i + 1]) return true;
+  }
+  return false;
+}
+
 // The name an expression ends in: `hasOwnProperty` for `Object.prototype.hasOwnProperty` and for
 // a `hasOwnProperty` variable, else null.
 function calleeMethodName(node) {
@@ -544,14 +715,29 @@ function calleeMethodName(node) {
   return node.type === 'MemberExpression' ? staticKeyName(node.property, node.computed) : null;
 }
 
-// `this.a.b['c']` as ['a', 'b', 'c'] when every step is static, else null.
-function thisChain(node) {
-  if (node.type !== 'MemberExpression') return null;
-  const key = staticKeyName(node.property, node.computed);
-  if (key === null) return null;
-  if (node.object.type === 'ThisExpression') return [key];
-  const inner = thisChain(node.object);
-  return inner && [...inner, key];
+// For a module (computed once, kept in its context): `readers`, each function (not an arrow
+// function: its `this` is its parent's) that reads fields of `this`, with their names; `classes`,
+// the class each method or constructor belongs to.
+function thisFieldReads(context) {
+  if (context.thisFieldReads) return context.thisFieldReads;
+  const readers = new Map();
+  const classes = new Map();
+  walk.fullAncestor(context.ast, (node, _state, ancestors) => {
+    if (node.type === 'MethodDefinition' && isFunctionNode(node.value)) {
+      const owner = ancestors[ancestors.length - 3];
+      if (owner && isClassNode(owner)) classes.set(node.value, owner);
+    }
+    if (node.type !== 'MemberExpression' || node.object.type !== 'ThisExpression') return;
+    const field = staticKeyName(node.property, node.computed);
+    const fn = [...ancestors]
+      .reverse()
+      .find((ancestor) => isFunctionNode(ancestor) && ancestor.type !== 'ArrowFunctionExpression');
+    if (field === null || !fn) return;
+    if (!readers.has(fn)) readers.set(fn, new Set());
+    readers.get(fn).add(field);
+  });
+  context.thisFieldReads = { readers, classes };
+  return context.thisFieldReads;
 }
 
 // The function of a class's method (or constructor) named `name`, or null.

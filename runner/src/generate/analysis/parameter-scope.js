@@ -21,6 +21,9 @@ class ParameterScope {
     // { path, node }: an object literal of defaults a parameter is merged over
     // (`Object.assign({ alias: undefined }, options)`): its keys are the parameter's properties.
     this.mergedDefaults = [];
+    // field -> path: fields of `this` a constructor stored a parameter (or part of one) in
+    // (`this.platform = options.platform`), read as that parameter wherever `this.platform` is.
+    this.fields = new Map();
     fn.params.forEach((param, index) => this.bindPattern(param, [index]));
   }
 
@@ -81,6 +84,10 @@ class ParameterScope {
           node.properties.filter((property) => property.type === 'SpreadElement').map((spread) => spread.argument),
         );
       case 'MemberExpression': {
+        if (node.object.type === 'ThisExpression') {
+          const field = staticKeyName(node.property, node.computed);
+          return (field !== null && this.fields.get(field)) || null;
+        }
         const base = this.pathOf(node.object);
         if (!base) return null;
         const key = staticKeyName(node.property, node.computed);

@@ -214,7 +214,8 @@ function buildTargets(file, analysis, bindings) {
     }
   };
   const deeper = [];
-  for (const binding of bindings) visit(binding, binding.shape, [], binding.name, 0);
+  // The process's switches the module reads (analysis/process-switches.js) come with every target.
+  for (const binding of bindings) visit(binding, binding.shape, [], binding.name, 0, analysis.processSwitches || []);
   while (deeper.length) visit(...deeper.shift());
   // Nothing to call (a data module, a script run for its side effects): loading it and checking
   // what it exports is still a test, and covers its top-level code.

@@ -4,7 +4,9 @@
 // the tests (the installed dependencies on NODE_PATH, as a run's
 // tests see them). Each command line runs twice; only outcomes both runs agree on, that ended by
 // themselves and print nothing of the machine (the generation folder, home or tmp paths), become
-// tests, one per distinct outcome.
+// tests: spawned, one per distinct outcome; run in the test's process (where the program can be),
+// one per command line, since two lines with the same output can run different code (`hello` and
+// `-G hello` both print nothing, and only the second reads the option).
 
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -15,6 +17,7 @@ const { cliScenarios } = require('./cli-scenarios');
 
 const RUN_TIMEOUT_MS = 3000;
 const MAX_TESTS_PER_PROGRAM = 6;
+const MAX_COMMAND_LINES = 12;
 
 function runOnce(programPath, scenario, nodePath) {
   const env = { ...testEnvironment(), ...(nodePath ? { NODE_PATH: nodePath } : {}) };
@@ -40,22 +43,25 @@ function mentionsMachine(text, folders) {
 }
 
 // program: { name, path } (job paths); execPath: a job path's absolute path; expired(): whether
-// the phase's time is up, asked before each command line. Returns [{ scenario, outcome }].
-function exploreProgram(program, { execPath, source, nodePath, expired }) {
+// the phase's time is up, asked before each command line; inProcess: whether its command lines can
+// also run in the test's process. Returns [{ scenario, outcome, spawned }], `spawned` on the
+// first command line of each distinct outcome.
+function exploreProgram(program, { execPath, source, nodePath, expired, inProcess = false }) {
   const machine = [execPath('').replace(/\/$/, ''), os.tmpdir(), os.homedir(), process.env.HOME].filter(Boolean);
   const kept = [];
   const seen = new Set();
+  const spawnedCount = () => kept.filter((entry) => entry.spawned).length;
   for (const scenario of cliScenarios(source)) {
-    if (expired() || kept.length >= MAX_TESTS_PER_PROGRAM) break;
+    if (expired() || kept.length >= MAX_COMMAND_LINES || spawnedCount() >= MAX_TESTS_PER_PROGRAM) break;
     const first = runOnce(execPath(program.path), scenario, nodePath);
     if (!first) continue;
     const second = runOnce(execPath(program.path), scenario, nodePath);
     if (!second || JSON.stringify(first) !== JSON.stringify(second)) continue;
     if (mentionsMachine(first.stdout + first.stderr, machine)) continue;
     const key = JSON.stringify(first);
-    if (seen.has(key)) continue;
+    const spawned = !seen.has(key);
     seen.add(key);
-    kept.push({ scenario, outcome: first });
+    if (spawned || (inProcess && !scenario.stdin)) kept.push({ scenario, outcome: first, spawned });
   }
   return kept;
 }

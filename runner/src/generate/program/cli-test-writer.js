@@ -49,24 +49,33 @@ function programCase(program, scenario, outcome, here = false) {
 // Whether a program's command lines can also run in the test's own process: a spawned program's
 // code runs where Jest's coverage cannot see it, so a package whose program is a third of its
 // code (uuid's `uuid-bin.js`, nanoid's `bin/nanoid.cjs`) measured a third less than its tests
-// reach. Not a program that reads stdin (in the test's process it would wait on Jest's) or works
-// after its top level returns (its output would come after the test's end), nor an ES module
-// (required, it would need Jest's ESM mode), and only command lines with no input.
-const WORKS_LATER = /\bstdin\b|\.then\(|\bawait\b|\basync\b|\bsetTimeout\b|\bsetImmediate\b|\bnextTick\b/;
+// reach. Not a program that reads stdin (in the test's process it would wait on Jest's), nor an
+// ES module (required, it would need Jest's ESM mode), and only command lines with no input. One
+// that works after its top level returns (`Promise.all(dirs.map(mkdirp)).then(...)`, a callback
+// of `fs`) is waited for until it has nothing left pending (runHere below).
 function runsHere(program, source, scenario) {
-  return !/\.mjs$/.test(program.path) && !WORKS_LATER.test(source) && !scenario.stdin;
+  return !/\.mjs$/.test(program.path) && !/\bstdin\b/.test(source) && !scenario.stdin;
 }
 
 // The program's code run in the test's process: `require`d in a module registry of its own with
 // its command line in process.argv, in an empty folder of its own as the spawned run (what it
 // writes there is removed, never the package's), what it writes to stdout and stderr (directly
-// or through the console) captured, and process.exit ending it with its code.
+// or through the console) captured, and process.exit ending it with its code: thrown while its
+// top level runs, as the end of what it does after that (a callback that exits is the last thing
+// it does). What it does after its top level returns (file-system requests, timers) is waited for
+// until none of its own is left for a few turns of the event loop, or it exits, for up to 3 s.
 const RUN_HERE = [
   '// Runs the program in this process instead, as `node PROGRAM ...args` would run it (its own',
   '// modules, its command line, an empty folder, what it prints and its exit code), so that',
   '// coverage counts its code.',
   'class ProgramExit extends Error {}',
-  'function runHere(args) {',
+  '// How many of each kind of handle and request (`FSReqCallback`, `Timeout`) are active.',
+  'function activeResources() {',
+  '  const counts = new Map();',
+  '  for (const name of process.getActiveResourcesInfo?.() ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);',
+  '  return counts;',
+  '}',
+  'async function runHere(args) {',
   "  const output = { stdout: '', stderr: '' };",
   '  const write = (stream) => (chunk) => {',
   '    output[stream] += String(chunk);',
@@ -75,6 +84,8 @@ const RUN_HERE = [
   '  const print = (stream) => (...items) => {',
   '    output[stream] += `${util.format(...items)}\\n`;',
   '  };',
+  '  let loaded = false;',
+  '  let exitedWith;',
   '  const spies = [',
   "    jest.spyOn(process.stdout, 'write').mockImplementation(write('stdout')),",
   "    jest.spyOn(process.stderr, 'write').mockImplementation(write('stderr')),",
@@ -83,7 +94,8 @@ const RUN_HERE = [
   "    jest.spyOn(console, 'error').mockImplementation(print('stderr')),",
   "    jest.spyOn(console, 'warn').mockImplementation(print('stderr')),",
   "    jest.spyOn(process, 'exit').mockImplementation((code) => {",
-  "      throw new ProgramExit(code === undefined ? '' : String(code));",
+  '      if (loaded) exitedWith = Number(code ?? process.exitCode ?? 0);',
+  "      else throw new ProgramExit(code === undefined ? '' : String(code));",
   '    }),',
   '  ];',
   '  const { argv, exitCode } = process;',
@@ -92,13 +104,23 @@ const RUN_HERE = [
   '  process.chdir(cwd);',
   '  process.argv = [process.execPath, PROGRAM, ...args];',
   '  process.exitCode = undefined;',
+  '  const before = activeResources();',
   '  let status;',
   '  try {',
-  '    jest.isolateModules(() => require(PROGRAM));',
-  '    status = Number(process.exitCode || 0);',
-  '  } catch (error) {',
-  '    if (!(error instanceof ProgramExit)) throw error;',
-  '    status = Number(error.message || process.exitCode || 0);',
+  '    try {',
+  '      jest.isolateModules(() => require(PROGRAM));',
+  '    } catch (error) {',
+  '      if (!(error instanceof ProgramExit)) throw error;',
+  '      status = Number(error.message || process.exitCode || 0);',
+  '    }',
+  '    loaded = true;',
+  '    const until = Date.now() + 3000;',
+  '    for (let idle = 0; status === undefined && exitedWith === undefined && idle < 3 && Date.now() < until; ) {',
+  '      await new Promise((resolve) => setTimeout(resolve, 1));',
+  '      const busy = [...activeResources()].some(([name, count]) => count > (before.get(name) ?? 0));',
+  '      idle = busy ? 0 : idle + 1;',
+  '    }',
+  '    if (status === undefined) status = exitedWith ?? Number(process.exitCode || 0);',
   '  } finally {',
   '    process.argv = argv;',
   '    process.exitCode = exitCode;',
@@ -122,9 +144,9 @@ function writeProgramTest(spec, cases) {
   const segments = (target) => relativeFrom(testDir, target).map(quoteString).join(', ');
   const tests = cases.map((testCase) =>
     [
-      `  test(${quoteString(testCase.name)}, () => {`,
+      `  test(${quoteString(testCase.name)}, ${testCase.here ? 'async ' : ''}() => {`,
       testCase.here
-        ? `    const result = runHere([${testCase.scenario.args.map(quoteString).join(', ')}]);`
+        ? `    const result = await runHere([${testCase.scenario.args.map(quoteString).join(', ')}]);`
         : `    const result = run([${testCase.scenario.args.map(quoteString).join(', ')}], ${quoteString(testCase.scenario.stdin)});`,
       `    expect(result.status).toBe(${testCase.outcome.status});`,
       `    expect(result.stdout).toBe(${quoteString(testCase.outcome.stdout)});`,

@@ -49,13 +49,24 @@ const fromData = (value) =>
 // nothing: a recipe that changes the draft it is handed (`produce(base, (draft) => { … })`), a
 // visitor that marks what it visits; `later` (with `returns`) resolves to it some microtasks
 // later: a task that finishes after the ones started beside it (ScenarioFactory.inFlight).
-const mockOf = ({ returns = null, throws = null, identity = false, mutates = false, later = false } = {}) => ({
+// `answer` ({ style, code }) makes a stand-in for a function whose failure the code handles
+// (Hint.answers): it calls back its last argument, settles a promise or throws, with an error of
+// that `code` (`ENOENT`), or successfully when `code` is null (not for 'throw').
+const mockOf = ({
+  returns = null,
+  throws = null,
+  identity = false,
+  mutates = false,
+  later = false,
+  answer = null,
+} = {}) => ({
   kind: 'mock',
   returns,
   throws,
   identity,
   mutates,
   later,
+  ...(answer ? { answer } : {}),
 });
 
 // Microtasks a `later` mock waits before it resolves.
@@ -64,7 +75,25 @@ const LATER_TICKS = 10;
 // The property a `mutates` mock sets on the object it is called with.
 const MUTATED_KEY = 'changed';
 
+// An error as Node's system calls make them: its `code` says what failed.
+const codedError = (code) => `Object.assign(new Error(${quoteString(code)}), { code: ${quoteString(code)} })`;
+
+// The callback is called on a later microtask, as a file system calls back: not on a timer, which
+// the tests' fake clock would hold.
+function answerSource({ style, code }, indent) {
+  if (style === 'throw') return `jest.fn(() => {\n${indent}  throw ${codedError(code)};\n${indent}})`;
+  if (style === 'promise')
+    return code === null ? 'jest.fn(() => Promise.resolve())' : `jest.fn(() => Promise.reject(${codedError(code)}))`;
+  return [
+    'jest.fn((...args) => {',
+    `${indent}  const callback = args[args.length - 1];`,
+    `${indent}  if (typeof callback === 'function') Promise.resolve().then(() => callback(${code === null ? 'null' : codedError(code)}));`,
+    `${indent}})`,
+  ].join('\n');
+}
+
 function mockSource(candidate, indent) {
+  if (candidate.answer) return answerSource(candidate.answer, indent);
   if (candidate.throws)
     return `jest.fn(() => {\n${indent}  throw new Error(${quoteString(candidate.throws)});\n${indent}})`;
   if (candidate.identity) return 'jest.fn((value) => value)';

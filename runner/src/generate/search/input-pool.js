@@ -65,6 +65,13 @@ const MAX_SAMPLES_PER_GRAPH_REGEX = 4;
 
 const MAX_DEPTH = 2;
 
+// Error codes a module compares with (`er.code === 'EBUSY'`) are the codes of Node's system
+// errors; a module naming none gets these, for its stand-ins that fail.
+const ERRNO_CODES = new Set(Object.keys(require('node:os').constants.errno));
+const DEFAULT_ERROR_CODES = ['ENOENT'];
+// Object seeds giving one function member a stand-in that fails, per parameter.
+const MAX_FAILING_MEMBER_SEEDS = 24;
+
 function dedupe(candidates) {
   const seen = new Set();
   return candidates.filter((candidate) => {
@@ -205,6 +212,8 @@ class InputPool {
     // Template texts in the module's own syntax, and the data they name (analysis/template-syntax.js).
     this.templateTexts = literals.templates ? literals.templates.texts.map(atom.string) : [];
     this.templateData = literals.templates ? fromData(literals.templates.data) : null;
+    const codes = literals.strings.filter((text) => ERRNO_CODES.has(text));
+    this.errorCodes = codes.length ? [...new Set(codes)] : DEFAULT_ERROR_CODES;
     this.observed = observed;
     this.seedCache = new Map(); // hint -> seeds by depth
   }
@@ -229,7 +238,9 @@ class InputPool {
     const types = [...hint.types].filter((type) => type !== 'undefined' && type !== 'object');
     if (hint.keyed) types.unshift('object');
     else if (hint.types.has('object') || hint.props.size) types.push('object');
-    if (hint.element && !types.includes('array') && !types.includes('object')) types.push('array');
+    // Items read by index (`row[c].align`) beside properties of its own (`row.span`): an array
+    // with a property, or a table; both are tried, the object first.
+    if (hint.element && !types.includes('array')) types.push('array');
     return types;
   }
 
@@ -249,6 +260,7 @@ class InputPool {
       const { matching, nonMatching } = sampleRegex(pattern, flags);
       seeds.push(...matching.map(atom.string), ...nonMatching.slice(0, 1).map(atom.string));
     }
+    if (hint.answers) seeds.push(...this.answeringMocks(hint.answers));
     for (const length of hint.lengths) {
       if (types.includes('array')) seeds.push(arrayOf(Array.from({ length }, (_, i) => atom.number(i + 1))));
       else seeds.push(atom.string('a'.repeat(length)));
@@ -260,8 +272,21 @@ class InputPool {
     }
     if (!types.length)
       seeds.push(...unknown(), ...this.minedFor('string').slice(0, 6), ...this.minedFor('number').slice(0, 6));
-    seeds.push(atom.undefined(), atom.null());
+    seeds.push(atom.undefined(), atom.null(), ...this.failingMemberSeeds(hint, depth));
     return dedupe(seeds).slice(0, MAX_SEEDS_PER_PARAM);
+  }
+
+  // Stand-ins for a function that answers in `style` (Hint.answers): one that never answers
+  // first (as before: code a success leads on may need more than the stand-ins give it, and fail
+  // later, outside the scenario), then one that succeeds, then one failing with each error code
+  // the module compares with.
+  answeringMocks(style) {
+    return [mockOf(), ...this.answerCodes(style).map((code) => mockOf({ answer: { style, code } }))];
+  }
+
+  // null (success) for the styles where a stand-in that just returns does not already succeed.
+  answerCodes(style) {
+    return style === 'throw' ? this.errorCodes : [null, ...this.errorCodes];
   }
 
   objectSeeds(hint, depth) {
@@ -271,6 +296,21 @@ class InputPool {
     const full = objectOf(props.map(([key, propHint]) => [key, firstOf(propHint)]));
     const single = props.map(([key, propHint]) => objectOf([[key, firstOf(propHint)]]));
     return [full, ...single, objectOf([])];
+  }
+
+  // An options object of file-system methods (`{ unlink, rmdir }`): each method answering alone,
+  // successfully, then failing with each code in turn, so that the code's retry and error
+  // branches run. They come after the other seeds of the parameter, in the room those leave.
+  failingMemberSeeds(hint, depth) {
+    if (depth >= MAX_DEPTH || !this.typesOf(hint).includes('object')) return [];
+    const failing = [];
+    const answering = [...hint.props].filter(([, propHint]) => propHint.answers);
+    for (const code of [null, ...this.errorCodes]) {
+      for (const [key, { answers: style }] of answering)
+        if (this.answerCodes(style).includes(code))
+          failing.push(objectOf([[key, mockOf({ answer: { style, code } })]]));
+    }
+    return failing.slice(0, MAX_FAILING_MEMBER_SEEDS);
   }
 
   arraySeeds(hint, depth) {

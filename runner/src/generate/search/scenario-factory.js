@@ -47,6 +47,11 @@ const MADE_ARGUMENT_CHANCE = 0.15;
 const BOOLEAN_HINT = new Hint();
 BOOLEAN_HINT.addType('boolean');
 const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
+const LISTENER_HINT = new Hint();
+LISTENER_HINT.addType('function');
+const LISTENER_SLOT = [{ name: 'listener', hint: LISTENER_HINT, rest: false, optional: false }];
+// Steps that flip a switch (flagStep) before a scenario's calls.
+const FLAG_OPS = new Set(['assign', 'listen']);
 // Switches of a returned function flipped in follow-ups (switchesOf).
 const MAX_SWITCHES = 3;
 
@@ -113,6 +118,14 @@ function gettersOf(description) {
     : [];
 }
 
+// `items` started at a random one when `perItem` follow-ups of each would not all fit in `room`,
+// so that across extensions every item comes first in some.
+function rotated(items, room, rng, perItem = 1) {
+  if (items.length * perItem <= room) return items;
+  const start = rng.int(items.length);
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
 // Whether two candidates are atoms of one type (a key reused by a later call must fit there).
 function sameKind(a, b) {
   return a && b && a.kind === 'atom' && b.kind === 'atom' && a.type === b.type;
@@ -167,8 +180,11 @@ class ScenarioFactory {
     return [...this.made, ...seeds];
   }
 
-  // `kleur.enabled = true`: a switch of the module set to `value` before the calls.
+  // `kleur.enabled = true`: a switch of the module set to `value` before the calls; for an event
+  // the module emits on the process, a listener for it (`process.on('deprecation', listener)`).
   flagStep(flag, value) {
+    if (flag.event)
+      return { op: 'listen', callee: flag.callee, event: flag.event, args: [mockOf()], params: LISTENER_SLOT };
     return { op: 'assign', callee: flag.callee, args: [atom.boolean(value)], params: BOOLEAN_SLOT };
   }
 
@@ -441,7 +457,17 @@ class ScenarioFactory {
   // `get('a')`), so factories of closures get call sequences too. `outcomes`: the steps' outcomes.
   extend(scenario, outcomes) {
     if (scenario.steps.length >= MAX_STEPS) return [];
-    return [...this.followUps(scenario, outcomes), ...this.inFlight(scenario, outcomes)];
+    return [...this.followUps(scenario, outcomes), ...this.inFlight(scenario, outcomes), ...this.switched(scenario)];
+  }
+
+  // A kept scenario again after each switch of the target's was flipped: a switch read only by
+  // what a returned function does (`process.stderr.isTTY`, read when `deprecate('msg')` logs)
+  // changes nothing in the one call the flag seeds make, and random scenarios rarely reach that
+  // far.
+  switched(scenario) {
+    const flags = this.target.flags || [];
+    if (scenario.steps.some((step) => FLAG_OPS.has(step.op))) return [];
+    return flags.map((flag) => this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]));
   }
 
   // In-flight scenarios (inFlightScenarios) of the last call that resolved, a call of a returned
@@ -565,10 +591,9 @@ class ScenarioFactory {
         : [];
       // More methods than follow-ups (a class instance's prototype): each extension starts at
       // another one, so every method is called across the extensions of the search.
-      const start = methods.length * 2 + whole.length > MAX_EXTENSIONS ? this.rng.int(methods.length) : 0;
       return [
         ...whole,
-        ...[...methods.slice(start), ...methods.slice(0, start)].flatMap((name) => {
+        ...rotated(methods, MAX_EXTENSIONS - whole.length, this.rng, 2).flatMap((name) => {
           const slots = this.methodSlots(name);
           return [
             this.firstArgs(
@@ -600,9 +625,11 @@ class ScenarioFactory {
     const earlier = steps.flatMap((step) => step.args || []).filter((arg) => arg.kind === 'atom');
     const held = holder.outcome.value;
     // A function's own methods take no arguments as often as not (`clear()`, `flush()`), unless
-    // the module shows their parameters (`deprecate.property(obj, prop)`).
+    // the module shows their parameters (`deprecate.property(obj, prop)`). More methods than
+    // follow-ups: each extension starts at another one, as above (only the first eight were
+    // ever called again, and a class instance's later prototype methods got no second call).
     return [
-      ...methodsOf(held).map((name) => {
+      ...rotated(methodsOf(held), MAX_EXTENSIONS, this.rng).map((name) => {
         const known = held.t === 'function' ? this.knownMethodSlots(name) : null;
         const slots = held.t === 'function' ? known || [] : this.methodSlots(name);
         const bare = held.t === 'function' && (!known || this.rng.chance(0.3));
@@ -720,7 +747,7 @@ class ScenarioFactory {
     const steps = scenario.steps;
     if (this.target.kind === 'function' && steps.every((step) => step.op === 'call') && this.rng.chance(0.1))
       return this.repeated(scenario);
-    if (steps[0].op === 'assign' && this.rng.chance(0.1)) return this.scenario(steps.slice(1));
+    if (FLAG_OPS.has(steps[0].op) && this.rng.chance(0.1)) return this.scenario(steps.slice(1));
     const constructed = steps.findIndex((step) => step.op === 'new');
     if (constructed >= 0 && this.members.length && this.rng.chance(0.3)) {
       // Member steps go after the construction they use.
@@ -737,7 +764,7 @@ class ScenarioFactory {
     const step = this.rng.pick(withArgs);
     const slots = step.params;
     const roll = this.rng.next();
-    const fixedArity = step.op === 'set' || step.op === 'assign';
+    const fixedArity = step.op === 'set' || FLAG_OPS.has(step.op);
     if (roll < 0.15 && step.args.length < slots.length && !fixedArity) {
       step.args.push(this.pool.random(slots[step.args.length].hint));
     } else if (roll < 0.25 && step.args.length > 0 && !fixedArity) {

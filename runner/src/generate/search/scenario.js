@@ -13,6 +13,8 @@
 //   { op: 'invoke', receiver: 'fn', args, params }       calls a function an earlier step returned
 //   { op: 'read',   callee: 'config' }                   the exported value itself
 //   { op: 'assign', callee: 'kleur.enabled', args: [value], params }   sets a switch of the module's
+//   { op: 'listen', callee: 'process', event: 'deprecation', args: [listener], params }
+//                                                        listens for an event the module emits
 //   { op: 'advance', ms }                                moves Jest's fake timers (all pending ones without ms)
 //   { op: 'settle', receivers: ['pending', 'pending2'] } awaits calls left in flight (settleOrder)
 // Any step may `bind` its result to a name that later steps use as their receiver; a bound
@@ -22,7 +24,7 @@
 // test (`const pending = limit(job); expect(limit.pendingCount).toBe(1);`).
 
 const { toSource, isDeclaredInput } = require('./candidate');
-const { memberAccess, isUsableBindingName } = require('../writing/js-source');
+const { memberAccess, isUsableBindingName, quoteString } = require('../writing/js-source');
 const { TAKEN } = require('../analysis/bindings');
 
 class NameScope {
@@ -70,6 +72,8 @@ function stepExpression(step, receiver, args) {
       return step.callee;
     case 'assign':
       return `${step.callee} = ${args}`;
+    case 'listen':
+      return `${step.callee}.on(${quoteString(step.event)}, ${args})`;
     case 'advance':
       return step.ms === undefined ? 'jest.runOnlyPendingTimers()' : `jest.advanceTimersByTime(${step.ms})`;
     case 'settle':
@@ -111,7 +115,7 @@ function renderScenario(scenario, taken, inline = new Set()) {
     const receiver =
       step.op === 'settle' ? step.receivers.map((name) => receivers.get(name)) : receivers.get(step.receiver);
     const rendered = { op: step.op, expression: stepExpression(step, receiver, args) };
-    if (step.op === 'set' || step.op === 'advance' || step.op === 'assign') rendered.statement = true;
+    if (['set', 'advance', 'assign', 'listen'].includes(step.op)) rendered.statement = true;
     if (step.launch) inFlight = true;
     if (step.op === 'settle') inFlight = false;
     // Run at once, not awaited: a launch, and what follows it until the calls are settled.

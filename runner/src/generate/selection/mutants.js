@@ -49,6 +49,11 @@ const SWAPPED_METHODS = {
   trimEnd: 'trimStart',
 };
 
+function isLogicalOperand(node, ancestors) {
+  const parent = ancestors[ancestors.length - 2];
+  return Boolean(parent && parent.type === 'LogicalExpression');
+}
+
 function isDirective(node, ancestors) {
   const parent = ancestors[ancestors.length - 2];
   return parent && parent.type === 'ExpressionStatement' && parent.directive !== undefined;
@@ -145,8 +150,12 @@ function operatorAt(code, from, to, operator) {
 }
 
 // The value an input likely holds to tell a comparison's mutant from the original: the other
-// side's number (a literal, or a constant the module folds: `msAbs >= d`).
+// side's number (a literal, or a constant the module folds: `msAbs >= d`), NaN for a value
+// compared with itself.
 function comparedValue(node, constants) {
+  // `x !== x` tells NaN from every other value.
+  if (node.left.type === 'Identifier' && node.right.type === 'Identifier' && node.left.name === node.right.name)
+    return 'NaN';
   for (const side of [node.right, node.left]) {
     if (side.type === 'Literal' && typeof side.value === 'number') return String(side.value);
     if (side.type === 'Identifier' && constants && typeof constants.get(side.name) === 'number')
@@ -193,6 +202,12 @@ function mutantsOf(code, constants = null, limit = MAX_MUTANTS) {
     switch (node.type) {
       case 'BinaryExpression':
         binary(node, EQUALITY, 'EqualityOperator');
+        // A comparison inside `&&` or `||` forced either way, as Stryker does: `a !== a && b !==
+        // b` with `a !== a` made true tells `equal(1, NaN)` from the original.
+        if (EQUALITY[node.operator] && isLogicalOperand(node, ancestors)) {
+          add(node.start, node.end, 'true', 'ConditionalExpression');
+          add(node.start, node.end, 'false', 'ConditionalExpression');
+        }
         // `'a' + b` is concatenation: Stryker skips string `+` mutants that only break types.
         if (!(
           node.operator === '+' &&

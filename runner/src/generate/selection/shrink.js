@@ -93,7 +93,7 @@ function* simplerScenarios(scenario) {
   for (const [stepIndex, step] of scenario.steps.entries()) {
     const args = step.args || [];
     // Required parameters keep an argument: calling with fewer only tests the missing-argument path.
-    if (args.length > requiredArgumentCount(step) && step.op !== 'set' && step.op !== 'assign')
+    if (args.length > requiredArgumentCount(step) && !['set', 'assign', 'listen'].includes(step.op))
       yield withArgs(scenario, stepIndex, args.slice(0, -1));
     for (const [argIndex, arg] of args.entries()) {
       for (const simpler of simplerCandidates(arg)) {

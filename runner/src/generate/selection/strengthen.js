@@ -559,81 +559,87 @@ class Strengthener {
     }
     deadline = Math.min(deadline, clock.now() + mutantMs);
     this.deadline = deadline;
-    for (const [fileIndex, file] of this.files.entries()) {
-      if (!file.loaded) continue;
-      // Regex mutants last: they are many in a rules table, and each survivor tries variants; the
-      // phase's time goes first to the commoner kinds, in source order.
-      const sampled = mutantsOf(file.code, file.analysis.literals.constants);
-      const mutants = [
-        ...sampled.filter((mutant) => mutant.mutator !== 'Regex'),
-        ...sampled.filter((mutant) => mutant.mutator === 'Regex'),
-      ];
-      const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
-      for (const mutant of mutants) {
-        if (clock.now() >= deadline) return this.done(suite, killed, total, true);
-        const key = statementKeyAt(file, fileIndex, mutant.line);
-        const prefix = `${fileIndex}:`;
-        const reaches = (candidate) => {
-          const keys = keysOf(candidate);
-          return key ? keys.has(key) : [...keys].some((k) => k.startsWith(prefix));
-        };
-        let code;
-        try {
-          code = compiledMutant(file, applyMutant(file.code, mutant));
-        } catch {
-          continue; // not valid code: not a mutant
-        }
-        total++;
-        const covering = suite.filter(reaches);
-        if (!covering.length) continue;
-        const override = { path: file.absolute, code };
-        if (process.env.VOUCH_DEBUG_MUTANTS)
-          Object.defineProperty(override, 'line', {
-            value: `${mutant.line} ${mutant.mutator} ${mutant.replacement}`,
-            enumerable: false,
-          });
-        // Tests that ask with the mutant's own strings first: a table's entries have one each.
-        if (await this.killedBy(byProbes(covering, [mutant.probe, ...rowProbes(mutant)]), override)) {
-          killed++;
-          continue;
-        }
-        const options = byProbe(
-          pool.filter((candidate) => reaches(candidate) && (added.get(candidate.target) || 0) < MAX_ADDED_PER_TARGET),
-          mutant.probe,
-        );
-        const found = await this.killer(options, override, { runs: MAX_CANDIDATE_RUNS_PER_MUTANT });
-        if (found) pool.splice(pool.indexOf(found.candidate), 1);
-        const siblings = strings
-          .filter((other) => other.probe !== mutant.probe && Math.abs(other.line - mutant.line) <= SIBLING_LINES)
-          .map((other) => other.probe)
-          .sort((a, b) => b.length - a.length);
-        const entry = found
-          ? found.entry
-          : await this.variantKiller(
-              [
-                ...this.observingVariants([...covering, ...options]),
-                ...variantsFor(mutant, [...covering, ...options], siblings, {
-                  typeCheck: TYPE_CHECK.test(lineText(file.code, mutant.line)),
-                }),
-              ],
-              override,
-            );
-        // Cut short by the deadline: not checked, so not counted.
-        if (!entry && clock.now() >= deadline) {
-          total--;
-          return this.done(suite, killed, total, true);
-        }
-        if (process.env.VOUCH_DEBUG_MUTANTS && !entry)
-          this.log(
-            `mutant survived: line ${mutant.line} ${mutant.mutator} ${JSON.stringify(file.code.slice(mutant.start, mutant.end)).slice(0, 50)} -> ${mutant.replacement.slice(0, 30)}`,
-          );
-        if (!entry || (added.get(entry.target) || 0) >= MAX_ADDED_PER_TARGET) continue;
-        killed++;
-        suite.push(entry);
-        added.set(entry.target, (added.get(entry.target) || 0) + 1);
+    for (const { file, fileIndex, mutant, strings } of this.checkOrder()) {
+      if (clock.now() >= deadline) return this.done(suite, killed, total, true);
+      const key = statementKeyAt(file, fileIndex, mutant.line);
+      const prefix = `${fileIndex}:`;
+      const reaches = (candidate) => {
+        const keys = keysOf(candidate);
+        return key ? keys.has(key) : [...keys].some((k) => k.startsWith(prefix));
+      };
+      let code;
+      try {
+        code = compiledMutant(file, applyMutant(file.code, mutant));
+      } catch {
+        continue; // not valid code: not a mutant
       }
+      total++;
+      const covering = suite.filter(reaches);
+      if (!covering.length) continue;
+      const override = { path: file.absolute, code };
+      if (process.env.VOUCH_DEBUG_MUTANTS)
+        Object.defineProperty(override, 'line', {
+          value: `${mutant.line} ${mutant.mutator} ${mutant.replacement}`,
+          enumerable: false,
+        });
+      // Tests that ask with the mutant's own strings first: a table's entries have one each.
+      if (await this.killedBy(byProbes(covering, [mutant.probe, ...rowProbes(mutant)]), override)) {
+        killed++;
+        continue;
+      }
+      const options = byProbe(
+        pool.filter((candidate) => reaches(candidate) && (added.get(candidate.target) || 0) < MAX_ADDED_PER_TARGET),
+        mutant.probe,
+      );
+      const found = await this.killer(options, override, { runs: MAX_CANDIDATE_RUNS_PER_MUTANT });
+      if (found) pool.splice(pool.indexOf(found.candidate), 1);
+      const siblings = strings
+        .filter((other) => other.probe !== mutant.probe && Math.abs(other.line - mutant.line) <= SIBLING_LINES)
+        .map((other) => other.probe)
+        .sort((a, b) => b.length - a.length);
+      const entry = found
+        ? found.entry
+        : await this.variantKiller(
+            [
+              ...this.observingVariants([...covering, ...options]),
+              ...variantsFor(mutant, [...covering, ...options], siblings, {
+                typeCheck: TYPE_CHECK.test(lineText(file.code, mutant.line)),
+              }),
+            ],
+            override,
+          );
+      // Cut short by the deadline: not checked, so not counted.
+      if (!entry && clock.now() >= deadline) {
+        total--;
+        return this.done(suite, killed, total, true);
+      }
+      if (process.env.VOUCH_DEBUG_MUTANTS && !entry)
+        this.log(
+          `mutant survived: line ${mutant.line} ${mutant.mutator} ${JSON.stringify(file.code.slice(mutant.start, mutant.end)).slice(0, 50)} -> ${mutant.replacement.slice(0, 30)}`,
+        );
+      if (!entry || (added.get(entry.target) || 0) >= MAX_ADDED_PER_TARGET) continue;
+      killed++;
+      suite.push(entry);
+      added.set(entry.target, (added.get(entry.target) || 0) + 1);
     }
     return this.done(suite, killed, total, false);
+  }
+
+  // The sampled mutants of every loaded file, in the order they are checked: the commoner kinds
+  // before regex mutants (many in a rules table, and each survivor tries variants), each group
+  // spread over the files and over each file (spread), so that a phase cut short by its deadline
+  // has checked the end of a file and the last files too, not only the first lines of the first.
+  // Items: { file, fileIndex, mutant, strings } (strings: the file's emptied-string mutants).
+  checkOrder() {
+    const items = [];
+    for (const [fileIndex, file] of this.files.entries()) {
+      if (!file.loaded) continue;
+      const mutants = mutantsOf(file.code, file.analysis.literals.constants);
+      const strings = mutants.filter((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe);
+      for (const mutant of mutants) items.push({ file, fileIndex, mutant, strings });
+    }
+    const isRegex = (item) => item.mutant.mutator === 'Regex';
+    return [...spread(items.filter((item) => !isRegex(item))), ...spread(items.filter(isRegex))];
   }
 
   done(entries, killed, total, cut) {
@@ -644,4 +650,19 @@ class Strengthener {
   }
 }
 
-module.exports = { Strengthener, survives };
+// `items` in an order whose every prefix is spread evenly over them: the index's bits reversed
+// (0, n/2, n/4, 3n/4, …), so the first k of n fall about n/k apart.
+function spread(items) {
+  let bits = 0;
+  while (1 << bits < items.length) bits++;
+  const reversed = (index) => {
+    let result = 0;
+    for (let bit = 0; bit < bits; bit++) if (index & (1 << bit)) result |= 1 << (bits - 1 - bit);
+    return result;
+  };
+  return Array.from({ length: 1 << bits }, (_, index) => reversed(index))
+    .filter((index) => index < items.length)
+    .map((index) => items[index]);
+}
+
+module.exports = { Strengthener, survives, spread };

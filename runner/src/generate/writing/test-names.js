@@ -121,6 +121,7 @@ function describeMemberStep(step) {
 function describeCallStep(step) {
   const args = step.args.map(describeCandidate).join(', ');
   if (step.op === 'assign') return `setting ${step.callee} to ${args}`;
+  if (step.op === 'listen') return `listening for "${step.event}" on ${step.callee}`;
   return `${step.op === 'new' ? 'new ' : ''}${step.callee}(${args})`;
 }
 

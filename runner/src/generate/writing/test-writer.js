@@ -250,7 +250,43 @@ function importLines(spec, body) {
   return parts.length ? [...first, `import ${parts.join(', ')} from ${quoteString(spec.request)};`] : [];
 }
 
-// spec: { sourcePath, request, esm, bindings, isolated, fakeTimers }. Returns the test file's text.
+// Switches of the process the tests set (spec.processSwitches: `process.stderr.isTTY`) and the
+// events they listen for on it (spec.processEvents: 'deprecation'): each test starts from the
+// values and listeners there were when the file loaded, as each scenario did.
+function processSwitchLines(callees = [], events = []) {
+  const pairs = callees.map((callee) => {
+    const dot = callee.lastIndexOf('.');
+    return `  [${callee.slice(0, dot)}, ${quoteString(callee.slice(dot + 1))}],`;
+  });
+  const switches = !pairs.length
+    ? []
+    : [
+        '// Tests set switches of the process: each test starts from the values they have here.',
+        'const processSwitches = [',
+        ...pairs,
+        '].map(([owner, key]) => [owner, key, Object.getOwnPropertyDescriptor(owner, key)]);',
+        'afterEach(() => {',
+        '  for (const [owner, key, descriptor] of processSwitches) {',
+        '    if (descriptor) Object.defineProperty(owner, key, descriptor);',
+        '    else delete owner[key];',
+        '  }',
+        '});',
+      ];
+  const listeners = !events.length
+    ? []
+    : [
+        '// Tests listen for events of the process: the listeners each adds are removed after it.',
+        `const processListeners = [${events.map(quoteString).join(', ')}].map((event) => [event, process.listeners(event)]);`,
+        'afterEach(() => {',
+        '  for (const [event, kept] of processListeners)',
+        '    for (const listener of process.listeners(event)) if (!kept.includes(listener)) process.removeListener(event, listener);',
+        '});',
+      ];
+  return [...switches, ...(switches.length && listeners.length ? [''] : []), ...listeners];
+}
+
+// spec: { sourcePath, request, esm, bindings, isolated, fakeTimers, processSwitches, processEvents }.
+// Returns the test file's text.
 function writeTestFile(spec, cases) {
   const blocks = [];
   const describes = [...new Set(cases.map((testCase) => testCase.describe))];
@@ -273,6 +309,9 @@ function writeTestFile(spec, cases) {
     ...importLines(spec, body),
     // The fresh folder's helpers keep the real setTimeout, before timers are faked.
     ...(spec.freshFolder ? ['', ...FRESH_FOLDER] : []),
+    ...((spec.processSwitches || []).length || (spec.processEvents || []).length
+      ? ['', ...processSwitchLines(spec.processSwitches, spec.processEvents)]
+      : []),
     // Timers the code schedules fire only when a test moves them, and never after it.
     ...(spec.fakeTimers ? ['', 'jest.useFakeTimers({ advanceTimers: true });'] : []),
   ].join('\n');

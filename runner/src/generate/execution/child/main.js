@@ -94,7 +94,9 @@ function runScenarioOnce(message) {
       );
       // As the test file does: `jest.useFakeTimers()` after loading the module.
       if (message.fakeTimers) jestStandIn.useFakeTimers();
-      result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits);
+      result = await runScenario(message.program, bindingValues(moduleExports, message.bindings), limits, {
+        elsewhere: Boolean(message.clockShiftMs),
+      });
     } catch (error) {
       leaveFolder();
       restoreEnvironment();
