@@ -5,7 +5,10 @@
 // mock's own keys or symbols (chai's getOwnEnumerablePropertySymbols) gets another answer, and a
 // test asserting Jest 30's passes in the sandbox and fails in a user's Jest 29. In the rounds that
 // run as another user on another machine (other-environment-preload.js), mocks have only the
-// members every supported version gives them, so such a test fails there and is dropped.
+// members every supported version gives them, so such a test fails there and is dropped. Their
+// members' source text differs between versions too (yargs-parser camel-cases the members of a
+// mock handed in as its `alias` whose text holds a '-': it throws under Jest 30.5's mocks, not
+// under 29's or 30.2's): there each member is a bound copy, whose text is another.
 
 // Members of a mock function that not every supported Jest version has; `environmentGlobal` is the
 // test file's global (its Symbol.dispose, where there is one).
@@ -23,8 +26,14 @@ function useCommonMocks(ModuleMocker) {
   if (typeof makeComponent !== 'function' || makeComponent.commonMembersOnly) return;
   const commonOnly = function (...args) {
     const made = makeComponent.apply(this, args);
-    if (typeof made === 'function' && made._isMockFunction)
+    if (typeof made === 'function' && made._isMockFunction) {
       for (const member of versionMembers(this._environmentGlobal)) delete made[member];
+      for (const key of Object.keys(made)) {
+        const descriptor = Object.getOwnPropertyDescriptor(made, key);
+        if (typeof descriptor.value === 'function' && descriptor.writable)
+          made[key] = Object.defineProperty(descriptor.value.bind(made), 'name', { value: descriptor.value.name });
+      }
+    }
     return made;
   };
   commonOnly.commonMembersOnly = true;
