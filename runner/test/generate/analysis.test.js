@@ -589,3 +589,40 @@ test('a module keeps state when a function writes a variable of its top level', 
   assert.equal(keeps('exports.limit = (max) => { let active = 0; return () => active++; };'), false);
   assert.equal(keeps('exports.sum = (xs) => { let total = 0; for (const x of xs) total += x; return total; };'), false);
 });
+
+test('what a function does with the members it copies from a parameter onto its own object holds for the parameter', () => {
+  const source = `
+    function setup(env) {
+      create.enable = enable;
+      Object.keys(env).forEach((key) => {
+        create[key] = env[key];
+      });
+      function create(name) {
+        if (typeof create.init === 'function') create.init(name);
+        const logFn = name.log || create.log;
+        logFn.apply(name, [create.colors[name.length % create.colors.length]]);
+        return create.useColors();
+      }
+      function enable(names) {
+        create.save(names);
+      }
+      create.enable(create.load());
+      return create;
+    }
+    module.exports = setup;`;
+  const [env] = hintsOf(source);
+  const props = env.hint.props;
+  for (const name of ['init', 'log', 'useColors', 'save', 'load'])
+    assert.ok(props.get(name).types.has('function'), name);
+  assert.ok(props.get('colors').types.has('array'));
+  // Its own members are not the parameter's: an `env.enable` would replace the function's.
+  assert.ok(!props.has('enable'));
+  // Object.assign(target, env) copies them as well.
+  const [options] = hintsOf(`
+    module.exports = function make(options) {
+      const api = {};
+      Object.assign(api, options);
+      return api.transform('a');
+    };`);
+  assert.ok(options.hint.props.get('transform').types.has('function'));
+});

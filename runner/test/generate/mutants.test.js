@@ -352,6 +352,29 @@ test('a table larger than the mutant sample gets a lookup of every entry, whole 
   assert.match(tests, /test\('returns "Name \d+" for "c\d+", and what 24 other inputs give'/);
 });
 
+test('the row sweep keeps no lookup whose outcome does not hang on the table: an echo of its argument', () => {
+  const colors = Array.from({ length: 60 }, (_, i) => `'#${(i * 4099).toString(16).padStart(6, '0').toUpperCase()}'`);
+  const files = [
+    {
+      path: 'colors.js',
+      content: [
+        `const colors = [${colors.join(', ')}];`,
+        'exports.coerce = (value) => value;',
+        'exports.known = (color) => colors.indexOf(color);',
+        '',
+      ].join('\n'),
+    },
+  ];
+  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
+  const tests = JSON.parse(output.stdout.toString()).files.find(
+    (file) => file.path === '__tests__/colors.test.js',
+  ).content;
+  // The lookup that reads the table checks its entries; the echo asks nothing of it.
+  for (const [i, color] of colors.entries())
+    assert.ok(tests.includes(`known(${color})).toBe(${i})`), `entry ${i}:\n${tests}`);
+  assert.equal((tests.match(/coerce\('#/g) || []).length, 0, tests);
+});
+
 test('a count a promise-returning call gives back is read once its promise resolved', () => {
   // `fn()` rejecting and `fn(task)` resolving reach the same lines; only reading activeCount after
   // awaited calls (one, or several settled together) tells `active--` from `active++`, and a
@@ -677,13 +700,14 @@ test('a table whose entries sampled mutants change, more than a test reads one b
 });
 
 test('a table too large to write whole reads the parts a sampled mutant changes, beside its sampled ones', () => {
-  // 120 types: the test reads its size and 3 of them; `ext === 'ext45'` emptied or flipped changes
-  // ext45 alone, which only a test reading ext45 tells.
+  // 400 types (more than the 300 lines a table is written whole in): the test reads its size and 3
+  // of them; `ext === 'ext45'` emptied or flipped changes ext45 alone, which only a test reading
+  // ext45 tells.
   const files = [
     {
       path: 'types.js',
       content: `const db = {};
-for (let i = 0; i < 120; i++) db['ext' + i] = i % 7 === 3 ? 'text/plain' : 'application/x-' + i;
+for (let i = 0; i < 400; i++) db['ext' + i] = i % 7 === 3 ? 'text/plain' : 'application/x-' + i;
 exports.types = {};
 function populate(types) {
   for (const ext of Object.keys(db)) {
@@ -698,6 +722,6 @@ populate(exports.types);
   const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
   const result = JSON.parse(output.stdout.toString());
   const tests = result.files.find((file) => file.path === '__tests__/types.test.js').content;
-  assert.match(tests, /expect\(Object\.keys\(result\)\)\.toHaveLength\(120\);/, tests);
+  assert.match(tests, /expect\(Object\.keys\(result\)\)\.toHaveLength\(400\);/, tests);
   assert.match(tests, /expect\(result\.ext45\)\.toBe\('image\/special'\);/, tests);
 });

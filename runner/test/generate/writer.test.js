@@ -221,6 +221,27 @@ test('a table too large to read whole is asserted by its size and by its first, 
   ]);
 });
 
+test('an exported table of plain entries is asserted whole, up to 300 lines; a richer one by its parts', () => {
+  const readEntry = (value) => ({
+    target,
+    scenario: { targetId: 't', steps: [{ op: 'read', callee: 'ms.colors' }] },
+    outcomes: [{ kind: 'return', value: describeValue(value) }],
+    effects: [[]],
+  });
+  const colors = Array.from({ length: 76 }, (_, i) => `#${String(i).padStart(6, '0')}`);
+  const lines = body(readEntry(colors)).lines;
+  assert.equal(lines[0], 'const result = ms.colors;');
+  assert.ok(lines[1].startsWith("expect(result).toEqual([\n      '#000000',\n"));
+  assert.equal(lines.length, 2);
+  assert.equal(lines[1].split('\n').length, 78);
+  const codes = Object.fromEntries(colors.map((color, i) => [`c${i}`, color]));
+  assert.equal(body(readEntry(codes)).lines[1].split('\n').length, 78);
+  // Too long to read whole, or entries that are objects: the size and some parts, as before.
+  assert.equal(body(readEntry(Array.from({ length: 400 }, (_, i) => i))).lines[1], 'expect(result).toHaveLength(400);');
+  const rows = colors.map((color) => ({ color }));
+  assert.equal(body(readEntry(rows)).lines[1], 'expect(result).toHaveLength(76);');
+});
+
 test("an emitter too large to read whole is asserted by its Object.keys count, Node's fields included", () => {
   const { EventEmitter } = require('node:events');
   class Program extends EventEmitter {

@@ -11,6 +11,7 @@ const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
 const { isFunctionNode, isClassNode, staticKeyName } = require('./declarations');
 const { paramTypesFromDoc } = require('./jsdoc');
+const { copiedMemberHints } = require('./copied-members');
 
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
@@ -104,6 +105,9 @@ class HintCollector {
     this.readBody(body);
     this.applyDoc();
     this.followStoredFields();
+    this.fn.params.forEach((param, index) => {
+      if (param.type === 'Identifier') copiedMemberHints(this.fn, param.name, this.hints[index]);
+    });
     this.linkLookedUpKeys();
     this.linkSameKinds();
     this.hints.forEach((hint) => textHeaders(hint));

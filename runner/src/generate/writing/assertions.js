@@ -39,16 +39,25 @@ function matcherFor(desc, indent, maxLines = MAX_LITERAL_LINES) {
   return `.toEqual(${literal})`;
 }
 
+// A table of plain entries: an array of primitives, or a plain object whose values all are.
+function flatTable(desc) {
+  if (desc.t === 'array') return desc.items.every(isPrimitive);
+  return desc.t === 'object' && !desc.ctor && desc.entries.every(([, value]) => isPrimitive(value));
+}
+
 // Assertions for a value held by `subject` (an expression safe to repeat).
 // wanted: keys (or indexes) of a large value's parts to read besides the sampled ones.
-function valueAssertions(subject, desc, classRefs, indent, wanted = []) {
+// exported: the value is data the module exports (a read, not what a call returned).
+function valueAssertions(subject, desc, classRefs, indent, wanted = [], exported = false) {
   const lines = [];
   const classRef = desc.t === 'object' && desc.ctor && classRefs.get(desc.ctor);
   if (classRef) lines.push(`expect(${subject}).toBeInstanceOf(${classRef});`);
   if (classRef && !desc.entries.length) return lines;
-  // More parts changed by sampled mutants than a test reads one by one (a table of 76 colours,
-  // each a mutant of its own): the whole table, where it is not too long to read.
-  const matcher = matcherFor(desc, indent, wanted.length > MAX_WANTED_PARTS ? MAX_TABLE_LINES : MAX_LITERAL_LINES);
+  // More parts changed by sampled mutants than a test reads one by one, or an exported table of
+  // plain entries (debug's 76 colours, each string a mutant of its own, of which the sampled
+  // mutants reach a few at most): the whole table, where it is not too long to read.
+  const whole = wanted.length > MAX_WANTED_PARTS || (exported && flatTable(desc));
+  const matcher = matcherFor(desc, indent, whole ? MAX_TABLE_LINES : MAX_LITERAL_LINES);
   if (matcher) lines.push(`expect(${subject})${matcher};`);
   else if (desc.t === 'array')
     lines.push(
@@ -157,7 +166,7 @@ function assertionLines(step, outcome, classRefs, expression, isLast, names) {
       const result = names.claim('result');
       return [
         `const ${result} = ${expression};`,
-        ...valueAssertions(result, desc, classRefs, indent, outcome.partsRead),
+        ...valueAssertions(result, desc, classRefs, indent, outcome.partsRead, step.op === 'read'),
       ];
     }
     case 'throw': {
