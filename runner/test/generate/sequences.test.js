@@ -350,3 +350,21 @@ test("a parameter whose methods are called gets the module's own made values fir
   const [plain] = new ScenarioFactory(max, pool, new Rng(1), makers).seeds();
   assert.equal(plain.steps[0].args[0].kind, 'object');
 });
+
+test("the constructor's sweeps, the sequences and each member's seeds take turns", () => {
+  const target = {
+    ...classTarget('Version', [
+      member('compare', 'method', [param('other', 'string')]),
+      member('format', 'method'),
+      member('toString', 'method'),
+      member('inc', 'method', [param('release', 'string')]),
+    ]),
+    params: [param('version', 'string'), param('options', 'object')],
+  };
+  const seeds = seedCalls(target);
+  // Dozens of constructions (each seed of `version` and of `options`) no longer come first: the
+  // last member's first call is among the first few seeds.
+  const firstInc = seeds.findIndex((calls) => calls.startsWith('inc('));
+  assert.ok(firstInc >= 0 && firstInc < 10, seeds.slice(0, 12).join('\n'));
+  assert.ok(seeds.filter((calls) => calls === '').length > 10, 'every construction is still a seed');
+});
