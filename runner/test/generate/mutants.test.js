@@ -352,29 +352,6 @@ test('a table larger than the mutant sample gets a lookup of every entry, whole 
   assert.match(tests, /test\('returns "Name \d+" for "c\d+", and what 24 other inputs give'/);
 });
 
-test('the row sweep keeps no lookup whose outcome does not hang on the table: an echo of its argument', () => {
-  const colors = Array.from({ length: 60 }, (_, i) => `'#${(i * 4099).toString(16).padStart(6, '0').toUpperCase()}'`);
-  const files = [
-    {
-      path: 'colors.js',
-      content: [
-        `const colors = [${colors.join(', ')}];`,
-        'exports.coerce = (value) => value;',
-        'exports.known = (color) => colors.indexOf(color);',
-        '',
-      ].join('\n'),
-    },
-  ];
-  const output = spawnSync(process.execPath, [GENERATE], { input: JSON.stringify({ files, timeBudgetMs: 20000 }) });
-  const tests = JSON.parse(output.stdout.toString()).files.find(
-    (file) => file.path === '__tests__/colors.test.js',
-  ).content;
-  // The lookup that reads the table checks its entries; the echo asks nothing of it.
-  for (const [i, color] of colors.entries())
-    assert.ok(tests.includes(`known(${color})).toBe(${i})`), `entry ${i}:\n${tests}`);
-  assert.equal((tests.match(/coerce\('#/g) || []).length, 0, tests);
-});
-
 test('a count a promise-returning call gives back is read once its promise resolved', () => {
   // `fn()` rejecting and `fn(task)` resolving reach the same lines; only reading activeCount after
   // awaited calls (one, or several settled together) tells `active--` from `active++`, and a

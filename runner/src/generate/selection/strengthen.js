@@ -35,9 +35,6 @@ const SIBLING_LINES = 20;
 const MAX_ROW_ENTRIES = 600;
 const MAX_PROBES_PER_ENTRY = 3;
 const ROWS_PER_TEST = 25;
-// Batches in a row whose calls all end alike with the tables emptied, after which the row sweep
-// stops asking that lookup: it does not read the file's tables.
-const BLIND_BATCHES = 2;
 
 // What the child runs for a mutant: the mutated code through the shared transform, as the file
 // itself ran (without istanbul's counters); CommonJS runs as written.
@@ -218,22 +215,6 @@ function tableEntries(code, constants) {
     line: entry.line,
     probes: [...new Set(entry.probes)].slice(0, MAX_PROBES_PER_ENTRY),
   }));
-}
-
-// The file's code with every string entry of its tables emptied (the StringLiteral mutants of
-// tableEntries all at once), or null where it has none.
-function tablesEmptied(code, constants) {
-  const emptied = mutantsOf(code, constants, Infinity)
-    .filter((mutant) => mutant.row && mutant.mutator === 'StringLiteral')
-    .sort((a, b) => b.start - a.start);
-  let result = code;
-  let end = Infinity;
-  for (const mutant of emptied) {
-    if (mutant.end > end) continue; // one literal, one change
-    result = applyMutant(result, mutant);
-    end = mutant.start;
-  }
-  return emptied.length ? result : null;
 }
 
 // Strings that ask a table for the row a mutant sits in, the likeliest killers first: for a regex
@@ -481,21 +462,13 @@ class Strengthener {
       return signatures.get(target);
     };
     const queues = new Map(); // a batchable lookup -> probes waiting to be asked
-    const emptiedOverride = this.tablesEmptiedOverride(file);
-    const blind = new Map(); // a batchable lookup -> batches in a row that kept nothing
     let kept = 0;
     const drain = async (lookup, all = false) => {
       const queue = queues.get(lookup);
       while (queue.length >= (all ? 1 : ROWS_PER_TEST) && clock.now() < deadline) {
-        if ((blind.get(lookup) || 0) >= BLIND_BATCHES) {
-          queue.length = 0;
-          break;
-        }
         const probes = queue.splice(0, ROWS_PER_TEST);
-        const asked = await this.askMany(lookup, probes);
-        queue.unshift(...asked.rest);
-        const answered = await this.readingTables(lookup, asked.answered, emptiedOverride);
-        blind.set(lookup, answered.length || !asked.answered.length ? 0 : (blind.get(lookup) || 0) + 1);
+        const { answered, rest } = await this.askMany(lookup, probes);
+        queue.unshift(...rest);
         for (const { step, outcome } of answered) {
           const signature = outcomeSignature([outcome]);
           if (signaturesOf(lookup.target).has(signature)) continue;
@@ -528,33 +501,6 @@ class Strengthener {
     for (const lookup of queues.keys()) await drain(lookup, true);
     await batches.flushAll();
     return kept;
-  }
-
-  // The override that runs `file` with its tables' string entries emptied (tablesEmptied), or null.
-  tablesEmptiedOverride(file) {
-    try {
-      const code = tablesEmptied(file.code, file.analysis.literals.constants);
-      return code === null ? null : { path: file.absolute, code: compiledMutant(file, code) };
-    } catch {
-      return null; // not valid code: every call counts as reading the tables
-    }
-  }
-
-  // The calls of `answered` (askMany's) whose outcome hangs on the file's table entries: asked
-  // again with every string entry emptied (`emptied`, tablesEmptiedOverride's), a call that ends
-  // alike asserts nothing a changed entry fails (debug's `coerce('#0000CC')` echoes its argument:
-  // 76 such tests of a colour table took the time of the sampled mutants). A run that cannot tell
-  // (the emptied tables break the module's load, or it is disturbed) keeps them all.
-  async readingTables(lookup, answered, emptied) {
-    if (!emptied || !answered.length) return answered;
-    const steps = answered.map(({ step }) => step);
-    const reply = await this.search.runOnce(lookup.target, { targetId: lookup.scenario.targetId, steps }, 0, emptied);
-    if (!reply.ok || reply.disturbances.length) return answered;
-    // Calls after one that threw there never ran: they count as reading the tables.
-    return answered.filter(({ outcome }, i) => {
-      const other = reply.outcomes[i];
-      return !other || other.kind !== outcome.kind || !matchesDescription(outcome.value, other.value);
-    });
   }
 
   // One run of a one-call lookup asking with each probe in turn. A call that throws ends the run:
