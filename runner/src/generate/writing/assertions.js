@@ -39,10 +39,13 @@ function matcherFor(desc, indent, maxLines = MAX_LITERAL_LINES) {
   return `.toEqual(${literal})`;
 }
 
-// A table of plain entries: an array of primitives, or a plain object whose values all are.
+// A table of text entries: an array of strings, or a plain object whose values all are. Not
+// other primitives: with enums and numeric tables written whole too, jsonc-parser's package
+// sweep kept 53.6% of its statements where it had kept 66.5%.
 function flatTable(desc) {
-  if (desc.t === 'array') return desc.items.every(isPrimitive);
-  return desc.t === 'object' && !desc.ctor && desc.entries.every(([, value]) => isPrimitive(value));
+  const text = (value) => value.t === 'string' && isPrimitive(value);
+  if (desc.t === 'array') return desc.items.length > 0 && desc.items.every(text);
+  return desc.t === 'object' && !desc.ctor && desc.entries.length > 0 && desc.entries.every(([, value]) => text(value));
 }
 
 // Assertions for a value held by `subject` (an expression safe to repeat).
