@@ -506,8 +506,9 @@ test('options handed on re-packed in an object literal get what the callee expec
   assert.ok(opts.hint.props.get('width').types.has('number'));
 });
 
-test("the process's switches a module reads are flags of its targets: unset settings, the output streams' isTTY, events", () => {
+test("the process's switches a module reads are flags of its targets: unset settings, the output streams' isTTY, environment variables, events", () => {
   const analysis = analyzeSource(`
+    const LEVEL = process.env.LOG_LEVEL;
     function log(message) {
       if (process.noDeprecation || process.env.NO_DEPRECATION) return;
       const format = process.stderr.isTTY ? color : plain;
@@ -521,6 +522,8 @@ test("the process's switches a module reads are flags of its targets: unset sett
   assert.deepEqual(analysis.processSwitches, [
     { callee: 'process.noDeprecation', value: false },
     { callee: 'process.stderr.isTTY', value: false },
+    // Read in a function, so a test may set it first; LEVEL's is read as the module loads.
+    { callee: 'process.env.NO_DEPRECATION', value: undefined, values: ['*', '1'] },
     { callee: 'process', event: 'deprecation' },
   ]);
   const { buildTargets } = require('../../src/generate/analysis/targets');
@@ -528,7 +531,7 @@ test("the process's switches a module reads are flags of its targets: unset sett
   const [target] = buildTargets({ path: 'log.js' }, analysis, [{ name: 'log', from: 'module', shape }]);
   assert.deepEqual(
     target.flags.map((flag) => flag.callee),
-    ['process.noDeprecation', 'process.stderr.isTTY', 'process'],
+    ['process.noDeprecation', 'process.stderr.isTTY', 'process.env.NO_DEPRECATION', 'process'],
   );
 });
 

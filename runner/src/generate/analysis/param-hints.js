@@ -11,6 +11,7 @@ const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
 const { isFunctionNode, isClassNode, staticKeyName } = require('./declarations');
 const { paramTypesFromDoc } = require('./jsdoc');
+const { isPathCall } = require('./path-module');
 
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
@@ -437,6 +438,7 @@ class HintCollector {
     const { callee } = node;
     const args = node.arguments;
     if (this.context.usesFileSystem) this.visitFileSystemCall(callee, args);
+    if (isPathCall(callee, this.context.pathBindings)) this.visitPathCall(args);
     if (callee.type === 'MemberExpression') this.visitMethodCall(node, callee, args);
     if (callee.type === 'Identifier') {
       this.addType(callee, 'function');
@@ -505,6 +507,15 @@ class HintCollector {
     if (!builtins.FS_PATH_METHODS.has(method)) return;
     const pathArgs = builtins.FS_TWO_PATH_METHODS.has(method) ? args.slice(0, 2) : args.slice(0, 1);
     for (const arg of pathArgs) {
+      const path = this.scope.pathOf(arg);
+      const { hint, length } = path ? this.hintAt(path) : {};
+      if (hint && !length) this.markPath(hint);
+    }
+  }
+
+  // `dirname(path)`, `path.join(dir, name)`: what Node's path functions take are paths.
+  visitPathCall(args) {
+    for (const arg of args) {
       const path = this.scope.pathOf(arg);
       const { hint, length } = path ? this.hintAt(path) : {};
       if (hint && !length) this.markPath(hint);

@@ -70,7 +70,7 @@ const MAX_DEPTH = 2;
 const ERRNO_CODES = new Set(Object.keys(require('node:os').constants.errno));
 const DEFAULT_ERROR_CODES = ['ENOENT'];
 // Object seeds giving one function member a stand-in that fails, per parameter.
-const MAX_FAILING_MEMBER_SEEDS = 24;
+const MAX_FAILING_MEMBER_SEEDS = 32;
 
 function dedupe(candidates) {
   const seen = new Set();
@@ -195,6 +195,12 @@ function alternate(first, second) {
   return items;
 }
 
+// A stand-in for a method answering in `style` that succeeds: it calls back or resolves with no
+// error; one that just returns, for a method whose failure is a throw.
+function succeedingMock(style) {
+  return style === 'throw' ? mockOf() : mockOf({ answer: { style, code: null } });
+}
+
 class InputPool {
   // literals: what was mined from this module's source; observed: values seen at run time (shared);
   // graphRegexes: [{ pattern, flags }] the modules it loads hold (its own exports' first).
@@ -301,16 +307,27 @@ class InputPool {
   // An options object of file-system methods (`{ unlink, rmdir }`): each method answering alone,
   // successfully, then failing with each code in turn, so that the code's retry and error
   // branches run. They come after the other seeds of the parameter, in the room those leave.
+  // Where the code calls several of them (`opts.mkdirAsync(…).then(…)`, then `opts.statAsync`),
+  // also all of them at once, every one succeeding, and then each failing in turn while the
+  // others succeed: code that takes all its methods from the object (none from `fs` when one is
+  // missing) gets past the first call only so.
   failingMemberSeeds(hint, depth) {
     if (depth >= MAX_DEPTH || !this.typesOf(hint).includes('object')) return [];
-    const failing = [];
     const answering = [...hint.props].filter(([, propHint]) => propHint.answers);
+    const alone = [];
+    const together = [];
+    const succeeding = answering.map(([key, { answers: style }]) => [key, succeedingMock(style)]);
+    if (answering.length > 1) together.push(objectOf(succeeding));
     for (const code of [null, ...this.errorCodes]) {
-      for (const [key, { answers: style }] of answering)
-        if (this.answerCodes(style).includes(code))
-          failing.push(objectOf([[key, mockOf({ answer: { style, code } })]]));
+      answering.forEach(([key, { answers: style }], index) => {
+        if (!this.answerCodes(style).includes(code)) return;
+        const failing = mockOf({ answer: { style, code } });
+        alone.push(objectOf([[key, failing]]));
+        if (answering.length > 1 && code !== null)
+          together.push(objectOf(succeeding.map((entry, other) => (other === index ? [key, failing] : entry))));
+      });
     }
-    return failing.slice(0, MAX_FAILING_MEMBER_SEEDS);
+    return alternate(together, alone).slice(0, MAX_FAILING_MEMBER_SEEDS);
   }
 
   arraySeeds(hint, depth) {
