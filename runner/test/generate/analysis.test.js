@@ -431,6 +431,16 @@ test("a template engine's delimiters and tag types, named in its source, give te
   );
   for (const text of ['Hello <%= name %>!', '<%-html%>', 'a\n<% name -%>\nb'])
     assert.ok(ejs.literals.templates.texts.includes(text), `${text} in ${ejs.literals.templates.texts.join(' ')}`);
+  // The names it compiles templates with (a list of identifiers for the Function constructor) are
+  // called from a template, with a file of the working folder: in a plain tag, and in one that
+  // writes out (not `<%%`, a literal opener).
+  const compiling = analyzeSource(
+    `var REGEX = '(<%%|%%>|<%=|<%-|<%_|<%#|<%|%>|-%>|_%>)';
+     exports.compile = (s) => new Function('locals' + ', escapeFn, include, rethrow', new RegExp(REGEX).exec(s));`,
+  );
+  const calls = compiling.literals.templates.texts.filter((text) => text.includes('include'));
+  assert.deepEqual(calls, ["<% include('file.txt') %>", "<%= include('file.txt') %>"]);
+  assert.equal(ejs.literals.templates.texts.filter((text) => text.includes("('file.txt')")).length, 0);
   // Braces, brackets and comment markers alone are no template syntax.
   assert.equal(
     analyzeSource(`exports.f = (s) => s === '{' || s === '}' || s === '/*' || s === '*/' || s === '[]';`).literals
