@@ -602,3 +602,30 @@ test('a module keeps state when a function writes a variable of its top level', 
   assert.equal(keeps('exports.limit = (max) => { let active = 0; return () => active++; };'), false);
   assert.equal(keeps('exports.sum = (xs) => { let total = 0; for (const x of xs) total += x; return total; };'), false);
 });
+
+test('an object whose property descriptors the code reads gets that property as an accessor and frozen', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Rng } = require('../../src/generate/search/rng');
+  const { toSource } = require('../../src/generate/search/candidate');
+  const source = `
+    module.exports = function wrap(obj, prop) {
+      const descriptor = Object.getOwnPropertyDescriptor(obj, prop);
+      if (!descriptor) throw new TypeError('no such property');
+      if (!descriptor.configurable) throw new TypeError('not configurable');
+      if ('value' in descriptor) return 'data';
+      return typeof descriptor.set === 'function' ? 'accessor' : 'getter';
+    };`;
+  const analysis = analyzeSource(source);
+  const [obj] = hintsOf(source);
+  assert.ok(obj.hint.described);
+  const pool = new InputPool(analysis.literals, { ofType: () => [] }, new Rng(1));
+  const seeds = pool.seeds(obj.hint).map(toSource);
+  for (const made of [
+    "Object.defineProperty({}, 'key', { get: () => 'abc', set: () => {}, enumerable: true, configurable: true })",
+    "Object.defineProperty({}, 'key', { get: () => 'abc', enumerable: true, configurable: true })",
+    "Object.freeze({ key: 'abc' })",
+  ])
+    assert.ok(seeds.includes(made), `${made} in ${seeds.join(' ')}`);
+  const [plain] = hintsOf(`module.exports = function get(obj, prop) { return obj[prop]; };`);
+  assert.equal(plain.hint.described, false);
+});

@@ -33,6 +33,8 @@ const KEY_LOOKUPS = new Set([
   'Reflect.getOwnPropertyDescriptor',
   'Reflect.defineProperty',
 ]);
+// Calls that read the descriptor of one of an object's properties.
+const DESCRIPTOR_READS = new Set(['Object.getOwnPropertyDescriptor', 'Reflect.getOwnPropertyDescriptor']);
 // The key an object parameter is given for a parameter that names one of its keys, when the
 // code compares that parameter with no string of its own.
 const LOOKED_UP_KEY = 'key';
@@ -522,6 +524,12 @@ class HintCollector {
     }
   }
 
+  markDescribed(node) {
+    const path = this.scope.pathOf(node);
+    const { hint, length } = path ? this.hintAt(path) : {};
+    if (hint && !length) hint.described = true;
+  }
+
   markPath(hint) {
     hint.fsPath = true;
     hint.addType('string');
@@ -533,6 +541,7 @@ class HintCollector {
     const global = objectName && builtins.GLOBAL_CALLS[`${objectName}.${method}`];
     if (global && args[0]) this.addType(args[0], global);
     if (KEY_LOOKUPS.has(`${objectName}.${method}`) && args.length >= 2) this.noteKeyUse(args[0], args[1], true);
+    if (DESCRIPTOR_READS.has(`${objectName}.${method}`) && args[0]) this.markDescribed(args[0]);
     // `Object.prototype.hasOwnProperty.call(obj, key)`, `hasOwnProperty.call(obj, key)`
     if (method === 'call' && args.length >= 2 && calleeMethodName(callee.object) === 'hasOwnProperty')
       this.noteKeyUse(args[0], args[1], true);

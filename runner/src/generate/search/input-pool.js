@@ -7,6 +7,7 @@ const { atom, fromValue, fromData, arrayOf, objectOf, mockOf } = require('./cand
 const { sampleRegex } = require('../analysis/regex-sampler');
 const { Hint } = require('../analysis/hint');
 const { PATH_SEEDS } = require('../execution/folder-fixture');
+const { quoteString, propertyKey } = require('../writing/js-source');
 
 const HTTP_DATE = 'Sat, 01 Jan 2000 00:00:00 GMT';
 const ISO_DATE = '2020-01-02T03:04:05.000Z';
@@ -201,6 +202,25 @@ function succeedingMock(style) {
   return style === 'throw' ? mockOf() : mockOf({ answer: { style, code: null } });
 }
 
+// Objects whose property `key` is of each kind a descriptor tells apart: an accessor with a getter
+// and a setter, one with a getter alone, and a frozen data property (not configurable, not
+// writable). Code that reads descriptors (`Object.getOwnPropertyDescriptor(obj, prop)`) and
+// redefines the property (depd's `deprecate.property(obj, prop)`) branches on each.
+function describedSeeds(key) {
+  const name = quoteString(key);
+  return [
+    atom.expression(
+      'object',
+      `Object.defineProperty({}, ${name}, { get: () => 'abc', set: () => {}, enumerable: true, configurable: true })`,
+    ),
+    atom.expression(
+      'object',
+      `Object.defineProperty({}, ${name}, { get: () => 'abc', enumerable: true, configurable: true })`,
+    ),
+    atom.expression('object', `Object.freeze({ ${propertyKey(key)}: 'abc' })`),
+  ];
+}
+
 class InputPool {
   // literals: what was mined from this module's source; observed: values seen at run time (shared);
   // graphRegexes: [{ pattern, flags }] the modules it loads hold (its own exports' first).
@@ -301,7 +321,7 @@ class InputPool {
     const firstOf = (propHint) => this.seeds(propHint, depth + 1, UNKNOWN_PROPERTY_VALUES)[0];
     const full = objectOf(props.map(([key, propHint]) => [key, firstOf(propHint)]));
     const single = props.map(([key, propHint]) => objectOf([[key, firstOf(propHint)]]));
-    return [full, ...single, objectOf([])];
+    return [full, ...single, objectOf([]), ...(hint.described ? describedSeeds(props[0][0]) : [])];
   }
 
   // An options object of file-system methods (`{ unlink, rmdir }`): each method answering alone,
