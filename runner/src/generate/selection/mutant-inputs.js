@@ -16,7 +16,7 @@
 
 const { atom, arrayOf, objectOf } = require('../search/candidate');
 
-const MAX_PAIRS = 14;
+const MAX_PAIRS = 10;
 const MAX_GROWN = 2;
 const GROWING_CONSTANTS = 1;
 
@@ -108,7 +108,7 @@ function pairsFor(first) {
   const primitive = first.kind === 'atom' && Number.isNaN(first.value) ? atom.number(1) : first;
   const box = boxed(primitive);
   if (box) pairs.push([box, copyOf(primitive)], [copyOf(primitive), box]);
-  for (const near of nearCopies(first)) pairs.push([first, near], [near, copyOf(first)]);
+  for (const near of nearCopies(first)) pairs.push([first, near]);
   // Keys renamed whose values are undefined: told apart by the keys alone.
   if (first.kind === 'object' && first.entries.length) {
     const [[key], ...rest] = first.entries;

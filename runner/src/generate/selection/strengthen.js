@@ -274,7 +274,7 @@ function returnsFunction(candidate) {
 // and, for a changed compound assignment (`size -= 0` made `+=`), the numbers of up to
 // AIMED_SCENARIOS scenarios as their text.
 const AIMED_SCENARIOS = 3;
-const COMPARED_KINDS = 5;
+const COMPARED_KINDS = 4;
 const GROWN_TARGETS = 3;
 function aimedVariants(mutant, reaching, analysis) {
   const variants = [];
