@@ -30,6 +30,9 @@ class Hint {
     // (called with a function last, `options.lstat(p, (er, st) => …)`, or handed to `promisify`),
     // 'promise' (its result awaited or `.then`/`.catch`ed) or 'throw' (called inside a `try`).
     this.answers = null;
+    // Indexes of the other parameters the code compares this one with (`a === b`,
+    // `a.source === b.source`): the sides of an equality check or a comparator.
+    this.comparedWith = new Set();
   }
 
   addType(type) {
