@@ -255,6 +255,7 @@ test('a kept scenario is tried again after each switch was flipped, a switch rea
     flags: [
       { callee: 'process.noDeprecation', value: false },
       { callee: 'process.stderr.isTTY', value: false },
+      { callee: 'process.env.NO_DEPRECATION', value: undefined, values: ['*', '1'] },
       { callee: 'process', event: 'deprecation' },
     ],
   };
@@ -273,9 +274,15 @@ test('a kept scenario is tried again after each switch was flipped, a switch rea
   const { renderScenario } = require('../../src/generate/search/scenario');
   assert.deepEqual(
     switched.map((extended) => renderScenario(extended, ['depd']).steps[0].expression),
-    ['process.noDeprecation = true', 'process.stderr.isTTY = true', "process.on('deprecation', listener)"],
+    [
+      'process.noDeprecation = true',
+      'process.stderr.isTTY = true',
+      "process.env.NO_DEPRECATION = '*'",
+      "process.env.NO_DEPRECATION = '1'",
+      "process.on('deprecation', listener)",
+    ],
   );
-  assert.equal(switched[2].steps[0].args[0].kind, 'mock', 'the listener is a mock: its calls are asserted');
+  assert.equal(switched[4].steps[0].args[0].kind, 'mock', 'the listener is a mock: its calls are asserted');
   switched.forEach((extended) => assert.deepEqual(extended.steps.slice(1), steps));
   const again = factory.extend(switched[0], [{ kind: 'return', value: { t: 'undefined' } }, ...outcomes]);
   assert.ok(!again.some((extended) => extended.steps[1].op === 'assign'), 'one switch step at most');

@@ -23,10 +23,16 @@ class Hint {
     // Another parameter is looked up as one of its keys (`Object.getOwnPropertyDescriptor(obj,
     // prop)`): an object with that key comes before the other types it may have.
     this.keyed = false;
+    // Its own properties' descriptors are read (`Object.getOwnPropertyDescriptor(obj, prop)`):
+    // the code branches on what kind of property it is, and an accessor or a frozen one is tried.
+    this.described = false;
     // A function the code calls and whose failure it handles, and how it reports it: 'callback'
     // (called with a function last, `options.lstat(p, (er, st) => …)`, or handed to `promisify`),
     // 'promise' (its result awaited or `.then`/`.catch`ed) or 'throw' (called inside a `try`).
     this.answers = null;
+    // Indexes of the other parameters the code compares this one with (`a === b`,
+    // `a.source === b.source`): the sides of an equality check or a comparator.
+    this.comparedWith = new Set();
   }
 
   addType(type) {
@@ -91,6 +97,7 @@ class Hint {
     other.lengths.forEach((length) => this.addLength(length));
     if (other.fsPath) this.fsPath = true;
     if (other.keyed) this.keyed = true;
+    if (other.described) this.described = true;
     if (other.answers && !this.answers) this.answers = other.answers;
     for (const [name, hint] of other.props) this.prop(name).merge(hint, depth + 1);
     if (other.element) this.elementHint().merge(other.element, depth + 1);

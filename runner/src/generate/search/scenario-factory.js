@@ -8,6 +8,7 @@
 const { Hint } = require('../analysis/hint');
 const { mutateCandidate } = require('./mutation');
 const { atom, mockOf, toSource } = require('./candidate');
+const { grownRepeats } = require('../selection/mutant-inputs');
 
 const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
@@ -47,6 +48,9 @@ const MADE_ARGUMENT_CHANCE = 0.15;
 const BOOLEAN_HINT = new Hint();
 BOOLEAN_HINT.addType('boolean');
 const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
+const STRING_HINT = new Hint();
+STRING_HINT.addType('string');
+const STRING_SLOT = [{ name: 'value', hint: STRING_HINT, rest: false, optional: false }];
 const LISTENER_HINT = new Hint();
 LISTENER_HINT.addType('function');
 const LISTENER_SLOT = [{ name: 'listener', hint: LISTENER_HINT, rest: false, optional: false }];
@@ -170,8 +174,11 @@ function makerCalls(targets) {
 
 class ScenarioFactory {
   // makers: makerCalls of the target's module.
-  constructor(target, pool, rng, makers = []) {
+  // growing: the constants of a module that keeps state between calls (growingConstants), for
+  // grownSeeds; [] otherwise.
+  constructor(target, pool, rng, makers = [], growing = []) {
     this.target = target;
+    this.growing = growing;
     this.pool = pool;
     this.rng = rng;
     this.slots = argumentSlots(target.params);
@@ -200,7 +207,15 @@ class ScenarioFactory {
   flagStep(flag, value) {
     if (flag.event)
       return { op: 'listen', callee: flag.callee, event: flag.event, args: [mockOf()], params: LISTENER_SLOT };
+    if (typeof value === 'string')
+      return { op: 'assign', callee: flag.callee, args: [atom.string(value)], params: STRING_SLOT };
     return { op: 'assign', callee: flag.callee, args: [atom.boolean(value)], params: BOOLEAN_SLOT };
+  }
+
+  // The steps that flip a switch: a boolean to the opposite of what it holds, an environment
+  // variable to each of its values to try (analysis/process-switches.js).
+  flagSteps(flag) {
+    return (flag.values || [!flag.value]).map((value) => this.flagStep(flag, value));
   }
 
   // A random scenario, sometimes after one switch of the module was flipped.
@@ -208,7 +223,7 @@ class ScenarioFactory {
     const flags = this.target.flags || [];
     if (!flags.length || !this.rng.chance(FLAG_CHANCE)) return scenario;
     const flag = this.rng.pick(flags);
-    return this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]);
+    return this.scenario([this.rng.pick(this.flagSteps(flag)), ...scenario.steps]);
   }
 
   // First seeds for every slot up to the last required one.
@@ -279,6 +294,7 @@ class ScenarioFactory {
       for (const args of this.argumentSweeps(this.slots, this.seedLists)) {
         yield this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]);
       }
+      yield* this.grownSeeds();
       for (const flag of this.target.flags || []) {
         const call = {
           op: 'call',
@@ -286,7 +302,7 @@ class ScenarioFactory {
           args: this.firstArgs(this.slots, this.seedLists),
           params: this.slots,
         };
-        yield this.scenario([this.flagStep(flag, !flag.value), call]);
+        for (const step of this.flagSteps(flag)) yield this.scenario([step, call]);
       }
       return;
     }
@@ -323,6 +339,20 @@ class ScenarioFactory {
         member.kind === 'setter' && this.members.find((other) => other.kind === 'getter' && other.name === member.name);
       if (getter) steps.push(this.memberStep(getter, []));
       yield this.scenario(steps);
+    }
+  }
+
+  // In a module that keeps state, the call made with 1 for a number parameter, then again with
+  // the module's largest constant and one more (mutant-inputs.js grownRepeats): `random(1)` then
+  // `random(128)` refills a pool that `random(1)` sized to 128 bytes, `random(129)` outgrows it.
+  *grownSeeds() {
+    if (!this.growing.length) return;
+    const base = this.firstArgs(this.slots, this.seedLists);
+    for (const [index, seeds] of this.seedLists.entries()) {
+      if (!seeds.some((seed) => seed.kind === 'atom' && seed.type === 'number')) continue;
+      const args = [...base.slice(0, index), atom.number(1)];
+      const call = { op: 'call', callee: this.target.callee, args, params: this.slots };
+      for (const steps of grownRepeats({ steps: [call] }, this.growing)) yield this.scenario(steps);
     }
   }
 
@@ -492,7 +522,7 @@ class ScenarioFactory {
   switched(scenario) {
     const flags = this.target.flags || [];
     if (scenario.steps.some((step) => FLAG_OPS.has(step.op))) return [];
-    return flags.map((flag) => this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]));
+    return flags.flatMap((flag) => this.flagSteps(flag).map((step) => this.scenario([step, ...scenario.steps])));
   }
 
   // In-flight scenarios (inFlightScenarios) of the last call that resolved, a call of a returned
