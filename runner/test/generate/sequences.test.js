@@ -350,3 +350,24 @@ test("a parameter whose methods are called gets the module's own made values fir
   const [plain] = new ScenarioFactory(max, pool, new Rng(1), makers).seeds();
   assert.equal(plain.steps[0].args[0].kind, 'object');
 });
+
+test("a function returned for a text is called with that text, and with data keyed by the text's words", () => {
+  const target = factoryTarget('lib.js', 'compile', () => null);
+  const factory = new ScenarioFactory(target, pool, new Rng(1));
+  const text = { kind: 'atom', type: 'string', value: '/:id/:page*', source: "'/:id/:page*'" };
+  const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'compile', args: [text], params: [] }] };
+  const calls = factory
+    .extend(scenario, [{ kind: 'return', value: { t: 'function', members: [] } }])
+    .map((extended) => extended.steps[extended.steps.length - 1])
+    .filter((step) => step.op === 'invoke');
+  const shown = (arg) =>
+    arg.kind === 'object'
+      ? Object.fromEntries(arg.entries.map(([key, value]) => [key, shown(value)]))
+      : arg.kind === 'array'
+        ? arg.items.map(shown)
+        : arg.value;
+  const argumentLists = calls.map((step) => step.args.map(shown));
+  assert.deepEqual(argumentLists[1], ['/:id/:page*'], 'the text itself');
+  assert.deepEqual(argumentLists[2], [{ id: 'id', page: 'page' }]);
+  assert.deepEqual(argumentLists[3], [{ id: ['id', 'id'], page: ['page', 'page'] }]);
+});

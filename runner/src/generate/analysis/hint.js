@@ -27,6 +27,13 @@ class Hint {
     // (called with a function last, `options.lstat(p, (er, st) => …)`, or handed to `promisify`),
     // 'promise' (its result awaited or `.then`/`.catch`ed) or 'throw' (called inside a `try`).
     this.answers = null;
+    // The values the code gives it when it is left out (`{ strict = false } = options`,
+    // compiled `_a === void 0 ? true : _a`): an option given alone is worth trying at another.
+    this.defaults = [];
+  }
+
+  addDefault(value) {
+    if (!this.defaults.some((known) => Object.is(known, value))) this.defaults.push(value);
   }
 
   addType(type) {
@@ -89,6 +96,7 @@ class Hint {
     other.values.forEach((value) => this.addValue(value));
     other.regexes.forEach((regex) => this.addRegex(regex));
     other.lengths.forEach((length) => this.addLength(length));
+    other.defaults.forEach((value) => this.addDefault(value));
     if (other.fsPath) this.fsPath = true;
     if (other.keyed) this.keyed = true;
     if (other.answers && !this.answers) this.answers = other.answers;

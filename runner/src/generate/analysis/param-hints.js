@@ -196,13 +196,32 @@ class HintCollector {
     if (value !== undefined) {
       hint.addValue(value);
       hint.addType(typeof value);
+      hint.addDefault(value);
     } else if (node.type === 'ObjectExpression') hint.addType('object');
     else if (node.type === 'ArrayExpression') hint.addType('array');
     else if (isFunctionNode(node)) hint.addType('function');
     else if (node.type === 'Literal' && typeof node.value === 'boolean') {
       hint.addType('boolean');
       hint.addValue(node.value);
+      hint.addDefault(node.value);
     }
+  }
+
+  // A default as TypeScript and Babel compile `{ strict = false } = options`: `_a === void 0 ?
+  // false : _a` (or `_a !== undefined ? _a : false`), `_a` an alias of `options.strict`.
+  visitCompiledDefault(node) {
+    const { test, consequent, alternate } = node;
+    if (test.type !== 'BinaryExpression' || !EQUALITY.has(test.operator)) return;
+    const isUndefined = (side) =>
+      (side.type === 'UnaryExpression' && side.operator === 'void') ||
+      (side.type === 'Identifier' && side.name === 'undefined');
+    const checked = isUndefined(test.right) ? test.left : isUndefined(test.left) ? test.right : null;
+    if (!checked || checked.type !== 'Identifier') return;
+    const equal = test.operator === '===' || test.operator === '==';
+    const [fallback, kept] = equal ? [consequent, alternate] : [alternate, consequent];
+    if (kept.type !== 'Identifier' || kept.name !== checked.name) return;
+    const path = this.scope.pathOf(checked);
+    if (path) this.recordDefault(path, fallback);
   }
 
   visit(node, parent) {
@@ -212,6 +231,9 @@ class HintCollector {
         break;
       case 'BinaryExpression':
         this.visitBinary(node);
+        break;
+      case 'ConditionalExpression':
+        this.visitCompiledDefault(node);
         break;
       case 'UnaryExpression':
         if (node.operator === '-' || node.operator === '+') this.addType(node.argument, 'number');
