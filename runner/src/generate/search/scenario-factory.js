@@ -62,6 +62,8 @@ const MAX_SWITCHES = 3;
 // text as its own value, and one giving each two of them (a name that repeats). Random text
 // rarely matches a pattern, nor random keys its names.
 const MAX_ROUND_TRIP_WORDS = 4;
+// Scenarios of a target that reached nothing new whose returned function still gets them.
+const MAX_ROUND_TRIP_SCENARIOS = 12;
 function roundTripArguments(step) {
   const text = (step.args || []).find((arg) => arg.kind === 'atom' && arg.type === 'string' && arg.value);
   if (!text) return [];
@@ -183,6 +185,7 @@ class ScenarioFactory {
     this.seedLists = this.slots.map((slot) => this.withMade(slot.hint, pool.seeds(slot.hint)));
     this.receiver = target.kind === 'class' ? receiverName(target.callee.split('.').pop()) : null;
     this.members = (target.members || []).map((member) => ({ ...member, slots: argumentSlots(member.params) }));
+    this.roundTripsLeft = MAX_ROUND_TRIP_SCENARIOS;
   }
 
   scenario(steps) {
@@ -538,15 +541,19 @@ class ScenarioFactory {
   // Calls of the function a scenario's last call returned with its round-trip arguments
   // (roundTripArguments), also where that call reached nothing new: what a factory's text
   // changes often shows only in the function it returns (`compile('/:a+')` reads an array).
+  // At most MAX_ROUND_TRIP_SCENARIOS scenarios of a target get them this way.
   roundTrips(scenario, outcomes) {
     const outcome = outcomes[outcomes.length - 1];
     if (scenario.steps.length >= MAX_STEPS || !outcome || outcome.kind !== 'return') return [];
-    if (!outcome.value || outcome.value.t !== 'function') return [];
+    if (!outcome.value || outcome.value.t !== 'function' || this.roundTripsLeft <= 0) return [];
     const steps = scenario.steps.map((step) => ({ ...step }));
     const last = steps[steps.length - 1];
     if (last.op === 'set') return [];
+    const argumentLists = roundTripArguments(last);
+    if (!argumentLists.length) return [];
     last.bind = last.bind || resultName(last, true);
-    return roundTripArguments(last).map((args) =>
+    this.roundTripsLeft--;
+    return argumentLists.map((args) =>
       this.scenario([...steps, { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS }]),
     );
   }

@@ -24,9 +24,6 @@ const STALL_SHARE = 0.75;
 const DISTINCT_HORIZON_MS = 2 * STALL_MAX_MS;
 const MUTATION_SHARE = 0.65;
 const MAX_PENDING = 40;
-// Scenarios ending in a returned function, reaching nothing new, whose function is called with
-// round-trip arguments (ScenarioFactory.roundTrips), per target.
-const MAX_ROUND_TRIPS = 12;
 // Chance of a scenario that first calls another export of the same module (state set up by one
 // export and read by another: `add(1)` then `size()`).
 const COMBINATION_SHARE = 0.1;
@@ -102,7 +99,6 @@ class Search {
       seedsDone: false,
       tries: 0,
       gains: 0,
-      roundTrips: 0,
       entries: [],
       pending: [],
       distinct: [],
@@ -240,12 +236,8 @@ class Search {
     if (!representative && !reply.keys.some((k) => !this.covered.has(k))) {
       this.holdAlternate(slot, { target: slot.target, scenario, reply }, !seen);
       // A returned function is still called with what its factory was given (a pattern's own
-      // text, data keyed by its names), a few times per target.
-      if (slot.roundTrips < MAX_ROUND_TRIPS && slot.pending.length < MAX_PENDING) {
-        const calls = slot.factory.roundTrips(scenario, reply.outcomes);
-        slot.roundTrips += calls.length ? 1 : 0;
-        slot.pending.push(...calls);
-      }
+      // text, data keyed by its names), a few times per target (ScenarioFactory.roundTrips).
+      if (slot.pending.length < MAX_PENDING) slot.pending.push(...slot.factory.roundTrips(scenario, reply.outcomes));
       return false;
     }
 
