@@ -225,6 +225,29 @@ test('reads compiled defaults (`_a === void 0 ? true : _a`), and gives an option
   ]);
 });
 
+test("reads an option's default from the module's table of defaults (`typeof o.x === 'boolean' ? o.x : defaults.x`)", () => {
+  const [, options] = hintsOf(
+    `
+    var defaults = { comma: false, charset: 'utf-8', depth: 5 };
+    exports.parse = function parse(str, opts) {
+      var charset = typeof opts.charset === 'undefined' ? defaults.charset : opts.charset;
+      if (charset !== 'utf-8' && charset !== 'iso-8859-1') throw new TypeError('charset');
+      return {
+        comma: typeof opts.comma === 'boolean' ? !!opts.comma : defaults.comma,
+        depth: typeof opts.depth === 'number' ? opts.depth : defaults.depth,
+        negated: typeof opts.flag === 'boolean' ? !opts.flag : true,
+      };
+    };
+  `,
+    'parse',
+  );
+  const defaultsOf = (key) => options.hint.props.get(key).defaults;
+  assert.deepEqual(defaultsOf('charset'), ['utf-8']);
+  assert.deepEqual(defaultsOf('comma'), [false]);
+  assert.deepEqual(defaultsOf('depth'), [5]);
+  assert.deepEqual(defaultsOf('flag'), [], 'a negated option is no default');
+});
+
 test('mines default values, destructured properties and JSDoc types', () => {
   const [list, settings] = hintsOf(
     `

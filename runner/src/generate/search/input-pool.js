@@ -342,13 +342,14 @@ class InputPool {
     const props = [...hint.props];
     const seedsOf = (propHint) => this.seeds(propHint, depth + 1, UNKNOWN_PROPERTY_VALUES);
     const firstOf = (propHint) => seedsOf(propHint)[0];
-    // An option given alone is given a value other than its default: `{ start: false }` where
-    // the code starts from `start = true`, which alone would change nothing.
+    // An option is given a value other than its default, alone and in the object of all of
+    // them: `{ start: false }` where the code starts from `start = true` (which would change
+    // nothing).
     const otherThanDefault = (propHint) =>
       seedsOf(propHint).find(
         (seed) => seed.kind !== 'atom' || !propHint.defaults.some((value) => Object.is(value, seed.value)),
       ) || firstOf(propHint);
-    const full = objectOf(props.map(([key, propHint]) => [key, firstOf(propHint)]));
+    const full = objectOf(props.map(([key, propHint]) => [key, otherThanDefault(propHint)]));
     const single = props.map(([key, propHint]) => objectOf([[key, otherThanDefault(propHint)]]));
     return [full, ...single, objectOf([])];
   }

@@ -87,6 +87,9 @@ const RUNTIME_VALUES = new Set([
   'AwaitExpression',
 ]);
 
+// Names a table may hold as entries: `['nginx', 'apache', undefined, 'iana']` is a row.
+const GLOBAL_CONSTANTS = new Set(['undefined', 'NaN', 'Infinity']);
+
 // The other entries of the table row a literal sits in: the strings and regexes of the innermost
 // array or object literal holding it (`[/(alumn|alg)a$/i, '$1ae']`, `{ code: 'NO', name:
 // 'Norway' }`; keys too). A scenario that reaches the row asks with one of them: the regex's
@@ -106,7 +109,8 @@ function rowOf(node, ancestors) {
       holder.type === 'ArrayExpression'
         ? holder.elements
         : holder.properties.map((property) => (property.type === 'Property' ? property.value : property));
-    if (values.some((value) => value && RUNTIME_VALUES.has(value.type))) return null;
+    if (values.some((value) => value && RUNTIME_VALUES.has(value.type) && !GLOBAL_CONSTANTS.has(value.name)))
+      return null;
     const strings = [];
     const regexes = [];
     for (const part of parts) {
