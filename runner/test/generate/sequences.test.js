@@ -355,7 +355,10 @@ test("a function returned for a text is called with that text, and with data key
   const target = factoryTarget('lib.js', 'compile', () => null);
   const factory = new ScenarioFactory(target, pool, new Rng(1));
   const text = { kind: 'atom', type: 'string', value: '/:id/:page*', source: "'/:id/:page*'" };
-  const scenario = { targetId: target.id, steps: [{ op: 'call', callee: 'compile', args: [text], params: [] }] };
+  const scenario = {
+    targetId: target.id,
+    steps: [{ op: 'call', callee: 'compile', args: [text], params: [param('pattern', 'string')] }],
+  };
   const calls = factory
     .extend(scenario, [{ kind: 'return', value: { t: 'function', members: [] } }])
     .map((extended) => extended.steps[extended.steps.length - 1])
@@ -370,4 +373,7 @@ test("a function returned for a text is called with that text, and with data key
   assert.deepEqual(argumentLists[1], ['/:id/:page*'], 'the text itself');
   assert.deepEqual(argumentLists[2], [{ id: 'id', page: 'page' }]);
   assert.deepEqual(argumentLists[3], [{ id: ['id', 'id'], page: ['page', 'page'] }]);
+  // A string drawn for a callback is no text the function was made from.
+  const drawn = { ...scenario, steps: [{ ...scenario.steps[0], params: [param('callback', 'function')] }] };
+  assert.deepEqual(factory.roundTrips(drawn, [{ kind: 'return', value: { t: 'function', members: [] } }]), []);
 });

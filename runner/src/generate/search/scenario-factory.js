@@ -65,7 +65,13 @@ const MAX_ROUND_TRIP_WORDS = 4;
 // Scenarios of a target that reached nothing new whose returned function still gets them.
 const MAX_ROUND_TRIP_SCENARIOS = 12;
 function roundTripArguments(step) {
-  const text = (step.args || []).find((arg) => arg.kind === 'atom' && arg.type === 'string' && arg.value);
+  // A text given where the code takes one (its parameter is a string), not a string drawn for a
+  // callback or a value nothing is known about.
+  const text = (step.args || []).find((arg, index) => {
+    const slot = step.params && step.params[Math.min(index, step.params.length - 1)];
+    const takesText = slot && slot.hint && slot.hint.types.has('string');
+    return takesText && arg.kind === 'atom' && arg.type === 'string' && arg.value;
+  });
   if (!text) return [];
   const words = [...new Set(text.value.match(/[A-Za-z_$][\w$]*/g) || [])].slice(0, MAX_ROUND_TRIP_WORDS);
   if (!words.length) return [[text]];
