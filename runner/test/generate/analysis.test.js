@@ -481,6 +481,16 @@ test("a template engine's delimiters and tag types, named in its source, give te
   );
   for (const text of ['Hello <%= name %>!', '<%-html%>', 'a\n<% name -%>\nb'])
     assert.ok(ejs.literals.templates.texts.includes(text), `${text} in ${ejs.literals.templates.texts.join(' ')}`);
+  // The names it compiles templates with (a list of identifiers for the Function constructor) are
+  // called from a template, with a file of the working folder: in a plain tag, and in one that
+  // writes out (not `<%%`, a literal opener).
+  const compiling = analyzeSource(
+    `var REGEX = '(<%%|%%>|<%=|<%-|<%_|<%#|<%|%>|-%>|_%>)';
+     exports.compile = (s) => new Function('locals' + ', escapeFn, include, rethrow', new RegExp(REGEX).exec(s));`,
+  );
+  const calls = compiling.literals.templates.texts.filter((text) => text.includes('include'));
+  assert.deepEqual(calls, ["<% include('file.txt') %>", "<%= include('file.txt') %>"]);
+  assert.equal(ejs.literals.templates.texts.filter((text) => text.includes("('file.txt')")).length, 0);
   // Braces, brackets and comment markers alone are no template syntax.
   assert.equal(
     analyzeSource(`exports.f = (s) => s === '{' || s === '}' || s === '/*' || s === '*/' || s === '[]';`).literals
@@ -556,8 +566,9 @@ test('options handed on re-packed in an object literal get what the callee expec
   assert.ok(opts.hint.props.get('width').types.has('number'));
 });
 
-test("the process's switches a module reads are flags of its targets: unset settings, the output streams' isTTY, events", () => {
+test("the process's switches a module reads are flags of its targets: unset settings, the output streams' isTTY, environment variables, events", () => {
   const analysis = analyzeSource(`
+    const LEVEL = process.env.LOG_LEVEL;
     function log(message) {
       if (process.noDeprecation || process.env.NO_DEPRECATION) return;
       const format = process.stderr.isTTY ? color : plain;
@@ -571,6 +582,8 @@ test("the process's switches a module reads are flags of its targets: unset sett
   assert.deepEqual(analysis.processSwitches, [
     { callee: 'process.noDeprecation', value: false },
     { callee: 'process.stderr.isTTY', value: false },
+    // Read in a function, so a test may set it first; LEVEL's is read as the module loads.
+    { callee: 'process.env.NO_DEPRECATION', value: undefined, values: ['*', '1'] },
     { callee: 'process', event: 'deprecation' },
   ]);
   const { buildTargets } = require('../../src/generate/analysis/targets');
@@ -578,7 +591,7 @@ test("the process's switches a module reads are flags of its targets: unset sett
   const [target] = buildTargets({ path: 'log.js' }, analysis, [{ name: 'log', from: 'module', shape }]);
   assert.deepEqual(
     target.flags.map((flag) => flag.callee),
-    ['process.noDeprecation', 'process.stderr.isTTY', 'process'],
+    ['process.noDeprecation', 'process.stderr.isTTY', 'process.env.NO_DEPRECATION', 'process'],
   );
 });
 
@@ -638,4 +651,31 @@ test('a module keeps state when a function writes a variable of its top level', 
   assert.equal(keeps('var ready;\n(function () { ready = true; }).call(this);'), false);
   assert.equal(keeps('exports.limit = (max) => { let active = 0; return () => active++; };'), false);
   assert.equal(keeps('exports.sum = (xs) => { let total = 0; for (const x of xs) total += x; return total; };'), false);
+});
+
+test('an object whose property descriptors the code reads gets that property as an accessor and frozen', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Rng } = require('../../src/generate/search/rng');
+  const { toSource } = require('../../src/generate/search/candidate');
+  const source = `
+    module.exports = function wrap(obj, prop) {
+      const descriptor = Object.getOwnPropertyDescriptor(obj, prop);
+      if (!descriptor) throw new TypeError('no such property');
+      if (!descriptor.configurable) throw new TypeError('not configurable');
+      if ('value' in descriptor) return 'data';
+      return typeof descriptor.set === 'function' ? 'accessor' : 'getter';
+    };`;
+  const analysis = analyzeSource(source);
+  const [obj] = hintsOf(source);
+  assert.ok(obj.hint.described);
+  const pool = new InputPool(analysis.literals, { ofType: () => [] }, new Rng(1));
+  const seeds = pool.seeds(obj.hint).map(toSource);
+  for (const made of [
+    "Object.defineProperty({}, 'key', { get: () => 'abc', set: () => {}, enumerable: true, configurable: true })",
+    "Object.defineProperty({}, 'key', { get: () => 'abc', enumerable: true, configurable: true })",
+    "Object.freeze({ key: 'abc' })",
+  ])
+    assert.ok(seeds.includes(made), `${made} in ${seeds.join(' ')}`);
+  const [plain] = hintsOf(`module.exports = function get(obj, prop) { return obj[prop]; };`);
+  assert.equal(plain.hint.described, false);
 });

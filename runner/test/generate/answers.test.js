@@ -187,3 +187,47 @@ exports.make = (target) => {
   assert.match(suite, /\('(file\.txt|folder|empty)'\)\)\.toBe\('exists'\)/);
   assert.match(suite, /\('missing\/b\.txt'\)\)\.toThrow\(/);
 });
+
+test('an options object of several answering methods gets them all succeeding, then each failing while the others succeed', () => {
+  const source = `
+    function make(path, opts) {
+      return opts.mkdirAsync(path).then(() => path, (er) => {
+        if (er.code !== 'EEXIST') throw er;
+        return opts.statAsync(path).then((st) => st.isDirectory());
+      });
+    }
+    module.exports = make;`;
+  const analysis = analyzeSource(source);
+  const [, opts] = hintsOf(source, 'make');
+  const pool = new InputPool(analysis.literals, { ofType: () => [] }, new Rng(1));
+  const seeds = pool.seeds(opts.hint).map((seed) => toSource(seed));
+  const resolves = 'jest.fn(() => Promise.resolve())';
+  const rejects = "jest.fn(() => Promise.reject(Object.assign(new Error('EEXIST'), { code: 'EEXIST' })))";
+  assert.ok(seeds.includes(`{\n  mkdirAsync: ${resolves},\n  statAsync: ${resolves},\n}`), seeds.join('\n'));
+  assert.ok(seeds.includes(`{\n  mkdirAsync: ${rejects},\n  statAsync: ${resolves},\n}`), seeds.join('\n'));
+  assert.ok(seeds.includes(`{\n  mkdirAsync: ${resolves},\n  statAsync: ${rejects},\n}`), seeds.join('\n'));
+  // Each failing alone stays too (code that takes the others from elsewhere when they are missing).
+  assert.ok(
+    seeds.includes(`{ statAsync: ${rejects} }`) || seeds.includes(`{\n  statAsync: ${rejects},\n}`),
+    seeds.join('\n'),
+  );
+});
+
+test("what a module hands to Node's path functions is a path, however it named path and them", () => {
+  const source = `
+    const { dirname, join: joinPath } = require('path');
+    const path = require('node:path');
+    function make(target, opts, made) {
+      if (dirname(target) === target) return opts.mkdirAsync(target);
+      return opts.statAsync(joinPath(made, 'x'));
+    }
+    function other(name, base) { return path.relative(base, name); }
+    function untouched(value) { return value; }
+    module.exports = { make, other, untouched };`;
+  const [target, , made] = hintsOf(source, 'make');
+  assert.ok(target.hint.fsPath && target.hint.types.has('string'));
+  assert.ok(made.hint.fsPath);
+  const [name, base] = hintsOf(source, 'other');
+  assert.ok(name.hint.fsPath && base.hint.fsPath);
+  assert.equal(hintsOf(source, 'untouched')[0].hint.fsPath, false);
+});

@@ -255,6 +255,7 @@ test('a kept scenario is tried again after each switch was flipped, a switch rea
     flags: [
       { callee: 'process.noDeprecation', value: false },
       { callee: 'process.stderr.isTTY', value: false },
+      { callee: 'process.env.NO_DEPRECATION', value: undefined, values: ['*', '1'] },
       { callee: 'process', event: 'deprecation' },
     ],
   };
@@ -273,9 +274,15 @@ test('a kept scenario is tried again after each switch was flipped, a switch rea
   const { renderScenario } = require('../../src/generate/search/scenario');
   assert.deepEqual(
     switched.map((extended) => renderScenario(extended, ['depd']).steps[0].expression),
-    ['process.noDeprecation = true', 'process.stderr.isTTY = true', "process.on('deprecation', listener)"],
+    [
+      'process.noDeprecation = true',
+      'process.stderr.isTTY = true',
+      "process.env.NO_DEPRECATION = '*'",
+      "process.env.NO_DEPRECATION = '1'",
+      "process.on('deprecation', listener)",
+    ],
   );
-  assert.equal(switched[2].steps[0].args[0].kind, 'mock', 'the listener is a mock: its calls are asserted');
+  assert.equal(switched[4].steps[0].args[0].kind, 'mock', 'the listener is a mock: its calls are asserted');
   switched.forEach((extended) => assert.deepEqual(extended.steps.slice(1), steps));
   const again = factory.extend(switched[0], [{ kind: 'return', value: { t: 'undefined' } }, ...outcomes]);
   assert.ok(!again.some((extended) => extended.steps[1].op === 'assign'), 'one switch step at most');
@@ -376,4 +383,24 @@ test("a function returned for a text is called with that text, and with data key
   // A string drawn for a callback is no text the function was made from.
   const drawn = { ...scenario, steps: [{ ...scenario.steps[0], params: [param('callback', 'function')] }] };
   assert.deepEqual(factory.roundTrips(drawn, [{ kind: 'return', value: { t: 'function', members: [] } }]), []);
+});
+
+test('seed calls vary each parameter in turns, its most useful values first, so a cut-short search tried them all', () => {
+  const target = {
+    id: 'lib.js#make',
+    file: 'lib.js',
+    kind: 'function',
+    callee: 'make',
+    params: [param('path', 'string'), param('opts', 'object')],
+    members: [],
+  };
+  const calls = [...new ScenarioFactory(target, pool, new Rng(1)).seeds()]
+    .slice(0, 5)
+    .map((scenario) => scenario.steps[0].args.map((arg) => (arg.kind === 'object' ? 'object' : arg.value)));
+  // The first seeds of both, then the first parameter varied (alone, as callers write it), then the
+  // second, then the first's next value.
+  assert.deepEqual(calls.slice(0, 3), [['abc', 'object'], ['abc'], ['abc', 'object']]);
+  assert.equal(calls[3].length, 1);
+  assert.notEqual(calls[3][0], 'abc');
+  assert.equal(calls[4].length, 2);
 });

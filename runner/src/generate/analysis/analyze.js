@@ -9,6 +9,7 @@ const { templateSyntax } = require('./template-syntax');
 const { keepsState } = require('./module-state');
 const { processSwitches } = require('./process-switches');
 const { requestsOf, isFileSystemRequest } = require('../package/imports');
+const { pathBindings } = require('./path-module');
 
 function analyzeSource(source) {
   const parsed = parseSource(source);
@@ -37,6 +38,8 @@ function analyzeSource(source) {
       cache: new Map(),
       // Parameters named as paths (`file`, `dir`) are paths only in code that uses the file system.
       usesFileSystem: requestsOf(source).some(isFileSystemRequest),
+      // Its names for Node's `path` and its functions: what it hands them is a path.
+      pathBindings: pathBindings(parsed.ast),
     },
   };
 }

@@ -23,6 +23,9 @@ class Hint {
     // Another parameter is looked up as one of its keys (`Object.getOwnPropertyDescriptor(obj,
     // prop)`): an object with that key comes before the other types it may have.
     this.keyed = false;
+    // Its own properties' descriptors are read (`Object.getOwnPropertyDescriptor(obj, prop)`):
+    // the code branches on what kind of property it is, and an accessor or a frozen one is tried.
+    this.described = false;
     // A function the code calls and whose failure it handles, and how it reports it: 'callback'
     // (called with a function last, `options.lstat(p, (er, st) => …)`, or handed to `promisify`),
     // 'promise' (its result awaited or `.then`/`.catch`ed) or 'throw' (called inside a `try`).
@@ -99,6 +102,7 @@ class Hint {
     other.defaults.forEach((value) => this.addDefault(value));
     if (other.fsPath) this.fsPath = true;
     if (other.keyed) this.keyed = true;
+    if (other.described) this.described = true;
     if (other.answers && !this.answers) this.answers = other.answers;
     for (const [name, hint] of other.props) this.prop(name).merge(hint, depth + 1);
     if (other.element) this.elementHint().merge(other.element, depth + 1);

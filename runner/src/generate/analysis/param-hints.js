@@ -11,6 +11,7 @@ const { foldConstant } = require('./constants');
 const { regexOf } = require('./literals');
 const { isFunctionNode, isClassNode, staticKeyName } = require('./declarations');
 const { paramTypesFromDoc } = require('./jsdoc');
+const { isPathCall } = require('./path-module');
 
 const ARITHMETIC = new Set(['-', '*', '/', '%', '**', '<<', '>>', '>>>', '&', '|', '^']);
 const RELATIONAL = new Set(['<', '<=', '>', '>=']);
@@ -32,6 +33,8 @@ const KEY_LOOKUPS = new Set([
   'Reflect.getOwnPropertyDescriptor',
   'Reflect.defineProperty',
 ]);
+// Calls that read the descriptor of one of an object's properties.
+const DESCRIPTOR_READS = new Set(['Object.getOwnPropertyDescriptor', 'Reflect.getOwnPropertyDescriptor']);
 // The key an object parameter is given for a parameter that names one of its keys, when the
 // code compares that parameter with no string of its own.
 const LOOKED_UP_KEY = 'key';
@@ -500,6 +503,7 @@ class HintCollector {
     const { callee } = node;
     const args = node.arguments;
     if (this.context.usesFileSystem) this.visitFileSystemCall(callee, args);
+    if (isPathCall(callee, this.context.pathBindings)) this.visitPathCall(args);
     if (callee.type === 'MemberExpression') this.visitMethodCall(node, callee, args);
     if (callee.type === 'Identifier') {
       this.addType(callee, 'function');
@@ -574,6 +578,21 @@ class HintCollector {
     }
   }
 
+  // `dirname(path)`, `path.join(dir, name)`: what Node's path functions take are paths.
+  visitPathCall(args) {
+    for (const arg of args) {
+      const path = this.scope.pathOf(arg);
+      const { hint, length } = path ? this.hintAt(path) : {};
+      if (hint && !length) this.markPath(hint);
+    }
+  }
+
+  markDescribed(node) {
+    const path = this.scope.pathOf(node);
+    const { hint, length } = path ? this.hintAt(path) : {};
+    if (hint && !length) hint.described = true;
+  }
+
   markPath(hint) {
     hint.fsPath = true;
     hint.addType('string');
@@ -585,6 +604,7 @@ class HintCollector {
     const global = objectName && builtins.GLOBAL_CALLS[`${objectName}.${method}`];
     if (global && args[0]) this.addType(args[0], global);
     if (KEY_LOOKUPS.has(`${objectName}.${method}`) && args.length >= 2) this.noteKeyUse(args[0], args[1], true);
+    if (DESCRIPTOR_READS.has(`${objectName}.${method}`) && args[0]) this.markDescribed(args[0]);
     // `Object.prototype.hasOwnProperty.call(obj, key)`, `hasOwnProperty.call(obj, key)`
     if (method === 'call' && args.length >= 2 && calleeMethodName(callee.object) === 'hasOwnProperty')
       this.noteKeyUse(args[0], args[1], true);

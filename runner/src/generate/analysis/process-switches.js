@@ -7,7 +7,7 @@
 // the module's own switches (`kleur.enabled`); the child and the test files put them back after.
 
 const walk = require('acorn-walk');
-const { staticKeyName } = require('./declarations');
+const { staticKeyName, isFunctionNode } = require('./declarations');
 
 // The output streams, whose `isTTY` says whether a terminal is attached (not stdin: the child
 // would open it to put it back).
@@ -15,6 +15,15 @@ const STREAMS = new Set(['stdout', 'stderr']);
 // Set by the code to say how the process ends, not read as a setting.
 const NOT_SWITCHES = new Set(['exitCode', 'domain', 'mainModule']);
 const MAX_SWITCHES = 4;
+// Environment variables a function reads as settings (`process.env.NO_DEPRECATION`, `DEBUG`),
+// named as environment variables are, and unset where tests run (execution/test-environment.js
+// sets the others). A scenario may set one first, to each of these values: the wildcard that lists
+// and patterns of names take for "all" (depd's `NO_DEPRECATION=*` silences every namespace), and
+// an ordinary value, which such a list does not match and a yes/no setting reads as yes.
+const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+const SET_IN_TESTS = new Set(['PATH', 'LANG', 'NODE_ENV', 'HOME', 'TMPDIR', 'NODE_OPTIONS']);
+const ENV_VALUES = ['*', '1'];
+const MAX_ENV_SWITCHES = 2;
 
 // `process.a` as ['a'], `process.stderr.isTTY` as ['stderr', 'isTTY'], else null.
 function processPath(node) {
@@ -37,29 +46,41 @@ function isOffSwitch(path) {
   return STREAMS.has(path[0]) && path[1] === 'isTTY';
 }
 
+// Whether `process.env.NAME` is a setting a test may set: an environment variable's name, unset.
+function isEnvSetting(path) {
+  return path.length === 2 && path[0] === 'env' && ENV_NAME.test(path[1]) && !SET_IN_TESTS.has(path[1]);
+}
+
 // [{ callee: 'process.noDeprecation', value: false }] for the switches the module reads, in
-// source order: read, not written, called or deleted; then [{ callee: 'process', event:
+// source order: read, not written, called or deleted; with { callee: 'process.env.DEBUG', value:
+// undefined, values: ['*', '1'] } for an environment variable read inside a function (one read
+// as the module loads has been read before a test could set it); then [{ callee: 'process', event:
 // 'deprecation' }] for the events it emits on the process (`process.emit('deprecation', error)`),
 // which only a listener sees (depd emits its warnings as events when the process listens for
 // them, and writes them to stderr when it does not).
 function processSwitches(ast) {
   const found = new Map();
   const events = new Map();
+  const envs = new Map();
   walk.fullAncestor(ast, (node, _state, ancestors) => {
     const emitted = emittedEvent(node);
     if (emitted !== null && !events.has(emitted) && events.size < MAX_SWITCHES)
       events.set(emitted, { callee: 'process', event: emitted });
     const path = processPath(node);
-    if (!path || !isOffSwitch(path)) return;
+    if (!path) return;
+    const env = isEnvSetting(path);
+    if (env ? !ancestors.some(isFunctionNode) : !isOffSwitch(path)) return;
     const parent = ancestors[ancestors.length - 2];
     if (parent && parent.type === 'MemberExpression' && parent.object === node) return;
     if (parent && parent.type === 'AssignmentExpression' && parent.left === node) return;
     if (parent && parent.type === 'CallExpression' && parent.callee === node) return;
     if (parent && parent.type === 'UnaryExpression' && parent.operator === 'delete') return;
     const callee = `process.${path.join('.')}`;
-    if (!found.has(callee) && found.size < MAX_SWITCHES) found.set(callee, { callee, value: false });
+    if (env && !envs.has(callee) && envs.size < MAX_ENV_SWITCHES)
+      envs.set(callee, { callee, value: undefined, values: ENV_VALUES });
+    if (!env && !found.has(callee) && found.size < MAX_SWITCHES) found.set(callee, { callee, value: false });
   });
-  return [...found.values(), ...events.values()];
+  return [...found.values(), ...envs.values(), ...events.values()];
 }
 
 // The event of `process.emit('name', …)`, else null.

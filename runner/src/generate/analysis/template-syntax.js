@@ -66,7 +66,25 @@ function delimiterPairs(tokens) {
   return pairs.sort((a, b) => a.open.length - b.open.length).slice(0, MAX_PAIRS);
 }
 
-function textsFor({ open, close }, tokens, singles) {
+// Names a template's code may call: the parameters an engine compiles its templates with, as a
+// string of identifiers it hands to the Function constructor (ejs's `', escapeFn, include,
+// rethrow'`). A template that calls one with a path (`<% include('file.txt') %>`) runs the
+// engine's include machinery: resolving the path against the options' filename, views or root.
+const PARAMETER_LIST = /^\s*,?\s*[A-Za-z_$][\w$]*(\s*,\s*[A-Za-z_$][\w$]*){2,}\s*$/;
+const MAX_TEMPLATE_CALLS = 4;
+// What the calls pass: a file of the working folder every scenario and test has
+// (execution/folder-fixture.js).
+const CALLED_WITH = "'file.txt'";
+
+function templateCallNames(strings) {
+  const names = strings
+    .filter((text) => PARAMETER_LIST.test(text))
+    .flatMap((text) => text.split(',').map((part) => part.trim()))
+    .filter(Boolean);
+  return [...new Set(names)].slice(0, MAX_TEMPLATE_CALLS);
+}
+
+function textsFor({ open, close }, tokens, singles, callNames = []) {
   const tag = (body) => `${open}${body}${close}`;
   // Tag types: one character after the opener (`<%=`, `<%-`) or listed on their own (`#`, `^`).
   const extensions = [...tokens].filter((token) => token.length === open.length + 1 && token.startsWith(open));
@@ -90,6 +108,13 @@ function textsFor({ open, close }, tokens, singles) {
   }
   for (const before of closers) texts.push(`a\n${open} name ${before}${close}\nb`);
   texts.push(tag('person.name'), `line 1\n  ${tag('name')}\n`, `${open}name`);
+  // The callable names, in a plain tag (code run for its effect) and in the first tag type that
+  // does not repeat the opener's last character (`<%%` writes a literal `<%`).
+  const output = markers.find((marker) => marker !== open[open.length - 1]);
+  for (const name of callNames) {
+    texts.push(tag(` ${name}(${CALLED_WITH}) `));
+    if (output) texts.push(tag(`${output} ${name}(${CALLED_WITH}) `));
+  }
   return texts;
 }
 
@@ -98,7 +123,9 @@ function templateSyntax(strings, regexes) {
   const { tokens, singles } = tokensOf(strings, regexes);
   const pairs = delimiterPairs(tokens);
   if (!pairs.length) return null;
-  const texts = [...new Set(pairs.flatMap((pair) => textsFor(pair, tokens, singles)))];
+  const callNames = templateCallNames(strings);
+  // The calls in the first (shortest) pair's syntax only: they are seeds of every string parameter.
+  const texts = [...new Set(pairs.flatMap((pair, index) => textsFor(pair, tokens, singles, index ? [] : callNames)))];
   return { texts, data: TEMPLATE_DATA };
 }
 

@@ -7,6 +7,7 @@ const { atom, fromValue, fromData, arrayOf, objectOf, mockOf } = require('./cand
 const { sampleRegex } = require('../analysis/regex-sampler');
 const { Hint } = require('../analysis/hint');
 const { PATH_SEEDS } = require('../execution/folder-fixture');
+const { quoteString, propertyKey } = require('../writing/js-source');
 
 const HTTP_DATE = 'Sat, 01 Jan 2000 00:00:00 GMT';
 const ISO_DATE = '2020-01-02T03:04:05.000Z';
@@ -103,7 +104,7 @@ function scannerTexts(hint) {
 const ERRNO_CODES = new Set(Object.keys(require('node:os').constants.errno));
 const DEFAULT_ERROR_CODES = ['ENOENT'];
 // Object seeds giving one function member a stand-in that fails, per parameter.
-const MAX_FAILING_MEMBER_SEEDS = 24;
+const MAX_FAILING_MEMBER_SEEDS = 32;
 
 function dedupe(candidates) {
   const seen = new Set();
@@ -233,6 +234,31 @@ function alternate(first, second) {
   return items;
 }
 
+// A stand-in for a method answering in `style` that succeeds: it calls back or resolves with no
+// error; one that just returns, for a method whose failure is a throw.
+function succeedingMock(style) {
+  return style === 'throw' ? mockOf() : mockOf({ answer: { style, code: null } });
+}
+
+// Objects whose property `key` is of each kind a descriptor tells apart: an accessor with a getter
+// and a setter, one with a getter alone, and a frozen data property (not configurable, not
+// writable). Code that reads descriptors (`Object.getOwnPropertyDescriptor(obj, prop)`) and
+// redefines the property (depd's `deprecate.property(obj, prop)`) branches on each.
+function describedSeeds(key) {
+  const name = quoteString(key);
+  return [
+    atom.expression(
+      'object',
+      `Object.defineProperty({}, ${name}, { get: () => 'abc', set: () => {}, enumerable: true, configurable: true })`,
+    ),
+    atom.expression(
+      'object',
+      `Object.defineProperty({}, ${name}, { get: () => 'abc', enumerable: true, configurable: true })`,
+    ),
+    atom.expression('object', `Object.freeze({ ${propertyKey(key)}: 'abc' })`),
+  ];
+}
+
 class InputPool {
   // literals: what was mined from this module's source; observed: values seen at run time (shared);
   // graphRegexes: [{ pattern, flags }] the modules it loads hold (its own exports' first).
@@ -351,22 +377,33 @@ class InputPool {
       ) || firstOf(propHint);
     const full = objectOf(props.map(([key, propHint]) => [key, otherThanDefault(propHint)]));
     const single = props.map(([key, propHint]) => objectOf([[key, otherThanDefault(propHint)]]));
-    return [full, ...single, objectOf([])];
+    return [full, ...single, objectOf([]), ...(hint.described ? describedSeeds(props[0][0]) : [])];
   }
 
   // An options object of file-system methods (`{ unlink, rmdir }`): each method answering alone,
   // successfully, then failing with each code in turn, so that the code's retry and error
   // branches run. They come after the other seeds of the parameter, in the room those leave.
+  // Where the code calls several of them (`opts.mkdirAsync(…).then(…)`, then `opts.statAsync`),
+  // also all of them at once, every one succeeding, and then each failing in turn while the
+  // others succeed: code that takes all its methods from the object (none from `fs` when one is
+  // missing) gets past the first call only so.
   failingMemberSeeds(hint, depth) {
     if (depth >= MAX_DEPTH || !this.typesOf(hint).includes('object')) return [];
-    const failing = [];
     const answering = [...hint.props].filter(([, propHint]) => propHint.answers);
+    const alone = [];
+    const together = [];
+    const succeeding = answering.map(([key, { answers: style }]) => [key, succeedingMock(style)]);
+    if (answering.length > 1) together.push(objectOf(succeeding));
     for (const code of [null, ...this.errorCodes]) {
-      for (const [key, { answers: style }] of answering)
-        if (this.answerCodes(style).includes(code))
-          failing.push(objectOf([[key, mockOf({ answer: { style, code } })]]));
+      answering.forEach(([key, { answers: style }], index) => {
+        if (!this.answerCodes(style).includes(code)) return;
+        const failing = mockOf({ answer: { style, code } });
+        alone.push(objectOf([[key, failing]]));
+        if (answering.length > 1 && code !== null)
+          together.push(objectOf(succeeding.map((entry, other) => (other === index ? [key, failing] : entry))));
+      });
     }
-    return failing.slice(0, MAX_FAILING_MEMBER_SEEDS);
+    return alternate(together, alone).slice(0, MAX_FAILING_MEMBER_SEEDS);
   }
 
   arraySeeds(hint, depth) {

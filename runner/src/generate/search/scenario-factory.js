@@ -47,6 +47,9 @@ const MADE_ARGUMENT_CHANCE = 0.15;
 const BOOLEAN_HINT = new Hint();
 BOOLEAN_HINT.addType('boolean');
 const BOOLEAN_SLOT = [{ name: 'value', hint: BOOLEAN_HINT, rest: false, optional: false }];
+const STRING_HINT = new Hint();
+STRING_HINT.addType('string');
+const STRING_SLOT = [{ name: 'value', hint: STRING_HINT, rest: false, optional: false }];
 const LISTENER_HINT = new Hint();
 LISTENER_HINT.addType('function');
 const LISTENER_SLOT = [{ name: 'listener', hint: LISTENER_HINT, rest: false, optional: false }];
@@ -210,7 +213,15 @@ class ScenarioFactory {
   flagStep(flag, value) {
     if (flag.event)
       return { op: 'listen', callee: flag.callee, event: flag.event, args: [mockOf()], params: LISTENER_SLOT };
+    if (typeof value === 'string')
+      return { op: 'assign', callee: flag.callee, args: [atom.string(value)], params: STRING_SLOT };
     return { op: 'assign', callee: flag.callee, args: [atom.boolean(value)], params: BOOLEAN_SLOT };
+  }
+
+  // The steps that flip a switch: a boolean to the opposite of what it holds, an environment
+  // variable to each of its values to try (analysis/process-switches.js).
+  flagSteps(flag) {
+    return (flag.values || [!flag.value]).map((value) => this.flagStep(flag, value));
   }
 
   // A random scenario, sometimes after one switch of the module was flipped.
@@ -218,7 +229,7 @@ class ScenarioFactory {
     const flags = this.target.flags || [];
     if (!flags.length || !this.rng.chance(FLAG_CHANCE)) return scenario;
     const flag = this.rng.pick(flags);
-    return this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]);
+    return this.scenario([this.rng.pick(this.flagSteps(flag)), ...scenario.steps]);
   }
 
   // First seeds for every slot up to the last required one.
@@ -237,11 +248,20 @@ class ScenarioFactory {
       return;
     }
     const base = seedLists.map((list) => list[0]);
-    yield this.firstArgs(slots, seedLists);
-    for (let index = 0; index < slots.length; index++) {
-      for (const candidate of seedLists[index]) {
-        // Varying slot i passes the arguments up to i: `ms(60000)` reads better than
-        // `ms(60000, undefined)` and is what callers write.
+    const required = this.firstArgs(slots, seedLists);
+    yield required;
+    // The slots' seeds in turns (the first of each slot, then the second of each, …): a search
+    // cut short (a package's many targets share it) has tried every parameter's most useful
+    // values, not forty of the first parameter's alone (`mkdirpManual(path)` with every path and
+    // never an `opts`).
+    const longest = Math.max(...seedLists.map((list) => list.length));
+    for (let rank = 0; rank < longest; rank++) {
+      for (let index = 0; index < slots.length; index++) {
+        const candidate = seedLists[index][rank];
+        if (candidate === undefined) continue;
+        // Varying slot i passes the arguments up to i, and the required ones after it: `ms(60000)`
+        // reads better than `ms(60000, undefined)` and is what callers write, while a call that
+        // leaves out a required argument mostly throws before the code reads the varied one.
         const args = [...base.slice(0, index), candidate];
         yield args;
       }
@@ -296,7 +316,7 @@ class ScenarioFactory {
           args: this.firstArgs(this.slots, this.seedLists),
           params: this.slots,
         };
-        yield this.scenario([this.flagStep(flag, !flag.value), call]);
+        for (const step of this.flagSteps(flag)) yield this.scenario([step, call]);
       }
       return;
     }
@@ -492,7 +512,7 @@ class ScenarioFactory {
   switched(scenario) {
     const flags = this.target.flags || [];
     if (scenario.steps.some((step) => FLAG_OPS.has(step.op))) return [];
-    return flags.map((flag) => this.scenario([this.flagStep(flag, !flag.value), ...scenario.steps]));
+    return flags.flatMap((flag) => this.flagSteps(flag).map((step) => this.scenario([step, ...scenario.steps])));
   }
 
   // In-flight scenarios (inFlightScenarios) of the last call that resolved, a call of a returned
