@@ -23,6 +23,7 @@ const { Search } = require('./search/search');
 const { minimizeCorpus } = require('./selection/minimize');
 const { Shrinker } = require('./selection/shrink');
 const { Strengthener } = require('./selection/strengthen');
+const { growingConstants } = require('./selection/mutant-inputs');
 const { testFileFor, requestFrom, prepareTestCase, uniqueNames } = require('./writing/test-writer');
 const { jestConfigFile, packageJsonWithJestConfig, CONFIG_PATH, CJS_CONFIG_PATH } = require('./writing/jest-config');
 const { verifySuites, startLaneRunners, GROUP_TEST_FILES } = require('./verification/verify');
@@ -492,9 +493,11 @@ async function generateTests(job, { log = () => {}, progress = () => {}, started
     const modulesByPath = new Map(loadedModules.map((module) => [module.path, module]));
     const targets = loadedModules.flatMap((module) => {
       const makers = makerCalls(module.targets);
+      const { analysis } = module.file;
+      const growing = analysis.keepsState ? growingConstants(analysis.literals) : [];
       return module.targets.map((target) => ({
         target,
-        factory: new ScenarioFactory(target, module.pool, rng, makers),
+        factory: new ScenarioFactory(target, module.pool, rng, makers, growing),
       }));
     });
     const totalKeys = instrumented.reduce((sum, file) => sum + coverageKeyCount(file.fileCoverage), 0);

@@ -90,6 +90,19 @@ exports.size = function size(n, opts) {
     lines.every((text) => text.includes("'use strict'") && text.includes("require('util')") && text.includes('label:')),
   );
   assert.deepEqual(mutantsOf('this is not javascript ('), []);
+  // `&&` made `||` keeps its operands whole: `(a || b) && c`, never `a || b && c`.
+  const chain = 'f(a && b && c);';
+  assert.deepEqual(
+    mutantsOf(chain)
+      .filter((mutant) => mutant.mutator === 'LogicalOperator')
+      .map((mutant) => applyMutant(chain, mutant)),
+    ['f((a || b) && c);', 'f((a && b) || c);'],
+  );
+  // A compound assignment swapped, as Stryker does; not one that builds a string.
+  const assigned = mutantsOf("let n = 1, s = '';\nn -= 0;\ns += 'x';\nn *= 2;\n")
+    .filter((mutant) => mutant.mutator === 'AssignmentOperator')
+    .map((mutant) => mutant.replacement);
+  assert.deepEqual(assigned, ['+=', '/=']);
 });
 
 test('a run matches what a test asserts: equal values, values of the type where runs disagreed, the same error', () => {
@@ -188,32 +201,93 @@ exports.unit = function unit(ms) {
   assert.match(tests, /unit\(3600000\)\)\.toBe\('hours'\)/, tests);
 });
 
-test('an equality check is given NaN twice, and two instances of the class it compares constructors with', () => {
-  // Both parameters are compared with each other, so each takes the other's kinds: the regex of
-  // `a.constructor === RegExp`, the NaN of `a !== a`. Only same(NaN, NaN) tells `a !== a` from
-  // its mutants, only two regexes reach the regex line.
-  const files = [
-    {
-      path: 'same.js',
-      content: `module.exports = function same(a, b) {
+// An equality check: both parameters compared with each other, whole and part by part.
+const SAME = {
+  path: 'same.js',
+  content: `module.exports = function same(a, b) {
   if (a === b) return true;
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     if (a.constructor !== b.constructor) return false;
     if (a.constructor === RegExp) return a.source === b.source && a.flags === b.flags;
-    return Object.keys(a).length === Object.keys(b).length;
+    if (a.valueOf !== Object.prototype.valueOf) return a.valueOf() === b.valueOf();
+    var keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (var i = 0; i < keys.length; i++) if (!same(a[keys[i]], b[keys[i]])) return false;
+    return true;
   }
   return a !== a && b !== b;
 };
 `,
-    },
-  ];
-  const { tests } = generated(files, 60000, '__tests__/same.test.js');
+};
+
+test('an equality check is given NaN twice, and two instances of the class it compares constructors with', () => {
+  // Both parameters are compared with each other, so each takes the other's kinds: the regex of
+  // `a.constructor === RegExp`, the NaN of `a !== a`. Only same(NaN, NaN) tells `a !== a` from
+  // its mutants, only two regexes reach the regex line.
+  const { tests } = generated([SAME], 60000, '__tests__/same.test.js');
   assert.match(tests, /same\(NaN, NaN\)\)\.toBe\(true\)/, tests);
   assert.match(tests, /same\(\/[^/]+\/\w*, \/[^/]+\/\w*\)\)\.toBe\(true\)/, tests);
   const [probe] = mutantsOf('exports.isNaN = (x) => x !== x;').filter(
     (mutant) => mutant.mutator === 'EqualityOperator',
   );
   assert.equal(probe.probe, 'NaN');
+});
+
+test('an equality check gets pairs: a copy, one key more, other flags, a boxed primitive, equal Dates', () => {
+  // Independent draws for each side almost never give two equal objects, or two that differ in
+  // one place; each of these tells a line of `same` from its mutants (the key count check forced
+  // false, the flags comparison forced true, `typeof b === 'object'` forced true, `===` made `!==`
+  // for values compared by valueOf).
+  const { tests } = generated([SAME], 60000, '__tests__/same.test.js');
+  assert.match(
+    tests,
+    /same\(\/([^/]+)\/\w*, \/\1\/\w+\)\)\.toBe\(false\)|same\(\/([^/]+)\/\w+, \/\2\/\w*\)\)\.toBe\(false\)/,
+    tests,
+  );
+  assert.match(tests, /new (Number|String|Boolean)\(/, tests);
+  assert.match(tests, /same\(new Date\(0\), new Date\(0\)\)\)\.toBe\(true\)/, tests);
+});
+
+test('a pool sized by a constant is outgrown by a second call: the call made at 1, then at the constant', () => {
+  // take(1) makes a pool of 64; only take(1) then take(64) (refilled) or take(65) (made anew) tell
+  // the refill's and the growth's conditions from their mutants. The bytes are random: the test
+  // asserts their count.
+  const files = [
+    {
+      path: 'pool.js',
+      content: `const crypto = require('crypto');
+const FACTOR = 64;
+let pool, offset;
+exports.take = (n) => {
+  if (!pool || pool.length < n) {
+    pool = Buffer.allocUnsafe(n * FACTOR);
+    crypto.randomFillSync(pool);
+    offset = 0;
+  } else if (offset + n > pool.length) {
+    crypto.randomFillSync(pool);
+    offset = 0;
+  }
+  offset += n;
+  return pool.subarray(offset - n, offset);
+};
+`,
+    },
+  ];
+  const { tests } = generated(files, 60000, '__tests__/pool.test.js');
+  assert.match(
+    tests,
+    /take\(1\)\)[^\n]*\n\s*expect\(pool\.take\(6[45]\)\)\.toEqual\(expect\.objectContaining\(\{ length: 6[45] \}\)\)/,
+    tests,
+  );
+});
+
+test('a number the code coerces (`n -= 0`) is also passed as its text', () => {
+  // Only a string tells `n -= 0` from `n += 0`: '3' + 0 is '30'.
+  const files = [
+    { path: 'pad.js', content: "exports.pad = (text, n) => {\n  n -= 0;\n  return text + '.'.repeat(n);\n};\n" },
+  ];
+  const { tests } = generated(files, 60000, '__tests__/pad.test.js');
+  assert.match(tests, /pad\('[^']*', '\d+'\)/, tests);
 });
 
 test('a string that differs between runs is asserted by the ends both share, cut back to a separator', () => {

@@ -30,6 +30,9 @@ class Hint {
     // (called with a function last, `options.lstat(p, (er, st) => …)`, or handed to `promisify`),
     // 'promise' (its result awaited or `.then`/`.catch`ed) or 'throw' (called inside a `try`).
     this.answers = null;
+    // Indexes of the other parameters the code compares this one with (`a === b`,
+    // `a.source === b.source`): the sides of an equality check or a comparator.
+    this.comparedWith = new Set();
     // The values the code gives it when it is left out (`{ strict = false } = options`,
     // compiled `_a === void 0 ? true : _a`): an option given alone is worth trying at another.
     this.defaults = [];

@@ -432,6 +432,8 @@ class HintCollector {
   linkSameKinds() {
     for (const [a, b] of this.sameKinds) {
       const [first, second] = [this.hints[a], this.hints[b]];
+      first.comparedWith.add(b);
+      second.comparedWith.add(a);
       for (const [to, from] of [
         [first, second],
         [second, first],

@@ -8,6 +8,7 @@
 const { Hint } = require('../analysis/hint');
 const { mutateCandidate } = require('./mutation');
 const { atom, mockOf, toSource, arrayOf, objectOf } = require('./candidate');
+const { grownRepeats } = require('../selection/mutant-inputs');
 
 const EMPTY_HINT = new Hint();
 const FULL_SWEEP_SEEDS = 8;
@@ -182,8 +183,11 @@ function makerCalls(targets) {
 
 class ScenarioFactory {
   // makers: makerCalls of the target's module.
-  constructor(target, pool, rng, makers = []) {
+  // growing: the constants of a module that keeps state between calls (growingConstants), for
+  // grownSeeds; [] otherwise.
+  constructor(target, pool, rng, makers = [], growing = []) {
     this.target = target;
+    this.growing = growing;
     this.pool = pool;
     this.rng = rng;
     this.slots = argumentSlots(target.params);
@@ -309,6 +313,7 @@ class ScenarioFactory {
       for (const args of this.argumentSweeps(this.slots, this.seedLists)) {
         yield this.scenario([{ op: 'call', callee: this.target.callee, args, params: this.slots }]);
       }
+      yield* this.grownSeeds();
       for (const flag of this.target.flags || []) {
         const call = {
           op: 'call',
@@ -343,6 +348,20 @@ class ScenarioFactory {
         if (getter) steps.push(this.memberStep(getter, []));
         yield this.scenario(steps);
       }
+    }
+  }
+
+  // In a module that keeps state, the call made with 1 for a number parameter, then again with
+  // the module's largest constant and one more (mutant-inputs.js grownRepeats): `random(1)` then
+  // `random(128)` refills a pool that `random(1)` sized to 128 bytes, `random(129)` outgrows it.
+  *grownSeeds() {
+    if (!this.growing.length) return;
+    const base = this.firstArgs(this.slots, this.seedLists);
+    for (const [index, seeds] of this.seedLists.entries()) {
+      if (!seeds.some((seed) => seed.kind === 'atom' && seed.type === 'number')) continue;
+      const args = [...base.slice(0, index), atom.number(1)];
+      const call = { op: 'call', callee: this.target.callee, args, params: this.slots };
+      for (const steps of grownRepeats({ steps: [call] }, this.growing)) yield this.scenario(steps);
     }
   }
 

@@ -23,6 +23,16 @@ const EQUALITY = {
 };
 const ARITHMETIC = { '+': ['-'], '-': ['+'], '*': ['/'], '/': ['*'], '%': ['*'] };
 const LOGICAL = { '&&': ['||'], '||': ['&&'], '??': ['&&'] };
+// Operands that bind more loosely than `&&` and `||` (kept in parentheses when rewritten).
+const LOOSE_OPERANDS = new Set([
+  'LogicalExpression',
+  'ConditionalExpression',
+  'AssignmentExpression',
+  'SequenceExpression',
+  'ArrowFunctionExpression',
+  'YieldExpression',
+]);
+const ASSIGNMENT = { '+=': '-=', '-=': '+=', '*=': '/=', '/=': '*=', '%=': '*=' };
 // Calls whose result is their receiver, changed: dropping the call keeps the program valid.
 const DROPPABLE_METHODS = new Set([
   ...NORMALIZING_STRING_METHODS,
@@ -217,6 +227,19 @@ function mutantsOf(code, constants = null, limit = MAX_MUTANTS) {
     const probe = mutator === 'EqualityOperator' ? comparedValue(node, constants) : null;
     for (const replacement of replacements) add(at, at + node.operator.length, replacement, mutator, probe);
   };
+  // The operator of `left op right` swapped, with the operands kept whole, as Stryker does: in
+  // `a && b && c`, the inner `a && b` becomes `(a || b) && c`, not `a || b && c` (which is
+  // `a || (b && c)`: another mutant, which other inputs kill).
+  const logical = (node, parent) => {
+    const operand = (side) => {
+      const text = code.slice(side.start, side.end);
+      return LOOSE_OPERANDS.has(side.type) ? `(${text})` : text;
+    };
+    for (const replacement of LOGICAL[node.operator]) {
+      const text = `${operand(node.left)} ${replacement} ${operand(node.right)}`;
+      add(node.start, node.end, parent && parent.type === 'LogicalExpression' ? `(${text})` : text, 'LogicalOperator');
+    }
+  };
   const condition = (test, { onlyFalse = false } = {}) => {
     if (!test || test.type === 'Literal') return;
     if (!onlyFalse) add(test.start, test.end, 'true', 'ConditionalExpression');
@@ -243,8 +266,18 @@ function mutantsOf(code, constants = null, limit = MAX_MUTANTS) {
           binary(node, ARITHMETIC, 'ArithmeticOperator');
         }
         break;
+      case 'AssignmentExpression': {
+        // `s += 'x'` builds a string: as Stryker, no `-=` mutant for it.
+        const swapped = ASSIGNMENT[node.operator];
+        const text =
+          node.right.type === 'TemplateLiteral' ||
+          (node.right.type === 'Literal' && typeof node.right.value === 'string');
+        const at = swapped && !text ? operatorAt(code, node.left.end, node.right.start, node.operator) : null;
+        if (at !== null) add(at, at + node.operator.length, swapped, 'AssignmentOperator');
+        break;
+      }
       case 'LogicalExpression':
-        binary(node, LOGICAL, 'LogicalOperator');
+        logical(node, ancestors[ancestors.length - 2]);
         break;
       case 'IfStatement':
         condition(node.test);

@@ -11,6 +11,7 @@ const babel = require('@babel/core');
 const { clock } = require('../budget-clock');
 const { atom, arrayOf } = require('../search/candidate');
 const { mutantsOf, applyMutant } = require('./mutants');
+const { comparedArguments, comparedPairs, grownRepeats, growingConstants, numericTexts } = require('./mutant-inputs');
 const { sampleRegex } = require('../analysis/regex-sampler');
 const { matchesRun, matchesDescription } = require('../search/stability');
 const { readsSomeParts } = require('../writing/assertions');
@@ -23,6 +24,8 @@ const MAX_CANDIDATE_RUNS_PER_MUTANT = 16;
 // the file, found their killers (`ms(86400000)`) but were left out.
 const MAX_ADDED_PER_TARGET = 40;
 const MAX_VARIANTS_PER_MUTANT = 4;
+// Runs of variants on the module itself held for the next mutants (Strengthener.originalRun).
+const MAX_ORIGINALS = 200;
 const MAX_OBSERVING_VARIANTS = 3;
 // Variants that ask with another entry of a mutant's table row (rowProbes), per mutant.
 const MAX_ROW_VARIANTS = 8;
@@ -258,6 +261,60 @@ function survives(expected, reply) {
   return matchesRun(expected, reply);
 }
 
+function returnsFunction(candidate) {
+  const outcomes = candidate.reply ? candidate.reply.outcomes : candidate.outcomes;
+  const last = outcomes && outcomes[outcomes.length - 1];
+  return Boolean(last && last.value && last.value.t === 'function');
+}
+
+// Scenarios of mutant-inputs.js made from those that reach a mutant: the compared arguments of an
+// equality check or comparator in pairs, made from one reaching scenario for each kind of value
+// (up to COMPARED_KINDS: an object, an array, a regex, a number); in a module that keeps state,
+// the last call of one scenario of each export (up to GROWN_TARGETS) again with grown numbers;
+// and, for a changed compound assignment (`size -= 0` made `+=`), the numbers of up to
+// AIMED_SCENARIOS scenarios as their text.
+const AIMED_SCENARIOS = 3;
+const COMPARED_KINDS = 4;
+const GROWN_TARGETS = 3;
+function aimedVariants(mutant, reaching, analysis) {
+  const variants = [];
+  const seen = new Set();
+  const push = (candidate, steps) => {
+    const key = JSON.stringify(steps);
+    if (seen.has(key)) return;
+    seen.add(key);
+    variants.push({ target: candidate.target, scenario: { ...candidate.scenario, steps } });
+  };
+  const constants = analysis.keepsState ? growingConstants(analysis.literals) : [];
+  const paired = new Set(); // kinds of value the pairs were made from
+  for (const candidate of reaching) {
+    const compared = paired.size < COMPARED_KINDS && comparedArguments(candidate.scenario);
+    if (!compared || paired.has(compared.kind)) continue;
+    for (const steps of comparedPairs(candidate.scenario, { valueObjects: !paired.size })) push(candidate, steps);
+    paired.add(compared.kind);
+  }
+  const grownTargets = new Set();
+  for (const candidate of reaching) {
+    // A call that returns a function (a maker: `customAlphabet('ab', 10)`) sizes nothing yet.
+    if (grownTargets.size >= GROWN_TARGETS || grownTargets.has(candidate.target) || returnsFunction(candidate))
+      continue;
+    const repeats = grownRepeats(candidate.scenario, constants);
+    if (repeats.length) grownTargets.add(candidate.target);
+    for (const steps of repeats) push(candidate, steps);
+  }
+  if (mutant.mutator === 'AssignmentOperator') {
+    let texts = 0;
+    for (const candidate of reaching) {
+      const steps = texts < AIMED_SCENARIOS && numericTexts(candidate.scenario);
+      if (steps) {
+        texts++;
+        push(candidate, steps);
+      }
+    }
+  }
+  return variants;
+}
+
 // A line that checks a value's type, and how many exports reaching it try a wrapped string.
 const TYPE_CHECK = /\btypeof\b/;
 const TYPE_CHECK_TARGETS = 3;
@@ -361,6 +418,7 @@ class Strengthener {
     this.search = search;
     this.files = files;
     this.log = log;
+    this.originals = new Map(); // variant -> its run on the module (originalRun)
   }
 
   async killedBy(entries, override) {
@@ -404,11 +462,25 @@ class Strengthener {
     return variants;
   }
 
+  // A variant's run on the module itself, once: the variants made for one mutant are often made
+  // for its neighbours too (the same pairs, the same grown calls). The last MAX_ORIGINALS are
+  // held (a reply may hold a large table).
+  async originalRun(variant) {
+    const key = `${variant.scenario.targetId}:${JSON.stringify(variant.scenario.steps)}`;
+    let reply = this.originals.get(key);
+    if (!reply) {
+      reply = await this.search.runOnce(variant.target, variant.scenario);
+      if (this.originals.size >= MAX_ORIGINALS) this.originals.delete(this.originals.keys().next().value);
+    } else this.originals.delete(key);
+    this.originals.set(key, reply);
+    return reply;
+  }
+
   // A variant that runs on the module and kills the mutant, confirmed, as a corpus entry; or null.
   async variantKiller(variants, override) {
     for (const variant of variants) {
       if (clock.now() >= this.deadline) return null;
-      const original = await this.search.runOnce(variant.target, variant.scenario);
+      const original = await this.originalRun(variant);
       if (!original.usable) continue;
       const mutated = await this.search.runOnce(variant.target, variant.scenario, 0, override);
       if (survives(original, mutated)) continue;
@@ -605,6 +677,7 @@ class Strengthener {
               ...variantsFor(mutant, [...covering, ...options], siblings, {
                 typeCheck: TYPE_CHECK.test(lineText(file.code, mutant.line)),
               }),
+              ...aimedVariants(mutant, [...covering, ...options], file.analysis),
             ],
             override,
           );
