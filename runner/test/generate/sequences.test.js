@@ -357,23 +357,3 @@ test("a parameter whose methods are called gets the module's own made values fir
   const [plain] = new ScenarioFactory(max, pool, new Rng(1), makers).seeds();
   assert.equal(plain.steps[0].args[0].kind, 'object');
 });
-
-test('seed calls vary each parameter in turns, its most useful values first, so a cut-short search tried them all', () => {
-  const target = {
-    id: 'lib.js#make',
-    file: 'lib.js',
-    kind: 'function',
-    callee: 'make',
-    params: [param('path', 'string'), param('opts', 'object')],
-    members: [],
-  };
-  const calls = [...new ScenarioFactory(target, pool, new Rng(1)).seeds()]
-    .slice(0, 5)
-    .map((scenario) => scenario.steps[0].args.map((arg) => (arg.kind === 'object' ? 'object' : arg.value)));
-  // The first seeds of both, then the first parameter varied (alone, as callers write it), then the
-  // second, then the first's next value.
-  assert.deepEqual(calls.slice(0, 3), [['abc', 'object'], ['abc'], ['abc', 'object']]);
-  assert.equal(calls[3].length, 1);
-  assert.notEqual(calls[3][0], 'abc');
-  assert.equal(calls[4].length, 2);
-});

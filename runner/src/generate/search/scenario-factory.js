@@ -227,20 +227,11 @@ class ScenarioFactory {
       return;
     }
     const base = seedLists.map((list) => list[0]);
-    const required = this.firstArgs(slots, seedLists);
-    yield required;
-    // The slots' seeds in turns (the first of each slot, then the second of each, …): a search
-    // cut short (a package's many targets share it) has tried every parameter's most useful
-    // values, not forty of the first parameter's alone (`mkdirpManual(path)` with every path and
-    // never an `opts`).
-    const longest = Math.max(...seedLists.map((list) => list.length));
-    for (let rank = 0; rank < longest; rank++) {
-      for (let index = 0; index < slots.length; index++) {
-        const candidate = seedLists[index][rank];
-        if (candidate === undefined) continue;
-        // Varying slot i passes the arguments up to i, and the required ones after it: `ms(60000)`
-        // reads better than `ms(60000, undefined)` and is what callers write, while a call that
-        // leaves out a required argument mostly throws before the code reads the varied one.
+    yield this.firstArgs(slots, seedLists);
+    for (let index = 0; index < slots.length; index++) {
+      for (const candidate of seedLists[index]) {
+        // Varying slot i passes the arguments up to i: `ms(60000)` reads better than
+        // `ms(60000, undefined)` and is what callers write.
         const args = [...base.slice(0, index), candidate];
         yield args;
       }
