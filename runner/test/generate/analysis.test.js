@@ -198,6 +198,56 @@ test("two parameters compared with each other take each other's types and values
   assert.ok(!c.hint.types.has('array'));
 });
 
+test('reads compiled defaults (`_a === void 0 ? true : _a`), and gives an option alone a value other than its default', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const [, options] = hintsOf(
+    `
+    exports.route = function route(path, options) {
+      if (options === void 0) { options = {}; }
+      var _a = options.strict, strict = _a === void 0 ? false : _a, _b = options.start, start = _b !== undefined ? _b : true;
+      return (start ? '^' : '') + path + (strict ? '' : '/?');
+    };
+  `,
+    'route',
+  );
+  const strict = options.hint.props.get('strict');
+  const start = options.hint.props.get('start');
+  assert.deepEqual([[...strict.types], strict.defaults], [['boolean'], [false]]);
+  assert.deepEqual([[...start.types], start.defaults], [['boolean'], [true]]);
+  const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+  const alone = pool
+    .seeds(options.hint)
+    .filter((seed) => seed.kind === 'object' && seed.entries.length === 1)
+    .map((seed) => [seed.entries[0][0], seed.entries[0][1].value]);
+  assert.deepEqual(alone, [
+    ['strict', true],
+    ['start', false],
+  ]);
+});
+
+test("reads an option's default from the module's table of defaults (`typeof o.x === 'boolean' ? o.x : defaults.x`)", () => {
+  const [, options] = hintsOf(
+    `
+    var defaults = { comma: false, charset: 'utf-8', depth: 5 };
+    exports.parse = function parse(str, opts) {
+      var charset = typeof opts.charset === 'undefined' ? defaults.charset : opts.charset;
+      if (charset !== 'utf-8' && charset !== 'iso-8859-1') throw new TypeError('charset');
+      return {
+        comma: typeof opts.comma === 'boolean' ? !!opts.comma : defaults.comma,
+        depth: typeof opts.depth === 'number' ? opts.depth : defaults.depth,
+        negated: typeof opts.flag === 'boolean' ? !opts.flag : true,
+      };
+    };
+  `,
+    'parse',
+  );
+  const defaultsOf = (key) => options.hint.props.get(key).defaults;
+  assert.deepEqual(defaultsOf('charset'), ['utf-8']);
+  assert.deepEqual(defaultsOf('comma'), [false]);
+  assert.deepEqual(defaultsOf('depth'), [5]);
+  assert.deepEqual(defaultsOf('flag'), [], 'a negated option is no default');
+});
+
 test('mines default values, destructured properties and JSDoc types', () => {
   const [list, settings] = hintsOf(
     `

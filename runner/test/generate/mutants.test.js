@@ -345,6 +345,16 @@ module.exports = (text) => text;
   assert.equal(mutants.find((mutant) => mutant.replacement === '/(bu)s/i').regex.variant, '(bu)s');
 });
 
+test('a literal holding values read at run time is a record, not a table row; undefined is a table entry', () => {
+  const code = `const preference = ['nginx', 'apache', undefined, 'iana'];
+module.exports = (str, i) => [{ type: 'NAME', index: i, value: str }, preference];
+`;
+  const emptied = (value) =>
+    mutantsOf(code).find((mutant) => mutant.mutator === 'StringLiteral' && mutant.probe === value);
+  assert.equal(emptied('NAME').row, null);
+  assert.deepEqual(emptied('nginx').row, { strings: ['apache', 'iana'], regexes: [] });
+});
+
 test('a table of rules and a table of names get a lookup for each entry the sampled mutants check', () => {
   // One call covers every line: only words that hit a rule's regex, or the key of a name, tell an
   // emptied replacement or a changed regex from the original.

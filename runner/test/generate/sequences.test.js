@@ -375,3 +375,30 @@ test("the constructor's sweeps, the sequences and each member's seeds take turns
   assert.ok(firstInc >= 0 && firstInc < 10, seeds.slice(0, 12).join('\n'));
   assert.ok(seeds.filter((calls) => calls === '').length > 10, 'every construction is still a seed');
 });
+
+test("a function returned for a text is called with that text, and with data keyed by the text's words", () => {
+  const target = factoryTarget('lib.js', 'compile', () => null);
+  const factory = new ScenarioFactory(target, pool, new Rng(1));
+  const text = { kind: 'atom', type: 'string', value: '/:id/:page*', source: "'/:id/:page*'" };
+  const scenario = {
+    targetId: target.id,
+    steps: [{ op: 'call', callee: 'compile', args: [text], params: [param('pattern', 'string')] }],
+  };
+  const calls = factory
+    .extend(scenario, [{ kind: 'return', value: { t: 'function', members: [] } }])
+    .map((extended) => extended.steps[extended.steps.length - 1])
+    .filter((step) => step.op === 'invoke');
+  const shown = (arg) =>
+    arg.kind === 'object'
+      ? Object.fromEntries(arg.entries.map(([key, value]) => [key, shown(value)]))
+      : arg.kind === 'array'
+        ? arg.items.map(shown)
+        : arg.value;
+  const argumentLists = calls.map((step) => step.args.map(shown));
+  assert.deepEqual(argumentLists[1], ['/:id/:page*'], 'the text itself');
+  assert.deepEqual(argumentLists[2], [{ id: 'id', page: 'page' }]);
+  assert.deepEqual(argumentLists[3], [{ id: ['id', 'id'], page: ['page', 'page'] }]);
+  // A string drawn for a callback is no text the function was made from.
+  const drawn = { ...scenario, steps: [{ ...scenario.steps[0], params: [param('callback', 'function')] }] };
+  assert.deepEqual(factory.roundTrips(drawn, [{ kind: 'return', value: { t: 'function', members: [] } }]), []);
+});

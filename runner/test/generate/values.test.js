@@ -212,6 +212,26 @@ test("a string parameter's first seeds match the regexes the module's graph hold
   assert.ok(first.includes('major'), JSON.stringify(first));
 });
 
+test('a string scanned character by character gets texts in the syntax of the characters it compares', () => {
+  const { InputPool } = require('../../src/generate/search/input-pool');
+  const { Hint } = require('../../src/generate/analysis/hint');
+  const pool = new InputPool({ strings: [], regexStrings: [], numbers: [], bigints: [] }, { ofType: () => [] }, null);
+  const text = new Hint();
+  text.addType('string');
+  ['*', '+', '?', '{', '}', ':', '(', ')', 'a'].forEach((char) => text.elementHint().addValue(char));
+  const values = pool.seeds(text).map((candidate) => candidate.value);
+  for (const expected of ['/:abc', '/{abc}', '/(abc)', '/*abc+'])
+    assert.ok(values.includes(expected), `${expected} in ${JSON.stringify(values)}`);
+  assert.ok(!values.some((value) => /^\/a/.test(value)), 'letters are not syntax');
+  const plain = new Hint();
+  plain.addType('string');
+  ['a', 'b', '-'].forEach((char) => plain.elementHint().addValue(char));
+  assert.ok(
+    !pool.seeds(plain).some((candidate) => candidate.value === '/-abc'),
+    'one punctuation character is no syntax',
+  );
+});
+
 test('writes an error inside a value by name, message and code, which also matches errors from another realm', () => {
   const { expect: jestExpect } = require('expect');
   const coded = Object.assign(new TypeError('bad path'), { code: 'ERR_INVALID_ARG_TYPE' });

@@ -33,6 +33,13 @@ class Hint {
     // Indexes of the other parameters the code compares this one with (`a === b`,
     // `a.source === b.source`): the sides of an equality check or a comparator.
     this.comparedWith = new Set();
+    // The values the code gives it when it is left out (`{ strict = false } = options`,
+    // compiled `_a === void 0 ? true : _a`): an option given alone is worth trying at another.
+    this.defaults = [];
+  }
+
+  addDefault(value) {
+    if (!this.defaults.some((known) => Object.is(known, value))) this.defaults.push(value);
   }
 
   addType(type) {
@@ -95,6 +102,7 @@ class Hint {
     other.values.forEach((value) => this.addValue(value));
     other.regexes.forEach((regex) => this.addRegex(regex));
     other.lengths.forEach((length) => this.addLength(length));
+    other.defaults.forEach((value) => this.addDefault(value));
     if (other.fsPath) this.fsPath = true;
     if (other.keyed) this.keyed = true;
     if (other.described) this.described = true;

@@ -51,6 +51,18 @@ const TAG_TYPES = {
   Boolean: 'boolean',
 };
 
+// `!!x`, `+x`: x as the code coerces it.
+function unwrapCoercion(node) {
+  let inner = node;
+  for (;;) {
+    const doubled =
+      inner.type === 'UnaryExpression' && inner.operator === '!' && inner.argument.type === 'UnaryExpression';
+    if (doubled && inner.argument.operator === '!') inner = inner.argument.argument;
+    else if (inner.type === 'UnaryExpression' && inner.operator === '+') inner = inner.argument;
+    else return inner;
+  }
+}
+
 // The argument of `….toString.call(x)`, else null.
 function toStringTagArgument(node) {
   if (node.type !== 'CallExpression' || node.callee.type !== 'MemberExpression' || !node.arguments.length) return null;
@@ -203,13 +215,61 @@ class HintCollector {
     if (value !== undefined) {
       hint.addValue(value);
       hint.addType(typeof value);
+      hint.addDefault(value);
     } else if (node.type === 'ObjectExpression') hint.addType('object');
     else if (node.type === 'ArrayExpression') hint.addType('array');
     else if (isFunctionNode(node)) hint.addType('function');
     else if (node.type === 'Literal' && typeof node.value === 'boolean') {
       hint.addType('boolean');
       hint.addValue(node.value);
+      hint.addDefault(node.value);
     }
+  }
+
+  // A default chosen where the option is missing: as TypeScript and Babel compile `{ strict =
+  // false } = options` (`_a === void 0 ? false : _a`, `_a !== undefined ? _a : false`), or as
+  // hand-written code does with a table of defaults (`typeof opts.charset === 'undefined' ?
+  // defaults.charset : opts.charset`, `typeof opts.comma === 'boolean' ? opts.comma :
+  // defaults.comma`, `defaults` an object literal of the module).
+  visitCompiledDefault(node) {
+    const { test, consequent, alternate } = node;
+    if (test.type !== 'BinaryExpression' || !EQUALITY.has(test.operator)) return;
+    const equal = test.operator === '===' || test.operator === '==';
+    const isUndefined = (side) =>
+      (side.type === 'UnaryExpression' && side.operator === 'void') ||
+      (side.type === 'Identifier' && side.name === 'undefined');
+    const typeOf = (side) => (side.type === 'UnaryExpression' && side.operator === 'typeof' ? side.argument : null);
+    let checked = null;
+    let absentFirst = equal; // the consequent is what the code takes when the option is missing
+    for (const [side, other] of [
+      [test.left, test.right],
+      [test.right, test.left],
+    ]) {
+      if (isUndefined(other)) checked = side;
+      else if (typeOf(side) && typeof this.constant(other) === 'string') {
+        checked = typeOf(side);
+        // `typeof x === 'boolean' ? x : fallback` takes x when it is there.
+        if (this.constant(other) !== 'undefined') absentFirst = !equal;
+      }
+      if (checked) break;
+    }
+    if (!checked) return;
+    const [fallback, kept] = absentFirst ? [consequent, alternate] : [alternate, consequent];
+    const path = this.scope.pathOf(checked);
+    if (!path || JSON.stringify(this.scope.pathOf(unwrapCoercion(kept))) !== JSON.stringify(path)) return;
+    this.recordDefault(path, this.tableEntry(fallback) || fallback);
+  }
+
+  // The value node of `table.key` where `table` is an object literal of the module, else null.
+  tableEntry(node) {
+    if (node.type !== 'MemberExpression' || node.object.type !== 'Identifier') return null;
+    const table = this.context.declarations.byName.get(node.object.name);
+    const key = staticKeyName(node.property, node.computed);
+    if (!table || table.type !== 'ObjectExpression' || key === null) return null;
+    const entry = table.properties.find(
+      (property) => property.type === 'Property' && !property.computed && staticKeyName(property.key, false) === key,
+    );
+    return entry ? entry.value : null;
   }
 
   visit(node, parent) {
@@ -219,6 +279,9 @@ class HintCollector {
         break;
       case 'BinaryExpression':
         this.visitBinary(node);
+        break;
+      case 'ConditionalExpression':
+        this.visitCompiledDefault(node);
         break;
       case 'UnaryExpression':
         if (node.operator === '-' || node.operator === '+') this.addType(node.argument, 'number');

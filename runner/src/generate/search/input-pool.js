@@ -66,6 +66,39 @@ const MAX_SAMPLES_PER_GRAPH_REGEX = 4;
 
 const MAX_DEPTH = 2;
 
+// A string whose characters the code compares one by one with punctuation (`str[i] === ':'`,
+// `char === '*'`): a scanner of a small syntax. Its seeds are texts made of those characters
+// around a word, so the scanner gets past its first token: each character before the word, the
+// brackets it compares both sides of around it, then each pair of characters around it, the
+// pairs taken in turns so that every character leads early. All of them behind a separator,
+// as the tokens of paths, routes and patterns usually stand ('/:abc*', '/(abc)').
+const SCANNED_WORD = 'abc';
+const SCANNED_SEPARATOR = '/';
+const MIN_SCANNED_CHARACTERS = 3;
+const MAX_SCANNER_TEXTS = 28;
+const CLOSING = { '(': ')', '[': ']', '{': '}', '<': '>' };
+
+function scannerTexts(hint) {
+  const element = hint.element;
+  if (!element || !hint.types.has('string')) return [];
+  const chars = element.values.filter((value) => typeof value === 'string' && /^[^\sA-Za-z0-9]$/.test(value));
+  if (chars.length < MIN_SCANNED_CHARACTERS) return [];
+  const texts = chars.map((char) => `${SCANNED_SEPARATOR}${char}${SCANNED_WORD}`);
+  for (const char of chars) {
+    if (CLOSING[char] && chars.includes(CLOSING[char]))
+      texts.push(`${SCANNED_SEPARATOR}${char}${SCANNED_WORD}${CLOSING[char]}`);
+  }
+  // A closing bracket opens nothing and an opening one closes nothing: `/)abc(` is no text.
+  const closers = new Set(Object.values(CLOSING));
+  for (let offset = 1; offset < chars.length; offset++) {
+    chars.forEach((char, i) => {
+      const after = chars[(i + offset) % chars.length];
+      if (!closers.has(char) && !CLOSING[after]) texts.push(`${SCANNED_SEPARATOR}${char}${SCANNED_WORD}${after}`);
+    });
+  }
+  return [...new Set(texts)];
+}
+
 // Error codes a module compares with (`er.code === 'EBUSY'`) are the codes of Node's system
 // errors; a module naming none gets these, for its stand-ins that fail.
 const ERRNO_CODES = new Set(Object.keys(require('node:os').constants.errno));
@@ -242,6 +275,7 @@ class InputPool {
     this.errorCodes = codes.length ? [...new Set(codes)] : DEFAULT_ERROR_CODES;
     this.observed = observed;
     this.seedCache = new Map(); // hint -> seeds by depth
+    this.scannerCache = new Map(); // hint -> scanner texts
   }
 
   minedFor(type) {
@@ -276,6 +310,8 @@ class InputPool {
   seeds(hint, depth = 0, unknown = UNKNOWN_VALUES) {
     const types = this.typesOf(hint);
     const seeds = hint.fsPath ? PATH_SEEDS.map(atom.string) : [];
+    // A scanner's texts before the characters it compares, each alone.
+    seeds.push(...this.scannerTexts(hint).slice(0, MAX_SCANNER_TEXTS));
     seeds.push(...hint.values.map(fromValue).filter(Boolean));
     if (this.templateData && depth === 0 && !hint.fsPath) {
       // Where the type is not known, the data first: a view or locals parameter.
@@ -302,6 +338,13 @@ class InputPool {
     return dedupe(seeds).slice(0, MAX_SEEDS_PER_PARAM);
   }
 
+  // Texts in the syntax a scanner compares characters with (scannerTexts), cached by hint: the
+  // first are seeds, all are drawn from at random.
+  scannerTexts(hint) {
+    if (!this.scannerCache.has(hint)) this.scannerCache.set(hint, scannerTexts(hint).map(atom.string));
+    return this.scannerCache.get(hint);
+  }
+
   // Stand-ins for a function that answers in `style` (Hint.answers): one that never answers
   // first (as before: code a success leads on may need more than the stand-ins give it, and fail
   // later, outside the scenario), then one that succeeds, then one failing with each error code
@@ -318,9 +361,17 @@ class InputPool {
   objectSeeds(hint, depth) {
     if (depth >= MAX_DEPTH || !hint.props.size) return typedBoundaries('object');
     const props = [...hint.props];
-    const firstOf = (propHint) => this.seeds(propHint, depth + 1, UNKNOWN_PROPERTY_VALUES)[0];
-    const full = objectOf(props.map(([key, propHint]) => [key, firstOf(propHint)]));
-    const single = props.map(([key, propHint]) => objectOf([[key, firstOf(propHint)]]));
+    const seedsOf = (propHint) => this.seeds(propHint, depth + 1, UNKNOWN_PROPERTY_VALUES);
+    const firstOf = (propHint) => seedsOf(propHint)[0];
+    // An option is given a value other than its default, alone and in the object of all of
+    // them: `{ start: false }` where the code starts from `start = true` (which would change
+    // nothing).
+    const otherThanDefault = (propHint) =>
+      seedsOf(propHint).find(
+        (seed) => seed.kind !== 'atom' || !propHint.defaults.some((value) => Object.is(value, seed.value)),
+      ) || firstOf(propHint);
+    const full = objectOf(props.map(([key, propHint]) => [key, otherThanDefault(propHint)]));
+    const single = props.map(([key, propHint]) => objectOf([[key, otherThanDefault(propHint)]]));
     return [full, ...single, objectOf([]), ...(hint.described ? describedSeeds(props[0][0]) : [])];
   }
 
@@ -382,6 +433,8 @@ class InputPool {
         : this.rng.pick(['string', 'number', 'boolean', 'array', 'object', 'function']);
     if (type === 'object') return depth < MAX_DEPTH ? this.randomObject(hint, depth) : objectOf([]);
     if (type === 'array') return depth < MAX_DEPTH ? this.randomArray(hint, depth) : arrayOf([]);
+    const scanned = type === 'string' ? this.scannerTexts(hint) : [];
+    if (scanned.length && this.rng.chance(0.5)) return this.rng.pick(scanned);
     const mined = this.minedFor(type);
     const pool = mined.length && this.rng.chance(0.7) ? mined : typedBoundaries(type);
     return pool.length ? this.rng.pick(pool) : atom.undefined();

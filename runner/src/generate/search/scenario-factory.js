@@ -7,7 +7,7 @@
 
 const { Hint } = require('../analysis/hint');
 const { mutateCandidate } = require('./mutation');
-const { atom, mockOf, toSource } = require('./candidate');
+const { atom, mockOf, toSource, arrayOf, objectOf } = require('./candidate');
 const { grownRepeats } = require('../selection/mutant-inputs');
 
 const EMPTY_HINT = new Hint();
@@ -58,6 +58,30 @@ const LISTENER_SLOT = [{ name: 'listener', hint: LISTENER_HINT, rest: false, opt
 const FLAG_OPS = new Set(['assign', 'listen']);
 // Switches of a returned function flipped in follow-ups (switchesOf).
 const MAX_SWITCHES = 3;
+
+// Arguments for a function a call returned, made from the text that call was given: a factory
+// that compiles a pattern or a template (`match('/:id')`, `compile('Hi {name}')`) returns a
+// function that reads text of that syntax, or data keyed by the names the pattern holds. So the
+// text itself (`match(s)(s)`: its own pattern matches it), an object giving each word of the
+// text as its own value, and one giving each two of them (a name that repeats). Random text
+// rarely matches a pattern, nor random keys its names.
+const MAX_ROUND_TRIP_WORDS = 4;
+// Scenarios of a target that reached nothing new whose returned function still gets them.
+const MAX_ROUND_TRIP_SCENARIOS = 12;
+function roundTripArguments(step) {
+  // A text given where the code takes one (its parameter is a string), not a string drawn for a
+  // callback or a value nothing is known about.
+  const text = (step.args || []).find((arg, index) => {
+    const slot = step.params && step.params[Math.min(index, step.params.length - 1)];
+    const takesText = slot && slot.hint && slot.hint.types.has('string');
+    return takesText && arg.kind === 'atom' && arg.type === 'string' && arg.value;
+  });
+  if (!text) return [];
+  const words = [...new Set(text.value.match(/[A-Za-z_$][\w$]*/g) || [])].slice(0, MAX_ROUND_TRIP_WORDS);
+  if (!words.length) return [[text]];
+  const keyed = (valueOf) => objectOf(words.map((word) => [word, valueOf(word)]));
+  return [[text], [keyed(atom.string)], [keyed((word) => arrayOf([atom.string(word), atom.string(word)]))]];
+}
 
 // Parameters as argument slots: a rest parameter stands for up to three arguments shaped like
 // its elements; a function reading `arguments` gets three unknown slots.
@@ -189,6 +213,7 @@ class ScenarioFactory {
     this.seedLists = this.slots.map((slot) => this.withMade(slot.hint, pool.seeds(slot.hint)));
     this.receiver = target.kind === 'class' ? receiverName(target.callee.split('.').pop()) : null;
     this.members = (target.members || []).map((member) => ({ ...member, slots: argumentSlots(member.params) }));
+    this.roundTripsLeft = MAX_ROUND_TRIP_SCENARIOS;
   }
 
   scenario(steps) {
@@ -574,6 +599,26 @@ class ScenarioFactory {
     return [this.scenario([...before, ...launches, ...reads, settle, ...reads]), ...takers];
   }
 
+  // Calls of the function a scenario's last call returned with its round-trip arguments
+  // (roundTripArguments), also where that call reached nothing new: what a factory's text
+  // changes often shows only in the function it returns (`compile('/:a+')` reads an array).
+  // At most MAX_ROUND_TRIP_SCENARIOS scenarios of a target get them this way.
+  roundTrips(scenario, outcomes) {
+    const outcome = outcomes[outcomes.length - 1];
+    if (scenario.steps.length >= MAX_STEPS || !outcome || outcome.kind !== 'return') return [];
+    if (!outcome.value || outcome.value.t !== 'function' || this.roundTripsLeft <= 0) return [];
+    const steps = scenario.steps.map((step) => ({ ...step }));
+    const last = steps[steps.length - 1];
+    if (last.op === 'set') return [];
+    const argumentLists = roundTripArguments(last);
+    if (!argumentLists.length) return [];
+    last.bind = last.bind || resultName(last, true);
+    this.roundTripsLeft--;
+    return argumentLists.map((args) =>
+      this.scenario([...steps, { op: 'invoke', receiver: last.bind, args, params: UNKNOWN_SLOTS }]),
+    );
+  }
+
   followUps(scenario, outcomes) {
     const outcome = outcomes[outcomes.length - 1];
     const value = outcome && (outcome.kind === 'return' || outcome.kind === 'resolve') ? outcome.value : null;
@@ -587,6 +632,7 @@ class ScenarioFactory {
         // A returned function often takes a function to run (`limit(() => task())`, a wrapper).
         const argumentLists = [
           [],
+          ...roundTripArguments(last),
           ...UNKNOWN_SLOTS.map((_, n) => this.randomArgs(UNKNOWN_SLOTS.slice(0, n + 1))),
           [mockOf({ returns: atom.string('done') })],
         ];

@@ -235,6 +235,9 @@ class Search {
     slot.signatures.add(signature);
     if (!representative && !reply.keys.some((k) => !this.covered.has(k))) {
       this.holdAlternate(slot, { target: slot.target, scenario, reply }, !seen);
+      // A returned function is still called with what its factory was given (a pattern's own
+      // text, data keyed by its names), a few times per target (ScenarioFactory.roundTrips).
+      if (slot.pending.length < MAX_PENDING) slot.pending.push(...slot.factory.roundTrips(scenario, reply.outcomes));
       return false;
     }
 

@@ -81,6 +81,25 @@ function isModuleName(node, ancestors) {
   return parent.type === 'MemberExpression' && parent.property === node && !parent.computed;
 }
 
+// Expressions whose value a table of literals does not hold: reads of variables, properties,
+// calls, spreads.
+const RUNTIME_VALUES = new Set([
+  'Identifier',
+  'MemberExpression',
+  'CallExpression',
+  'NewExpression',
+  'UpdateExpression',
+  'AssignmentExpression',
+  'ThisExpression',
+  'ConditionalExpression',
+  'LogicalExpression',
+  'SpreadElement',
+  'AwaitExpression',
+]);
+
+// Names a table may hold as entries: `['nginx', 'apache', undefined, 'iana']` is a row.
+const GLOBAL_CONSTANTS = new Set(['undefined', 'NaN', 'Infinity']);
+
 // The other entries of the table row a literal sits in: the strings and regexes of the innermost
 // array or object literal holding it (`[/(alumn|alg)a$/i, '$1ae']`, `{ code: 'NO', name:
 // 'Norway' }`; keys too). A scenario that reaches the row asks with one of them: the regex's
@@ -94,6 +113,14 @@ function rowOf(node, ancestors) {
       holder.type === 'ArrayExpression'
         ? holder.elements
         : holder.properties.flatMap((property) => (property.type === 'Property' ? [property.key, property.value] : []));
+    // A literal that holds values read at run time (`{ type: 'NAME', index: i, value: name }`)
+    // is a record the code builds, not a row of a table: its strings are no inputs.
+    const values =
+      holder.type === 'ArrayExpression'
+        ? holder.elements
+        : holder.properties.map((property) => (property.type === 'Property' ? property.value : property));
+    if (values.some((value) => value && RUNTIME_VALUES.has(value.type) && !GLOBAL_CONSTANTS.has(value.name)))
+      return null;
     const strings = [];
     const regexes = [];
     for (const part of parts) {
