@@ -155,4 +155,9 @@ class Declarations {
   }
 }
 
-module.exports = { Declarations, isFunctionNode, isClassNode, staticKeyName, memberChain };
+// `require(...)`: a CommonJS load of another module.
+function isRequireCall(node) {
+  return node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require';
+}
+
+module.exports = { Declarations, isFunctionNode, isClassNode, isRequireCall, staticKeyName, memberChain };

@@ -5,6 +5,7 @@
 
 const walk = require('acorn-walk');
 const { foldConstant, collectConstants } = require('./constants');
+const { isRequireCall } = require('./declarations');
 const { sampleRegex } = require('./regex-sampler');
 
 const MAX_STRINGS = 120;
@@ -26,10 +27,6 @@ class OrderedSet {
   toArray() {
     return [...this.items];
   }
-}
-
-function isRequireCall(node) {
-  return node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require';
 }
 
 // Regex literals and `new RegExp('literal', 'flags')`.

@@ -8,7 +8,7 @@
 // and numbers made every call throw before the code under test did anything.
 
 const walk = require('acorn-walk');
-const { staticKeyName } = require('./declarations');
+const { staticKeyName, isRequireCall } = require('./declarations');
 
 const PATH_REQUEST = /^(node:)?path(\/posix|\/win32)?$/;
 // Functions of `path` whose every argument is a path (basename's second, a suffix, is a string).
@@ -27,7 +27,7 @@ const PATH_FUNCTIONS = new Set([
 
 function requestOf(node) {
   if (!node) return null;
-  if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require') {
+  if (isRequireCall(node)) {
     const [argument] = node.arguments;
     return argument && argument.type === 'Literal' && typeof argument.value === 'string' ? argument.value : null;
   }

@@ -8,6 +8,7 @@
 const walk = require('acorn-walk');
 const { parseSource } = require('../analysis/parse');
 const { NORMALIZING_STRING_METHODS } = require('../analysis/builtins');
+const { isRequireCall } = require('../analysis/declarations');
 
 const MAX_MUTANTS = 160;
 
@@ -75,8 +76,7 @@ function isModuleName(node, ancestors) {
   if (!parent) return false;
   if (['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration', 'ImportExpression'].includes(parent.type))
     return true;
-  if (parent.type === 'CallExpression' && parent.callee.type === 'Identifier' && parent.callee.name === 'require')
-    return true;
+  if (isRequireCall(parent)) return true;
   if (parent.type === 'Property' && parent.key === node && !parent.computed) return true;
   return parent.type === 'MemberExpression' && parent.property === node && !parent.computed;
 }
